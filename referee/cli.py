@@ -1,0 +1,372 @@
+"""The `referee` command: validate, replay, legal, dispute, play, append, rulesets, schema.
+
+Results go to stdout; errors and progress to stderr. Exit codes: 0 complete or
+ongoing, 1 illegal, 2 usage error, 3 malformed, 4 tampered.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Annotated, Any, NoReturn
+
+import msgspec
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from referee import dispute as dispute_mod
+from referee.engine import Replay, judge, judge_file, legal_listing
+from referee.logio import ENCODER, Malformed, explain, line_hash, record_decoder, record_to_dict, strip_ending
+from referee.ruleset import Illegal
+from referee.rulesets import get as get_ruleset
+from referee.rulesets import ids as ruleset_ids
+from schemas.verdict import EXIT_CODES, EXIT_USAGE, Verdict
+
+app = typer.Typer(
+    name="referee",
+    help="Judge game logs: replay them, check every record against the rules, and give a verdict.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+out = Console(highlight=False)
+err = Console(stderr=True, highlight=False)
+
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")]
+LogArg = Annotated[str, typer.Argument(help="A referee-log/1 file; - reads stdin.", metavar="LOG")]
+
+
+def fail(message: str, code: int = EXIT_USAGE) -> NoReturn:
+    """Print a one-line error to stderr and exit with `code`."""
+    err.print(f"referee: {message}", markup=False)
+    raise typer.Exit(code)
+
+
+def emit_json(data: Any) -> None:
+    """Write JSON to stdout, one object or array."""
+    sys.stdout.write(msgspec.json.encode(data).decode() + "\n")
+
+
+def _readable(path: str) -> None:
+    if path != "-" and not Path(path).is_file():
+        fail(f"{path}: no such file")
+
+
+def _judge(path: str, upto: int | None = None) -> Replay:
+    """Judge one log, turning an unreadable file into a usage error."""
+    _readable(path)
+    try:
+        if upto is None:
+            return judge_file(path)
+        if path == "-":
+            return judge(sys.stdin.buffer, "-", upto=upto)
+        with open(path, "rb") as stream:
+            return judge(stream, path, upto=upto)
+    except OSError as exc:
+        fail(f"{path}: {exc.strerror}")
+
+
+def describe_verdict(v: Verdict) -> str:
+    """A verdict as a few lines of text."""
+    where = f"{v.path}: " if v.path else ""
+    game = f"{v.ruleset} {v.game}" if v.game else (v.ruleset or "log")
+    if v.error is None:
+        line = f"{where}{game}: {v.verdict}, {v.records_checked} records checked, chain {v.chain}"
+        if v.result:
+            winners = ", ".join(v.result.winners) or "nobody (a draw)"
+            line += f"\n  result: {winners} won ({v.result.reason}); placements " + ", ".join(
+                f"{p} {n}" for p, n in v.result.placements.items()
+            )
+        elif v.to_act:
+            line += f"\n  to act: {', '.join(v.to_act)}"
+        if v.unchecked:
+            line += f"\n  {v.unchecked} records could not be checked"
+        return line
+    e = v.error
+    label = e.rule or (f"field {e.field}" if e.field else v.verdict)
+    record = f"record {e.seq} (line {e.line})" if e.seq else f"line {e.line}"
+    lines = [f"{where}{game}: {v.verdict} at {record}: {label}", f"  {e.message}"]
+    if v.to_act:
+        lines.append(f"  to act: {', '.join(v.to_act)}")
+    if e.legal is not None:
+        lines.append("  legal instead:" if e.legal else "  legal instead: nothing but concede or a judge record")
+        lines += [f"    {json.dumps(r, separators=(',', ':'))}" for r in e.legal]
+        if e.legal_more:
+            lines.append(f"    ... and {e.legal_more} more")
+    return "\n".join(lines)
+
+
+def exit_code(verdicts: list[Verdict]) -> int:
+    """The highest exit code among the verdicts (tampered > malformed > illegal > fine)."""
+    return max((EXIT_CODES[v.verdict] for v in verdicts), default=0)
+
+
+def _validate_path(path: str) -> Verdict:
+    """Worker: the verdict of one file."""
+    try:
+        return judge_file(path).verdict
+    except OSError as exc:
+        from schemas.verdict import Error
+
+        return Verdict("malformed", None, None, 0, "absent", Error(0, f"cannot read: {exc.strerror}"), [], None, path=path)
+
+
+@app.command()
+def validate(
+    logs: Annotated[list[str], typer.Argument(help="Log files; - reads stdin.", metavar="LOG...")],
+    jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Worker processes.")] = 1,
+    as_json: JsonOpt = False,
+) -> None:
+    """Judge logs: the first record that broke a rule, or that the game is legal and its result."""
+    for path in logs:
+        _readable(path)
+    if logs.count("-") > 1:
+        fail("stdin (-) can be read only once")
+    verdicts: list[Verdict] = []
+    show_progress = len(logs) > 1 and err.is_terminal
+    with Progress(
+        TextColumn("validating"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+        console=err, transient=True, disable=not show_progress,
+    ) as progress:
+        task = progress.add_task("logs", total=len(logs))
+        if jobs > 1 and len(logs) > 1 and "-" not in logs:
+            with ProcessPoolExecutor(max_workers=jobs) as pool:
+                for verdict in pool.map(_validate_path, logs, chunksize=max(1, len(logs) // (jobs * 8))):
+                    verdicts.append(verdict)
+                    progress.advance(task)
+        else:
+            for path in logs:
+                verdicts.append(_validate_path(path))
+                progress.advance(task)
+    if as_json:
+        emit_json(verdicts[0] if len(verdicts) == 1 else verdicts)
+    else:
+        for verdict in verdicts:
+            out.print(describe_verdict(verdict), markup=False)
+        if len(verdicts) > 1:
+            summary = Table(title="summary")
+            summary.add_column("verdict")
+            summary.add_column("logs", justify="right")
+            for kind in EXIT_CODES:
+                count = sum(v.verdict == kind for v in verdicts)
+                if count:
+                    summary.add_row(kind, str(count))
+            out.print(summary)
+    raise typer.Exit(exit_code(verdicts))
+
+
+def _at_point(path: str, seq: int | None) -> Replay:
+    """The replay of `path` up to record `seq` (or the end); fails when the log breaks before it."""
+    replay = _judge(path, seq)
+    verdict = replay.verdict
+    if verdict.error is not None:
+        err.print(describe_verdict(verdict), markup=False)
+        raise typer.Exit(EXIT_CODES[verdict.verdict])
+    if seq is not None and replay.last_seq < seq:
+        fail(f"{path}: the log has only {replay.last_seq} records, not {seq}")
+    return replay
+
+
+@app.command()
+def replay(
+    log: LogArg,
+    to: Annotated[int | None, typer.Option("--to", min=0, help="Stop after this record.")] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """The state of the game after record SEQ (default: the last record)."""
+    replay = _at_point(log, to)
+    assert replay.ruleset is not None
+    if as_json:
+        emit_json({"seq": replay.last_seq, "to_act": replay.verdict.to_act, "state": replay.ruleset.describe(replay.state)})
+    else:
+        out.print(f"after record {replay.last_seq}:", markup=False)
+        out.print(replay.ruleset.render(replay.state), markup=False)
+        if replay.verdict.to_act:
+            out.print(f"to act: {', '.join(replay.verdict.to_act)}", markup=False)
+
+
+@app.command()
+def legal(
+    log: LogArg,
+    at: Annotated[int | None, typer.Option("--at", min=0, help="After this record (default: the last).")] = None,
+    limit: Annotated[int, typer.Option("--limit", min=1, help="List at most this many records.")] = 50,
+    as_json: JsonOpt = False,
+) -> None:
+    """The records that would be legal next (concede and judge records are always allowed)."""
+    replay = _at_point(log, at)
+    assert replay.ruleset is not None
+    records = replay.ruleset.legal(replay.state)
+    import itertools
+
+    shown = [record_to_dict(r) for r in itertools.islice(records, limit)]
+    more = sum(1 for _ in records)
+    if as_json:
+        emit_json({"seq": replay.last_seq, "to_act": replay.verdict.to_act, "legal": shown, "more": more})
+        return
+    out.print(f"after record {replay.last_seq}, to act: {', '.join(replay.verdict.to_act) or 'nobody'}", markup=False)
+    for record in shown:
+        out.print(json.dumps(record, separators=(",", ":")), markup=False)
+    if more:
+        out.print(f"... and {more} more (--limit)", markup=False)
+
+
+@app.command()
+def dispute(
+    log_a: Annotated[str, typer.Argument(metavar="LOG_A")],
+    log_b: Annotated[str, typer.Argument(metavar="LOG_B")],
+    as_json: JsonOpt = False,
+) -> None:
+    """Compare two versions of one game: where they part, and each branch's verdict there."""
+    _readable(log_a)
+    _readable(log_b)
+    if log_a == "-" and log_b == "-":
+        fail("stdin (-) can be read only once")
+    report = dispute_mod.compare(log_a, log_b)
+    if as_json:
+        emit_json(report)
+    else:
+        out.print(dispute_mod.render(report), markup=False)
+
+
+@app.command()
+def play(
+    ruleset: Annotated[str, typer.Argument(help="A ruleset id (see `referee rulesets`).")],
+    seed: Annotated[int, typer.Option("--seed", help="Seeds the setup and every chance record.")] = 1,
+    players: Annotated[int | None, typer.Option("--players", help="How many players (default: the fewest).")] = None,
+    out_file: Annotated[Path | None, typer.Option("--out", help="Write the log here instead of stdout.")] = None,
+) -> None:
+    """Bots play a whole legal game from the built-in setup; the chained log goes to stdout."""
+    from referee.bots import bot_header
+    from referee.bots import play as bot_play
+    from referee.logio import encode_lines
+
+    if ruleset not in ruleset_ids():
+        fail(f"unknown ruleset {ruleset!r} (known: {', '.join(ruleset_ids())})")
+    try:
+        header = bot_header(ruleset, seed, players)
+    except ValueError as exc:
+        fail(str(exc))
+    data = b"".join(line + b"\n" for line in encode_lines(header, bot_play(header, seed)))
+    if out_file is None:
+        sys.stdout.buffer.write(data)
+        sys.stdout.flush()
+        return
+    tmp = out_file.with_name(out_file.name + ".tmp")
+    try:
+        tmp.write_bytes(data)
+        os.replace(tmp, out_file)
+    except OSError as exc:
+        fail(f"{out_file}: {exc.strerror}")
+    err.print(f"wrote {out_file}", markup=False)
+
+
+@app.command()
+def append(
+    log: Annotated[Path, typer.Argument(help="The log to extend.", metavar="LOG")],
+    record: Annotated[str, typer.Argument(help="The record as JSON (seq and prev are filled in); - reads stdin.")],
+    as_json: JsonOpt = False,
+) -> None:
+    """Check RECORD against the game so far, then append it with its seq and prev."""
+    import fcntl
+
+    text = sys.stdin.read() if record == "-" else record
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        fail(f"RECORD: not JSON: {exc.msg} at column {exc.colno}", EXIT_CODES["malformed"])
+    if not isinstance(data, dict):
+        fail("RECORD: must be a JSON object", EXIT_CODES["malformed"])
+    if not log.is_file():
+        fail(f"{log}: no such file")
+    with open(log, "r+b") as stream:
+        fcntl.flock(stream, fcntl.LOCK_EX)  # one appender at a time; the check and the write are one step
+        replay = judge(stream, str(log))
+        verdict = replay.verdict
+        if verdict.error is not None:
+            err.print(describe_verdict(verdict), markup=False)
+            fail(f"{log}: the log is {verdict.verdict}; nothing appended", EXIT_CODES[verdict.verdict])
+        if verdict.result is not None:
+            fail(f"{log}: the game is over; nothing appended", EXIT_CODES["illegal"])
+        assert replay.ruleset is not None and replay.header is not None and replay.last_line is not None
+        seq = replay.last_seq + 1
+        if data.setdefault("seq", seq) != seq:
+            fail(f"RECORD: field seq: is {data['seq']}, expected {seq}", EXIT_CODES["malformed"])
+        chained = replay.last_seq == 0 or verdict.chain == "verified"
+        data.pop("prev", None)
+        if chained:
+            data["prev"] = line_hash(replay.last_line)
+        line = ENCODER.encode(data)
+        try:
+            parsed = record_decoder(replay.header.ruleset).decode(line)
+        except msgspec.MsgspecError as exc:
+            bad: Malformed = explain(exc)
+            fail(f"RECORD: field {bad.field or '?'}: {bad.message}", EXIT_CODES["malformed"])
+        try:
+            replay.ruleset.apply(replay.state, parsed)
+        except Illegal as exc:
+            fail(f"RECORD: illegal ({exc.rule}): {exc.message}", EXIT_CODES["illegal"])
+        stream.seek(0, os.SEEK_END)
+        if stream.tell() > 0:
+            stream.seek(-1, os.SEEK_END)
+            if stream.read(1) != b"\n":
+                stream.write(b"\n")
+        stream.write(line + b"\n")
+        stream.flush()
+        os.fsync(stream.fileno())
+    result = replay.ruleset.result(replay.state)
+    if as_json:
+        emit_json({"appended": seq, "line": seq + 1, "result": result, "to_act": list(replay.ruleset.to_act(replay.state))})
+    else:
+        out.print(f"appended record {seq} to {log}", markup=False)
+        if result is not None:
+            out.print(f"the game is over: {', '.join(result.winners) or 'a draw'} ({result.reason})", markup=False)
+
+
+@app.command()
+def rulesets(as_json: JsonOpt = False) -> None:
+    """The games the referee knows."""
+    rows = []
+    for ruleset_id in ruleset_ids():
+        ruleset = get_ruleset(ruleset_id)
+        rows.append({"id": ruleset_id, "title": ruleset.title, "min_players": ruleset.min_players, "max_players": ruleset.max_players})
+    if as_json:
+        emit_json(rows)
+        return
+    table = Table(title="rulesets")
+    for column in ("id", "players", "title"):
+        table.add_column(column)
+    for row in rows:
+        players = f"{row['min_players']}" if row["min_players"] == row["max_players"] else f"{row['min_players']}-{row['max_players']}"
+        table.add_row(row["id"], players, row["title"])
+    out.print(table)
+
+
+@app.command()
+def schema(
+    directory: Annotated[Path | None, typer.Option("--out", help="Where to write (default: schemas/json).")] = None,
+    check: Annotated[bool, typer.Option("--check", help="Only report stale files; exit 1 if any.")] = False,
+) -> None:
+    """Write the JSON Schema files generated from the Structs in schemas/."""
+    from referee.schemagen import SCHEMA_DIR, stale_files, write_schemas
+
+    target = directory or SCHEMA_DIR
+    if check:
+        stale = stale_files(target)
+        for name in stale:
+            out.print(f"stale: {target / name}", markup=False)
+        raise typer.Exit(1 if stale else 0)
+    for name in write_schemas(target):
+        out.print(f"wrote {target / name}", markup=False)
+
+
+def main() -> None:
+    """Entry point of the `referee` console script."""
+    app()
+
+
+__all__ = ["app", "main", "strip_ending"]

@@ -1,0 +1,191 @@
+"""The replay engine: reads a log line by line, checks each one, and gives the verdict.
+
+Each line is checked in the order DESIGN.md fixes: JSON and fields, `seq`, the
+hash chain, then the rules. The first failure decides the verdict. The engine
+streams: it holds one line and the game state, never the whole log.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import IO, Any
+
+import msgspec
+
+from referee.logio import HEADER_DECODER, Malformed, explain, record_decoder, record_to_dict, setup_decoder, strip_ending
+from referee.ruleset import CHANCE, JUDGE, Illegal, Ruleset
+from referee.rulesets import get as get_ruleset
+from referee.rulesets import ids as ruleset_ids
+from schemas.log import Header, Record
+from schemas.verdict import ChainState, Error, Verdict, VerdictKind
+
+LEGAL_SHOWN = 20
+
+
+@dataclass
+class Replay:
+    """What a replay leaves behind: the verdict, and the game as it stood at the end."""
+
+    verdict: Verdict
+    ruleset: Ruleset | None = None
+    header: Header | None = None
+    state: Any = None
+    last_line: bytes | None = None
+    last_seq: int = 0
+
+
+def legal_listing(ruleset: Ruleset, state: Any) -> tuple[list[dict[str, Any]], int]:
+    """Up to LEGAL_SHOWN legal records as plain data, and how many more there are."""
+    legal = ruleset.legal(state)
+    shown = [record_to_dict(r) for r in itertools.islice(legal, LEGAL_SHOWN)]
+    return shown, sum(1 for _ in legal)
+
+
+def _stop(replay: Replay, kind: VerdictKind, error: Error, chain: ChainState) -> Replay:
+    """Fill in a failing verdict, with the state and what was legal at the failure."""
+    verdict = replay.verdict
+    verdict.verdict = kind
+    verdict.error = error
+    verdict.chain = chain
+    verdict.records_checked = max(0, (error.seq or 1) - 1)
+    if replay.ruleset is not None and replay.state is not None:
+        ruleset, state = replay.ruleset, replay.state
+        verdict.to_act = list(ruleset.to_act(state))
+        verdict.unchecked = ruleset.unchecked(state)
+        verdict.state = ruleset.describe(state)
+        if kind == "illegal" and error.seq:
+            error.legal, more = legal_listing(ruleset, state)
+            error.legal_more = more or None
+    return replay
+
+
+def start(header_line: bytes) -> tuple[Header, Ruleset, Any]:
+    """Decode and check the header; raise Malformed or Illegal."""
+    try:
+        header = HEADER_DECODER.decode(header_line)
+    except msgspec.MsgspecError as exc:
+        raise explain(exc) from None
+    if header.ruleset not in ruleset_ids():
+        raise Malformed(f"unknown ruleset {header.ruleset!r} (known: {', '.join(ruleset_ids())})", "ruleset")
+    if len(set(header.players)) != len(header.players):
+        raise Malformed("a player is listed twice", "players")
+    if {CHANCE, JUDGE} & set(header.players):
+        raise Malformed(f"{CHANCE!r} and {JUDGE!r} are not player ids", "players")
+    ruleset = get_ruleset(header.ruleset)
+    try:
+        setup = setup_decoder(header.ruleset).decode(header.setup)
+    except msgspec.MsgspecError as exc:
+        raise explain(exc, "setup.") from None
+    return header, ruleset, ruleset.start(header, setup)
+
+
+def judge(lines: Iterable[bytes], path: str | None = None, *, upto: int | None = None) -> Replay:
+    """Replay raw log lines (with or without endings) and judge them.
+
+    With `upto`, stop after the record whose seq is `upto` (the state there is
+    what `replay --to` and `legal --at` show).
+    """
+    verdict = Verdict("ongoing", None, None, 0, "absent", None, [], None, path=path)
+    replay = Replay(verdict)
+    source = iter(lines)
+    raw = next(source, None)
+    if raw is None:
+        return _stop(replay, "malformed", Error(1, "the log is empty: line 1 must be the header"), "absent")
+    header_line = strip_ending(raw)
+    try:
+        header, ruleset, state = start(header_line)
+    except Malformed as exc:
+        return _stop(replay, "malformed", Error(1, exc.message, seq=0, field=exc.field), "absent")
+    except Illegal as exc:
+        verdict.ruleset = get_ruleset_id(header_line)
+        return _stop(replay, "illegal", Error(1, exc.message, seq=0, rule=exc.rule), "absent")
+    verdict.ruleset, verdict.game = header.ruleset, header.game
+    replay.ruleset, replay.header, replay.state = ruleset, header, state
+
+    decode = record_decoder(header.ruleset).decode
+    apply = ruleset.apply
+    actors = {*header.players, CHANCE, JUDGE}
+    sha256 = hashlib.sha256
+    chained: bool | None = None
+    prev_hash = sha256(header_line).hexdigest()
+    seq = 0
+    line = header_line
+    for lineno, raw in enumerate(source, start=2):
+        line = raw[:-1] if raw[-1:] == b"\n" else raw
+        if line[-1:] == b"\r":
+            line = line[:-1]
+        expected = seq + 1
+        if not line:
+            return _stop(replay, "malformed", Error(lineno, "blank line", seq=expected), _chain(chained))
+        try:
+            record: Record = decode(line)
+        except msgspec.MsgspecError as exc:
+            bad = explain(exc)
+            return _stop(replay, "malformed", Error(lineno, bad.message, seq=expected, field=bad.field), _chain(chained))
+        if record.by not in actors:
+            message = f"{record.by!r} is not a player in this game, {CHANCE!r} or {JUDGE!r}"
+            return _stop(replay, "malformed", Error(lineno, message, seq=expected, field="by"), _chain(chained))
+        if record.seq != expected:
+            message = f"seq is {record.seq}, expected {expected}"
+            return _stop(replay, "malformed", Error(lineno, message, seq=expected, field="seq"), _chain(chained))
+        if chained is None:
+            chained = record.prev is not None
+        if chained:
+            if record.prev != prev_hash:
+                message = (
+                    f"prev does not match the SHA-256 of line {lineno - 1}"
+                    if record.prev
+                    else "prev is missing, but the log's chain started at record 1"
+                )
+                return _stop(replay, "tampered", Error(lineno, message, seq=expected, field="prev"), "broken")
+            prev_hash = sha256(line).hexdigest()
+        elif record.prev is not None:
+            message = "prev appears, but record 1 started the log without a chain"
+            return _stop(replay, "tampered", Error(lineno, message, seq=expected, field="prev"), "broken")
+        try:
+            apply(state, record)
+        except Illegal as exc:
+            return _stop(replay, "illegal", Error(lineno, exc.message, seq=expected, rule=exc.rule), _chain(chained))
+        seq = expected
+        if upto is not None and seq >= upto:
+            break
+    replay.last_line, replay.last_seq = line, seq
+    verdict.records_checked = seq
+    verdict.chain = _chain(chained)
+    verdict.result = ruleset.result(state)
+    verdict.verdict = "ongoing" if verdict.result is None else "complete"
+    verdict.to_act = list(ruleset.to_act(state))
+    verdict.unchecked = ruleset.unchecked(state)
+    return replay
+
+
+def _chain(chained: bool | None) -> ChainState:
+    return "verified" if chained else "absent"
+
+
+def get_ruleset_id(header_line: bytes) -> str | None:
+    """The ruleset a header names, or None when it cannot be read."""
+    try:
+        return HEADER_DECODER.decode(header_line).ruleset
+    except msgspec.MsgspecError:
+        return None
+
+
+def judge_file(path: str) -> Replay:
+    """Judge the log at `path` (`-` is stdin)."""
+    import sys
+
+    if path == "-":
+        return judge(sys.stdin.buffer, "-")
+    with open(path, "rb") as stream:
+        return judge(stream, path)
+
+
+def open_log(path: str) -> IO[bytes]:
+    """Open a log for reading; `-` is stdin."""
+    import sys
+
+    return sys.stdin.buffer if path == "-" else open(path, "rb")  # noqa: SIM115 - caller closes

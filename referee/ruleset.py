@@ -1,0 +1,93 @@
+"""The interface every game implements, and the errors and helpers they share.
+
+A ruleset is a module-level object with the methods below, in the spirit of
+OpenSpiel's Game/State: `start` builds the first state from the header,
+`to_act` says who acts, `legal` lists what they may do, `apply` checks and
+performs one record (mutating the state only when the record is legal), and
+`result` says how the game ended.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from typing import Any, ClassVar
+
+import msgspec
+
+from schemas.log import Header, Record
+from schemas.verdict import Result
+
+CHANCE = "chance"
+JUDGE = "judge"
+
+
+class Illegal(Exception):
+    """A record (or a setup) breaks rule `rule`; `message` says why, in a player's words."""
+
+    def __init__(self, rule: str, message: str) -> None:
+        super().__init__(f"{rule}: {message}")
+        self.rule = rule
+        self.message = message
+
+
+class Ruleset:
+    """Base class of every game. Subclasses fill in the class attributes and methods."""
+
+    id: ClassVar[str]
+    title: ClassVar[str]
+    setup_type: ClassVar[type[msgspec.Struct]]
+    records: ClassVar[tuple[type[Record], ...]]
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 2
+
+    def default_setup(self, players: list[str], rng: random.Random) -> msgspec.Struct:
+        """A setup for a bot game between `players`."""
+        raise NotImplementedError
+
+    def start(self, header: Header, setup: Any) -> Any:
+        """Check the setup and build the first state; raise Illegal if it breaks a rule."""
+        raise NotImplementedError
+
+    def to_act(self, state: Any) -> tuple[str, ...]:
+        """Who may act next: player ids, ("chance",), or () once the game is over."""
+        raise NotImplementedError
+
+    def legal(self, state: Any) -> Iterator[Record]:
+        """The game's own legal records here (concede and judge records are always allowed)."""
+        raise NotImplementedError
+
+    def sample(self, state: Any, rng: random.Random) -> Record:
+        """One legal record drawn at random; games with huge legal sets override this."""
+        return rng.choice(list(self.legal(state)))
+
+    def apply(self, state: Any, record: Record) -> None:
+        """Perform `record`, or raise Illegal and leave `state` untouched."""
+        raise NotImplementedError
+
+    def result(self, state: Any) -> Result | None:
+        """None while the game goes on; the Result once it is over."""
+        raise NotImplementedError
+
+    def unchecked(self, state: Any) -> int:
+        """How many records the referee accepted without being able to check them."""
+        return 0
+
+    def describe(self, state: Any) -> dict[str, Any]:
+        """The state as plain JSON-able data (for verdicts and `replay --json`)."""
+        raise NotImplementedError
+
+    def render(self, state: Any) -> str:
+        """The state as text a player reads."""
+        raise NotImplementedError
+
+    def turn_limit(self, state: Any) -> bool:
+        """True when a bot game has gone on so long that the judge should call time."""
+        return False
+
+
+def two_player_result(players: list[str], winner: str | None, reason: str, score: dict[str, float]) -> Result:
+    """The Result of a two-player game: `winner` first, or a draw when None."""
+    if winner is None:
+        return Result({p: 1 for p in players}, [], score, reason)
+    return Result({p: 1 if p == winner else 2 for p in players}, [winner], score, reason)

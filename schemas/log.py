@@ -1,0 +1,66 @@
+"""The `referee-log/1` envelope: the header line, the record base and the common records."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Literal
+
+import msgspec
+
+LOG_FORMAT = "referee-log/1"
+
+PlayerId = Annotated[str, msgspec.Meta(pattern=r"^[A-Za-z0-9_.-]{1,64}$")]
+Hash = Annotated[str, msgspec.Meta(pattern=r"^[0-9a-f]{64}$")]
+
+
+class Event(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
+    """Where a game belongs in a tournament."""
+
+    tournament: str
+    round: int | None = None
+    table: int | str | None = None
+
+
+class Header(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
+    """Line 1 of every log. `setup` is decoded by the ruleset's own setup Struct."""
+
+    log: Literal["referee-log/1"]
+    ruleset: str
+    game: str
+    players: list[PlayerId]
+    setup: msgspec.Raw
+    event: Event | None = None
+    started_at: datetime | None = None
+
+
+class Record(
+    msgspec.Struct,
+    tag_field="type",
+    forbid_unknown_fields=True,
+    omit_defaults=True,
+    kw_only=True,
+):
+    """Fields every record carries; each ruleset subclasses it once per record type."""
+
+    seq: int = 0
+    by: str
+    prev: Hash | None = None
+    at: datetime | None = None
+    note: str | None = None
+
+
+class Concede(Record, tag="concede"):
+    """A player leaves the game and loses it; allowed at any time."""
+
+
+class Time(Record, tag="time"):
+    """The judge calls time; the ruleset says what result follows."""
+
+
+class GameLoss(Record, tag="game_loss"):
+    """The judge gives `player` a game loss."""
+
+    player: str
+
+
+COMMON_RECORDS: tuple[type[Record], ...] = (Concede, Time, GameLoss)
