@@ -398,12 +398,12 @@ class Cardwars(Ruleset):
 
     def _time(self, state: State, record: Time) -> None:
         """CW-8.2: the judge calls time; the game is a draw."""
-        _by(record, JUDGE, "only the judge calls time")
+        _by(record, JUDGE, "only the judge calls time", "CW-8.2")
         self._finish(state, None, "time")
 
     def _game_loss(self, state: State, record: GameLoss) -> None:
         """CW-8.3: the judge gives a player a game loss."""
-        _by(record, JUDGE, "only the judge gives a game loss")
+        _by(record, JUDGE, "only the judge gives a game loss", "CW-8.3")
         if record.player not in state.sides:
             raise Illegal("CW-8.3", f"{record.player!r} is not a player in this game")
         self._finish(state, _other(state, record.player), "game_loss")
@@ -509,10 +509,10 @@ class Cardwars(Ruleset):
         return pay if total >= VALUE[face] else None
 
 
-def _by(record: Record, expected: str, why: str) -> None:
-    """CW-2.1: raise unless `record` is made by `expected`."""
+def _by(record: Record, expected: str, why: str, rule: str = "CW-2.1") -> None:
+    """Raise unless `record` is made by `expected` (CW-2.1 unless another rule says who acts)."""
     if record.by != expected:
-        raise Illegal("CW-2.1", f"{record.by} may not make this record: {why}")
+        raise Illegal(rule, f"{record.by} may not make this record: {why}")
 
 
 def _other(state: State, player: str) -> str:
