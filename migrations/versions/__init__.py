@@ -1,0 +1,1 @@
+"""Migration scripts (a package so that installs ship them)."""

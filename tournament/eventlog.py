@@ -1,0 +1,247 @@
+"""The event log: append-only, hash-chained rows, and the projection built from them.
+
+Every change to an event is one `LogEntry` whose payload is a msgspec-encoded
+Struct below. `append` writes the entry and applies it to the current tables
+(`project`) in the caller's transaction, so the two never disagree; `verify`
+replays the log into a scratch database and compares.
+
+An entry's hash is the SHA-256 of a canonical encoding of
+(event id, seq, type, time, previous hash) as a JSON array, a newline, then
+the payload bytes exactly as stored. The first entry's previous hash is 64
+zeros.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any, Literal
+
+import msgspec
+from sqlalchemy import create_engine, select
+from sqlalchemy.orm import Session
+
+from tournament.models import PROJECTION, Base, Event, GameLog, LogEntry, Match, Player, Round
+
+GENESIS = "0" * 64
+
+
+class EventCreated(msgspec.Struct, forbid_unknown_fields=True):
+    name: str
+    ruleset: str
+    profile: str
+    best_of: int
+    seed: int  # the pairing seed of every round, so pairings can be reproduced
+
+
+class PlayerRegistered(msgspec.Struct, forbid_unknown_fields=True):
+    player: str
+
+
+class PlayerDropped(msgspec.Struct, forbid_unknown_fields=True):
+    player: str
+    conceded: int | None = None  # the table of the current round they left unfinished, now lost
+
+
+class RoundPaired(msgspec.Struct, forbid_unknown_fields=True):
+    round: int
+    seed: int
+    tables: list[tuple[str, str]]
+    bye: str | None
+    cost: int
+
+
+class GameRecord(msgspec.Struct, forbid_unknown_fields=True):
+    """One game's referee log, whole (bytes are base64 in the JSON payload)."""
+
+    sha256: str
+    winner: str | None
+    data: bytes
+
+
+class ResultReported(msgspec.Struct, forbid_unknown_fields=True):
+    round: int
+    table: int
+    games: dict[str, int]
+    draws: int
+    source: Literal["log", "judge"]
+    reason: str | None = None
+    logs: list[GameRecord] = msgspec.field(default_factory=list)
+
+
+class ResultCorrected(ResultReported, forbid_unknown_fields=True):
+    """A judge changes a reported result; `reason` is required by the service."""
+
+
+Payload = EventCreated | PlayerRegistered | PlayerDropped | RoundPaired | ResultReported | ResultCorrected
+
+PAYLOADS: dict[str, type[Any]] = {
+    "event_created": EventCreated,
+    "player_registered": PlayerRegistered,
+    "player_dropped": PlayerDropped,
+    "round_paired": RoundPaired,
+    "result_reported": ResultReported,
+    "result_corrected": ResultCorrected,
+}
+TYPES = {cls: name for name, cls in PAYLOADS.items()}
+ENCODER = msgspec.json.Encoder()
+
+
+def as_utc(moment: datetime) -> datetime:
+    """A database time as an aware UTC datetime (SQLite hands back naive ones)."""
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+
+
+def entry_hash(event_id: str, seq: int, type_: str, at: datetime, prev: str, payload: bytes) -> str:
+    """The hash a log entry carries (see the module docstring)."""
+    stamp = as_utc(at).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    head = ENCODER.encode([event_id, seq, type_, stamp, prev])
+    return hashlib.sha256(head + b"\n" + payload).hexdigest()
+
+
+def decode(entry: LogEntry) -> Any:
+    """An entry's payload as its Struct."""
+    return msgspec.json.decode(entry.payload, type=PAYLOADS[entry.type])
+
+
+def append(session: Session, event_id: str, payload: Payload) -> LogEntry:
+    """Append one change to an event's log and apply it to the current tables.
+
+    The caller holds the event row locked (`service.lock_event`) unless the
+    payload creates the event, whose primary key then guards against twins.
+    """
+    event = None if isinstance(payload, EventCreated) else session.get(Event, event_id)
+    seq, prev = (event.last_seq + 1, event.last_hash) if event else (1, GENESIS)
+    data = ENCODER.encode(payload)
+    type_ = TYPES[type(payload)]
+    at = datetime.now(UTC)
+    entry = LogEntry(event_id=event_id, seq=seq, type=type_, payload=data, at=at, prev=prev)
+    entry.hash = entry_hash(event_id, seq, type_, at, prev, data)
+    project(session, entry, payload)
+    session.flush()  # the event row exists before its first log row references it
+    session.add(entry)
+    session.flush()
+    return entry
+
+
+def project(session: Session, entry: LogEntry, payload: Payload) -> None:
+    """Apply one log entry to the current tables (the only code that writes them)."""
+    if isinstance(payload, EventCreated):
+        session.add(
+            Event(
+                id=entry.event_id, name=payload.name, ruleset=payload.ruleset, profile=payload.profile,
+                best_of=payload.best_of, seed=payload.seed, created_at=entry.at, rounds=0,
+                last_seq=entry.seq, last_hash=entry.hash,
+            )
+        )
+        return
+    event = session.get(Event, entry.event_id)
+    assert event is not None, "an event's first entry creates it"
+    event.last_seq, event.last_hash = entry.seq, entry.hash
+    key = entry.event_id
+    if isinstance(payload, PlayerRegistered):
+        session.add(Player(event_id=key, name=payload.player, registered_round=event.rounds))
+    elif isinstance(payload, PlayerDropped):
+        player = session.get(Player, (key, payload.player))
+        assert player is not None
+        player.dropped_round = event.rounds
+        if payload.conceded is not None:
+            match = session.get(Match, (key, event.rounds, payload.conceded))
+            assert match is not None
+            winner = match.player_b if match.player_a == payload.player else match.player_a
+            wins = {winner: event.best_of // 2 + 1, payload.player: 0}
+            _set_result(match, wins, 0, "drop", f"{payload.player} dropped", entry.seq)
+    elif isinstance(payload, RoundPaired):
+        event.rounds = payload.round
+        session.add(Round(event_id=key, number=payload.round, seed=payload.seed, bye=payload.bye, cost=payload.cost))
+        session.flush()  # matches reference their round
+        for number, (a, b) in enumerate(payload.tables, start=1):
+            session.add(Match(event_id=key, round=payload.round, number=number, player_a=a, player_b=b))
+    elif isinstance(payload, ResultReported):  # and ResultCorrected, its subclass
+        match = session.get(Match, (key, payload.round, payload.table))
+        assert match is not None
+        _set_result(match, payload.games, payload.draws, payload.source, payload.reason, entry.seq)
+        for old in session.scalars(select(GameLog).filter_by(event_id=key, round=payload.round, table=payload.table)):
+            session.delete(old)
+        session.flush()  # a correction may reuse the game numbers just deleted
+        for game, record in enumerate(payload.logs, start=1):
+            session.add(
+                GameLog(
+                    event_id=key, round=payload.round, table=payload.table, game=game,
+                    sha256=record.sha256, winner=record.winner, data=record.data,
+                )
+            )
+
+
+def _set_result(match: Match, games: dict[str, int], draws: int, source: str, reason: str | None, seq: int) -> None:
+    match.games_a, match.games_b = games[match.player_a], games[match.player_b]
+    match.draws, match.source, match.reason, match.reported_seq = draws, source, reason, seq
+
+
+@dataclass
+class Verification:
+    """What `verify` found: how many entries, and every problem (none means the event is sound)."""
+
+    entries: int = 0
+    problems: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+def verify(session: Session, event_id: str) -> Verification:
+    """Check the chain, then rebuild the projection from the log and compare it with the tables."""
+    report = Verification()
+    entries = list(session.scalars(select(LogEntry).filter_by(event_id=event_id).order_by(LogEntry.seq)))
+    report.entries = len(entries)
+    prev = GENESIS
+    payloads = []
+    for expected, entry in enumerate(entries, start=1):
+        if entry.seq != expected:
+            report.problems.append(f"log entry {expected} is missing (the next one is {entry.seq})")
+            return report
+        if entry.prev != prev:
+            report.problems.append(f"log entry {entry.seq}: prev does not match the hash of entry {entry.seq - 1}")
+        if entry_hash(event_id, entry.seq, entry.type, entry.at, entry.prev, entry.payload) != entry.hash:
+            report.problems.append(f"log entry {entry.seq}: its hash does not match its contents")
+        prev = entry.hash
+        try:
+            payloads.append(decode(entry))
+        except (KeyError, msgspec.MsgspecError) as exc:
+            report.problems.append(f"log entry {entry.seq}: unreadable {entry.type} payload: {exc}")
+            return report
+    scratch = create_engine("sqlite://")
+    Base.metadata.create_all(scratch)
+    with Session(scratch) as rebuilt:
+        for entry, payload in zip(entries, payloads, strict=True):
+            project(rebuilt, _detached(entry), payload)
+        rebuilt.flush()
+        for model in PROJECTION:
+            have, want = _rows(session, model, event_id), _rows(rebuilt, model, event_id)
+            for row in sorted(have ^ want, key=repr)[:5]:
+                where = "the tables have" if row in have else "the log gives"
+                report.problems.append(f"{model.__tablename__}: {where} {_show(model, row)}, the other side does not")
+    scratch.dispose()
+    return report
+
+
+def _detached(entry: LogEntry) -> LogEntry:
+    """A copy of an entry not bound to any session, to replay elsewhere."""
+    return LogEntry(event_id=entry.event_id, seq=entry.seq, type=entry.type, at=entry.at, prev=entry.prev, hash=entry.hash)
+
+
+def _rows(session: Session, model: type[Base], event_id: str) -> set[tuple[Any, ...]]:
+    """Every row of `model` for one event, as comparable tuples (times in UTC)."""
+    table = model.__table__
+    key = table.c.id if model is Event else table.c.event_id
+    return {
+        tuple(as_utc(v) if isinstance(v, datetime) else v for v in row)
+        for row in session.execute(select(table).where(key == event_id))
+    }
+
+
+def _show(model: type[Base], row: tuple[Any, ...]) -> str:
+    columns = [c.name for c in model.__table__.columns]
+    return "(" + ", ".join(f"{c}={v!r:.40}" for c, v in zip(columns, row, strict=True)) + ")"

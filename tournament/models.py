@@ -1,0 +1,129 @@
+"""The tables: the event log (the truth) and its projection (what the commands read).
+
+`LogEntry` rows are only ever appended. Every other table is rebuilt from the
+log by `eventlog.project`, in the same transaction as the append, and can be
+rebuilt from scratch by `tournament verify`. Models hold no engine or session:
+the CLI layer owns those.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import (
+    BigInteger,
+    DateTime,
+    ForeignKey,
+    ForeignKeyConstraint,
+    Integer,
+    LargeBinary,
+    MetaData,
+    String,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+# Stable constraint names, so alembic's batch mode (SQLite) can find and alter them.
+NAMING_CONVENTION = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+ID = String(64)  # event and player ids: [A-Za-z0-9_.-]{1,64}, as in referee logs
+HASH = String(64)  # hex SHA-256
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING_CONVENTION)
+
+
+class Event(Base):
+    """One tournament. `last_seq`/`last_hash` are the head of its log; appends lock this row."""
+
+    __tablename__ = "events"
+
+    id: Mapped[str] = mapped_column(ID, primary_key=True)
+    name: Mapped[str] = mapped_column(String(200))
+    ruleset: Mapped[str] = mapped_column(String(64))
+    profile: Mapped[str] = mapped_column(String(32))
+    best_of: Mapped[int] = mapped_column(Integer)
+    seed: Mapped[int] = mapped_column(BigInteger)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    rounds: Mapped[int] = mapped_column(Integer)  # rounds paired so far
+    last_seq: Mapped[int] = mapped_column(Integer)
+    last_hash: Mapped[str] = mapped_column(HASH)
+
+
+class LogEntry(Base):
+    """One change to an event: append-only, numbered 1, 2, 3... and chained by hash."""
+
+    __tablename__ = "event_log"
+
+    event_id: Mapped[str] = mapped_column(ID, ForeignKey("events.id"), primary_key=True)
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
+    type: Mapped[str] = mapped_column(String(32))
+    payload: Mapped[bytes] = mapped_column(LargeBinary)  # msgspec JSON of eventlog.PAYLOADS[type]
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    prev: Mapped[str] = mapped_column(HASH)
+    hash: Mapped[str] = mapped_column(HASH)
+
+
+class Player(Base):
+    __tablename__ = "players"
+
+    event_id: Mapped[str] = mapped_column(ID, ForeignKey("events.id"), primary_key=True)
+    name: Mapped[str] = mapped_column(ID, primary_key=True)
+    registered_round: Mapped[int] = mapped_column(Integer)  # rounds paired when they entered (0: on time)
+    dropped_round: Mapped[int | None] = mapped_column(Integer)  # rounds paired when they dropped
+
+
+class Round(Base):
+    __tablename__ = "rounds"
+
+    event_id: Mapped[str] = mapped_column(ID, ForeignKey("events.id"), primary_key=True)
+    number: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seed: Mapped[int] = mapped_column(BigInteger)
+    bye: Mapped[str | None] = mapped_column(ID)
+    cost: Mapped[int] = mapped_column(Integer)
+
+
+class Match(Base):
+    """One table of one round; the result columns stay NULL until it is reported."""
+
+    __tablename__ = "matches"
+    __table_args__ = (ForeignKeyConstraint(["event_id", "round"], ["rounds.event_id", "rounds.number"]),)
+
+    event_id: Mapped[str] = mapped_column(ID, primary_key=True)
+    round: Mapped[int] = mapped_column(Integer, primary_key=True)
+    number: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_a: Mapped[str] = mapped_column(ID)
+    player_b: Mapped[str] = mapped_column(ID)
+    games_a: Mapped[int | None] = mapped_column(Integer)
+    games_b: Mapped[int | None] = mapped_column(Integer)
+    draws: Mapped[int | None] = mapped_column(Integer)
+    source: Mapped[str | None] = mapped_column(String(16))  # "log", "judge", or "drop"
+    reason: Mapped[str | None] = mapped_column(String(500))
+    reported_seq: Mapped[int | None] = mapped_column(Integer)  # the log entry that set the result
+
+
+class GameLog(Base):
+    """A referee log that decided one game of a match, stored whole with its hash."""
+
+    __tablename__ = "game_logs"
+    __table_args__ = (
+        ForeignKeyConstraint(["event_id", "round", "table"], ["matches.event_id", "matches.round", "matches.number"]),
+    )
+
+    event_id: Mapped[str] = mapped_column(ID, primary_key=True)
+    round: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game: Mapped[int] = mapped_column(Integer, primary_key=True)
+    sha256: Mapped[str] = mapped_column(HASH)
+    winner: Mapped[str | None] = mapped_column(ID)  # None: a drawn game
+    data: Mapped[bytes] = mapped_column(LargeBinary)
+
+
+PROJECTION: tuple[type[Base], ...] = (Event, Player, Round, Match, GameLog)
+"""The tables rebuilt from the log, in the order rows must be written."""
