@@ -114,6 +114,8 @@ def judge(lines: Iterable[bytes], path: str | None = None, *, upto: int | None =
     seq = 0
     line = header_line
     for lineno, raw in enumerate(source, start=2):
+        if upto is not None and seq >= upto:
+            break
         line = raw[:-1] if raw[-1:] == b"\n" else raw
         if line[-1:] == b"\r":
             line = line[:-1]
@@ -150,8 +152,6 @@ def judge(lines: Iterable[bytes], path: str | None = None, *, upto: int | None =
         except Illegal as exc:
             return _stop(replay, "illegal", Error(lineno, exc.message, seq=expected, rule=exc.rule), _chain(chained))
         seq = expected
-        if upto is not None and seq >= upto:
-            break
     replay.last_line, replay.last_seq = line, seq
     verdict.records_checked = seq
     verdict.chain = _chain(chained)

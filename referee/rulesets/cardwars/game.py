@@ -179,6 +179,7 @@ class Cardwars(Ruleset):
                 if pay is not None:
                     options.append(cw.PlayFace(by=active, card=face, pay=pay))
             attackers = [c for c in self._ready_attackers(state) if rng.random() < 0.7]
+            rng.shuffle(attackers)  # the order is the player's: it sets the order of damage assignment
             options.append(cw.Attack(by=active, attackers=attackers))
             return rng.choice(options)
         if phase == "defense":

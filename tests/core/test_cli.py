@@ -1,0 +1,214 @@
+"""The `referee` command line: exit codes, JSON output, and each command's job."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from referee.cli import app
+from referee.schemagen import stale_files
+from tests.cardwars.cwlog import BOARD, attack, lines
+
+runner = CliRunner()
+
+
+def invoke(*args: str, stdin: bytes | None = None):  # type: ignore[no-untyped-def]
+    result = runner.invoke(app, list(args), input=stdin)
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    return result
+
+
+@pytest.fixture
+def game(tmp_path: Path) -> Path:
+    path = tmp_path / "game.jsonl"
+    assert invoke("play", "cardwars", "--seed", "7", "--out", str(path)).exit_code == 0
+    return path
+
+
+def write(tmp_path: Path, name: str, data: list[bytes]) -> Path:
+    path = tmp_path / name
+    path.write_bytes(b"\n".join(data) + b"\n")
+    return path
+
+
+def test_validate_complete_exit_0(game: Path) -> None:
+    result = invoke("validate", str(game))
+    assert result.exit_code == 0 and "complete" in result.stdout and "won" in result.stdout
+
+
+def test_validate_json_one_object(game: Path) -> None:
+    data = json.loads(invoke("validate", "--json", str(game)).stdout)
+    assert data["verdict"] == "complete" and data["chain"] == "verified" and data["result"]["winners"]
+
+
+def test_validate_illegal_exit_1_with_rule_and_legal(tmp_path: Path) -> None:
+    path = write(tmp_path, "bad.jsonl", lines([*BOARD, attack("ann", "QH")]))
+    result = invoke("validate", str(path))
+    assert result.exit_code == 1
+    assert "CW-5.1" in result.stdout and "legal instead" in result.stdout and "record 20 (line 21)" in result.stdout
+
+
+def test_validate_malformed_exit_3(tmp_path: Path) -> None:
+    path = write(tmp_path, "m.jsonl", [lines([])[0], b"{nope"])
+    assert invoke("validate", str(path)).exit_code == 3
+
+
+def test_validate_tampered_exit_4(game: Path) -> None:
+    data = game.read_bytes().split(b"\n")
+    data[3] = data[3].replace(b'"by"', b'"note":"edited","by"')
+    game.write_bytes(b"\n".join(data))
+    assert invoke("validate", str(game)).exit_code == 4
+
+
+def test_missing_file_is_a_usage_error_exit_2(tmp_path: Path) -> None:
+    result = invoke("validate", str(tmp_path / "nope.jsonl"))
+    assert result.exit_code == 2 and "no such file" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_validate_many_gives_an_array_and_the_worst_exit(tmp_path: Path, game: Path) -> None:
+    bad = write(tmp_path, "bad.jsonl", lines([*BOARD, attack("ann", "QH")]))
+    result = invoke("validate", "--json", str(game), str(bad))
+    data = json.loads(result.stdout)
+    assert [v["verdict"] for v in data] == ["complete", "illegal"] and result.exit_code == 1
+    assert [v["path"] for v in data] == [str(game), str(bad)]
+
+
+def test_validate_with_jobs_matches_one_job(tmp_path: Path) -> None:
+    paths = []
+    for seed in range(6):
+        path = tmp_path / f"{seed}.jsonl"
+        invoke("play", "cardwars", "--seed", str(seed), "--out", str(path))
+        paths.append(str(path))
+    one = json.loads(invoke("validate", "--json", *paths).stdout)
+    two = json.loads(invoke("validate", "--json", "--jobs", "2", *paths).stdout)
+    assert one == two and all(v["verdict"] == "complete" for v in one)
+
+
+def test_validate_summary_table(tmp_path: Path, game: Path) -> None:
+    other = tmp_path / "other.jsonl"
+    invoke("play", "cardwars", "--seed", "8", "--out", str(other))
+    assert "summary" in invoke("validate", str(game), str(other)).stdout
+
+
+def test_validate_reads_stdin(game: Path) -> None:
+    assert json.loads(invoke("validate", "--json", "-", stdin=game.read_bytes()).stdout)["verdict"] == "complete"
+
+
+def test_play_is_reproducible_and_chained() -> None:
+    one = invoke("play", "cardwars", "--seed", "5").stdout
+    assert one == invoke("play", "cardwars", "--seed", "5").stdout
+    assert one != invoke("play", "cardwars", "--seed", "6").stdout
+    first, second = one.splitlines()[:2]
+    assert json.loads(second)["prev"] == hashlib.sha256(first.encode()).hexdigest()
+
+
+def test_play_unknown_ruleset_exit_2() -> None:
+    assert invoke("play", "chess").exit_code == 2
+
+
+def test_replay_to_a_record(game: Path) -> None:
+    data = json.loads(invoke("replay", str(game), "--to", "3", "--json").stdout)
+    assert data["seq"] == 3 and data["state"]["turn"] == 2
+    assert "turn 2" in invoke("replay", str(game), "--to", "3").stdout
+
+
+def test_replay_past_the_end_is_a_usage_error(game: Path) -> None:
+    assert invoke("replay", str(game), "--to", "100000").exit_code == 2
+
+
+def test_legal_at_a_record(game: Path) -> None:
+    data = json.loads(invoke("legal", str(game), "--at", "0", "--json").stdout)
+    assert data["to_act"] == ["chance"] and len(data["legal"]) + data["more"] == 27
+
+
+def test_legal_on_a_broken_log_reports_the_break(tmp_path: Path) -> None:
+    path = write(tmp_path, "bad.jsonl", lines([*BOARD, attack("ann", "QH")]))
+    result = invoke("legal", str(path))
+    assert result.exit_code == 1 and "CW-5.1" in result.stderr
+
+
+def test_append_checks_then_appends_with_prev(tmp_path: Path) -> None:
+    path = tmp_path / "g.jsonl"
+    path.write_bytes(lines([])[0] + b"\n")
+    assert invoke("append", str(path), '{"by": "chance", "type": "draw", "player": "ann", "card": "7H"}').exit_code == 0
+    assert invoke("append", str(path), '{"by": "ann", "type": "play_resource", "card": "7H"}').exit_code == 0
+    rows = path.read_bytes().splitlines()
+    assert json.loads(rows[2])["seq"] == 2 and json.loads(rows[2])["prev"] == hashlib.sha256(rows[1]).hexdigest()
+    assert json.loads(invoke("validate", "--json", str(path)).stdout)["chain"] == "verified"
+
+
+def test_append_refuses_an_illegal_record_and_leaves_the_file(tmp_path: Path) -> None:
+    path = tmp_path / "g.jsonl"
+    path.write_bytes(lines([])[0] + b"\n")
+    before = path.read_bytes()
+    result = invoke("append", str(path), '{"by": "ann", "type": "play_resource", "card": "7H"}')
+    assert result.exit_code == 1 and "CW-2.1" in result.stderr and path.read_bytes() == before
+
+
+@pytest.mark.parametrize(
+    ("record", "code"),
+    [('{"by": "ann", "type": "fly"}', 3), ("not json", 3), ("[1]", 3), ('{"by": "ann", "type": "attack", "attackers": [], "seq": 9}', 3)],
+)
+def test_append_refuses_malformed_records(tmp_path: Path, record: str, code: int) -> None:
+    path = tmp_path / "g.jsonl"
+    path.write_bytes(lines([])[0] + b"\n")
+    before = path.read_bytes()
+    result = invoke("append", str(path), record)
+    assert result.exit_code == code and path.read_bytes() == before and "Traceback" not in result.stderr
+
+
+def test_append_to_an_unchained_log_keeps_it_unchained(tmp_path: Path) -> None:
+    path = write(tmp_path, "g.jsonl", lines(BOARD))
+    assert invoke("append", str(path), '{"by": "ann", "type": "attack", "attackers": []}').exit_code == 0
+    assert json.loads(invoke("validate", "--json", str(path)).stdout)["chain"] == "absent"
+
+
+def test_append_after_the_end_is_refused(game: Path) -> None:
+    assert invoke("append", str(game), '{"by": "ann", "type": "concede"}').exit_code == 1
+
+
+def test_dispute_finds_the_parting_record(tmp_path: Path) -> None:
+    a = write(tmp_path, "a.jsonl", lines([*BOARD, attack("ann", "JH")]))
+    b = write(tmp_path, "b.jsonl", lines([*BOARD, attack("ann", "QH")]))
+    report = json.loads(invoke("dispute", str(a), str(b), "--json").stdout)
+    assert report["parted_at"] == {"line": 21, "seq": 20}
+    assert report["branch_a"]["judgement"] == "legal"
+    assert report["branch_b"]["judgement"].startswith("illegal: CW-5.1")
+    assert report["state"]["players"]["ann"]["hand"] == ["3H"]
+    assert "part at record 20" in invoke("dispute", str(a), str(b)).stdout
+
+
+def test_dispute_ignores_chain_and_notes(tmp_path: Path, game: Path) -> None:
+    rows = [json.loads(r) for r in game.read_bytes().splitlines()]
+    for row in rows[1:]:
+        row.pop("prev")
+        row["note"] = "copied by hand"
+    copy = write(tmp_path, "copy.jsonl", [json.dumps(r).encode() for r in rows])
+    report = json.loads(invoke("dispute", str(game), str(copy), "--json").stdout)
+    assert report["parted_at"] is None and "same game" in report["summary"]
+
+
+def test_dispute_when_one_log_is_shorter(tmp_path: Path) -> None:
+    a = write(tmp_path, "a.jsonl", lines(BOARD))
+    b = write(tmp_path, "b.jsonl", lines(BOARD[:10]))
+    report = json.loads(invoke("dispute", str(a), str(b), "--json").stdout)
+    assert report["parted_at"]["seq"] == 11 and report["branch_b"]["judgement"] == "the log ends here"
+
+
+def test_rulesets_lists_cardwars() -> None:
+    data = json.loads(invoke("rulesets", "--json").stdout)
+    assert {"id": "cardwars", "title": data[[r["id"] for r in data].index("cardwars")]["title"], "min_players": 2, "max_players": 2} in data
+
+
+def test_schema_files_are_current() -> None:
+    assert stale_files() == [], "run `referee schema` and commit schemas/json"
+
+
+def test_schema_writes_to_a_folder(tmp_path: Path) -> None:
+    assert invoke("schema", "--out", str(tmp_path)).exit_code == 0
+    assert json.loads((tmp_path / "cardwars.records.schema.json").read_text())["discriminator"]["propertyName"] == "type"
+    assert invoke("schema", "--out", str(tmp_path), "--check").exit_code == 0
