@@ -1,0 +1,113 @@
+"""Card facts: levels from Magic mana costs (BT-1.3), and the built-in cards and decks bots play with.
+
+The built-in cards are invented for the project; their names and texts are
+not real Magic cards.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass
+
+from schemas import basictcg_mtg as bt
+
+_SYMBOL = re.compile(r"\{([^}]*)\}")
+ONE_SHOT = frozenset({"instant", "sorcery"})
+
+
+def level_of(cost: str) -> int:
+    """BT-1.3: generic mana counts its number, every other symbol 1, {X} 0 (ruling)."""
+    total = 0
+    for symbol in _SYMBOL.findall(cost):
+        if symbol.isdigit():
+            total += int(symbol)
+        elif symbol != "X":
+            total += 1
+    return total
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """One physical card: its id, owner, and the facts the rules read from its declaration."""
+
+    id: str
+    name: str
+    owner: str
+    level: int
+    creature: bool
+    one_shot: bool
+    power: int | None
+    stamina: int | None
+    colours: frozenset[str]
+    keywords: frozenset[str]
+    walk: frozenset[str]
+    protection: frozenset[str]
+    terrain: frozenset[str]
+
+    @classmethod
+    def from_spec(cls, card_id: str, name: str, owner: str, spec: bt.CardSpec) -> Card:
+        """The card `card_id` of `owner`, declared as `name` with `spec`."""
+        return cls(
+            id=card_id,
+            name=name,
+            owner=owner,
+            level=level_of(spec.cost),
+            creature="creature" in spec.types,
+            one_shot=bool(ONE_SHOT & set(spec.types)) and "creature" not in spec.types,
+            power=spec.power,
+            stamina=spec.stamina,
+            colours=frozenset(spec.colours),
+            keywords=frozenset(spec.keywords),
+            walk=frozenset(spec.walk),
+            protection=frozenset(spec.protection),
+            terrain=frozenset(spec.terrain),
+        )
+
+    def protected_from(self, source: Card) -> bool:
+        """BT-7.8 / BT-10.3: whether `source` shares a colour this card is protected from."""
+        return bool(self.protection & source.colours)
+
+
+def _creature(cost: str, power: int, stamina: int, colours: list[bt.Colour], **extra: object) -> bt.CardSpec:
+    return bt.CardSpec(cost=cost, types=["creature"], power=power, stamina=stamina, colours=colours, **extra)  # type: ignore[arg-type]
+
+
+BUILT_IN: dict[str, bt.CardSpec] = {
+    "Cinder Whelp": _creature("{1}{R}", 2, 1, ["red"], keywords=["flying"]),
+    "Thornback Boar": _creature("{2}{G}", 3, 3, ["green"], walk=["Forest"]),
+    "Gloom Adder": _creature("{B}", 1, 1, ["black"], keywords=["poison", "deathtouch"]),
+    "Dawn Sentinel": _creature("{1}{W}", 1, 4, ["white"], keywords=["defender"], protection=["black"]),
+    "Reef Strider": _creature("{U}", 1, 2, ["blue"], walk=["Island"]),
+    "Bramble Warden": _creature("{1}{G}", 2, 2, ["green"], keywords=["reach", "regeneration"]),
+    "Skylance Knight": _creature("{2}{W}{W}", 3, 3, ["white"], keywords=["flying", "first_strike"]),
+    "Bog Golem": bt.CardSpec(cost="{3}", types=["artifact", "creature"], power=2, stamina=4, keywords=["regeneration"]),
+    "Mire Lurker": _creature("{X}{B}", 2, 2, ["black"]),
+    "Moss Hollow": bt.CardSpec(cost="", types=["land"], terrain=["Forest"]),
+    "Tide Pool": bt.CardSpec(cost="", types=["land"], terrain=["Island"]),
+    "Stonehide Totem": bt.CardSpec(cost="{1}", types=["artifact"]),
+    "Sap Blessing": bt.CardSpec(
+        cost="{G}", types=["instant"], colours=["green"], text="Put a +1/+1 token on target creature you control."
+    ),
+    "Spark Jolt": bt.CardSpec(cost="{R}", types=["instant"], colours=["red"], text="Deal 1 damage to target creature."),
+    "Stone Skin": bt.CardSpec(
+        cost="{W}", types=["instant"], colours=["white"], text="Target creature you control gets +2 stamina until end of turn."
+    ),
+}
+
+# What each built-in text does, for bots that log it as an effect: (field, amount, whose card it aims at).
+BOT_EFFECTS: dict[str, tuple[str, int, str]] = {
+    "Sap Blessing": ("tokens", 1, "own"),
+    "Spark Jolt": ("damage", 1, "enemy"),
+    "Stone Skin": ("boost", 2, "own"),
+}
+
+BOT_DECK_SIZE = 24
+BOT_THRESHOLD = 10
+
+
+def built_in_setup(players: list[str], rng: random.Random) -> bt.Setup:
+    """A random bot setup: a random first player and 24 random built-in cards a player."""
+    names = sorted(BUILT_IN)
+    decks = {p: {f"{p}-{n:02d}": rng.choice(names) for n in range(1, BOT_DECK_SIZE + 1)} for p in players}
+    return bt.Setup(first=rng.choice(players), cards=dict(BUILT_IN), decks=decks, threshold=BOT_THRESHOLD)
