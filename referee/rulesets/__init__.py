@@ -14,9 +14,10 @@ from functools import cache
 from referee.ruleset import Ruleset
 
 
-def ids() -> list[str]:
-    """Every ruleset id, sorted."""
-    return sorted(m.name.replace("_", "-") for m in pkgutil.iter_modules(__path__) if m.ispkg)
+@cache
+def ids() -> tuple[str, ...]:
+    """Every ruleset id, sorted (the packages do not change while the process runs)."""
+    return tuple(sorted(m.name.replace("_", "-") for m in pkgutil.iter_modules(__path__) if m.ispkg))
 
 
 @cache
