@@ -1,0 +1,744 @@
+"""Crossover, as RULES.md beside this file numbers it.
+
+The game is an opening, then rounds of play, combat and resolution. Only
+choices and draws are records; pairings, deaths, discards and the moves from
+one phase to the next are worked out by `_settle` and the functions it calls,
+right after the record that makes them due. Every handler checks its record
+completely before it changes anything.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from referee.ruleset import CHANCE, JUDGE, Illegal, Ruleset
+from referee.rulesets.crossover import decks
+from referee.rulesets.crossover.state import AttackInProgress, Minion, Side, State
+from referee.rulesets.crossover.translations import Untranslatable, games, translator
+from schemas import crossover as xo
+from schemas.log import Concede, GameLoss, Header, Record, Time
+from schemas.verdict import Result
+
+DECK_SIZE = 20
+HAND_SIZE = 5
+OPENING_SEARCH_DRAWS = 4
+EVENT_MAX_DRAWS = 2
+WINS_NEEDED = 2  # two-player games (XO-9.1)
+BOT_ROUND_LIMIT = 25
+
+
+class Crossover(Ruleset):
+    """The crossover ruleset."""
+
+    id = "crossover"
+    title = "Crossover: leaders, minions, equipment and events from any card game"
+    setup_type = xo.Setup
+    records = xo.RECORDS
+    min_players = 2
+    max_players = 6
+
+    def __init__(self) -> None:
+        self._handlers: dict[type[Record], Callable[[State, Any], None]] = {
+            xo.Draw: self._draw,
+            xo.Opening: self._opening,
+            xo.Lead: self._lead,
+            xo.Summon: self._summon,
+            xo.Equip: self._equip,
+            xo.PlayEvent: self._event,
+            xo.Pass: self._pass,
+            xo.Attack: self._attack,
+            xo.Respond: self._respond,
+            xo.Done: self._done,
+            xo.Resolve: self._resolve,
+            Concede: self._concede,
+            Time: self._time,
+            GameLoss: self._game_loss,
+        }
+
+    # -- the interface ---------------------------------------------------------
+
+    def default_setup(self, players: list[str], rng: random.Random) -> xo.Setup:
+        """Built-in decks, every translation in use where seats allow, and a random first player."""
+        return xo.Setup(first=rng.choice(players), decks=decks.deal(players, rng))
+
+    def start(self, header: Header, setup: xo.Setup) -> State:
+        """Check seats and decks (XO-1) and begin the opening."""
+        players = list(header.players)
+        if not self.min_players <= len(players) <= self.max_players:
+            raise Illegal("XO-1.1", f"crossover is for 2 to 6 players; the header lists {len(players)}")
+        if setup.first not in players:
+            raise Illegal("XO-1.1", f"the first player {setup.first!r} is not one of the players")
+        if set(setup.decks) != set(players):
+            raise Illegal("XO-1.1", "the setup must give a deck to each player, and to nobody else")
+        sides = {p: _check_deck(p, setup.decks[p]) for p in players}
+        state = State(players, setup.first, sides)
+        state.queue = state.seat_order()
+        self._next_opener(state)
+        return state
+
+    def to_act(self, state: State) -> tuple[str, ...]:
+        """Chance while draws are owed; both skirmish players while both are asked; else the actor."""
+        if state.phase == "over":
+            return ()
+        if state.owed:
+            return (CHANCE,)
+        if state.attack is not None:
+            return tuple(self._asked(state))
+        return (state.actor,)
+
+    def legal(self, state: State) -> Iterator[Record]:
+        """Every legal game record here, in the order the decks declare their cards."""
+        if state.phase == "over":
+            return
+        actor = state.actor
+        side = state.sides[actor]
+        if state.owed:
+            for card in side.order(side.deck):
+                yield xo.Draw(by=CHANCE, player=actor, card=card)
+        elif state.attack is not None:
+            yield from self._legal_responses(state)
+        elif state.waiting == "opening":
+            yield from (xo.Opening(by=actor, search=s) for s in (True, False))
+        elif state.waiting == "lead":
+            yield from (xo.Lead(by=actor, card=c) for c in side.of_type(side.hand, "leader"))
+        elif state.waiting == "turn":
+            yield from self._legal_plays(state)
+        elif state.waiting == "attack":
+            theirs = state.sides[state.opponent()].order(state.sides[state.opponent()].minions)
+            for minion in side.order(side.minions):
+                size = min(side.hits(minion), len(theirs))
+                for targets in itertools.combinations(theirs, size):
+                    yield xo.Attack(by=actor, minion=minion, targets=list(targets))
+        elif state.waiting == "resolve":
+            for leader in [None, *side.of_type(side.hand, "leader")]:
+                rest = side.order(side.hand - {leader})
+                for discard in itertools.combinations(rest, max(0, len(rest) - HAND_SIZE)):
+                    yield xo.Resolve(by=actor, leader=leader, discard=list(discard))
+
+    def sample(self, state: State, rng: random.Random) -> Record:
+        """A legal record for a bot; plays outnumber passes, and resolution is drawn without listing."""
+        if state.waiting == "resolve" and not state.owed and state.phase == "resolution":
+            side = state.sides[state.actor]
+            leader = rng.choice([None, *side.of_type(side.hand, "leader")])
+            rest = side.order(side.hand - {leader})
+            discard = side.order(rng.sample(rest, max(0, len(rest) - HAND_SIZE)))
+            return xo.Resolve(by=state.actor, leader=leader, discard=discard)
+        options = list(self.legal(state))
+        if state.waiting == "turn" and not state.owed and len(options) > 2:
+            plays = [r for r in options if not isinstance(r, xo.Pass)]
+            if plays and rng.random() < 0.8:
+                return rng.choice(plays)
+        return rng.choice(options)
+
+    def apply(self, state: State, record: Record) -> None:
+        """Check `record` against the rules, then perform it and whatever follows by itself."""
+        if state.phase == "over":
+            raise Illegal("XO-3.4", "the game is already over; no record may follow")
+        self._handlers[type(record)](state, record)
+
+    def result(self, state: State) -> Result | None:
+        """The Result once the game is over; the score is skirmishes won (XO-9.5)."""
+        return state.outcome
+
+    def describe(self, state: State) -> dict[str, Any]:
+        """Every side's zones and skirmishes won, the phase, and the skirmish in progress."""
+        attack = state.attack
+        return {
+            "round": state.round,
+            "phase": state.phase,
+            "actor": state.actor,
+            "waiting": state.waiting,
+            "draws_owed": state.owed,
+            "alive": list(state.alive),
+            "players": {p: _describe_side(s, state.placements.get(p)) for p, s in state.sides.items()},
+            "play": {"plays": state.plays, "passes": state.passes, "stopped_by": sorted(state.stops)},
+            "skirmishes": [list(pair) for pair in state.skirmishes],
+            "skirmish": state.skirmish,
+            "attack": None
+            if attack is None
+            else {
+                "minion": attack.minion,
+                "targets": list(attack.targets),
+                "draw": attack.draw,
+                "stopped": sorted(attack.stopped),
+                "done": sorted(attack.done),
+            },
+        }
+
+    def render(self, state: State) -> str:
+        """A few lines a player can read at the table."""
+        lines = [f"round {state.round}, {state.phase} phase: {state.actor} ({state.waiting or '-'})"]
+        if state.owed:
+            lines[0] += f", {state.owed} card(s) to draw"
+        for p, s in state.sides.items():
+            status = "in" if p in state.alive else f"out (place {state.placements[p]})"
+            minions = " ".join(m + "".join(f"+{e}" for e in s.minions[m].equipment) for m in s.order(s.minions)) or "-"
+            lines.append(
+                f"  {p} [{s.game}] {status}, wins {s.wins}: leader {s.leader or '-'} (plays {s.play_value()}), "
+                f"deck {len(s.deck)}, hand {len(s.hand)}, minions {minions}"
+            )
+        if state.attack is not None:
+            a = state.attack
+            lines.append(f"  attack: {a.minion} -> {', '.join(a.targets)}; asked: {', '.join(self._asked(state)) or '-'}")
+        return "\n".join(lines)
+
+    def turn_limit(self, state: State) -> bool:
+        """Bot games end by time after BOT_ROUND_LIMIT rounds."""
+        return state.round > BOT_ROUND_LIMIT
+
+    # -- records: chance and the opening ----------------------------------------
+
+    def _draw(self, state: State, record: xo.Draw) -> None:
+        """XO-3.2: chance draws a card the rules made due, from that player's deck."""
+        if not state.owed:
+            raise Illegal("XO-3.1", "no card is due to be drawn now")
+        _by(record, CHANCE, "a draw is a chance record")
+        side = state.sides[state.actor]
+        if record.player != state.actor:
+            raise Illegal("XO-3.2", f"the card due is {state.actor}'s to draw, not {record.player}'s")
+        if record.card not in side.deck:
+            raise Illegal("XO-3.2", f"{record.card} is not in {state.actor}'s deck")
+        side.deck.discard(record.card)
+        side.hand.add(record.card)
+        state.owed -= 1
+        if not state.owed:
+            self._after_draws(state)
+
+    def _opening(self, state: State, record: xo.Opening) -> None:
+        """XO-4.4: a single-leader deck searches for its leader or draws as usual."""
+        side = self._asked_for(state, record, "opening", "say whether they search for their leader")
+        if record.search:
+            (leader,) = side.of_type(side.deck, "leader")
+            side.deck.discard(leader)
+            side.leader = leader
+            self._owe(state, OPENING_SEARCH_DRAWS, "searched")
+        else:
+            self._owe(state, HAND_SIZE, "deal")
+
+    def _lead(self, state: State, record: xo.Lead) -> None:
+        """XO-4.3: the opening player chooses which of several leaders to play."""
+        side = self._asked_for(state, record, "lead", "choose a leader")
+        if record.card not in side.hand or side.cards[record.card].type != "leader":
+            raise Illegal("XO-4.3", f"{record.card} is not a leader in {state.actor}'s hand")
+        side.hand.discard(record.card)
+        side.leader = record.card
+        self._next_opener(state)
+
+    # -- records: the play phase --------------------------------------------------
+
+    def _summon(self, state: State, record: xo.Summon) -> None:
+        """XO-5.2: a minion from hand comes into play."""
+        side = self._play(state, record, "minion")
+        side.hand.discard(record.card)
+        side.minions[record.card] = Minion()
+        self._played(state)
+
+    def _equip(self, state: State, record: xo.Equip) -> None:
+        """XO-5.2, XO-5.4: equipment from hand goes onto one of the player's minions."""
+        side = self._play(state, record, "equipment")
+        if record.minion not in side.minions:
+            raise Illegal("XO-5.4", f"{record.minion} is not a minion {state.actor} has in play")
+        side.hand.discard(record.card)
+        side.minions[record.minion].equipment.append(record.card)
+        self._played(state)
+
+    def _event(self, state: State, record: xo.PlayEvent) -> None:
+        """XO-5.5, XO-5.6: an event; Draw draws up to two, Stop! ends the phase when the turn returns."""
+        side = self._play(state, record, "event")
+        kind = side.cards[record.card].event
+        if kind == "stop" and record.draw:
+            raise Illegal("XO-5.5", f"{record.card} is a Stop! event: only a Draw event draws cards")
+        if record.draw > len(side.deck):
+            raise Illegal("XO-5.5", f"{state.actor}'s deck holds only {len(side.deck)} card(s); cannot draw {record.draw}")
+        side.hand.discard(record.card)
+        side.discard.add(record.card)
+        if kind == "stop":
+            state.stops.add(state.actor)
+        state.owed = record.draw
+        self._played(state)
+
+    def _pass(self, state: State, record: xo.Pass) -> None:
+        """XO-5.7: the turn ends, with a draw if the player wants one."""
+        side = self._on_turn(state, record, "pass")
+        if state.plays:
+            raise Illegal("XO-5.2", f"{state.actor} has made {state.plays} of {side.play_value()} plays; a started turn cannot pass")
+        if record.draw and not side.deck:
+            raise Illegal("XO-5.7", f"{state.actor}'s deck is empty; there is nothing to draw")
+        state.passes += 1
+        state.turn_over = True
+        state.owed = int(record.draw)
+        if not state.owed:
+            self._after_draws(state)
+
+    # -- records: skirmishes ----------------------------------------------------
+
+    def _attack(self, state: State, record: xo.Attack) -> None:
+        """XO-7.1, XO-7.2: one of the attacker's minions attacks as many defenders as it hits."""
+        side = self._asked_for(state, record, "attack", "attack")
+        theirs = state.sides[state.opponent()]
+        if record.minion not in side.minions:
+            raise Illegal("XO-7.2", f"{record.minion} is not a minion {state.actor} has in play")
+        for target in record.targets:
+            if target not in theirs.minions:
+                raise Illegal("XO-7.2", f"{target} is not a minion {state.opponent()} has in play")
+        if len(set(record.targets)) != len(record.targets):
+            raise Illegal("XO-7.2", "a target is named twice: each hit goes to a different minion")
+        size = min(side.hits(record.minion), len(theirs.minions))
+        if len(record.targets) != size:
+            raise Illegal("XO-7.2", f"{record.minion} hits {size} minion(s) here, so it must name {size} target(s)")
+        state.attack = AttackInProgress(record.minion, list(record.targets))
+        self._window(state)
+
+    def _respond(self, state: State, record: xo.Respond) -> None:
+        """XO-7.6 to XO-7.8: a Draw from the attacker or a Stop! from the defender."""
+        attack = self._in_window(state, record, "respond")
+        attacker, defender = state.actor, state.opponent()
+        side = state.sides[record.by]
+        if record.card not in side.hand or side.cards[record.card].type != "event":
+            raise Illegal("XO-7.6", f"{record.card} is not an event in {record.by}'s hand")
+        kind = side.cards[record.card].event
+        if record.minion not in attack.targets:
+            raise Illegal("XO-7.6", f"{record.minion} is not a target of this attack")
+        if record.by == attacker:
+            if kind != "draw":
+                raise Illegal("XO-7.8", f"{record.card} is a Stop! event: the attacker may only answer with a Draw event")
+            if attack.draw:
+                raise Illegal("XO-7.6", "a Draw event has already been played on this attack")
+            attack.targets = [record.minion]
+            attack.draw = True
+        else:
+            if kind != "stop":
+                raise Illegal("XO-7.7", f"{record.card} is a Draw event: the defender may only answer with a Stop! event")
+            if record.minion in attack.stopped:
+                raise Illegal("XO-7.7", f"{record.minion} is already saved by a Stop! event")
+            attack.stopped.add(record.minion)
+        side.hand.discard(record.card)
+        side.discard.add(record.card)
+        attack.done.discard(defender if record.by == attacker else attacker)
+        self._window(state)
+
+    def _done(self, state: State, record: xo.Done) -> None:
+        """XO-7.6: the player plays nothing more on this attack."""
+        attack = self._in_window(state, record, "say done")
+        attack.done.add(record.by)
+        self._window(state)
+
+    # -- records: resolution ----------------------------------------------------
+
+    def _resolve(self, state: State, record: xo.Resolve) -> None:
+        """XO-8.2, XO-8.3: an optional new leader, and the discards down to five."""
+        side = self._asked_for(state, record, "resolve", "resolve their hand")
+        hand = set(side.hand)
+        if record.leader is not None:
+            if record.leader not in hand or side.cards[record.leader].type != "leader":
+                raise Illegal("XO-8.3", f"{record.leader} is not a leader in {state.actor}'s hand")
+            hand.discard(record.leader)
+        if len(set(record.discard)) != len(record.discard):
+            raise Illegal("XO-8.3", "a discarded card is named twice")
+        for card in record.discard:
+            if card not in hand:
+                raise Illegal("XO-8.3", f"{card} is not in {state.actor}'s hand to discard")
+        over = max(0, len(hand) - HAND_SIZE)
+        if len(record.discard) != over:
+            raise Illegal("XO-8.3", f"{state.actor} must discard exactly {over} card(s) to keep {HAND_SIZE}, not {len(record.discard)}")
+        if record.leader is not None:
+            assert side.leader is not None
+            side.discard.add(side.leader)
+            side.leader = record.leader
+        side.hand = hand - set(record.discard)
+        side.discard.update(record.discard)
+        self._refill(state)
+
+    # -- records: concede, time, game loss ----------------------------------------
+
+    def _concede(self, state: State, record: Concede) -> None:
+        """XO-9.6: a player leaves the game at any time."""
+        if record.by not in state.alive:
+            raise Illegal("XO-9.6", f"{record.by} is already out of the game")
+        self._drop(state, record.by, "concede")
+
+    def _game_loss(self, state: State, record: GameLoss) -> None:
+        """XO-9.7: the judge puts a player out, as if they conceded."""
+        _by(record, JUDGE, "only the judge gives a game loss")
+        if record.player not in state.alive:
+            raise Illegal("XO-9.7", f"{record.player!r} is not a player still in this game")
+        self._drop(state, record.player, "game_loss")
+
+    def _time(self, state: State, record: Time) -> None:
+        """XO-9.8: the judge calls time; the players still in are placed by skirmishes won."""
+        _by(record, JUDGE, "only the judge calls time")
+        self._finish(state, "time")
+
+    # -- what follows by itself: opening -------------------------------------------
+
+    def _owe(self, state: State, count: int, then: Any) -> None:
+        """Chance owes the actor `count` draws (fewer if the deck runs out, XO-3.3); `then` follows."""
+        state.waiting = then
+        state.owed = min(count, len(state.sides[state.actor].deck))
+        if not state.owed:
+            self._after_draws(state)
+
+    def _after_draws(self, state: State) -> None:
+        """The draws owed are made: go on with whatever they were drawn for."""
+        side = state.sides[state.actor]
+        if state.waiting == "deal":
+            leaders = side.of_type(side.hand, "leader")
+            if not leaders:  # XO-4.2: the hand goes back and five more are drawn
+                side.deck |= side.hand
+                side.hand = set()
+                self._owe(state, HAND_SIZE, "deal")
+            elif len(leaders) == 1:
+                side.hand.discard(leaders[0])
+                side.leader = leaders[0]
+                self._next_opener(state)
+            else:
+                state.waiting = "lead"
+        elif state.waiting == "searched":
+            self._next_opener(state)
+        elif state.waiting == "turn":
+            self._turn_progress(state)
+        elif state.waiting == "refill":
+            self._next_resolver(state)
+
+    def _next_opener(self, state: State) -> None:
+        """XO-4.1: the next player opens; after the last, the first round begins."""
+        if not state.queue:
+            self._begin_play(state)
+            return
+        state.actor = state.queue.pop(0)
+        side = state.sides[state.actor]
+        if len(side.of_type(side.deck, "leader")) == 1:
+            state.waiting = "opening"
+        else:
+            self._owe(state, HAND_SIZE, "deal")
+
+    # -- what follows by itself: the play phase ------------------------------------
+
+    def _begin_play(self, state: State) -> None:
+        """XO-5.1: a new round starts with the first player still in."""
+        state.phase = "play"
+        state.round += 1
+        state.passes = 0
+        state.stops = set()
+        self._start_turn(state, state.seat_order()[0])
+
+    def _start_turn(self, state: State, player: str) -> None:
+        state.actor, state.waiting = player, "turn"
+        state.plays, state.turn_over = 0, False
+
+    def _played(self, state: State) -> None:
+        """A play is made: passes no longer run in succession; the turn ends after play-value plays."""
+        state.plays += 1
+        state.passes = 0
+        state.turn_over = state.plays == state.sides[state.actor].play_value()
+        if not state.owed:
+            self._turn_progress(state)
+
+    def _turn_progress(self, state: State) -> None:
+        """XO-5.6, XO-5.8: once a turn is over, the next begins, unless the play phase ends."""
+        if not state.turn_over:
+            return
+        following = state.next_after(state.actor)
+        if state.passes >= len(state.alive) or following in state.stops:
+            self._begin_combat(state)
+        else:
+            self._start_turn(state, following)
+
+    # -- what follows by itself: combat --------------------------------------------
+
+    def _begin_combat(self, state: State) -> None:
+        """XO-6.1 to XO-6.3: order by initiative, pair off, and let the odd player out win."""
+        state.phase = "combat"
+        state.won = set()
+        seats = state.seat_order()
+        ranked = sorted(seats, key=lambda p: (-state.sides[p].initiative(), seats.index(p)))
+        state.skirmishes = list(zip(ranked[0::2], ranked[1::2], strict=False))
+        if len(ranked) % 2:
+            odd = ranked[-1]
+            if state.sides[odd].minions:  # XO-6.4: no minions, no win
+                self._win(state, odd)
+        state.skirmish = -1
+        self._next_skirmish(state)
+
+    def _next_skirmish(self, state: State) -> None:
+        """Fight the next skirmish; one side without minions (or out of the game) decides it at once."""
+        state.attack = None
+        while True:
+            state.skirmish += 1
+            if state.skirmish == len(state.skirmishes):
+                self._end_combat(state)
+                return
+            attacker, defender = state.skirmishes[state.skirmish]
+            ready = [p for p in (attacker, defender) if p in state.alive and state.sides[p].minions]
+            if len(ready) == 2:
+                state.actor, state.waiting = attacker, "attack"
+                return
+            if ready:  # XO-6.4, XO-9.6
+                self._win(state, ready[0])
+
+    def _asked(self, state: State) -> list[str]:
+        """XO-7.6: the players the response window still waits for."""
+        attack = state.attack
+        assert attack is not None
+        attacker, defender = state.actor, state.opponent()
+        asked = []
+        if not attack.draw and state.sides[attacker].of_type(state.sides[attacker].hand, "event", "draw"):
+            asked.append(attacker)
+        if set(attack.targets) - attack.stopped and state.sides[defender].of_type(state.sides[defender].hand, "event", "stop"):
+            asked.append(defender)
+        return [p for p in asked if p not in attack.done]
+
+    def _window(self, state: State) -> None:
+        """Resolve the attack once nobody is left to ask."""
+        if not self._asked(state):
+            self._resolve_attack(state)
+
+    def _resolve_attack(self, state: State) -> None:
+        """XO-7.3 to XO-7.10: the hits land, the attacker dies, and the skirmish may end."""
+        attack = state.attack
+        assert attack is not None
+        attacker, defender = state.actor, state.opponent()
+        mine, theirs = state.sides[attacker], state.sides[defender]
+        hit = 2 if attack.draw else mine.hit(attack.minion)
+        for target in attack.targets:
+            if target not in theirs.minions:  # already died together with another (XO-7.9)
+                continue
+            minion = theirs.minions[target]
+            toughness = theirs.toughness(target)
+            if target in attack.stopped:
+                if toughness > 2 and not attack.draw:  # the hit counts but cannot kill (XO-7.7)
+                    minion.damage = min(minion.damage + hit, toughness - 1)
+                continue
+            minion.damage += hit
+            if minion.damage >= (2 if attack.draw else toughness):
+                theirs.kill(target)
+                if theirs.cards[target].dies_together:
+                    for other in [m for m in theirs.minions if theirs.cards[m].dies_together]:
+                        theirs.kill(other)
+        mine.kill(attack.minion)
+        state.attack = None
+        if mine.minions and theirs.minions:
+            state.waiting = "attack"
+            return
+        self._win(state, defender if theirs.minions else attacker)  # a tie goes to the attacker
+        self._next_skirmish(state)
+
+    def _win(self, state: State, player: str) -> None:
+        """`player` wins a skirmish (XO-9.5)."""
+        state.won.add(player)
+        state.sides[player].wins += 1
+
+    def _end_combat(self, state: State) -> None:
+        """XO-9.1 to XO-9.3: decide who is out or whether the game is won; else resolution."""
+        if len(state.players) == 2:
+            if any(state.sides[p].wins >= WINS_NEEDED for p in state.alive):
+                self._finish(state, "skirmishes")
+                return
+        else:
+            out = [p for p in state.alive if p not in state.won]
+            self._eliminate(state, out)
+            if len(state.alive) <= 1:
+                self._finish(state, "elimination")
+                return
+        self._begin_resolution(state)
+
+    # -- what follows by itself: resolution ----------------------------------------
+
+    def _begin_resolution(self, state: State) -> None:
+        """XO-8.1: everything in play but the leaders is discarded; players resolve in seat order."""
+        state.phase = "resolution"
+        for player in state.alive:
+            side = state.sides[player]
+            for minion in list(side.minions):
+                side.kill(minion)
+        state.queue = state.seat_order()
+        self._next_resolver(state)
+
+    def _next_resolver(self, state: State) -> None:
+        """XO-8.2 to XO-8.4: the next player resolves; after the last, a new round begins."""
+        if not state.queue:
+            self._begin_play(state)
+            return
+        state.actor = state.queue.pop(0)
+        side = state.sides[state.actor]
+        if side.of_type(side.hand, "leader") or len(side.hand) > HAND_SIZE:
+            state.waiting = "resolve"
+        else:
+            self._refill(state)
+
+    def _refill(self, state: State) -> None:
+        """XO-8.2: draw up to five (XO-3.3: as far as the deck allows)."""
+        self._owe(state, HAND_SIZE - len(state.sides[state.actor].hand), "refill")
+
+    # -- leaving the game ----------------------------------------------------------
+
+    def _eliminate(self, state: State, out: list[str]) -> None:
+        """XO-9.3: the players `out` leave together and share the best place left to them."""
+        place = len(state.alive) - len(out) + 1
+        for player in out:
+            state.placements[player] = place
+            state.alive.remove(player)
+
+    def _drop(self, state: State, player: str, reason: str) -> None:
+        """XO-9.6: `player` is out now; the game goes on from where it stood without them."""
+        self._eliminate(state, [player])
+        if len(state.alive) == 1:
+            self._finish(state, reason)
+            return
+        if player in state.queue:
+            state.queue.remove(player)
+        state.stops.discard(player)
+        in_skirmish = state.phase == "combat" and player in state.skirmishes[state.skirmish]
+        if player != state.actor and not in_skirmish:
+            return
+        state.owed = 0
+        if state.phase == "opening":
+            self._next_opener(state)
+        elif state.phase == "play":
+            state.turn_over = True
+            self._turn_progress(state)
+        elif state.phase == "combat":
+            attacker, defender = state.skirmishes[state.skirmish]
+            self._win(state, defender if player == attacker else attacker)
+            self._next_skirmish(state)
+        else:
+            self._next_resolver(state)
+
+    def _finish(self, state: State, reason: str) -> None:
+        """XO-9.4: the players still in are placed by skirmishes won, ahead of everyone out."""
+        wins = {p: state.sides[p].wins for p in state.alive}
+        for player in state.alive:
+            state.placements[player] = 1 + sum(w > wins[player] for w in wins.values())
+        firsts = [p for p in state.players if state.placements[p] == 1]
+        score = {p: float(s.wins) for p, s in state.sides.items()}
+        state.outcome = Result(dict(state.placements), firsts if len(firsts) == 1 else [], score, reason)
+        state.phase, state.waiting, state.owed, state.attack = "over", "", 0, None
+
+    # -- helpers -----------------------------------------------------------------
+
+    def _asked_for(self, state: State, record: Record, waiting: str, doing: str) -> Side:
+        """The actor's side, once `record` is shown to be what the game waits for from them."""
+        if state.owed or state.waiting != waiting or state.attack is not None:
+            raise Illegal("XO-3.1", f"nobody may {doing} now: {_waiting_for(self, state)}")
+        _by(record, state.actor, f"it is {state.actor} who must act now")
+        return state.sides[state.actor]
+
+    def _on_turn(self, state: State, record: Record, doing: str) -> Side:
+        """The side of the player on turn in the play phase."""
+        return self._asked_for(state, record, "turn", doing)
+
+    def _play(self, state: State, record: xo.Summon | xo.Equip | xo.PlayEvent, kind: str) -> Side:
+        """XO-5.2 to XO-5.4: checks every play shares; the side of the player making it."""
+        side = self._on_turn(state, record, f"play a{'n' if kind[0] in 'aeiou' else ''} {kind}")
+        value = side.play_value()
+        if value == 0:
+            raise Illegal("XO-5.2", f"{side.leader}'s play value is 0: {state.actor} can only pass")
+        if state.plays == 0 and side.playable() < value:
+            raise Illegal("XO-5.3", f"{state.actor} can play only {side.playable()} card(s) but needs {value} plays: they must pass")
+        card = record.card
+        if card not in side.hand:
+            raise Illegal("XO-5.4", f"{card} is not in {state.actor}'s hand")
+        if side.cards[card].type != kind:
+            raise Illegal("XO-5.4", f"{card} is a {side.cards[card].type}, not a{'n' if kind[0] in 'aeiou' else ''} {kind}")
+        return side
+
+    def _in_window(self, state: State, record: Record, doing: str) -> AttackInProgress:
+        """The attack whose response window asks `record.by`."""
+        if state.attack is None or state.owed:
+            raise Illegal("XO-7.6", f"there is no response window open to {doing} in: {_waiting_for(self, state)}")
+        if record.by not in self._asked(state):
+            raise Illegal("XO-7.6", f"the response window is not asking {record.by}; it waits for {', '.join(self._asked(state))}")
+        return state.attack
+
+    def _legal_plays(self, state: State) -> Iterator[Record]:
+        """XO-5: a pass (with or without a draw) before any play, then the plays."""
+        actor = state.actor
+        side = state.sides[actor]
+        if not state.plays:
+            yield xo.Pass(by=actor)
+            if side.deck:
+                yield xo.Pass(by=actor, draw=True)
+        value = side.play_value()
+        if value == 0 or (not state.plays and side.playable() < value):
+            return
+        for card in side.of_type(side.hand, "minion"):
+            yield xo.Summon(by=actor, card=card)
+        for card in side.of_type(side.hand, "equipment"):
+            for minion in side.order(side.minions):
+                yield xo.Equip(by=actor, card=card, minion=minion)
+        for card in side.of_type(side.hand, "event"):
+            most = min(EVENT_MAX_DRAWS, len(side.deck)) if side.cards[card].event == "draw" else 0
+            for draw in range(most + 1):
+                yield xo.PlayEvent(by=actor, card=card, draw=draw)  # type: ignore[arg-type]
+
+    def _legal_responses(self, state: State) -> Iterator[Record]:
+        """XO-7.6: each asked player's events and `done`."""
+        attack = state.attack
+        assert attack is not None
+        for player in self._asked(state):
+            side = state.sides[player]
+            if player == state.actor:
+                for card in side.of_type(side.hand, "event", "draw"):
+                    yield from (xo.Respond(by=player, card=card, minion=t) for t in attack.targets)
+            else:
+                open_targets = [t for t in attack.targets if t not in attack.stopped]
+                for card in side.of_type(side.hand, "event", "stop"):
+                    yield from (xo.Respond(by=player, card=card, minion=t) for t in open_targets)
+            yield xo.Done(by=player)
+
+
+def _check_deck(player: str, deck: xo.Deck) -> Side:
+    """XO-1.2 to XO-1.6: one player's deck, translated card by card."""
+    if deck.game not in games():
+        raise Illegal("XO-1.4", f"{player}'s deck is of {deck.game!r}, which has no translation (known: {', '.join(games())})")
+    if len(deck.cards) != DECK_SIZE:
+        raise Illegal("XO-1.2", f"{player}'s deck holds {len(deck.cards)} cards; a deck holds exactly {DECK_SIZE}")
+    translate = translator(deck.game)
+    cards = {}
+    for card in deck.cards:
+        if card.name in cards:
+            raise Illegal("XO-1.3", f"{player}'s deck holds {card.name} twice; one copy of each card is allowed")
+        try:
+            cards[card.name] = translate(card)
+        except Untranslatable as exc:
+            raise Illegal("XO-1.5", f"{player}'s deck: {exc}") from None
+    if not any(m.type == "leader" for m in cards.values()):
+        raise Illegal("XO-1.6", f"{player}'s deck holds no leader")
+    return Side(deck.game, cards)
+
+
+def _by(record: Record, expected: str, why: str) -> None:
+    """XO-3.1: raise unless `record` is made by `expected`."""
+    if record.by != expected:
+        raise Illegal("XO-3.1", f"{record.by} may not make this record: {why}")
+
+
+def _waiting_for(ruleset: Crossover, state: State) -> str:
+    """What the game waits for, in words, for error messages."""
+    if state.owed:
+        return f"chance owes {state.actor} {state.owed} draw(s)"
+    if state.attack is not None:
+        return f"the response window waits for {', '.join(ruleset._asked(state))}"
+    return f"{state.phase} phase, waiting for {state.actor} ({state.waiting})"
+
+
+def _describe_side(side: Side, place: int | None) -> dict[str, Any]:
+    """One side as plain data."""
+    return {
+        "game": side.game,
+        "place": place,
+        "wins": side.wins,
+        "leader": side.leader,
+        "play_value": side.play_value(),
+        "initiative": side.initiative(),
+        "hand": side.order(side.hand),
+        "deck": side.order(side.deck),
+        "minions": [
+            {"card": m, "equipment": list(side.minions[m].equipment), "half_hits_taken": side.minions[m].damage}
+            for m in side.order(side.minions)
+        ],
+        "discard": side.order(side.discard),
+    }

@@ -1,0 +1,148 @@
+"""The crossover state: each player's side, and where the game stands.
+
+Decks are unordered sets: the log names every card drawn. Every card is kept
+by name (names are unique within a deck, XO-1.3) with its translation, so the
+rules only ever read `Mapped` values.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Literal
+
+from referee.rulesets.crossover.translations import Mapped
+from schemas.verdict import Result
+
+Phase = Literal["opening", "play", "combat", "resolution", "over"]
+# What the player in `State.actor` is asked for, once any draws owed are made.
+Waiting = Literal["opening", "deal", "searched", "lead", "turn", "attack", "resolve", "refill", ""]
+
+FULL_HIT = 2  # hits are counted in halves (XO-7.5)
+
+
+@dataclass
+class Minion:
+    """A minion in play: the equipment on it, and the half hits it has taken this skirmish."""
+
+    equipment: list[str] = field(default_factory=list)
+    damage: int = 0
+
+
+class Side:
+    """One player's deck, hand, cards in play, discard pile and skirmishes won."""
+
+    def __init__(self, game: str, cards: dict[str, Mapped]) -> None:
+        self.game = game
+        self.cards = cards  # every card of the deck, in the order it was declared
+        self.rank = {name: i for i, name in enumerate(cards)}
+        self.deck: set[str] = set(cards)
+        self.hand: set[str] = set()
+        self.leader: str | None = None
+        self.minions: dict[str, Minion] = {}
+        self.discard: set[str] = set()
+        self.wins = 0
+
+    def order(self, names: Iterable[str]) -> list[str]:
+        """`names` in the order the deck declared them: the order of every listing."""
+        return sorted(names, key=self.rank.__getitem__)
+
+    def of_type(self, names: Iterable[str], kind: str, event: str | None = None) -> list[str]:
+        """The cards among `names` of crossover type `kind` (and event kind `event`), in order."""
+        return [n for n in self.order(names) if self.cards[n].type == kind and (event is None or self.cards[n].event == event)]
+
+    def play_value(self) -> int:
+        """The play value of the leader in play (XO-5.2)."""
+        return self.cards[self.leader].play_value if self.leader else 0
+
+    def initiative(self) -> int:
+        """The sum of the minions' contributions (XO-2.6)."""
+        return sum(self.cards[m].initiative for m in self.minions)
+
+    def has(self, minion: str, ability: Literal["double_attack", "endurance"]) -> bool:
+        """Whether `minion` has `ability`, from its own card or any equipment on it (XO-7.4: no stacking)."""
+        sources = [minion, *self.minions[minion].equipment]
+        return any(getattr(self.cards[c], ability) for c in sources)
+
+    def hits(self, minion: str) -> int:
+        """How many targets `minion` hits when it attacks (XO-7.2)."""
+        return 2 if self.has(minion, "double_attack") else 1
+
+    def hit(self, minion: str) -> int:
+        """The half hits `minion` deals to each target (XO-7.5)."""
+        return FULL_HIT // 2 if self.cards[minion].half_hits else FULL_HIT
+
+    def toughness(self, minion: str) -> int:
+        """The half hits that kill `minion` (XO-7.4)."""
+        return 2 * FULL_HIT if self.has(minion, "endurance") else FULL_HIT
+
+    def playable(self) -> int:
+        """How many cards in hand could be played this turn, one after another (XO-5.3)."""
+        kinds = [self.cards[c].type for c in self.hand]
+        count = kinds.count("minion") + kinds.count("event")
+        if self.minions or "minion" in kinds:
+            count += kinds.count("equipment")
+        return count
+
+    def kill(self, minion: str) -> None:
+        """`minion` and its equipment go to the discard pile (XO-7.10)."""
+        self.discard.update([minion, *self.minions.pop(minion).equipment])
+
+
+@dataclass
+class AttackInProgress:
+    """One attack of a skirmish and its response window (XO-7.6)."""
+
+    minion: str
+    targets: list[str]
+    draw: bool = False  # the attacker answered with a Draw event (XO-7.8)
+    stopped: set[str] = field(default_factory=set)  # targets saved by Stop! (XO-7.7)
+    done: set[str] = field(default_factory=set)  # players who said `done` since the last response
+
+
+class State:
+    """The whole game."""
+
+    def __init__(self, players: list[str], first: str, sides: dict[str, Side]) -> None:
+        self.players = players
+        self.first = first
+        self.sides = sides
+        self.alive = list(players)  # players still in, in seat order
+        self.phase: Phase = "opening"
+        self.round = 0
+        self.actor = first  # whose opening, turn, attack or resolution it is
+        self.waiting: Waiting = ""
+        self.owed = 0  # cards chance must still draw for `actor`
+        self.queue: list[str] = []  # players still to open or to resolve, in order
+        # play phase
+        self.plays = 0  # plays made this turn
+        self.turn_over = False
+        self.passes = 0  # passes in succession
+        self.stops: set[str] = set()  # players who played Stop! this play phase (XO-5.6)
+        # combat phase
+        self.skirmishes: list[tuple[str, str]] = []  # (attacker, defender), in order
+        self.skirmish = -1  # index of the skirmish being fought
+        self.won: set[str] = set()  # who won a skirmish this combat
+        self.attack: AttackInProgress | None = None
+        # the end
+        self.placements: dict[str, int] = {}
+        self.outcome: Result | None = None
+
+    def seat_order(self) -> list[str]:
+        """The players still in, clockwise from the first player (or the next one still in)."""
+        start = self.players.index(self.first)
+        rotated = self.players[start:] + self.players[:start]
+        return [p for p in rotated if p in self.alive]
+
+    def next_after(self, player: str) -> str:
+        """The next player still in, clockwise after `player` (who may be out)."""
+        seat = self.players.index(player)
+        for step in range(1, len(self.players) + 1):
+            candidate = self.players[(seat + step) % len(self.players)]
+            if candidate in self.alive:
+                return candidate
+        raise AssertionError("no player is left")
+
+    def opponent(self) -> str:
+        """The defender of the skirmish being fought."""
+        return self.skirmishes[self.skirmish][1]
