@@ -85,7 +85,8 @@ def make_engine(url: str) -> Engine:
 def alembic_config() -> Config:
     """The alembic configuration shipped in the package, pointing at `migrations/`."""
     config = Config(str(ALEMBIC_INI))
-    config.set_main_option("script_location", str(Path(migrations.__file__).parent))
+    # __path__, not __file__: an editable install may see `migrations` as a namespace package
+    config.set_main_option("script_location", next(iter(migrations.__path__)))
     return config
 
 
@@ -107,12 +108,17 @@ def is_current(engine: Engine) -> bool:
         return set(MigrationContext.configure(connection).get_current_heads()) == heads
 
 
-def open_database(value: str | None) -> tuple[str, Engine]:
-    """The URL and a ready engine: reachable, and migrated to the newest schema."""
+def open_database(value: str | None, revision: str | None = None) -> tuple[str, Engine]:
+    """The URL and a ready engine: reachable, and migrated to the newest schema.
+
+    With `revision`, migrate to exactly that one (`tournament db upgrade`).
+    """
     url = database_url(value)
     engine = make_engine(url)
     try:
-        if not is_current(engine):
+        if revision is not None:
+            upgrade(engine, revision)
+        elif not is_current(engine):
             upgrade(engine)
     except (OperationalError, DBAPIError) as exc:
         engine.dispose()

@@ -1,0 +1,105 @@
+"""What the tournament service exports: standings, pairings, and a whole event.
+
+`tournament standings --format json` prints a list of `StandingRow`,
+`tournament pairings --format json` a list of `TableRow`, and
+`tournament export` one `Export`. JSON Schema files are generated from these
+Structs into `schemas/json/` (`referee schema`).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Literal
+
+import msgspec
+
+from schemas.log import Hash
+
+EXPORT_FORMAT = "tournament-export/1"
+
+
+class StandingRow(msgspec.Struct, forbid_unknown_fields=True):
+    """One line of the standings; `tiebreakers` in the event's profile order (fractions 0..1)."""
+
+    rank: int
+    player: str
+    points: int
+    game_points: int
+    wins: int
+    losses: int
+    draws: int
+    byes: int
+    tiebreakers: dict[str, float]
+    dropped: bool
+
+
+class GameRef(msgspec.Struct, forbid_unknown_fields=True):
+    """One game's stored referee log: its SHA-256 and who won it (null: drawn)."""
+
+    game: int
+    sha256: Hash
+    winner: str | None
+
+
+class TableRow(msgspec.Struct, forbid_unknown_fields=True):
+    """One table of one round. `games` and `draws` are null until a result is reported.
+
+    `source`: `log` (referee-checked game logs), `judge` (entered by a judge,
+    with `reason`), or `drop` (conceded when a player dropped mid-round).
+    """
+
+    round: int
+    table: int
+    players: list[str]
+    games: dict[str, int] | None
+    draws: int | None
+    source: Literal["log", "judge", "drop"] | None
+    reason: str | None
+    logs: list[GameRef]
+
+
+class RoundInfo(msgspec.Struct, forbid_unknown_fields=True):
+    number: int
+    seed: int
+    bye: str | None
+    tables: list[TableRow]
+
+
+class PlayerInfo(msgspec.Struct, forbid_unknown_fields=True):
+    """`registered_round`: rounds already paired when they entered (0: before round 1)."""
+
+    name: str
+    registered_round: int
+    dropped_round: int | None
+
+
+class EventInfo(msgspec.Struct, forbid_unknown_fields=True):
+    id: str
+    name: str
+    ruleset: str
+    profile: str
+    best_of: int
+    seed: int
+    created_at: datetime
+    rounds: int
+
+
+class LogEntryInfo(msgspec.Struct, forbid_unknown_fields=True):
+    """One event-log entry: `hash` covers (event, seq, type, at, prev) and the payload."""
+
+    seq: int
+    type: str
+    at: datetime
+    prev: Hash
+    hash: Hash
+
+
+class Export(msgspec.Struct, forbid_unknown_fields=True):
+    """A whole event: settings, players, every round and result, standings, and the log's chain."""
+
+    format: Literal["tournament-export/1"]
+    event: EventInfo
+    players: list[PlayerInfo]
+    rounds: list[RoundInfo]
+    standings: list[StandingRow]
+    log: list[LogEntryInfo]

@@ -1,0 +1,451 @@
+"""The `tournament` command: events, players, rounds, results, standings, exports, the event log.
+
+The CLI owns the engine and the sessions: every command that changes an
+event is one transaction, so a refused request writes nothing. Results go to
+stdout, errors and progress to stderr. Exit codes are in tournament/README.md
+(and `service.EXIT_*`).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated, Any, NoReturn
+
+import msgspec
+import typer
+from alembic.runtime.migration import MigrationContext
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+from sqlalchemy import Engine, select
+from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
+from sqlalchemy.orm import Session
+
+from schemas.tournament import RoundInfo
+from tournament import demo as demo_mod
+from tournament import export, service
+from tournament.db import DatabaseUnavailable, first_line, open_database, shown
+from tournament.eventlog import as_utc, decode
+from tournament.eventlog import verify as verify_log
+from tournament.models import Event, LogEntry
+
+app = typer.Typer(
+    name="tournament",
+    help="Run Swiss events whose results are referee-checked game logs; every change is kept in a hash-chained event log.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+db_app = typer.Typer(help="The database: migrations.", no_args_is_help=True)
+app.add_typer(db_app, name="db")
+
+# soft_wrap: messages stay one line however narrow the terminal; tables still fit its width.
+out = Console(highlight=False, soft_wrap=True)
+err = Console(stderr=True, highlight=False, soft_wrap=True)
+
+DbOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--db", envvar="TOURNAMENT_DB", show_envvar=True,
+        help="A SQLite file, or a postgresql+psycopg:// URL. [default: ./tournament.db]",
+    ),
+]
+EventArg = Annotated[str, typer.Argument(help="The event id.", metavar="EVENT")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")]
+FormatOpt = Annotated[str, typer.Option("--format", "-f", help="table, csv, json or html.")]
+OutOpt = Annotated[Path | None, typer.Option("--out", "-o", help="Write to this file instead of stdout.")]
+
+
+def fail(message: str, code: int = service.EXIT_USAGE) -> NoReturn:
+    """A one-line error on stderr and exit `code`."""
+    err.print(f"tournament: {message}", markup=False)
+    raise typer.Exit(code)
+
+
+def emit_json(data: Any) -> None:
+    sys.stdout.write(msgspec.json.encode(data).decode() + "\n")
+
+
+def say(message: str) -> None:
+    out.print(message, markup=False)
+
+
+@contextmanager
+def database(db: str | None, revision: str | None = None) -> Iterator[tuple[str, Engine]]:
+    """The migrated database, its errors turned into one-line failures."""
+    try:
+        url, engine = open_database(db, revision)
+    except DatabaseUnavailable as exc:
+        fail(str(exc), service.EXIT_DATABASE)
+    try:
+        yield url, engine
+    except service.TournamentError as exc:
+        fail(exc.message, exc.code)
+    except IntegrityError as exc:  # lost a race, e.g. two creates of one event id
+        fail(f"the change conflicts with one made at the same time: {first_line(exc)}", service.EXIT_CONFLICT)
+    except (OperationalError, DBAPIError) as exc:
+        fail(f"database error at {shown(url)}: {first_line(exc)}", service.EXIT_DATABASE)
+    finally:
+        engine.dispose()
+
+
+@contextmanager
+def transaction(db: str | None) -> Iterator[Session]:
+    """One session and one transaction: committed when the command succeeds, else rolled back."""
+    with database(db) as (_url, engine), Session(engine) as session, session.begin():
+        yield session
+
+
+def check_format(fmt: str, as_json: bool) -> str:
+    if as_json:
+        return "json"
+    if fmt not in export.FORMATS:
+        fail(f"--format must be one of {', '.join(export.FORMATS)}, not {fmt!r}")
+    return fmt
+
+
+def write_text(text: str, target: Path | None) -> None:
+    """Text to stdout, or to a file written whole (a temporary file, then renamed)."""
+    if target is None:
+        sys.stdout.write(text if text.endswith("\n") else text + "\n")
+        return
+    partial = target.with_name(target.name + ".tmp")
+    try:
+        partial.write_text(text, encoding="utf-8")
+        os.replace(partial, target)
+    except OSError as exc:
+        fail(f"{target}: {exc.strerror}")
+    err.print(f"wrote {target}", markup=False)
+
+
+def show_round(info: RoundInfo, fmt: str, target: Path | None, event: Any) -> None:
+    header, cells = export.pairing_cells(info.tables, info.bye)
+    title = f"{event.name}: round {info.number}"
+    if fmt == "json":
+        write_text(msgspec.json.encode(info).decode(), target)
+    elif fmt == "csv":
+        write_text(export.to_csv(header, cells), target)
+    elif fmt == "html":
+        write_text(export.to_html(title, f"Pairings, round {info.number}", event, header, cells), target)
+    elif target is not None:
+        write_text(export.to_csv(header, cells), target)
+    else:
+        out.print(export.to_rich(title, header, cells))
+
+
+def round_info(session: Session, event_id: str, number: int) -> RoundInfo:
+    tables = export.pairing_rows(session, event_id, number)
+    paired = next(r for r in service.rounds(session, event_id) if r.number == number)
+    return RoundInfo(number, paired.seed, paired.bye, tables)
+
+
+# Commands --------------------------------------------------------------------
+
+
+@app.command()
+def create(
+    event: EventArg,
+    ruleset: Annotated[str, typer.Option("--ruleset", "-r", help="The game (see `referee rulesets`).")] = "cardwars",
+    name: Annotated[str, typer.Option("--name", help="A title for printouts (default: the id).")] = "",
+    profile: Annotated[str, typer.Option("--profile", help="Tiebreakers: mtg, pokemon or chess.")] = "mtg",
+    best_of: Annotated[int, typer.Option("--best-of", help="Games per match (odd).")] = 1,
+    seed: Annotated[int | None, typer.Option("--seed", help="The pairing seed (default: random; kept in the log).")] = None,
+    db: DbOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Create an event."""
+    pairing_seed = random.SystemRandom().getrandbits(32) if seed is None else seed
+    with transaction(db) as session:
+        created = service.create_event(
+            session, event, name=name, ruleset=ruleset, profile=profile, best_of=best_of, seed=pairing_seed
+        )
+        info = export.event_info(created)
+    if as_json:
+        emit_json(info)
+    else:
+        say(f"created {info.id}: {info.ruleset}, best of {info.best_of}, tiebreakers {info.profile}, seed {info.seed}")
+
+
+@app.command()
+def events(db: DbOpt = None, as_json: JsonOpt = False) -> None:
+    """List the events in the database."""
+    with database(db) as (_url, engine), Session(engine) as session:
+        infos = [export.event_info(e) for e in session.scalars(select(Event).order_by(Event.created_at))]
+    if as_json:
+        emit_json(infos)
+        return
+    table = Table(title="events")
+    for column in ("id", "name", "ruleset", "best of", "rounds", "created"):
+        table.add_column(column)
+    for e in infos:
+        table.add_row(e.id, e.name, e.ruleset, str(e.best_of), str(e.rounds), e.created_at.strftime("%Y-%m-%d %H:%M"))
+    out.print(table)
+
+
+@app.command()
+def register(
+    event: EventArg,
+    players: Annotated[list[str], typer.Argument(help="Player ids ([A-Za-z0-9_.-], as in game logs).", metavar="PLAYER...")],
+    db: DbOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Register players. After round 1 is paired they are late entries: they join the next round with 0 points."""
+    with transaction(db) as session:
+        names = service.register(session, event, players)
+        rounds = service.get_event(session, event).rounds
+    if as_json:
+        emit_json({"event": event, "registered": names, "late": rounds > 0, "joins_round": rounds + 1})
+    else:
+        late = f" (late entry: from round {rounds + 1}, with 0 points)" if rounds else ""
+        say(f"registered {', '.join(names)} in {event}{late}")
+
+
+@app.command()
+def drop(event: EventArg, player: Annotated[str, typer.Argument(metavar="PLAYER")], db: DbOpt = None, as_json: JsonOpt = False) -> None:
+    """Drop a player from later rounds. Mid-round, their unfinished match goes to the opponent."""
+    with transaction(db) as session:
+        conceded = service.drop(session, event, player)
+        rounds = service.get_event(session, event).rounds
+        table = export.table_row(session, conceded) if conceded else None
+    if as_json:
+        emit_json({"event": event, "dropped": player, "after_round": rounds, "conceded": table})
+    else:
+        say(f"dropped {player} from {event} after round {rounds}")
+        if table is not None:
+            say(f"table {table.table} of round {table.round} goes to the opponent: {export.result_text(table)}")
+
+
+@app.command()
+def pair(event: EventArg, db: DbOpt = None, as_json: JsonOpt = False) -> None:
+    """Pair the next Swiss round (refused while the current round has tables without a result)."""
+    with transaction(db) as session:
+        number = service.pair(session, event).number
+        info = round_info(session, event, number)
+        details = export.event_info(service.get_event(session, event))
+    show_round(info, "json" if as_json else "table", None, details)
+
+
+@app.command()
+def report(
+    event: EventArg,
+    table: Annotated[int, typer.Option("--table", "-t", help="The table number.")],
+    logs: Annotated[list[Path] | None, typer.Option("--log", help="A game's referee log; repeat once per game, in order.")] = None,
+    result: Annotated[str | None, typer.Option("--result", help="A judge's result: games won, like ann=2,bob=1.")] = None,
+    draws: Annotated[int, typer.Option("--draws", help="Drawn games, with --result.")] = 0,
+    reason: Annotated[str | None, typer.Option("--reason", help="Why a judge enters the result (required with --result).")] = None,
+    round_number: Annotated[int | None, typer.Option("--round", help="The round (default: the current one).")] = None,
+    db: DbOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Report a table's result: the games' logs (checked by the referee), or a judge's result with a reason."""
+    _record(event, table, logs or [], result, draws, reason, round_number, db, as_json, correction=False)
+
+
+@app.command()
+def correct(
+    event: EventArg,
+    table: Annotated[int, typer.Option("--table", "-t", help="The table number.")],
+    reason: Annotated[str, typer.Option("--reason", help="Why the result changes (kept in the event log).")],
+    logs: Annotated[list[Path] | None, typer.Option("--log", help="A game's referee log; repeat once per game, in order.")] = None,
+    result: Annotated[str | None, typer.Option("--result", help="The corrected result: games won, like ann=2,bob=1.")] = None,
+    draws: Annotated[int, typer.Option("--draws", help="Drawn games, with --result.")] = 0,
+    round_number: Annotated[int | None, typer.Option("--round", help="The round (default: the current one).")] = None,
+    db: DbOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """A judge changes a reported result, with a reason."""
+    _record(event, table, logs or [], result, draws, reason, round_number, db, as_json, correction=True)
+
+
+def _record(
+    event: str, table: int, logs: list[Path], result: str | None, draws: int, reason: str | None,
+    round_number: int | None, db: str | None, as_json: bool, *, correction: bool,
+) -> None:
+    """Shared by report and correct: read the files, then one transaction."""
+    contents = []
+    for path in logs:
+        try:
+            contents.append((str(path), path.read_bytes()))
+        except OSError as exc:
+            fail(f"{path}: {exc.strerror}")
+    try:
+        tally = service.parse_result(result, draws) if result is not None else None
+    except service.Usage as exc:
+        fail(exc.message, exc.code)
+    with transaction(db) as session:
+        done = service.report(
+            session, event, table, round_number=round_number, logs=contents, result=tally, reason=reason, correction=correction
+        )
+        row = export.table_row(session, done.match)
+    if as_json:
+        emit_json({"event": event, "changed": done.changed, "table": row})
+        return
+    a, b = row.players
+    text = done.tally.text(a, b)
+    if not done.changed:
+        say(f"table {row.table} of round {row.round} already has this result ({text}); nothing changed")
+    else:
+        verb = "corrected" if correction else "reported"
+        source = f"{len(row.logs)} game log(s) checked by the referee" if row.source == "log" else "judge"
+        say(f"{verb} table {row.table} of round {row.round}: {text} ({source})")
+
+
+@app.command("standings")
+def standings_cmd(
+    event: EventArg,
+    fmt: FormatOpt = "table",
+    target: OutOpt = None,
+    db: DbOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """The standings, with the event's tiebreakers."""
+    fmt = check_format(fmt, as_json)
+    with database(db) as (_url, engine), Session(engine) as session:
+        rows = export.standing_rows(session, event)
+        info = export.event_info(service.get_event(session, event))
+    header, cells = export.standing_cells(rows)
+    title = f"{info.name}: standings after round {info.rounds}"
+    if fmt == "json":
+        write_text(msgspec.json.encode(rows).decode(), target)
+    elif fmt == "csv" or (fmt == "table" and target is not None):
+        write_text(export.to_csv(header, cells), target)
+    elif fmt == "html":
+        write_text(export.to_html(title, "Standings", info, header, cells), target)
+    else:
+        out.print(export.to_rich(title, header, cells))
+
+
+@app.command()
+def pairings(
+    event: EventArg,
+    round_number: Annotated[int | None, typer.Option("--round", help="The round (default: the current one).")] = None,
+    fmt: FormatOpt = "table",
+    target: OutOpt = None,
+    db: DbOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """A round's tables, bye and results."""
+    fmt = check_format(fmt, as_json)
+    with database(db) as (_url, engine), Session(engine) as session:
+        details = export.event_info(service.get_event(session, event))
+        info = round_info(session, event, details.rounds if round_number is None else round_number)
+    show_round(info, fmt, target, details)
+
+
+@app.command("export")
+def export_cmd(event: EventArg, target: OutOpt = None, db: DbOpt = None) -> None:
+    """The whole event as JSON (schemas/json/tournament-export.schema.json)."""
+    with database(db) as (_url, engine), Session(engine) as session:
+        data = export.export_event(session, event)
+    write_text(msgspec.json.format(msgspec.json.encode(data), indent=2).decode(), target)
+
+
+@app.command("log")
+def log_cmd(event: EventArg, db: DbOpt = None, as_json: JsonOpt = False) -> None:
+    """The event log: every change, in order, with its hash chain."""
+    with database(db) as (_url, engine), Session(engine) as session:
+        service.get_event(session, event)
+        entries = list(session.scalars(select(LogEntry).filter_by(event_id=event).order_by(LogEntry.seq)))
+        rows = [(e, summary(decode(e))) for e in entries]
+    if as_json:
+        emit_json([{"seq": e.seq, "type": e.type, "at": e.at, "prev": e.prev, "hash": e.hash, "payload": data} for e, data in rows])
+        return
+    table = Table(title=f"event log of {event}")
+    for column in ("seq", "type", "at (UTC)", "hash", "details"):
+        table.add_column(column, justify="right" if column == "seq" else "left", no_wrap=column != "details")
+    for e, data in rows:
+        details = ", ".join(
+            f"{k}={len(v)} game log(s)" if k == "logs" else f"{k}={v}" for k, v in data.items() if v not in (None, [], "")
+        )
+        table.add_row(str(e.seq), e.type, as_utc(e.at).strftime("%H:%M:%S"), e.hash[:8], details)
+    out.print(table)
+
+
+def summary(payload: Any) -> dict[str, Any]:
+    """A payload as plain data, with stored game logs shown by hash instead of whole."""
+    data: dict[str, Any] = msgspec.to_builtins(payload)
+    if "logs" in data:
+        data["logs"] = [{"sha256": g["sha256"], "winner": g["winner"]} for g in data["logs"]]
+    return data
+
+
+@app.command("verify")
+def verify_cmd(event: EventArg, db: DbOpt = None, as_json: JsonOpt = False) -> None:
+    """Check the event log's hash chain, rebuild the tables from it, and compare. Exit 1 on any difference."""
+    with database(db) as (_url, engine), Session(engine) as session:
+        service.get_event(session, event)
+        found = verify_log(session, event)
+    if as_json:
+        emit_json({"event": event, "ok": found.ok, "entries": found.entries, "problems": found.problems})
+    elif found.ok:
+        say(f"{event}: {found.entries} log entries, chain intact, tables agree with the log")
+    else:
+        for problem in found.problems:
+            err.print(f"{event}: {problem}", markup=False)
+    raise typer.Exit(0 if found.ok else service.EXIT_VERIFY_FAILED)
+
+
+@app.command("demo")
+def demo_cmd(
+    players: Annotated[int, typer.Option("--players", min=2, max=64, help="Bot players.")] = 8,
+    rounds: Annotated[int, typer.Option("--rounds", min=1, max=20, help="Swiss rounds.")] = 3,
+    ruleset: Annotated[str, typer.Option("--ruleset", help="A two-player game.")] = "cardwars",
+    best_of: Annotated[int, typer.Option("--best-of", help="Games per match (odd).")] = 3,
+    seed: Annotated[int, typer.Option("--seed", help="Seeds pairings and every game.")] = 1,
+    logs: Annotated[Path, typer.Option("--logs", help="Where the game logs go.")] = Path("tournament-logs"),
+    db: DbOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """A whole Swiss event played by referee bots: every game logged, validated and reported."""
+    with database(db) as (url, engine):
+        total = rounds * (players // 2)
+        with Progress(
+            TextColumn("playing"), BarColumn(), MofNCompleteColumn(), TextColumn("tables"), TimeElapsedColumn(),
+            console=err, transient=True,
+        ) as progress:
+            task = progress.add_task("tables", total=total)
+            ran = demo_mod.run(
+                engine, logs, players=players, rounds=rounds, ruleset=ruleset, best_of=best_of, seed=seed,
+                on_table=lambda: progress.advance(task),
+            )
+        with Session(engine) as session:
+            rows = export.standing_rows(session, ran.event_id)
+            info = export.event_info(service.get_event(session, ran.event_id))
+    where = shown(url)
+    if as_json:
+        emit_json({"event": ran.event_id, "database": where, "logs": str(ran.logs.resolve()), "games": ran.games, "standings": rows})
+        return
+    header, cells = export.standing_cells(rows)
+    out.print(export.to_rich(f"{info.name} ({ran.event_id}): standings after round {info.rounds}", header, cells))
+    db_flag = "" if db is None and "TOURNAMENT_DB" not in os.environ else f" --db {where}"
+    say(f"database: {where}")
+    say(f"game logs: {ran.logs.resolve()}/ ({ran.games} games, each validated by the referee)")
+    say("next, try:")
+    for command in ("log", "verify", "pairings", "standings"):
+        say(f"  tournament {command} {ran.event_id}{db_flag}")
+    say(f"  tournament standings {ran.event_id}{db_flag} --format html -o standings.html")
+
+
+@db_app.command("upgrade")
+def db_upgrade(
+    revision: Annotated[str, typer.Argument(help="The target revision.")] = "head",
+    db: DbOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Apply the migrations (every command also does this on first use)."""
+    with database(db, revision) as (url, engine), engine.connect() as connection:
+        now = MigrationContext.configure(connection).get_current_revision()
+    if as_json:
+        emit_json({"database": shown(url), "revision": now})
+    else:
+        say(f"{shown(url)}: at revision {now}")
+
+
+def main() -> None:
+    """Entry point of the `tournament` console script."""
+    app()

@@ -1,0 +1,120 @@
+"""`tournament demo`: a whole Swiss event played by the referee's bots.
+
+Each step is its own transaction, as a real event's would be: create,
+register, and per round pair, then play every table with bots, write each
+game's log to disk and report it through the same checks a scorekeeper's
+report goes through (the referee replays every log).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import msgspec
+from sqlalchemy import Engine
+from sqlalchemy.orm import Session
+
+from referee.bots import play
+from referee.engine import judge
+from referee.logio import encode_lines
+from referee.rulesets import get as get_ruleset
+from schemas.log import LOG_FORMAT, Header
+from schemas.log import Event as LogEvent
+from tournament import service
+from tournament.models import Event
+
+NAMES = ("ann", "bob", "cat", "dan", "eve", "fay", "gus", "hal", "ivy", "jon", "kim", "lee")
+
+
+@dataclass(frozen=True)
+class Demo:
+    event_id: str
+    logs: Path
+    games: int
+
+
+def bot_names(count: int) -> list[str]:
+    return list(NAMES[:count]) if count <= len(NAMES) else [f"bot{n:02d}" for n in range(1, count + 1)]
+
+
+def free_event_id(engine: Engine, base: str = "demo") -> str:
+    """`demo`, or `demo-2`, `demo-3`... when earlier demos are in the database."""
+    with Session(engine) as session:
+        for n in range(1, 10_000):
+            candidate = base if n == 1 else f"{base}-{n}"
+            if session.get(Event, candidate) is None:
+                return candidate
+    raise service.Conflict("too many demo events in this database")
+
+
+def game_logs(event: Event, round_number: int, table: int, a: str, b: str) -> Iterator[tuple[str, bytes]]:
+    """Bot games at one table until the match is decided: (file name, chained log bytes) each."""
+    ruleset = get_ruleset(event.ruleset)
+    needed = event.best_of // 2 + 1
+    wins = {a: 0, b: 0}
+    for game in range(1, event.best_of + 1):
+        if max(wins.values()) >= needed:
+            return
+        seed = hash_seed(event.seed, round_number, table, game)
+        setup = ruleset.default_setup([a, b], random.Random(f"{seed}/setup"))
+        header = Header(
+            log=LOG_FORMAT,
+            ruleset=event.ruleset,
+            game=f"{event.id}-r{round_number}-t{table}-g{game}",
+            players=[a, b],
+            setup=msgspec.Raw(msgspec.json.encode(setup)),
+            event=LogEvent(event.id, round_number, table),
+        )
+        data = b"".join(line + b"\n" for line in encode_lines(header, play(header, seed)))
+        yield f"r{round_number}-t{table}-g{game}.jsonl", data
+        result = judge(data.splitlines()).verdict.result
+        if result is not None and len(result.winners) == 1:
+            wins[result.winners[0]] += 1
+
+
+def hash_seed(*parts: int) -> int:
+    """One reproducible game seed from the event seed and the game's place."""
+    return random.Random("/".join(map(str, parts))).getrandbits(48)
+
+
+def run(
+    engine: Engine,
+    directory: Path,
+    *,
+    players: int,
+    rounds: int,
+    ruleset: str,
+    best_of: int,
+    seed: int,
+    on_table: Callable[[], None] = lambda: None,
+) -> Demo:
+    """Run a whole demo event (`players // 2` tables a round); `on_table()` after each table is reported."""
+    event_id = free_event_id(engine)
+    with Session(engine) as session, session.begin():
+        service.create_event(
+            session, event_id, name="Demo event", ruleset=ruleset, profile="mtg", best_of=best_of, seed=seed
+        )
+    with Session(engine) as session, session.begin():
+        service.register(session, event_id, bot_names(players))
+    logs = directory / event_id
+    logs.mkdir(parents=True, exist_ok=True)
+    games = 0
+    for _ in range(rounds):
+        with Session(engine) as session, session.begin():
+            number = service.pair(session, event_id).number
+            event = service.get_event(session, event_id)
+            tables = [(m.number, m.player_a, m.player_b) for m in service.matches(session, event_id, number)]
+            session.expunge(event)
+        for table, a, b in tables:
+            played = []
+            for name, data in game_logs(event, number, table, a, b):
+                (logs / name).write_bytes(data)
+                played.append((str(logs / name), data))
+            with Session(engine) as session, session.begin():
+                service.report(session, event_id, table, logs=played)
+            games += len(played)
+            on_table()
+    return Demo(event_id, logs, games)
