@@ -26,10 +26,10 @@ import msgspec
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from referee.bots import bot_header, play  # noqa: E402
-from referee.engine import judge_file  # noqa: E402
-from referee.logio import encode_lines  # noqa: E402
-from referee.rulesets import get, ids  # noqa: E402
+from referee.bots import bot_header, play
+from referee.engine import judge_file
+from referee.logio import encode_lines
+from referee.rulesets import get, ids
 
 
 def corpus(ruleset_id: str, games: int, folder: Path) -> list[Path]:

@@ -20,8 +20,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from referee import dispute as dispute_mod
-from referee.engine import Replay, judge, judge_file, legal_listing
-from referee.logio import ENCODER, Malformed, explain, line_hash, record_decoder, record_to_dict, strip_ending
+from referee.engine import Replay, judge, judge_file
+from referee.logio import ENCODER, Malformed, explain, line_hash, record_decoder, record_to_dict
 from referee.ruleset import Illegal
 from referee.rulesets import get as get_ruleset
 from referee.rulesets import ids as ruleset_ids
@@ -330,7 +330,7 @@ def append(
 @app.command()
 def rulesets(as_json: JsonOpt = False) -> None:
     """The games the referee knows."""
-    rows = []
+    rows: list[dict[str, Any]] = []
     for ruleset_id in ruleset_ids():
         ruleset = get_ruleset(ruleset_id)
         rows.append({"id": ruleset_id, "title": ruleset.title, "min_players": ruleset.min_players, "max_players": ruleset.max_players})
@@ -368,5 +368,3 @@ def main() -> None:
     """Entry point of the `referee` console script."""
     app()
 
-
-__all__ = ["app", "main", "strip_ending"]

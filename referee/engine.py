@@ -11,11 +11,19 @@ import hashlib
 import itertools
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import IO, Any
+from typing import Any
 
 import msgspec
 
-from referee.logio import HEADER_DECODER, Malformed, explain, record_decoder, record_to_dict, setup_decoder, strip_ending
+from referee.logio import (
+    HEADER_DECODER,
+    Malformed,
+    explain,
+    record_decoder,
+    record_to_dict,
+    setup_decoder,
+    strip_ending,
+)
 from referee.ruleset import CHANCE, JUDGE, Illegal, Ruleset
 from referee.rulesets import get as get_ruleset
 from referee.rulesets import ids as ruleset_ids
@@ -182,10 +190,3 @@ def judge_file(path: str) -> Replay:
         return judge(sys.stdin.buffer, "-")
     with open(path, "rb") as stream:
         return judge(stream, path)
-
-
-def open_log(path: str) -> IO[bytes]:
-    """Open a log for reading; `-` is stdin."""
-    import sys
-
-    return sys.stdin.buffer if path == "-" else open(path, "rb")  # noqa: SIM115 - caller closes

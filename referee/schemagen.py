@@ -11,6 +11,7 @@ import schemas
 from referee.rulesets import get as get_ruleset
 from referee.rulesets import ids as ruleset_ids
 from schemas.log import COMMON_RECORDS, Header
+from schemas.tournament import Export, RoundInfo, StandingRow
 from schemas.verdict import Verdict
 
 SCHEMA_DIR = Path(schemas.__file__).parent / "json"
@@ -21,10 +22,13 @@ def _render(schema: dict[str, Any]) -> bytes:
 
 
 def schema_files() -> dict[str, bytes]:
-    """File name -> contents, for the header, the verdict, and each ruleset's setup and records."""
+    """File name -> contents: the header, the verdict, the tournament exports, each ruleset's setup and records."""
     files = {
         "header.schema.json": _render(msgspec.json.schema(Header)),
         "verdict.schema.json": _render(msgspec.json.schema(Verdict)),
+        "tournament-export.schema.json": _render(msgspec.json.schema(Export)),
+        "tournament-standings.schema.json": _render(msgspec.json.schema(list[StandingRow])),
+        "tournament-pairings.schema.json": _render(msgspec.json.schema(RoundInfo)),
     }
     for ruleset_id in ruleset_ids():
         ruleset = get_ruleset(ruleset_id)

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, Literal
+from typing import Annotated, Final, Literal
 
 import msgspec
 
-LOG_FORMAT = "referee-log/1"
+LOG_FORMAT: Final = "referee-log/1"
 
 PlayerId = Annotated[str, msgspec.Meta(pattern=r"^[A-Za-z0-9_.-]{1,64}$")]
 Hash = Annotated[str, msgspec.Meta(pattern=r"^[0-9a-f]{64}$")]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from referee.ruleset import CHANCE, JUDGE, Illegal, Ruleset, two_player_result
@@ -79,7 +79,7 @@ class Cardwars(Ruleset):
     records = cw.RECORDS
 
     def __init__(self) -> None:
-        self._handlers = {
+        self._handlers: dict[type[Record], Callable[[State, Any], None]] = {
             cw.Draw: self._draw,
             cw.PlayResource: self._play_resource,
             cw.PlayFace: self._play_face,
