@@ -1,0 +1,776 @@
+"""Maginot, as RULES.md beside this file numbers it.
+
+Setup is a `base` record per player and five draws each; then every turn is
+draw and untap, construction, battle (any number of battles: attack,
+engagement, the KD window, two combat steps, the outcome) and consolidation.
+Untapping, the outcome of a battle, the end of a turn and elimination are not
+records: `apply` performs them when the record before them makes them due.
+Event cards and the base tap live in events.py, the state in state.py.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from referee.ruleset import CHANCE, JUDGE, Illegal, Ruleset
+from referee.rulesets.maginot import events
+from referee.rulesets.maginot.state import (
+    ACE_LIFE,
+    ACES,
+    CLASS_RANK,
+    MAX_UNITS,
+    PART,
+    Battle,
+    Side,
+    State,
+    Unit,
+    class_of,
+    sort_cards,
+    suit,
+    value,
+)
+from schemas import maginot as mg
+from schemas.log import Concede, GameLoss, Header, Record, Time
+from schemas.verdict import Result
+
+OPENING_HAND = 5
+DRAWS_PER_TURN = 2
+BOT_ROUNDS = 8  # bot games end by time after this many rounds of turns
+
+
+class Maginot(Ruleset):
+    """The maginot ruleset."""
+
+    id = "maginot"
+    title = "Maginot (Complicated Free Card Game): units built from cards, bases of aces, 2 to 6 players"
+    setup_type = mg.Setup
+    records = mg.RECORDS
+    min_players = 2
+    max_players = 6
+
+    def __init__(self) -> None:
+        self._handlers: dict[type[Record], Callable[[State, Any], None]] = {
+            mg.Base: self._base,
+            mg.Draw: self._draw,
+            mg.Resource: self._resource,
+            mg.Tap: self._tap,
+            mg.Build: self._build,
+            mg.Attack: self._attack,
+            mg.Engage: self._engage,
+            mg.Play: self._play,
+            mg.TapBase: self._tap_base,
+            mg.Move: self._move,
+            mg.Assemble: self._assemble,
+            mg.Pass: self._pass,
+            Concede: self._concede,
+            Time: self._time,
+            GameLoss: self._game_loss,
+        }
+
+    # -- the interface ---------------------------------------------------------
+
+    def default_setup(self, players: list[str], rng: random.Random) -> mg.Setup:
+        """A random first player."""
+        return mg.Setup(first=rng.choice(players))
+
+    def start(self, header: Header, setup: mg.Setup) -> State:
+        """Check the seats (MG-1.1) and the first player (MG-1.3); the aces come next, as records."""
+        players = list(header.players)
+        if not self.min_players <= len(players) <= self.max_players:
+            raise Illegal("MG-1.1", f"maginot is for 2 to 6 players; the header lists {len(players)}")
+        if setup.first not in players:
+            raise Illegal("MG-1.3", f"the first player {setup.first!r} is not one of the players")
+        return State(players, setup.first)
+
+    def to_act(self, state: State) -> tuple[str, ...]:
+        """Chance while cards are drawn, the defender while engaging, the side in its step, else the active player."""
+        phase = state.phase
+        if phase == "over":
+            return ()
+        if phase == "base":
+            return (state.bases_due[0],)
+        if phase == "draw":
+            return (CHANCE,)
+        if phase == "engage":
+            assert state.battle is not None
+            return (state.battle.defender,)
+        if phase in ("kd", "combat"):
+            assert state.battle is not None
+            return (state.battle.order[0],)
+        return (state.active,)
+
+    def legal(self, state: State) -> Iterator[Record]:
+        """Every legal game record here: `pass` first, then the rest; attacks and engagements lazily."""
+        phase = state.phase
+        if phase == "over":
+            return
+        actor = self.to_act(state)[0]
+        if phase == "base":
+            for aces in itertools.permutations(ACES):
+                yield mg.Base(by=actor, aces=list(aces))
+            return
+        if phase == "draw":
+            player = state.draws[0]
+            for card in sort_cards(state.sides[player].deck):
+                yield mg.Draw(by=CHANCE, player=player, card=card)
+            return
+        if phase != "engage":
+            yield mg.Pass(by=actor)
+        if phase == "construction":
+            yield from self._construction_options(state)
+        elif phase == "battle":
+            ready = self._ready(state)
+            for target in self._targets(state):
+                for size in range(1, len(ready) + 1):
+                    for units in itertools.combinations(ready, size):
+                        yield mg.Attack(by=actor, target=target, units=list(units))
+        elif phase == "engage":
+            yield from self._engagements(state)
+        elif phase == "consolidation":
+            yield from self._consolidation_options(state)
+        yield from self._event_options(state, actor)
+
+    def sample(self, state: State, rng: random.Random) -> Record:
+        """A legal record for a bot that builds, attacks often and passes only now and then."""
+        phase = state.phase
+        if phase == "draw":
+            player = state.draws[0]
+            return mg.Draw(by=CHANCE, player=player, card=rng.choice(sort_cards(state.sides[player].deck)))
+        if phase == "battle":
+            ready = self._ready(state)
+            if ready and rng.random() < 0.8:
+                units = [u for u in ready if rng.random() < 0.8] or [rng.choice(ready)]
+                return mg.Attack(by=state.active, target=rng.choice(self._targets(state)), units=units)
+            return mg.Pass(by=state.active)
+        if phase == "engage":
+            return self._random_engagement(state, rng)
+        if phase == "construction" and rng.random() < 0.9:
+            plan = self._bot_construction(state)
+            if plan is not None:
+                return plan
+        options = list(self.legal(state))
+        if phase == "base" or (len(options) > 1 and rng.random() < 0.9):
+            options = [r for r in options if not isinstance(r, mg.Pass)]
+        return rng.choice(options)
+
+    def apply(self, state: State, record: Record) -> None:
+        """Check `record` against the rules, then perform it and whatever follows automatically."""
+        if state.phase == "over":
+            raise Illegal("MG-9.7", "the game is already over; no record may follow")
+        self._handlers[type(record)](state, record)
+
+    def result(self, state: State) -> Result | None:
+        """The Result once the game is over; the score is how many players placed below (MG-9.6)."""
+        return state.outcome
+
+    def describe(self, state: State) -> dict[str, Any]:
+        """Every side's zones, the turn, the phase, the pool and the battle in progress."""
+        battle = state.battle
+        return {
+            "turn": state.turn,
+            "active": state.active,
+            "phase": state.phase,
+            "pool": state.pool,
+            "out": list(state.out_order),
+            "players": {p: _describe_side(state, p) for p in state.players},
+            "battle": None
+            if battle is None
+            else {
+                "attacker": battle.attacker,
+                "defender": battle.defender,
+                "units": list(battle.units),
+                "engaged": dict(battle.pairs),
+                "steps_to_come": list(battle.order),
+            },
+        }
+
+    def render(self, state: State) -> str:
+        """A few lines a player can read at the table."""
+        lines = [f"turn {state.turn}: {state.active} is active, {state.phase} phase, pool {state.pool}"]
+        for p in state.players:
+            s = state.sides[p]
+            if s.out:
+                lines.append(f"  {p}: out")
+                continue
+            base = " ".join(f"{a}({ACE_LIFE - s.damage[a]})" for a in s.base) or "none standing"
+            res = " ".join(c + ("*" if t else "") for c, t in s.resources.items()) or "-"
+            units = " ".join(
+                f"{u.life}/{u.armor}/{u.weapon}[{u.zone[0]}{'*' if u.tapped else ''} w{u.wounds}]" for u in s.units.values()
+            )
+            lines.append(
+                f"  {p}: base {base}{' (tapped)' if s.base_tapped else ''}; hand {' '.join(sort_cards(s.hand)) or '-'}; "
+                f"resources {res}; building {len(s.building)}, built {len(s.built)}; units {units or '-'}"
+            )
+        if state.battle is not None:
+            b = state.battle
+            lines.append(f"  battle: {b.attacker} attacks {b.defender} with {' '.join(b.units)}; engaged {b.pairs or 'none'}")
+        lines.append("  (* tapped; units life/armor/weapon [zone, wounds])")
+        return "\n".join(lines)
+
+    def turn_limit(self, state: State) -> bool:
+        """Bot games end by time after BOT_ROUNDS rounds."""
+        return state.turn > BOT_ROUNDS * len(state.players)
+
+    # -- setup and draws -----------------------------------------------------------
+
+    def _base(self, state: State, record: mg.Base) -> None:
+        """MG-1.4: each player in seat order lays out the four aces, top first."""
+        if state.phase != "base":
+            raise Illegal("MG-2.2", "the bases are already laid out")
+        _by(record, state.bases_due[0], "the bases are laid out in seat order")
+        if sorted(record.aces) != sorted(ACES):
+            raise Illegal("MG-1.4", "a base is the four aces, each once")
+        side = state.sides[record.by]
+        side.base = list(record.aces)
+        side.damage = dict.fromkeys(record.aces, 0)
+        state.bases_due.pop(0)
+        if not state.bases_due:
+            state.draws = [p for p in state.players for _ in range(OPENING_HAND)]
+            self._continue_draws(state)
+
+    def _draw(self, state: State, record: mg.Draw) -> None:
+        """MG-1.5, MG-3.2: chance draws a card from the deck of the player who draws."""
+        if state.phase != "draw":
+            raise Illegal("MG-2.2", f"no draw is due: it is {state.active}'s {state.phase} phase")
+        _by(record, CHANCE, "a draw is a chance record")
+        player = state.draws[0]
+        if record.player != player:
+            raise Illegal("MG-3.2", f"{player} draws next, not {record.player}")
+        side = state.sides[player]
+        if record.card not in side.deck:
+            raise Illegal("MG-3.2", f"{record.card} is not in {player}'s deck")
+        side.deck.discard(record.card)
+        side.hand.add(record.card)
+        state.draws.pop(0)
+        self._continue_draws(state)
+
+    def _continue_draws(self, state: State) -> None:
+        """MG-3.3: the next draw is due unless nothing is left to draw; then the game goes on."""
+        while state.draws:
+            side = state.sides[state.draws[0]]
+            if not side.deck and side.discard:
+                side.deck, side.discard = side.discard, set()
+            if side.deck:
+                state.phase = "draw"
+                return
+            state.draws.pop(0)
+        if state.turn == 0:
+            first = state.first if not state.sides[state.first].out else _next_player(state, state.first)
+            self._begin_turn(state, first)
+        else:
+            state.phase = "construction"
+
+    # -- construction ----------------------------------------------------------------
+
+    def _resource(self, state: State, record: mg.Resource) -> None:
+        """MG-4.1: a number card of diamonds goes from hand into the resource area, free."""
+        side = self._active_in(state, record, "construction", "put out a resource")
+        card = record.card
+        _in_hand(side, card, record.by)
+        if suit(card) != "D" or value(card) is None:
+            raise Illegal("MG-4.1", f"{card} is not a number card of diamonds, so it is not a resource")
+        side.hand.discard(card)
+        side.resources[card] = False
+
+    def _tap(self, state: State, record: mg.Tap) -> None:
+        """MG-4.2: tapping an untapped resource adds its production to the pool."""
+        side = self._active_in(state, record, "construction", "tap a resource")
+        card = record.card
+        if card not in side.resources:
+            raise Illegal("MG-2.4", f"{card} is not in {record.by}'s resource area")
+        if side.resources[card]:
+            raise Illegal("MG-4.2", f"{card} is already tapped; it untaps at the start of {record.by}'s next turn")
+        side.resources[card] = True
+        state.tapped_now.add(card)
+        state.pool += 3 if card in side.queens else 1
+
+    def _build(self, state: State, record: mg.Build) -> None:
+        """MG-4.3, MG-4.4, MG-4.6: tokens from the pool onto a component, face down, until it is complete."""
+        side = self._active_in(state, record, "construction", "build")
+        card, tokens = record.card, record.tokens
+        if card in side.built:
+            raise Illegal("MG-4.4", f"{card} is already complete")
+        if card not in side.hand and card not in side.building:
+            raise Illegal("MG-2.4", f"{card} is neither in {record.by}'s hand nor under construction")
+        number = value(card)
+        if number is None or suit(card) == "D":
+            raise Illegal("MG-4.6", f"{card} is not a component: only number cards of spades, hearts and clubs are built")
+        needed = number - side.building.get(card, 0)
+        if tokens > state.pool:
+            raise Illegal("MG-4.3", f"there are only {state.pool} tokens in the pool, not {tokens}")
+        if tokens > needed:
+            raise Illegal("MG-4.3", f"{card} needs only {needed} more tokens, not {tokens}")
+        side.hand.discard(card)
+        state.pool -= tokens
+        if tokens == needed:
+            side.building.pop(card, None)
+            side.built.add(card)
+        else:
+            side.building[card] = side.building.get(card, 0) + tokens
+
+    # -- battle --------------------------------------------------------------------
+
+    def _attack(self, state: State, record: mg.Attack) -> None:
+        """MG-6.1, MG-6.2: a battle against another player's base with untapped patrol units."""
+        side = self._active_in(state, record, "battle", "attack")
+        target, units = record.target, record.units
+        if target == record.by or target not in state.sides or state.sides[target].out:
+            raise Illegal("MG-6.1", f"{target} is not another player still in the game")
+        if not units:
+            raise Illegal("MG-6.1", "a battle needs at least one attacking unit; pass to end the battle phase")
+        if len(set(units)) != len(units):
+            raise Illegal("MG-2.4", "a unit is named twice")
+        for name in units:
+            unit = _unit(side, name, record.by)
+            if unit.zone != "patrol":
+                raise Illegal("MG-6.1", f"{name} is in the guardian zone; only patrol units attack")
+            if unit.tapped:
+                raise Illegal("MG-6.1", f"{name} is tapped; it has attacked since {record.by}'s last untap")
+        for name in units:
+            side.units[name].tapped = True
+        state.battle = Battle(record.by, target, list(units))
+        if self._engagers(state):
+            state.phase = "engage"
+        else:
+            self._initiative(state)
+
+    def _engage(self, state: State, record: mg.Engage) -> None:
+        """MG-6.3: each untapped guardian unit may engage one attacker its speed allows."""
+        battle = state.battle
+        if state.phase != "engage" or battle is None:
+            raise Illegal("MG-2.2", "no engagement is due: no battle has just been declared")
+        _by(record, battle.defender, f"only the defender, {battle.defender}, engages")
+        defender = state.sides[battle.defender]
+        attacking = state.sides[battle.attacker].units
+        seen: set[str] = set()
+        for guard, target in record.pairs.items():
+            unit = _unit(defender, guard, record.by)
+            if unit.zone != "guardian" or unit.tapped:
+                raise Illegal("MG-6.3", f"{guard} cannot engage: only untapped units in the guardian zone engage")
+            if target not in battle.units:
+                raise Illegal("MG-6.3", f"{battle.attacker}'s {target} is not attacking")
+            if target in seen:
+                raise Illegal("MG-6.3", f"{target} is engaged twice; an attacker is engaged by at most one unit")
+            seen.add(target)
+            if not _may_engage(unit, attacking[target]):
+                raise Illegal(
+                    "MG-6.3",
+                    f"{guard} is {unit.unit_class} and cannot engage {target}, which is {attacking[target].unit_class}",
+                )
+        battle.pairs = dict(record.pairs)
+        self._initiative(state)
+
+    def _initiative(self, state: State) -> None:
+        """MG-6.4, MG-6.5: the higher initiative reveals last (ties to the attacker); the KD window if due."""
+        battle = state.battle
+        assert battle is not None
+        attacker, defender = battle.attacker, battle.defender
+        if state.sides[defender].initiative() > state.sides[attacker].initiative():
+            battle.order = [attacker, defender]
+        else:
+            battle.order = [defender, attacker]
+        state.phase = "kd" if "KD" in state.sides[battle.order[0]].hand else "combat"
+
+    def _outcome(self, state: State) -> None:
+        """MG-6.7, MG-6.8: every strike at once; wounds stay; destroyed units and aces leave."""
+        battle = state.battle
+        assert battle is not None
+        attacker, defender = battle.attacker, battle.defender
+        engaged_by = {a: g for g, a in battle.pairs.items()}
+        wounds: list[tuple[str, str, int]] = []  # owner, unit, wounds; computed before anything leaves
+        to_base = 0
+        for name in battle.units:
+            guard = engaged_by.get(name)
+            if guard is None:
+                to_base += state.attack(attacker, name)
+                continue
+            wounds.append((defender, guard, state.attack(attacker, name) - state.armor(defender, guard)))
+            wounds.append((attacker, name, state.attack(defender, guard) - state.armor(attacker, name)))
+        for owner, name, amount in wounds:
+            if amount > 0 and (owner, name) not in battle.shielded:
+                self._wound(state, owner, name, amount)
+        base = state.sides[defender].base
+        if base and (defender, base[0]) not in battle.shielded:
+            self._hit_ace(state, defender, to_base - state.armor(defender, base[0]))
+        state.battle = None
+        state.phase = "battle"
+
+    def _wound(self, state: State, owner: str, name: str, amount: int) -> None:
+        """MG-6.7: wounds stay; at its life the unit is destroyed and its cards are discarded."""
+        side = state.sides[owner]
+        unit = side.units[name]
+        unit.wounds += amount
+        if unit.wounds >= state.life(owner, name):
+            del side.units[name]
+            side.discard.update(unit.cards())
+
+    def _hit_ace(self, state: State, owner: str, amount: int) -> None:
+        """MG-6.8: damage to the top ace; at 16 it is destroyed and the rest is lost."""
+        if amount <= 0:
+            return
+        side = state.sides[owner]
+        top = side.base[0]
+        side.damage[top] += amount
+        if side.damage[top] >= ACE_LIFE:
+            side.base.pop(0)
+            del side.damage[top]
+            side.ruins.append(top)
+
+    # -- events --------------------------------------------------------------------
+
+    def _play(self, state: State, record: mg.Play) -> None:
+        """MG-7.1 to MG-7.8: an event card or a joker (events.py)."""
+        events.check_play(state, record)()
+
+    def _tap_base(self, state: State, record: mg.TapBase) -> None:
+        """MG-7.9: the base tap (events.py)."""
+        events.check_tap_base(state, record)()
+
+    # -- consolidation -------------------------------------------------------------
+
+    def _move(self, state: State, record: mg.Move) -> None:
+        """MG-8.1, MG-8.2: each unit moves once, before any unit is assembled."""
+        side = self._active_in(state, record, "consolidation", "move a unit")
+        unit = _unit(side, record.unit, record.by)
+        if state.assembled:
+            raise Illegal("MG-8.2", "units move before any is assembled, not after")
+        if unit.zone == record.zone:
+            raise Illegal("MG-8.1", f"{record.unit} is already in the {record.zone} zone")
+        if record.unit in state.moved:
+            raise Illegal("MG-8.1", f"{record.unit} has already moved this phase")
+        unit.zone = record.zone
+        state.moved.add(record.unit)
+
+    def _assemble(self, state: State, record: mg.Assemble) -> None:
+        """MG-8.2, MG-8.3, MG-5.3: three complete components of one class make a unit in the patrol zone."""
+        side = self._active_in(state, record, "consolidation", "assemble a unit")
+        parts = {"life": record.life, "armor": record.armor, "weapon": record.weapon}
+        for part, card in parts.items():
+            if card not in side.built:
+                raise Illegal("MG-8.2", f"{card} is not a complete component in {record.by}'s construction area")
+            if PART.get(suit(card)) != part:
+                raise Illegal("MG-8.2", f"the {part} card must be a {_PART_SUIT[part]}, not {card}")
+        classes = {class_of(value(c) or 0) for c in parts.values()}
+        if len(classes) > 1:
+            raise Illegal("MG-5.3", f"{record.life}, {record.armor} and {record.weapon} are not all of one class")
+        if len(side.units) >= MAX_UNITS:
+            raise Illegal("MG-8.3", f"{record.by} already controls {MAX_UNITS} units")
+        side.built -= set(parts.values())
+        side.units[record.life] = Unit(record.life, record.armor, record.weapon)
+        state.assembled = True
+
+    # -- pass and the end of a turn ------------------------------------------------
+
+    def _pass(self, state: State, record: mg.Pass) -> None:
+        """MG-2.3: end the current step."""
+        phase = state.phase
+        if phase in ("base", "draw", "engage"):
+            raise Illegal("MG-2.2", f"pass does not answer this step: {self.to_act(state)[0]} must {_DUE[phase]}")
+        _by(record, self.to_act(state)[0], "it is not their step to end")
+        if phase == "construction":
+            state.pool = 0  # MG-4.5: unused tokens are lost
+            state.phase = "battle"
+        elif phase == "battle":
+            state.phase = "consolidation"
+        elif phase == "kd":
+            state.phase = "combat"
+        elif phase == "combat":
+            assert state.battle is not None
+            state.battle.order.pop(0)
+            if not state.battle.order:
+                self._outcome(state)
+        else:
+            self._end_turn(state)
+
+    def _end_turn(self, state: State) -> None:
+        """MG-9.1: a player with no standing ace is out at the end of their own consolidation; then the next turn."""
+        player = state.active
+        if not state.sides[player].base:
+            self._eliminate(state, player)
+            if state.outcome is not None:
+                return
+        self._begin_turn(state, _next_player(state, player))
+
+    def _begin_turn(self, state: State, player: str) -> None:
+        """MG-3.1, MG-3.2: the next player untaps everything and draws two."""
+        state.turn += 1
+        state.active = player
+        state.pool = 0
+        state.tapped_now = set()
+        state.bonus = {}
+        state.moved = set()
+        state.assembled = False
+        side = state.sides[player]
+        side.base_tapped = False
+        for card in side.resources:
+            side.resources[card] = False
+        for unit in side.units.values():
+            unit.tapped = False
+        state.draws = [player] * DRAWS_PER_TURN
+        self._continue_draws(state)
+
+    # -- the end of the game ---------------------------------------------------------
+
+    def _concede(self, state: State, record: Concede) -> None:
+        """MG-9.3: a player still in may concede at any time."""
+        if record.by not in state.sides or state.sides[record.by].out:
+            raise Illegal("MG-9.3", "only a player still in the game may concede")
+        self._leave(state, record.by)
+
+    def _game_loss(self, state: State, record: GameLoss) -> None:
+        """MG-9.4: the judge puts a player out."""
+        _by(record, JUDGE, "only the judge gives a game loss")
+        if record.player not in state.sides or state.sides[record.player].out:
+            raise Illegal("MG-9.4", f"{record.player!r} is not a player still in this game")
+        self._leave(state, record.player)
+
+    def _time(self, state: State, record: Time) -> None:
+        """MG-9.5: the judge calls time; the players still in are placed by their bases."""
+        _by(record, JUDGE, "only the judge calls time")
+        self._finish(state, "time")
+
+    def _leave(self, state: State, player: str) -> None:
+        """MG-9.3: `player` is out at once; the game goes on around them."""
+        self._eliminate(state, player)
+        if state.outcome is not None:
+            return
+        state.bases_due = [p for p in state.bases_due if p != player]
+        state.draws = [p for p in state.draws if p != player]
+        battle = state.battle
+        if state.phase == "base":
+            if not state.bases_due:
+                state.draws = [p for p in state.still_in() for _ in range(OPENING_HAND)]
+                self._continue_draws(state)
+        elif player == state.active and state.turn > 0:
+            state.battle = None
+            self._begin_turn(state, _next_player(state, player))
+        elif state.phase == "draw":
+            self._continue_draws(state)
+        elif battle is not None and player in (battle.attacker, battle.defender):
+            state.battle = None
+            state.phase = "battle"
+
+    def _eliminate(self, state: State, player: str) -> None:
+        """MG-9.1, MG-9.2: `player` is out; with one player left the game is over."""
+        side = state.sides[player]
+        side.out = True
+        side.units.clear()
+        state.out_order.append(player)
+        if len(state.still_in()) == 1:
+            self._finish(state, "elimination")
+
+    def _finish(self, state: State, reason: str) -> None:
+        """MG-9.2, MG-9.5, MG-9.6: placements, winners and scores."""
+        def standing(p: str) -> tuple[int, int]:
+            side = state.sides[p]
+            return len(side.base), sum(ACE_LIFE - d for d in side.damage.values())
+
+        still_in = state.still_in()
+        places = {p: 1 + sum(standing(q) > standing(p) for q in still_in) for p in still_in}
+        for i, p in enumerate(reversed(state.out_order)):
+            places[p] = len(still_in) + 1 + i
+        score = {p: float(sum(places[q] > places[p] for q in state.players)) for p in state.players}
+        winners = [p for p in state.players if places[p] == 1]
+        state.outcome = Result({p: places[p] for p in state.players}, winners, score, reason)
+        state.phase = "over"
+        state.battle = None
+
+    # -- helpers -------------------------------------------------------------------
+
+    def _active_in(self, state: State, record: Record, phase: str, doing: str) -> Side:
+        """The active player's side, once `record` is theirs and made in `phase`."""
+        if state.phase != phase:
+            raise Illegal("MG-2.2", f"cannot {doing} now: it is {state.active}'s {state.phase} phase, not {phase}")
+        _by(record, state.active, f"only the active player, {state.active}, may {doing}")
+        return state.sides[state.active]
+
+    def _ready(self, state: State) -> list[str]:
+        """The active player's untapped patrol units: those that may attack."""
+        units = state.sides[state.active].units
+        return [n for n in sort_cards(units) if units[n].zone == "patrol" and not units[n].tapped]
+
+    def _targets(self, state: State) -> list[str]:
+        """The players the active player may attack."""
+        return [p for p in state.still_in() if p != state.active]
+
+    def _engagers(self, state: State) -> list[str]:
+        """The defender's untapped guardian units."""
+        assert state.battle is not None
+        units = state.sides[state.battle.defender].units
+        return [n for n in sort_cards(units) if units[n].zone == "guardian" and not units[n].tapped]
+
+    def _engagements(self, state: State) -> Iterator[mg.Engage]:
+        """Every legal engagement: each guard takes no attacker or one it may engage, no attacker twice."""
+        battle = state.battle
+        assert battle is not None
+        guards = self._engagers(state)
+        defender, attacking = state.sides[battle.defender].units, state.sides[battle.attacker].units
+        choices = [[None, *(a for a in battle.units if _may_engage(defender[g], attacking[a]))] for g in guards]
+        for picks in itertools.product(*choices):
+            taken = [a for a in picks if a is not None]
+            if len(taken) == len(set(taken)):
+                yield mg.Engage(by=battle.defender, pairs={g: a for g, a in zip(guards, picks, strict=True) if a is not None})
+
+    def _random_engagement(self, state: State, rng: random.Random) -> mg.Engage:
+        """A random legal engagement: each guard in turn picks a free attacker it may engage, or none."""
+        battle = state.battle
+        assert battle is not None
+        defender, attacking = state.sides[battle.defender].units, state.sides[battle.attacker].units
+        pairs: dict[str, str] = {}
+        for guard in self._engagers(state):
+            free = [a for a in battle.units if a not in pairs.values() and _may_engage(defender[guard], attacking[a])]
+            if free and rng.random() < 0.8:
+                pairs[guard] = rng.choice(free)
+        return mg.Engage(by=battle.defender, pairs=pairs)
+
+    def _bot_construction(self, state: State) -> Record | None:
+        """A builder's next step: resources out, every resource tapped, then tokens where a unit is closest."""
+        me, side = state.active, state.sides[state.active]
+        hand = sort_cards(side.hand)
+        diamonds = [c for c in hand if suit(c) == "D" and value(c) is not None]
+        if diamonds:
+            return mg.Resource(by=me, card=diamonds[0])
+        untapped = [c for c in sort_cards(side.resources) if not side.resources[c]]
+        if untapped:
+            return mg.Tap(by=me, card=untapped[0])
+        if not state.pool:
+            return None
+        if side.building:  # finish what was started, least left first
+            card = min(sort_cards(side.building), key=lambda c: (value(c) or 0) - side.building[c])
+        else:  # start the cheapest component of a suit that the class needs
+            have = {(class_of(value(c) or 0), suit(c)) for c in side.built}
+            fresh = [c for c in hand if c[-1] in PART and value(c) is not None and (class_of(value(c) or 0), suit(c)) not in have]
+            if not fresh:
+                return None
+            card = min(fresh, key=lambda c: value(c) or 0)
+        needed = (value(card) or 0) - side.building.get(card, 0)
+        return mg.Build(by=me, card=card, tokens=min(state.pool, needed))
+
+    def _construction_options(self, state: State) -> Iterator[Record]:
+        """Resources, taps and builds open to the active player."""
+        me, side = state.active, state.sides[state.active]
+        for card in sort_cards(side.hand):
+            if suit(card) == "D" and value(card) is not None:
+                yield mg.Resource(by=me, card=card)
+        for card in sort_cards(side.resources):
+            if not side.resources[card]:
+                yield mg.Tap(by=me, card=card)
+        components = [c for c in sort_cards(side.hand) if value(c) is not None and suit(c) != "D"]
+        for card in sort_cards(side.building) + components:
+            needed = (value(card) or 0) - side.building.get(card, 0)
+            for tokens in range(1, min(state.pool, needed) + 1):
+                yield mg.Build(by=me, card=card, tokens=tokens)
+
+    def _consolidation_options(self, state: State) -> Iterator[Record]:
+        """Moves (before any assembly) and the assemblies open to the active player."""
+        me, side = state.active, state.sides[state.active]
+        if not state.assembled:
+            for name in sort_cards(side.units):
+                if name not in state.moved:
+                    zone: mg.Zone = "guardian" if side.units[name].zone == "patrol" else "patrol"
+                    yield mg.Move(by=me, unit=name, zone=zone)
+        if len(side.units) >= MAX_UNITS:
+            return
+        built = sort_cards(side.built)
+        by_suit = {s: [c for c in built if suit(c) == s] for s in PART}
+        for life, armor, weapon in itertools.product(by_suit["H"], by_suit["S"], by_suit["C"]):
+            if class_of(value(life) or 0) == class_of(value(armor) or 0) == class_of(value(weapon) or 0):
+                yield mg.Assemble(by=me, life=life, armor=armor, weapon=weapon)
+
+    def _event_options(self, state: State, player: str) -> Iterator[Record]:
+        """The `play` and `tap_base` records `player` may make now: candidates kept when their check passes."""
+        if events.window_of(state, player) is None:
+            return
+        side = state.sides[player]
+        candidates: list[Record] = [
+            mg.Play(by=player, card=card, target=target, owner=owner)
+            for card in sort_cards(c for c in side.hand if c in events.WINDOWS)
+            for target, owner in events.targets(state, player, card)
+        ]
+        if not side.base_tapped and side.base:
+            candidates.append(mg.TapBase(by=player))
+            candidates += [mg.TapBase(by=player, target=t) for t in sort_cards(side.units)]
+        for record in candidates:
+            try:
+                if isinstance(record, mg.Play):
+                    events.check_play(state, record)
+                else:
+                    assert isinstance(record, mg.TapBase)
+                    events.check_tap_base(state, record)
+            except Illegal:
+                continue
+            yield record
+
+
+_PART_SUIT = {"life": "heart", "armor": "spade", "weapon": "club"}
+_DUE = {"base": "lay out their base", "draw": "draw (a chance record)", "engage": "declare engagements (engage)"}
+
+
+def _by(record: Record, expected: str, why: str) -> None:
+    """MG-2.2: raise unless `record` is made by `expected`."""
+    if record.by != expected:
+        raise Illegal("MG-2.2", f"{record.by} may not make this record now: {why}")
+
+
+def _in_hand(side: Side, card: str, player: str) -> None:
+    """MG-2.4: raise unless `card` is in `player`'s hand."""
+    if card not in side.hand:
+        raise Illegal("MG-2.4", f"{card} is not in {player}'s hand")
+
+
+def _unit(side: Side, name: str, player: str) -> Unit:
+    """MG-2.4: `player`'s unit named `name` (by its heart card), or raise."""
+    unit = side.units.get(name)
+    if unit is None:
+        raise Illegal("MG-2.4", f"{player} has no unit {name} (a unit is named by its heart card)")
+    return unit
+
+
+def _may_engage(guard: Unit, attacker: Unit) -> bool:
+    """MG-6.3: light is engaged only by light, medium by light or medium, heavy by any."""
+    return CLASS_RANK[guard.unit_class] <= CLASS_RANK[attacker.unit_class]
+
+
+def _next_player(state: State, after: str) -> str:
+    """The next player clockwise from `after` who is still in (MG-2.1)."""
+    seats = state.players
+    i = seats.index(after)
+    for step in range(1, len(seats) + 1):
+        player = seats[(i + step) % len(seats)]
+        if not state.sides[player].out:
+            return player
+    return after
+
+
+def _describe_side(state: State, player: str) -> dict[str, Any]:
+    """One player's zones as plain data."""
+    side = state.sides[player]
+    return {
+        "out": side.out,
+        "hand": sort_cards(side.hand),
+        "deck": len(side.deck),
+        "discard": sort_cards(side.discard),
+        "base": [{"ace": a, "damage": side.damage[a]} for a in side.base],
+        "destroyed_aces": list(side.ruins),
+        "base_tapped": side.base_tapped,
+        "resources": [{"card": c, "tapped": t, "queen": side.queens.get(c)} for c, t in side.resources.items()],
+        "building": dict(side.building),
+        "built": sort_cards(side.built),
+        "units": [
+            {
+                "name": n,
+                "life": u.life,
+                "armor": u.armor,
+                "weapon": u.weapon,
+                "queen": u.queen,
+                "zone": u.zone,
+                "tapped": u.tapped,
+                "wounds": u.wounds,
+                "class": u.unit_class,
+            }
+            for n, u in side.units.items()
+        ],
+    }

@@ -1,0 +1,109 @@
+"""The maginot vocabulary: its setup and its records (documented in referee/rulesets/maginot/RULES.md).
+
+A card in a record is the acting player's own card unless a field says whose
+it is (`draw.player`, the values of `engage.pairs`, `play.owner`).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Annotated, Literal
+
+import msgspec
+
+from schemas.log import PlayerId, Record
+
+if TYPE_CHECKING:
+    Card = str  # the rules keep cards in sets of str; the wire type below is what msgspec checks
+else:
+    from schemas.cardwars import Card  # the 54 card names DESIGN.md fixes
+
+Ace = Literal["AS", "AH", "AD", "AC"]
+Zone = Literal["patrol", "guardian"]
+Tokens = Annotated[int, msgspec.Meta(ge=1, le=10)]
+
+
+class Setup(msgspec.Struct, forbid_unknown_fields=True):
+    """Who takes the first turn."""
+
+    first: PlayerId
+
+
+class Base(Record, tag="base"):
+    """A player lays out their four aces, top first."""
+
+    aces: list[Ace]
+
+
+class Draw(Record, tag="draw"):
+    """Chance: `player` draws `card` from their deck."""
+
+    player: PlayerId
+    card: Card
+
+
+class Resource(Record, tag="resource"):
+    """The active player puts a number card of diamonds from hand into their resource area."""
+
+    card: Card
+
+
+class Tap(Record, tag="tap"):
+    """The active player taps a resource card for construction tokens."""
+
+    card: Card
+
+
+class Build(Record, tag="build"):
+    """The active player puts `tokens` tokens from the pool on a component (from hand or under construction)."""
+
+    card: Card
+    tokens: Tokens
+
+
+class Attack(Record, tag="attack"):
+    """The active player declares a battle against `target`'s base with `units` (named by their heart cards)."""
+
+    target: PlayerId
+    units: list[Card]
+
+
+class Engage(Record, tag="engage"):
+    """The defender engages attackers: own guardian unit -> the attacking unit it engages."""
+
+    pairs: dict[Card, Card]
+
+
+class Play(Record, tag="play"):
+    """A player plays an event card or a joker; `target` is a card of `owner` (default: the player)."""
+
+    card: Card
+    target: Card | None = None
+    owner: PlayerId | None = None
+
+
+class TapBase(Record, tag="tap_base"):
+    """A player taps their base for +2 of the top ace's suit, on `target` where the suit needs one."""
+
+    target: Card | None = None
+
+
+class Move(Record, tag="move"):
+    """The active player moves a unit to the other zone."""
+
+    unit: Card
+    zone: Zone
+
+
+class Assemble(Record, tag="assemble"):
+    """The active player makes a unit from three complete components of one class."""
+
+    life: Card
+    armor: Card
+    weapon: Card
+
+
+class Pass(Record, tag="pass"):
+    """The acting player ends their current step."""
+
+
+RECORDS: tuple[type[Record], ...] = (Base, Draw, Resource, Tap, Build, Attack, Engage, Play, TapBase, Move, Assemble, Pass)
