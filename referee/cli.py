@@ -21,7 +21,7 @@ from rich.table import Table
 
 from referee import dispute as dispute_mod
 from referee.engine import Replay, judge, judge_file
-from referee.logio import ENCODER, Malformed, explain, line_hash, record_decoder, record_to_dict
+from referee.logio import ENCODER, Malformed, explain, line_hash, record_decoder
 from referee.ruleset import Illegal
 from referee.rulesets import get as get_ruleset
 from referee.rulesets import ids as ruleset_ids
@@ -97,8 +97,13 @@ def describe_verdict(v: Verdict) -> str:
         lines.append("  legal instead:" if e.legal else "  legal instead: nothing but concede or a judge record")
         lines += [f"    {json.dumps(r, separators=(',', ':'))}" for r in e.legal]
         if e.legal_more:
-            lines.append(f"    ... and {e.legal_more} more")
+            lines.append(f"    ... and {more_text(e.legal_more)} more")
     return "\n".join(lines)
+
+
+def more_text(more: int) -> str:
+    """How many further legal records there are, in words (the count stops at LEGAL_COUNTED)."""
+    return f"{more} or" if more >= LEGAL_COUNTED else str(more)
 
 
 def exit_code(verdicts: list[Verdict]) -> int:
@@ -200,11 +205,7 @@ def legal(
     """The records that would be legal next (concede and judge records are always allowed)."""
     replay = _at_point(log, at)
     assert replay.ruleset is not None
-    records = replay.ruleset.legal(replay.state)
-    import itertools
-
-    shown = [record_to_dict(r) for r in itertools.islice(records, limit)]
-    more = sum(1 for _ in records)
+    shown, more = legal_listing(replay.ruleset, replay.state, limit)
     if as_json:
         emit_json({"seq": replay.last_seq, "to_act": replay.verdict.to_act, "legal": shown, "more": more})
         return
@@ -212,7 +213,7 @@ def legal(
     for record in shown:
         out.print(json.dumps(record, separators=(",", ":")), markup=False)
     if more:
-        out.print(f"... and {more} more (--limit)", markup=False)
+        out.print(f"... and {more_text(more)} more (--limit)", markup=False)
 
 
 @app.command()

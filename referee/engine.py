@@ -31,6 +31,7 @@ from schemas.log import Header, Record
 from schemas.verdict import ChainState, Error, Verdict, VerdictKind
 
 LEGAL_SHOWN = 20
+LEGAL_COUNTED = 10_000  # blocks and payments can be combinatorial: count the rest only this far
 
 
 @dataclass
@@ -45,11 +46,11 @@ class Replay:
     last_seq: int = 0
 
 
-def legal_listing(ruleset: Ruleset, state: Any) -> tuple[list[dict[str, Any]], int]:
-    """Up to LEGAL_SHOWN legal records as plain data, and how many more there are."""
+def legal_listing(ruleset: Ruleset, state: Any, shown: int = LEGAL_SHOWN) -> tuple[list[dict[str, Any]], int]:
+    """Up to `shown` legal records as plain data, and how many more there are (at most LEGAL_COUNTED)."""
     legal = ruleset.legal(state)
-    shown = [record_to_dict(r) for r in itertools.islice(legal, LEGAL_SHOWN)]
-    return shown, sum(1 for _ in legal)
+    listed = [record_to_dict(r) for r in itertools.islice(legal, shown)]
+    return listed, sum(1 for _ in itertools.islice(legal, LEGAL_COUNTED))
 
 
 def _stop(replay: Replay, kind: VerdictKind, error: Error, chain: ChainState) -> Replay:

@@ -242,3 +242,16 @@ def peak_memory(records: int) -> int:
 def test_memory_does_not_grow_with_the_log() -> None:
     small, large = peak_memory(2_000), peak_memory(40_000)
     assert large < small + 64_000, (small, large)
+
+
+def test_counting_the_rest_of_a_huge_legal_set_stops() -> None:
+    """Eight blockers against three attackers is 4**8 blocks: the count stops at LEGAL_COUNTED."""
+    from referee.engine import LEGAL_COUNTED, legal_listing
+    from referee.rulesets import get
+
+    replay = judge(lines(BOARD))
+    state = replay.state
+    state.phase, state.attackers = "defense", ["JH", "QH", "KH"]
+    state.sides["bob"].field = dict.fromkeys(["AS", "2S", "3S", "4S", "5S", "6S", "7S", "8S"], False)
+    shown, more = legal_listing(get("cardwars"), state)
+    assert len(shown) == LEGAL_SHOWN and more == LEGAL_COUNTED
