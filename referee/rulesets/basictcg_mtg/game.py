@@ -520,10 +520,7 @@ class BasicTcgMtg(Ruleset):
             state.phase = state.resume
 
     def _finish_turn(self, state: State) -> None:
-        """BT-11.2 to BT-11.4: damage is removed, the Act Threshold is checked, the next turn begins."""
-        for side in state.sides.values():
-            for on in side.field.values():
-                on.damage = 0
+        """BT-11.3/BT-11.4: the Act Threshold is checked, else the next turn begins (and clears damage)."""
         if any(_total(state, p) >= state.threshold for p in state.in_game()):
             self._finish(state, "threshold")
         else:
