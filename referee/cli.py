@@ -20,7 +20,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from referee import dispute as dispute_mod
-from referee.engine import Replay, judge, judge_file
+from referee.engine import LEGAL_COUNTED, Replay, judge, judge_file, legal_listing
 from referee.logio import ENCODER, Malformed, explain, line_hash, record_decoder
 from referee.ruleset import Illegal
 from referee.rulesets import get as get_ruleset
@@ -94,7 +94,10 @@ def describe_verdict(v: Verdict) -> str:
     if v.to_act:
         lines.append(f"  to act: {', '.join(v.to_act)}")
     if e.legal is not None:
-        lines.append("  legal instead:" if e.legal else "  legal instead: nothing but concede or a judge record")
+        if e.legal:
+            lines.append("  legal instead:")
+        else:
+            lines.append("  legal instead: nothing: the game is over" if not v.to_act else "  legal instead: only concede or a judge record")
         lines += [f"    {json.dumps(r, separators=(',', ':'))}" for r in e.legal]
         if e.legal_more:
             lines.append(f"    ... and {more_text(e.legal_more)} more")
@@ -214,6 +217,33 @@ def legal(
         out.print(json.dumps(record, separators=(",", ":")), markup=False)
     if more:
         out.print(f"... and {more_text(more)} more (--limit)", markup=False)
+
+
+@app.command()
+def grid(
+    log: LogArg,
+    at: Annotated[int | None, typer.Option("--at", min=0, help="After this record (default: the last).")] = None,
+    svg: Annotated[Path | None, typer.Option("--svg", help="Also write the map as SVG to this file (- for stdout).")] = None,
+) -> None:
+    """Draw the playing area's map (the spacegrid of stccg-multiplayer) as text, and as SVG with --svg."""
+    replay = _at_point(log, at)
+    assert replay.ruleset is not None
+    text = replay.ruleset.grid_text(replay.state)
+    if text is None:
+        fail(f"{replay.ruleset.id} has no map to draw")
+    if svg is None:
+        out.print(text, markup=False)
+        return
+    drawing = replay.ruleset.grid_svg(replay.state) or ""
+    if str(svg) == "-":
+        sys.stdout.write(drawing)
+        return
+    out.print(text, markup=False)
+    try:
+        svg.write_text(drawing)
+    except OSError as exc:
+        fail(f"{svg}: {exc.strerror}")
+    err.print(f"wrote {svg}", markup=False)
 
 
 @app.command()

@@ -212,3 +212,25 @@ def test_schema_writes_to_a_folder(tmp_path: Path) -> None:
     assert invoke("schema", "--out", str(tmp_path)).exit_code == 0
     assert json.loads((tmp_path / "cardwars.records.schema.json").read_text())["discriminator"]["propertyName"] == "type"
     assert invoke("schema", "--out", str(tmp_path), "--check").exit_code == 0
+
+
+def test_grid_of_a_game_without_a_map_is_a_usage_error(game: Path) -> None:
+    result = invoke("grid", str(game))
+    assert result.exit_code == 2 and "no map" in result.stderr
+
+
+def test_validate_text_counts_the_legal_records_not_shown(tmp_path: Path) -> None:
+    path = write(tmp_path, "bad.jsonl", lines([{"by": "chance", "type": "draw", "player": "ann", "card": "7S"}]))
+    result = invoke("validate", str(path))
+    assert result.exit_code == 1 and "... and 7 more" in result.stdout
+
+
+def test_legal_text_lists_records_ready_to_append(game: Path) -> None:
+    result = invoke("legal", str(game), "--at", "0", "--limit", "3")
+    rows = result.stdout.splitlines()
+    assert result.exit_code == 0 and json.loads(rows[1])["type"] == "draw" and rows[-1] == "... and 24 more (--limit)"
+
+
+def test_nothing_is_legal_after_the_end(tmp_path: Path) -> None:
+    path = write(tmp_path, "over.jsonl", lines([{"by": "ann", "type": "concede"}, {"by": "bob", "type": "concede"}]))
+    assert "nothing: the game is over" in invoke("validate", str(path)).stdout
