@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from alembic import context
-from sqlalchemy import text
+from sqlalchemy import Connection, text
 
 from tournament.db import database_url, make_engine
 from tournament.models import Base
@@ -12,7 +12,7 @@ from tournament.models import Base
 MIGRATION_LOCK = 7_411_906
 
 
-def run(connection) -> None:  # type: ignore[no-untyped-def]
+def run(connection: Connection) -> None:
     context.configure(
         connection=connection,
         target_metadata=Base.metadata,

@@ -15,7 +15,8 @@ import msgspec
 
 from schemas.log import Hash
 
-EXPORT_FORMAT = "tournament-export/1"
+EXPORT_FORMAT: Literal["tournament-export/1"] = "tournament-export/1"
+Source = Literal["log", "judge", "drop"]
 
 
 class StandingRow(msgspec.Struct, forbid_unknown_fields=True):
@@ -53,7 +54,7 @@ class TableRow(msgspec.Struct, forbid_unknown_fields=True):
     players: list[str]
     games: dict[str, int] | None
     draws: int | None
-    source: Literal["log", "judge", "drop"] | None
+    source: Source | None
     reason: str | None
     logs: list[GameRef]
 

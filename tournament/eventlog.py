@@ -22,6 +22,7 @@ import msgspec
 from sqlalchemy import create_engine, select
 from sqlalchemy.orm import Session
 
+from schemas.tournament import Source
 from tournament.models import PROJECTION, Base, Event, GameLog, LogEntry, Match, Player, Round
 
 GENESIS = "0" * 64
@@ -174,7 +175,7 @@ def project(session: Session, entry: LogEntry, payload: Payload) -> None:
             )
 
 
-def _set_result(match: Match, games: dict[str, int], draws: int, source: str, reason: str | None, seq: int) -> None:
+def _set_result(match: Match, games: dict[str, int], draws: int, source: Source, reason: str | None, seq: int) -> None:
     match.games_a, match.games_b = games[match.player_a], games[match.player_b]
     match.draws, match.source, match.reason, match.reported_seq = draws, source, reason, seq
 

@@ -48,14 +48,16 @@ def table_row(session: Session, match: Match) -> TableRow:
     logs = session.scalars(
         select(GameLog).filter_by(event_id=match.event_id, round=match.round, table=match.number).order_by(GameLog.game)
     )
-    reported = match.games_a is not None and match.games_b is not None
+    games = None
+    if match.games_a is not None and match.games_b is not None:
+        games = {match.player_a: match.games_a, match.player_b: match.games_b}
     return TableRow(
         round=match.round,
         table=match.number,
         players=[match.player_a, match.player_b],
-        games={match.player_a: match.games_a, match.player_b: match.games_b} if reported else None,  # type: ignore[dict-item]
+        games=games,
         draws=match.draws,
-        source=match.source,  # type: ignore[arg-type]
+        source=match.source,
         reason=match.reason,
         logs=[GameRef(g.game, g.sha256, g.winner) for g in logs],
     )

@@ -22,6 +22,8 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
+from schemas.tournament import Source
+
 # Stable constraint names, so alembic's batch mode (SQLite) can find and alter them.
 NAMING_CONVENTION = {
     "ix": "ix_%(column_0_label)s",
@@ -103,7 +105,7 @@ class Match(Base):
     games_a: Mapped[int | None] = mapped_column(Integer)
     games_b: Mapped[int | None] = mapped_column(Integer)
     draws: Mapped[int | None] = mapped_column(Integer)
-    source: Mapped[str | None] = mapped_column(String(16))  # "log", "judge", or "drop"
+    source: Mapped[Source | None] = mapped_column(String(16))
     reason: Mapped[str | None] = mapped_column(String(500))
     reported_seq: Mapped[int | None] = mapped_column(Integer)  # the log entry that set the result
 

@@ -13,6 +13,7 @@ import io
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -397,7 +398,7 @@ def report(
     elif correction:
         raise Conflict(f"{_where(match)} has no result to correct yet; use `tournament report`")
     kind = ResultCorrected if correction else ResultReported
-    source = "log" if logs else "judge"
+    source: Literal["log", "judge"] = "log" if logs else "judge"
     append(session, event.id, kind(match.round, match.number, tally.games, tally.draws, source, reason, records))
     return Reported(match, tally, changed=True)
 
