@@ -21,6 +21,7 @@ from referee.logio import (
     explain,
     record_decoder,
     record_to_dict,
+    repeated_key,
     setup_decoder,
     strip_ending,
 )
@@ -77,6 +78,9 @@ def start(header_line: bytes) -> tuple[Header, Ruleset, Any]:
         header = HEADER_DECODER.decode(header_line)
     except msgspec.MsgspecError as exc:
         raise explain(exc) from None
+    key = repeated_key(header_line, header)
+    if key:
+        raise Malformed(f"the key {key!r} appears twice in one object", key)
     if header.ruleset not in ruleset_ids():
         raise Malformed(f"unknown ruleset {header.ruleset!r} (known: {', '.join(ruleset_ids())})", "ruleset")
     if len(set(header.players)) != len(header.players):
@@ -136,6 +140,9 @@ def judge(lines: Iterable[bytes], path: str | None = None, *, upto: int | None =
         except msgspec.MsgspecError as exc:
             bad = explain(exc)
             return _stop(replay, "malformed", Error(lineno, bad.message, seq=expected, field=bad.field), _chain(chained))
+        if key := repeated_key(line, record):
+            message = f"the key {key!r} appears twice in one object"
+            return _stop(replay, "malformed", Error(lineno, message, seq=expected, field=key), _chain(chained))
         if record.by not in actors:
             message = f"{record.by!r} is not a player in this game, {CHANCE!r} or {JUDGE!r}"
             return _stop(replay, "malformed", Error(lineno, message, seq=expected, field="by"), _chain(chained))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 from collections.abc import Iterable, Iterator
 from functools import cache
@@ -64,6 +65,38 @@ def explain(exc: msgspec.MsgspecError, prefix: str = "") -> Malformed:
     if missing:
         field = (field + "." if field else "") + missing.group(1)
     return Malformed(text, field)
+
+
+def _no_repeats(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    seen: set[str] = set()
+    for key, _ in pairs:
+        if key in seen:
+            raise _Repeated(key)
+        seen.add(key)
+    return dict(pairs)
+
+
+class _Repeated(Exception):
+    pass
+
+
+def repeated_key(line: bytes, decoded: Any) -> str | None:
+    """A key that appears twice in one JSON object of `line`, or None.
+
+    msgspec keeps the last of repeated keys; another reader may keep the first,
+    so a log with repeats could be read two ways. A line that is exactly the
+    canonical encoding of what it decoded to (every line the project writes)
+    has no repeats; only other lines pay for the exact check.
+    """
+    if ENCODER.encode(decoded) == line:
+        return None
+    try:
+        json.loads(line, object_pairs_hook=_no_repeats)
+    except _Repeated as exc:
+        return str(exc)
+    except ValueError:
+        pass  # msgspec accepted it; any other disagreement is not about repeated keys
+    return None
 
 
 def strip_ending(raw: bytes) -> bytes:

@@ -255,3 +255,35 @@ def test_counting_the_rest_of_a_huge_legal_set_stops() -> None:
     state.sides["bob"].field = dict.fromkeys(["AS", "2S", "3S", "4S", "5S", "6S", "7S", "8S"], False)
     shown, more = legal_listing(get("cardwars"), state)
     assert len(shown) == LEGAL_SHOWN and more == LEGAL_COUNTED
+
+
+@pytest.mark.parametrize(
+    ("line", "key"),
+    [
+        (b'{"seq": 3, "by": "ann", "type": "attack", "attackers": ["JH"], "attackers": []}', "attackers"),
+        (b'{"seq": 3, "seq": 3, "by": "ann", "type": "attack", "attackers": []}', "seq"),
+        (b'{"seq":3,"by":"ann","type":"attack","attackers":[],"by":"ann"}', "by"),
+    ],
+)
+def test_a_key_repeated_in_one_object_is_malformed(line: bytes, key: str) -> None:
+    """msgspec would keep the last value and another reader the first: the line is ambiguous."""
+    assert error(b"\n".join([*BASE, line])) == ("malformed", 4, 3, key)
+
+
+def test_a_key_repeated_inside_a_nested_object_is_malformed() -> None:
+    data = [*lines([*BOARD, attack("ann", "JH")]), b'{"seq": 21, "by": "bob", "type": "block", "blocks": {"5S": "JH", "5S": "JH"}}']
+    assert error(b"\n".join(data)) == ("malformed", 22, 21, "5S")
+
+
+def test_a_key_repeated_in_the_header_is_malformed() -> None:
+    header = json.dumps(HEADER)[:-1].encode() + b', "game": "again"}'
+    v = verdict_of(header)
+    assert (v.verdict, v.error.line, v.error.field) == ("malformed", 1, "game")
+
+
+def test_the_same_key_in_different_objects_is_fine() -> None:
+    """A key may appear once in each object: repeats are judged per object."""
+    from referee.logio import repeated_key
+
+    assert repeated_key(b'{"a": {"x": 1}, "b": {"x": 2}}', None) is None
+    assert repeated_key(b'{"a": {"x": 1, "x": 2}}', None) == "x"
