@@ -51,6 +51,8 @@ def _union(types: tuple[type, ...]) -> Any:
 def explain(exc: msgspec.MsgspecError, prefix: str = "") -> Malformed:
     """Turn a msgspec error into a Malformed naming the field (`setup.first`, `card`, ...)."""
     text = str(exc)
+    if type(exc) is msgspec.DecodeError:  # not JSON at all (ValidationError is a subclass: wrong fields)
+        text = f"not valid JSON: {text}"
     match = _AT.search(text)
     field = None
     if match:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from referee.rulesets import get
 from tests.cardwars.cwlog import BOARD, assign, attack, block, draw, face, joker, res, run
 
@@ -120,7 +122,7 @@ def test_cw_2_1_a_draw_is_a_chance_record() -> None:
 
 
 def test_cw_2_1_nothing_is_played_before_the_draw() -> None:
-    assert "draw phase" in illegal([res("ann", "7H")], "CW-2.1")
+    assert "ann's draw is due" in illegal([res("ann", "7H")], "CW-2.1")
 
 
 def test_cw_2_1_only_the_defender_blocks(board: list) -> None:
@@ -469,3 +471,21 @@ def test_cw_8_4_nothing_after_the_end() -> None:
 def test_cw_8_5_score_is_life_left(board: list) -> None:
     verdict = run([*board, attack("ann", "JH"), block("bob", {}), {"by": "bob", "type": "concede"}]).verdict
     assert verdict.result.score == {"ann": 20.0, "bob": 9.0}
+
+
+def test_cw_3_3_a_draw_with_deck_and_graveyard_empty_says_why() -> None:
+    replay = legal([draw("ann", "7H"), attack("ann")])
+    bob = side(replay, "bob")
+    bob.deck = set()
+    replay.state.active, replay.state.defender = "ann", "bob"
+    CW._end_turn(replay.state)
+    from referee.ruleset import Illegal
+    from schemas.cardwars import Draw
+
+    with pytest.raises(Illegal) as raised:
+        CW.apply(replay.state, Draw(by="chance", player="bob", card="7S"))
+    assert raised.value.rule == "CW-3.3" and "both empty" in raised.value.message
+
+
+def test_cw_2_1_messages_say_who_must_act(board: list) -> None:
+    assert "bob must answer ann's attack" in illegal([*board, attack("ann", "JH"), attack("ann")], "CW-2.1")

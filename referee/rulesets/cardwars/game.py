@@ -257,7 +257,10 @@ class Cardwars(Ruleset):
     def _draw(self, state: State, record: cw.Draw) -> None:
         """CW-3: chance draws a card from the active player's deck."""
         if state.phase != "draw":
-            raise Illegal("CW-2.1", f"no draw is due: it is {state.active}'s {state.phase} phase")
+            side = state.sides[state.active]
+            if state.phase == "play" and not side.deck and not side.grave and not state.resource_played:
+                raise Illegal("CW-3.3", f"there is no draw: {state.active}'s deck and graveyard are both empty")
+            raise Illegal("CW-2.1", f"no draw is due: {_now(state)}")
         _by(record, CHANCE, "a draw is a chance record")
         if record.player != state.active:
             raise Illegal("CW-3.1", f"it is {state.active}'s draw phase, not {record.player}'s")
@@ -372,7 +375,7 @@ class Cardwars(Ruleset):
     def _assign(self, state: State, record: cw.Assign) -> None:
         """CW-6.3: the attacker splits an attacker's whole value among its blockers."""
         if state.phase != "assign":
-            raise Illegal("CW-2.1", f"no damage assignment is due: it is {state.active}'s {state.phase} phase")
+            raise Illegal("CW-2.1", f"no damage assignment is due: {_now(state)}")
         _by(record, state.active, "the attacking player assigns damage")
         expected = state.pending[0]
         if record.attacker != expected:
@@ -469,14 +472,14 @@ class Cardwars(Ruleset):
     def _in_play_phase(self, state: State, record: Record, doing: str) -> Side:
         """The active player's side, once `record` is shown to be theirs and in their play phase."""
         if state.phase != "play":
-            raise Illegal("CW-2.1", f"cannot {doing} now: it is {state.active}'s {state.phase} phase")
+            raise Illegal("CW-2.1", f"cannot {doing} now: {_now(state)}")
         _by(record, state.active, f"only the active player, {state.active}, may {doing}")
         return state.sides[state.active]
 
     def _in_defense(self, state: State, record: Record, doing: str) -> None:
         """Raise unless it is the defense phase and `record` is the defender's."""
         if state.phase != "defense":
-            raise Illegal("CW-2.1", f"cannot {doing} now: it is {state.active}'s {state.phase} phase")
+            raise Illegal("CW-2.1", f"cannot {doing} now: {_now(state)}")
         _by(record, state.defender, f"only the defending player, {state.defender}, may {doing}")
 
     def _ready_attackers(self, state: State) -> list[str]:
@@ -514,6 +517,17 @@ def _by(record: Record, expected: str, why: str, rule: str = "CW-2.1") -> None:
     """Raise unless `record` is made by `expected` (CW-2.1 unless another rule says who acts)."""
     if record.by != expected:
         raise Illegal(rule, f"{record.by} may not make this record: {why}")
+
+
+def _now(state: State) -> str:
+    """What the game is waiting for, in a player's words."""
+    if state.phase == "draw":
+        return f"{state.active}'s draw is due"
+    if state.phase == "defense":
+        return f"{state.defender} must answer {state.active}'s attack (block or joker_defense)"
+    if state.phase == "assign":
+        return f"{state.active} must assign {state.pending[0]}'s damage among its blockers"
+    return f"it is {state.active}'s play phase"
 
 
 def _other(state: State, player: str) -> str:
