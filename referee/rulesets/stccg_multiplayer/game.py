@@ -853,9 +853,9 @@ class StccgMultiplayer(Ruleset):
         if state.phase not in ("main", "end"):
             raise Illegal("SG-5.8", f"cannot {doing} now: it is the {state.phase} phase")
         if record.by not in state.seats:
-            raise Illegal("SG-5.8", f"only a player may {doing}")
+            raise Illegal("SG-5.4", f"only a player may {doing}")
 
-    def _by(self, record: Record, expected: str, doing: str, rule: str = "SG-5.8") -> None:
+    def _by(self, record: Record, expected: str, doing: str, rule: str = "SG-5.4") -> None:
         """Raise unless `record` is made by `expected`."""
         if record.by != expected:
             raise Illegal(rule, f"{record.by} may not {doing} now: it is {expected}'s to do")
