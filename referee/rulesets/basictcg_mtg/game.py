@@ -643,9 +643,10 @@ class BasicTcgMtg(Ruleset):
         if level == 0 or (level == 1 and not state.free_used):
             yield []
             return
-        field = sorted(state.sides[state.active].field)
-        levels = {c: _level(state, c) for c in field}
-        for size in range(1, len(field) + 1):
+        # a minimal sacrifice holds no level-0 card, so it has at most `level` cards
+        levels = {c: _level(state, c) for c in sorted(state.sides[state.active].field)}
+        field = [c for c in levels if levels[c] > 0]
+        for size in range(1, min(level, len(field)) + 1):
             for pay in itertools.combinations(field, size):
                 paid = sum(levels[c] for c in pay)
                 if paid >= level and paid - min(levels[c] for c in pay) < level:

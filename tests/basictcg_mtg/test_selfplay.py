@@ -1,0 +1,134 @@
+"""Self-play properties of basictcg-mtg: bot games are legal and complete, replays agree, mutations never crash."""
+
+from __future__ import annotations
+
+import copy
+import itertools
+import json
+import random
+
+import msgspec
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from referee.bots import bot_header, play
+from referee.engine import judge
+from referee.logio import encode_lines, setup_decoder
+from referee.rulesets import get
+from schemas import basictcg_mtg as bt
+
+BT = get("basictcg-mtg")
+GAMES = 2000
+
+
+def players_for(seed: int) -> int:
+    return 2 + seed % 3
+
+
+def bot_log(seed: int) -> list[bytes]:
+    header = bot_header("basictcg-mtg", seed, players_for(seed))
+    return list(encode_lines(header, play(header, seed)))
+
+
+def test_2000_bot_games_are_complete_and_replay_the_same() -> None:
+    reasons: set[str] = set()
+    unchecked = 0
+    for seed in range(GAMES):
+        log = bot_log(seed)
+        first, second = judge(log).verdict, judge(log).verdict
+        assert first.verdict == "complete", (seed, first.error)
+        assert msgspec.json.encode(first) == msgspec.json.encode(second)
+        assert first.records_checked == len(log) - 1
+        assert first.result is not None and len(first.result.placements) == players_for(seed)
+        reasons.add(first.result.reason)
+        unchecked += first.unchecked
+    assert "threshold" in reasons  # bots play to the scenario's end, not only to the judge's time
+    assert unchecked > 0  # bots log card text, and the verdicts count it
+
+
+def test_every_sampled_record_is_in_legal_and_accepted() -> None:
+    """Each record `sample` draws is accepted by `apply` and is among `legal` (effects are never listed)."""
+    checked = 0
+    seen: set[type] = set()
+    for seed in range(120):
+        header = bot_header("basictcg-mtg", seed, players_for(seed))
+        state = BT.start(header, setup_decoder("basictcg-mtg").decode(header.setup))
+        rng = random.Random(seed)
+        while BT.result(state) is None and not BT.turn_limit(state):
+            record = BT.sample(state, rng)
+            seen.add(type(record))
+            if not isinstance(record, bt.Effect):
+                assert any(option == record for option in BT.legal(state)), (seed, record)
+                checked += 1
+            BT.apply(state, record)
+    kinds = len(seen)
+    assert checked > 5000 and kinds == len(bt.RECORDS)  # every record type was drawn and checked
+
+
+def test_every_listed_legal_record_is_accepted() -> None:
+    """What `legal` lists, `apply` accepts (tried on copies of states from bot games)."""
+    tried = 0
+    for seed in range(10):
+        header = bot_header("basictcg-mtg", seed, players_for(seed))
+        state = BT.start(header, setup_decoder("basictcg-mtg").decode(header.setup))
+        rng = random.Random(seed)
+        while BT.result(state) is None and not BT.turn_limit(state):
+            if state.phase != "draw":
+                for option in itertools.islice(BT.legal(state), 12):
+                    BT.apply(copy.deepcopy(state, {id(state.cards): state.cards}), option)  # cards never change
+                    tried += 1
+            BT.apply(state, BT.sample(state, rng))
+    assert tried > 5000
+
+
+def test_seeds_give_different_games() -> None:
+    assert len({b"".join(bot_log(seed)[1:]) for seed in range(20)}) == 20
+
+
+MUTATIONS = ("delete", "duplicate", "swap", "edit")
+VALUES = st.one_of(st.none(), st.booleans(), st.integers(-3, 60), st.text(max_size=4),
+                   st.sampled_from(["ann", "bob", "cat", "chance", "judge", "ann-01", "bob-02", "cat-03"]),
+                   st.lists(st.sampled_from(["ann-01", "bob-05", "ann-07"]), max_size=3),
+                   st.dictionaries(st.sampled_from(["ann-01", "bob-05"]), st.integers(-1, 3), max_size=2))  # fmt: skip
+KEYS = ["seq", "by", "type", "card", "player", "sacrifice", "attacker", "target", "blocker", "creature",
+        "discard", "source", "tokens", "boost", "damage", "destroy", "prev", "zzz"]  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 300), kind=st.sampled_from(MUTATIONS), where=st.floats(0, 1), other=st.floats(0, 1),
+       key=st.sampled_from(KEYS), value=VALUES, chained=st.booleans())  # fmt: skip
+def test_mutated_logs_get_a_verdict_never_a_crash(seed, kind, where, other, key, value, chained) -> None:  # type: ignore[no-untyped-def]
+    log = bot_log(seed)
+    if not chained:  # without the chain, the mutation reaches the rules
+        rows = [json.loads(line) for line in log[1:]]
+        log = [log[0], *(json.dumps({k: v for k, v in r.items() if k != "prev"}).encode() for r in rows)]
+    i = 1 + int(where * (len(log) - 2))
+    j = 1 + int(other * (len(log) - 2))
+    if kind == "delete":
+        del log[i]
+    elif kind == "duplicate":
+        log.insert(i, log[i])
+    elif kind == "swap":
+        log[i], log[j] = log[j], log[i]
+    else:
+        record = json.loads(log[i])
+        record[key] = value
+        log[i] = json.dumps(record).encode()
+    verdict = judge(log).verdict
+    assert verdict.verdict in ("complete", "ongoing", "illegal", "malformed", "tampered")
+    if verdict.error is not None:
+        assert verdict.error.line >= 1 and verdict.error.message
+        if verdict.verdict == "illegal":
+            assert verdict.error.rule is not None and verdict.error.rule.startswith("BT-")
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_render_and_describe_at_every_step(players: int) -> None:
+    """`render` and `describe` work at every point of a bot game (describe is JSON-able)."""
+    header = bot_header("basictcg-mtg", 7, players)
+    state = BT.start(header, setup_decoder("basictcg-mtg").decode(header.setup))
+    for record in play(header, 7):
+        assert BT.render(state) and msgspec.json.encode(BT.describe(state))
+        BT.apply(state, record)
+    assert BT.result(state) is not None
