@@ -61,24 +61,24 @@ def window_of(state: State, player: str) -> str | None:
 def targets(state: State, player: str, card: str) -> list[tuple[str | None, str | None]]:
     """The (target, owner) pairs worth trying for `card` now: a superset of the legal ones, for `legal`."""
     side, battle = state.sides[player], state.battle
-    top = side.base[:1]
-    fighters = battle.fighters(player) if battle is not None else []
-    if card == "KC" and battle is not None:
-        enemy = battle.other(player)
-        return [(t, enemy) for t in battle.fighters(enemy)]
+    if card == "KC":
+        enemy = battle.other(player) if battle is not None else player
+        return [(t, enemy) for t in battle.fighters(enemy)] if battle is not None else []
     if card == "KD":
         return [(None, None), *((t, None) for t in side.building)]
-    names: list[str] = {
-        "JD": sort_cards(state.tapped_now),
-        "JC": fighters,
-        "JS": fighters + top,
-        "KS": fighters + top,
-        "JH": list(side.units) + top,
-        "KH": list(side.units) + top,
-        "QD": list(side.resources),
-        "JK1": side.ruins,
-        "JK2": side.ruins,
-    }.get(card, list(side.units))  # QS, QH, QC attach to units
+    names: list[str]
+    if card in ("JC", "JS", "KS"):
+        names = (battle.fighters(player) if battle is not None else []) + side.base[:1]
+    elif card in ("JH", "KH"):
+        names = [*side.units, *side.base[:1]]
+    elif card == "JD":
+        names = sort_cards(state.tapped_now)
+    elif card == "QD":
+        names = list(side.resources)
+    elif card in ("JK1", "JK2"):
+        names = side.ruins
+    else:  # QS, QH, QC attach to units
+        names = list(side.units)
     return [(t, None) for t in names]
 
 

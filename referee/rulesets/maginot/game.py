@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections import Counter
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -38,7 +39,7 @@ from schemas.verdict import Result
 
 OPENING_HAND = 5
 DRAWS_PER_TURN = 2
-BOT_ROUNDS = 8  # bot games end by time after this many rounds of turns
+BOT_TURNS = 36  # bot games end by time after this many turns in all
 
 
 class Maginot(Ruleset):
@@ -152,6 +153,9 @@ class Maginot(Ruleset):
             if plan is not None:
                 return plan
         options = list(self.legal(state))
+        assemble = [r for r in options if isinstance(r, mg.Assemble)]
+        if assemble:
+            return rng.choice(assemble)
         if phase == "base" or (len(options) > 1 and rng.random() < 0.9):
             options = [r for r in options if not isinstance(r, mg.Pass)]
         return rng.choice(options)
@@ -211,8 +215,8 @@ class Maginot(Ruleset):
         return "\n".join(lines)
 
     def turn_limit(self, state: State) -> bool:
-        """Bot games end by time after BOT_ROUNDS rounds."""
-        return state.turn > BOT_ROUNDS * len(state.players)
+        """Bot games end by time after BOT_TURNS turns."""
+        return state.turn > BOT_TURNS
 
     # -- setup and draws -----------------------------------------------------------
 
@@ -640,12 +644,13 @@ class Maginot(Ruleset):
             return None
         if side.building:  # finish what was started, least left first
             card = min(sort_cards(side.building), key=lambda c: (value(c) or 0) - side.building[c])
-        else:  # start the cheapest component of a suit that the class needs
+        else:  # start a component the best-begun class still lacks, cheapest first
             have = {(class_of(value(c) or 0), suit(c)) for c in side.built}
+            begun = Counter(kind for kind, _ in have)
             fresh = [c for c in hand if c[-1] in PART and value(c) is not None and (class_of(value(c) or 0), suit(c)) not in have]
             if not fresh:
                 return None
-            card = min(fresh, key=lambda c: value(c) or 0)
+            card = min(fresh, key=lambda c: (-begun[class_of(value(c) or 0)], value(c) or 0))
         needed = (value(card) or 0) - side.building.get(card, 0)
         return mg.Build(by=me, card=card, tokens=min(state.pool, needed))
 
