@@ -694,3 +694,11 @@ def test_xo_9_8_ruling_time_places_by_skirmishes_won() -> None:
     result = run([*PLAIN, rec("judge", "time")]).verdict.result
     assert result is not None and result.winners == [] and result.placements == {"ann": 1, "bob": 1}
     illegal([*PLAIN, rec("ann", "time")], "XO-3.1")
+
+
+def test_xo_9_5_the_score_is_skirmishes_won_counting_sit_outs() -> None:
+    opening = four_openings(("ann", "bob", "cat"))
+    plays = [summon("ann", "M1"), summon("bob", "M5"), summon("cat", "M3"), pass_("ann"), pass_("bob"), pass_("cat"), attack("bob", "M5", "M3")]
+    state = legal([*opening, *plays, rec("judge", "time")], three_players())
+    assert state.outcome.score == {"ann": 1.0, "bob": 1.0, "cat": 0.0}  # ann sat out; bob beat cat
+    assert state.outcome.placements == {"ann": 1, "bob": 1, "cat": 3} and state.outcome.winners == []
