@@ -20,7 +20,12 @@ Source = Literal["log", "judge", "drop"]
 
 
 class StandingRow(msgspec.Struct, forbid_unknown_fields=True):
-    """One line of the standings; `tiebreakers` in the event's profile order (fractions 0..1)."""
+    """One line of the standings.
+
+    `tiebreakers`: name -> value in the event's profile order; fractions 0..1
+    for the TCG ones (`omw`, `gw`, `ogw`, `owp`, `oowp`), match points for the
+    chess ones (`buchholz`, `buchholz_cut1`, `sonneborn_berger`).
+    """
 
     rank: int
     player: str

@@ -273,6 +273,8 @@ def _record(
             contents.append((str(path), path.read_bytes()))
         except OSError as exc:
             fail(f"{path}: {exc.strerror}")
+    if draws and result is None:
+        fail("--draws goes with --result (a log says itself whether a game was drawn)")
     try:
         tally = service.parse_result(result, draws) if result is not None else None
     except service.Usage as exc:
@@ -353,7 +355,7 @@ def log_cmd(event: EventArg, db: DbOpt = None, as_json: JsonOpt = False) -> None
         entries = list(session.scalars(select(LogEntry).filter_by(event_id=event).order_by(LogEntry.seq)))
         rows = [(e, summary(decode(e))) for e in entries]
     if as_json:
-        emit_json([{"seq": e.seq, "type": e.type, "at": e.at, "prev": e.prev, "hash": e.hash, "payload": data} for e, data in rows])
+        emit_json([{"seq": e.seq, "type": e.type, "at": as_utc(e.at), "prev": e.prev, "hash": e.hash, "payload": data} for e, data in rows])
         return
     table = Table(title=f"event log of {event}")
     for column in ("seq", "type", "at (UTC)", "hash", "details"):

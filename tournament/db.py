@@ -9,6 +9,7 @@ PostgreSQL writers queue on the event row (`SELECT ... FOR UPDATE`).
 from __future__ import annotations
 
 import os
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -101,11 +102,16 @@ def upgrade(engine: Engine, revision: str = "head") -> tuple[str | None, str | N
     return before, after
 
 
+@cache
+def newest_revisions() -> frozenset[str]:
+    """The heads of the migration scripts (read once per process)."""
+    return frozenset(ScriptDirectory.from_config(alembic_config()).get_heads())
+
+
 def is_current(engine: Engine) -> bool:
     """True when the database is at the newest migration."""
-    heads = set(ScriptDirectory.from_config(alembic_config()).get_heads())
     with engine.connect() as connection:
-        return set(MigrationContext.configure(connection).get_current_heads()) == heads
+        return set(MigrationContext.configure(connection).get_current_heads()) == newest_revisions()
 
 
 def open_database(value: str | None, revision: str | None = None) -> tuple[str, Engine]:

@@ -97,14 +97,22 @@ STANDING_COLUMNS = ("rank", "player", "points", "game_points", "wins", "losses",
 PAIRING_COLUMNS = ("table", "player_a", "player_b", "result", "source", "reason")
 
 
+# The TCG tiebreakers are fractions, printed as percentages; the chess ones are match points.
+PERCENTAGES = {"omw", "gw", "ogw", "owp", "oowp"}
+
+
+def tiebreaker_text(name: str, value: float) -> str:
+    return f"{100 * value:.2f}" if name in PERCENTAGES else f"{value:g}"
+
+
 def standing_cells(rows: Sequence[StandingRow]) -> tuple[list[str], list[list[str]]]:
-    """Column names and text cells; tiebreakers as percentages, dropped players marked."""
+    """Column names and text cells; dropped players marked."""
     tiebreakers = list(rows[0].tiebreakers) if rows else []
-    header = [*STANDING_COLUMNS, *tiebreakers, "dropped"]
+    header = [*STANDING_COLUMNS, *(f"{t}%" if t in PERCENTAGES else t for t in tiebreakers), "dropped"]
     cells = [
         [
             str(r.rank), r.player, str(r.points), str(r.game_points), str(r.wins), str(r.losses), str(r.draws),
-            str(r.byes), *(f"{100 * r.tiebreakers[t]:.2f}" for t in tiebreakers), "yes" if r.dropped else "",
+            str(r.byes), *(tiebreaker_text(t, r.tiebreakers[t]) for t in tiebreakers), "yes" if r.dropped else "",
         ]
         for r in rows
     ]

@@ -1,0 +1,130 @@
+"""Database fixtures: every database test runs on SQLite and on a real PostgreSQL.
+
+PostgreSQL comes from `TOURNAMENT_TEST_PG_URL` (a server where the user may
+create databases), or from a throwaway cluster started here with the installed
+`initdb`/`pg_ctl` (as the `postgres` user when running as root, since the
+server refuses root). Without either, PostgreSQL tests skip, except under
+`CI`, where they fail: CI must run them.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from sqlalchemy import create_engine, text
+from sqlalchemy.engine import make_url
+
+BACKENDS = ["sqlite", pytest.param("postgresql", marks=pytest.mark.pg)]
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _as_postgres(command: list[str]) -> list[str]:
+    """Run as the `postgres` user when we are root (the server will not run as root)."""
+    if os.geteuid() == 0:
+        return ["runuser", "-u", "postgres", "--", *command]
+    return command
+
+
+class Cluster:
+    """A throwaway PostgreSQL cluster in a temporary directory, on a free local port."""
+
+    def __init__(self) -> None:
+        self.root = Path(tempfile.mkdtemp(prefix="tournament-pg-"))
+        self.data = self.root / "data"
+        self.port = _free_port()
+        if os.geteuid() == 0:
+            shutil.chown(self.root, "postgres", "postgres")
+
+    def start(self) -> str:
+        def run(command: list[str]) -> None:
+            subprocess.run(_as_postgres(command), check=True, capture_output=True, text=True, timeout=120)
+
+        run(["initdb", "-D", str(self.data), "-U", "postgres", "-A", "trust", "--no-sync"])
+        options = f"-p {self.port} -k {self.root} -c listen_addresses=127.0.0.1 -c fsync=off"
+        run(["pg_ctl", "-D", str(self.data), "-o", options, "-l", str(self.root / "log"), "-w", "start"])
+        return f"postgresql+psycopg://postgres@127.0.0.1:{self.port}/postgres"
+
+    def stop(self) -> None:
+        subprocess.run(
+            _as_postgres(["pg_ctl", "-D", str(self.data), "-m", "immediate", "-w", "stop"]), capture_output=True, timeout=60
+        )
+        shutil.rmtree(self.root, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def pg_server() -> Iterator[str | None]:
+    """The admin URL of a PostgreSQL server, or None (with the reason in `pg_unavailable`)."""
+    url = os.environ.get("TOURNAMENT_TEST_PG_URL")
+    if url:
+        yield url
+        return
+    if not (shutil.which("initdb") and shutil.which("pg_ctl")) or (os.geteuid() == 0 and not shutil.which("runuser")):
+        _unavailable("initdb/pg_ctl are not on the PATH and TOURNAMENT_TEST_PG_URL is not set")
+        yield None
+        return
+    cluster = Cluster()
+    try:
+        url = cluster.start()
+    except (subprocess.CalledProcessError, subprocess.TimeoutExpired, OSError, KeyError, LookupError) as exc:
+        detail = getattr(exc, "stderr", "") or str(exc)
+        cluster.stop()
+        _unavailable(f"could not start a PostgreSQL cluster: {detail.strip().splitlines()[-1:] or exc}")
+        yield None
+        return
+    try:
+        yield url
+    finally:
+        cluster.stop()
+
+
+_REASON: list[str] = []
+
+
+def _unavailable(reason: str) -> None:
+    _REASON.append(reason)
+
+
+def _need_pg(server: str | None) -> str:
+    if server is None:
+        reason = f"no PostgreSQL: {_REASON[-1] if _REASON else 'unknown'}"
+        if os.environ.get("CI"):
+            pytest.fail(f"{reason} (CI is set, so PostgreSQL tests must run)")
+        pytest.skip(reason)
+    return server
+
+
+@pytest.fixture
+def pg_url(pg_server: str | None) -> Iterator[str]:
+    """A fresh, empty PostgreSQL database for one test, dropped afterwards."""
+    admin_url = _need_pg(pg_server)
+    name = f"t_{uuid.uuid4().hex[:16]}"
+    admin = create_engine(admin_url, isolation_level="AUTOCOMMIT")
+    with admin.connect() as connection:
+        connection.execute(text(f'CREATE DATABASE "{name}"'))
+    try:
+        yield make_url(admin_url).set(database=name).render_as_string(hide_password=False)
+    finally:
+        with admin.connect() as connection:
+            connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()
+
+
+@pytest.fixture(params=BACKENDS)
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """An empty database on each backend: a SQLite file, or a fresh PostgreSQL database."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'tournament.db'}"
+    return str(request.getfixturevalue("pg_url"))

@@ -1,0 +1,96 @@
+"""Scorekeepers writing to one event at once, from separate processes: no lost write, no gap."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from tournament import service
+from tournament.db import open_database
+from tournament.eventlog import verify
+from tournament.models import LogEntry
+
+WORKER = """
+import sys, time
+from sqlalchemy.orm import Session
+from tournament import service
+from tournament.db import open_database
+
+url, name, start_at, jobs = sys.argv[1], sys.argv[2], float(sys.argv[3]), sys.argv[4:]
+_, engine = open_database(url)
+while time.time() < start_at:  # every worker starts writing at the same moment
+    time.sleep(0.001)
+for job in jobs:
+    kind, _, arg = job.partition(":")
+    with Session(engine) as session, session.begin():
+        if kind == "register":
+            service.register(session, "ev", [arg])
+        else:
+            table = int(arg)
+            match = service.matches(session, "ev", 1)[table - 1]
+            tally = service.Tally({match.player_a: 1, match.player_b: 0})
+            service.report(session, "ev", table, result=tally, reason=f"entered by {name}")
+engine.dispose()
+"""
+
+
+def run_workers(url: str, jobs: dict[str, list[str]]) -> None:
+    """Start one process per scorekeeper; they all begin writing at once."""
+    start_at = time.time() + 3  # time enough for every interpreter to start
+    procs = [
+        subprocess.Popen([sys.executable, "-c", WORKER, url, name, str(start_at), *work], stderr=subprocess.PIPE, text=True)
+        for name, work in jobs.items()
+    ]
+    for proc in procs:
+        _, stderr = proc.communicate(timeout=180)
+        assert proc.returncode == 0, stderr
+
+
+def seqs(url: str) -> list[int]:
+    _, engine = open_database(url)
+    with Session(engine) as session:
+        found = list(session.scalars(select(LogEntry.seq).filter_by(event_id="ev").order_by(LogEntry.seq)))
+        assert verify(session, "ev").ok
+    engine.dispose()
+    return found
+
+
+def make_event(url: str, players: list[str] | None = None, pair: bool = False) -> None:
+    _, engine = open_database(url)
+    with Session(engine) as session, session.begin():
+        service.create_event(session, "ev", name="ev", ruleset="cardwars", profile="mtg", best_of=1, seed=1)
+        if players:
+            service.register(session, "ev", players)
+    if pair:
+        with Session(engine) as session, session.begin():
+            service.pair(session, "ev")
+    engine.dispose()
+
+
+def test_parallel_registrations_all_land_without_gaps(db_url: str) -> None:
+    make_event(db_url)
+    per_worker = 15
+    jobs = {w: [f"register:{w}{i:02d}" for i in range(per_worker)] for w in ("ann", "bob", "cat")}
+    run_workers(db_url, jobs)
+    assert seqs(db_url) == list(range(1, 1 + 1 + 3 * per_worker))
+    _, engine = open_database(db_url)
+    with Session(engine) as session:
+        assert len(service.players(session, "ev")) == 3 * per_worker
+    engine.dispose()
+
+
+def test_parallel_reports_on_one_round_all_land(db_url: str) -> None:
+    players = [f"p{i:02d}" for i in range(16)]
+    make_event(db_url, players, pair=True)
+    jobs = {"left": [f"report:{t}" for t in (1, 3, 5, 7)], "right": [f"report:{t}" for t in (2, 4, 6, 8)]}
+    run_workers(db_url, jobs)
+    found = seqs(db_url)
+    assert found == list(range(1, len(found) + 1)) and len(found) == 1 + 16 + 1 + 8
+    _, engine = open_database(db_url)
+    with Session(engine) as session:
+        assert all(m.games_a == 1 for m in service.matches(session, "ev", 1))
+    engine.dispose()

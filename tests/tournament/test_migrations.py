@@ -1,0 +1,54 @@
+"""The migrations build exactly the schema the models describe, on both backends."""
+
+from __future__ import annotations
+
+from alembic import command
+from alembic.autogenerate import compare_metadata
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy import inspect
+
+from tournament.db import alembic_config, make_engine, upgrade
+from tournament.models import Base
+
+
+def test_upgrade_head_on_empty_database_matches_the_models(db_url: str) -> None:
+    engine = make_engine(db_url)
+    try:
+        before, after = upgrade(engine)
+        assert before is None
+        assert after == ScriptDirectory.from_config(alembic_config()).get_current_head()
+        with engine.connect() as connection:
+            diff = compare_metadata(MigrationContext.configure(connection, opts={"compare_type": True}), Base.metadata)
+        assert diff == [], f"models and migrations disagree: {diff}"
+        names = set(inspect(engine).get_table_names())
+        assert set(Base.metadata.tables) <= names
+    finally:
+        engine.dispose()
+
+
+def test_downgrade_to_base_and_up_again(db_url: str) -> None:
+    engine = make_engine(db_url)
+    try:
+        upgrade(engine)
+        config = alembic_config()
+        with engine.begin() as connection:
+            config.attributes["connection"] = connection
+            command.downgrade(config, "base")
+        assert set(inspect(engine).get_table_names()) <= {"alembic_version"}
+        upgrade(engine)
+        assert set(Base.metadata.tables) <= set(inspect(engine).get_table_names())
+    finally:
+        engine.dispose()
+
+
+def test_constraint_names_follow_the_naming_convention(db_url: str) -> None:
+    engine = make_engine(db_url)
+    try:
+        upgrade(engine)
+        inspector = inspect(engine)
+        assert inspector.get_pk_constraint("matches")["name"] in ("pk_matches", None)  # SQLite does not keep PK names
+        fks = {fk["name"] for fk in inspector.get_foreign_keys("game_logs")}
+        assert fks == {"fk_game_logs_event_id_matches"}
+    finally:
+        engine.dispose()
