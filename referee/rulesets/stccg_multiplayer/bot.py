@@ -143,7 +143,8 @@ def _turn_options(rules: StccgMultiplayer, state: State, rng: random.Random) -> 
     """A handful of legal main-step records, one of each kind the position allows."""
     me, grid = state.active, state.grid
     hand = sorted(state.seats[me].hand)
-    locations = [slot for slot, _ in grid.locations()]
+    where = dict(grid.locations())
+    locations = list(where)
     options: list[Record] = [sg.Action(by=me, text="attempt a mission")]
     ships = [s for s in SHIPS if s in hand and s not in state.ships]
     if ships:
@@ -152,7 +153,7 @@ def _turn_options(rules: StccgMultiplayer, state: State, rng: random.Random) -> 
     if mine:
         name = rng.choice(mine)
         here = state.ships[name].slot
-        quadrant = grid.slots[here].quadrant  # type: ignore[union-attr]
+        quadrant = where[here].quadrant
         steps = [s for s in grid.neighbours(here) if (loc := grid.slots[s]) is not None and loc.quadrant == quadrant]
         if steps:
             options.append(sg.Move(by=me, ship=name, path=[rng.choice(steps)]))
@@ -165,7 +166,7 @@ def _turn_options(rules: StccgMultiplayer, state: State, rng: random.Random) -> 
         record = _play(rules, state, me, card, rng)
         if record is not None:
             options.append(record)
-    seeded = [(slot, card) for slot in locations for card, _ in grid.slots[slot].dilemmas]  # type: ignore[union-attr]
+    seeded = [(slot, card) for slot, loc in where.items() for card, _ in loc.dilemmas]
     if seeded:
         slot, card = rng.choice(seeded)
         if card != PLASMA_FIRE:
@@ -178,7 +179,7 @@ def _turn_options(rules: StccgMultiplayer, state: State, rng: random.Random) -> 
         if me in (group.owner, group.affected):
             options.append(sg.MercenariesAttack(by=me, group=name))
     a = rng.choice(locations)
-    partners = [b for b in locations if b != a and grid.slots[b].quadrant == grid.slots[a].quadrant]  # type: ignore[union-attr]
+    partners = [b for b in locations if b != a and where[b].quadrant == where[a].quadrant]
     if partners:
         options.append(sg.QSwap(by=me, pairs=[(a, rng.choice(partners))]))
     return options

@@ -814,15 +814,23 @@ class StccgMultiplayer(Ruleset):
             for card, _ in loc.dilemmas:
                 if card != PLASMA_FIRE:
                     yield sg.Encounter(by=active, card=card, place=slot)
-        for card in sorted(me.hand):
+        hand = sorted(me.hand)
+        for card in hand:
             yield from self._plays(state, active, card)
         yield sg.Action(by=active, text="attempt a mission")
+        locations = list(grid.locations())
+        for card in hand:
+            if card not in state.ships:
+                yield from (sg.ReportShip(by=active, card=card, place=slot) for slot, _ in locations)
+            yield from self._inserts(state, active, card)
+        for i, (a, first) in enumerate(locations):
+            for b, second in locations[i + 1 :]:
+                if first.quadrant == second.quadrant:
+                    yield sg.QSwap(by=active, pairs=[(a, b)])
+        yield from (sg.Destroy(by=active, ship=name) for name in sorted(state.ships))
 
     def _plays(self, state: State, by: str, card: str) -> Iterator[Record]:
-        """Sample legal records using `card` from hand: as a ship, as a play with its targets, as an insert."""
-        grid = state.grid
-        if card not in state.ships:
-            yield from (sg.ReportShip(by=by, card=card, place=slot) for slot, _ in grid.locations())
+        """Legal plays of `card` from hand, with one choice of targets for each target the rules read."""
         if card == PLASMA_FIRE:
             yield from (sg.Play(by=by, card=card, ship=ship) for ship in sorted(state.ships))
         elif card in ONE_TARGET:
@@ -834,7 +842,6 @@ class StccgMultiplayer(Ruleset):
             )
         else:
             yield sg.Play(by=by, card=card)
-        yield from self._inserts(state, by, card)
 
     def _in_phase(self, state: State, record: Record, phase: str, doing: str, rule: str) -> None:
         """Raise unless it is `phase` and `record` is the active player's."""
