@@ -82,6 +82,9 @@ def test_sg_1_5_the_space_is_banned() -> None:
     bad = setup()
     bad["decks"]["ann"]["missions"][0]["name"] = "The Space"
     assert rule_of(run([], setup_=bad)) == "SG-1.5"
+    seeded = setup()
+    seeded["decks"]["bob"]["seeds"][-1] = "The Space"
+    assert rule_of(run([], setup_=seeded)) == "SG-1.5"
 
 
 def test_sg_1_6_owners_come_from_the_decks() -> None:

@@ -178,6 +178,8 @@ class StccgMultiplayer(Ruleset):
                 raise Illegal("SG-1.2", f"{player}'s seed deck must be 30 cards, six of them missions")
             if len(deck.draw) != DRAW_CARDS:
                 raise Illegal("SG-1.2", f"{player}'s draw deck must be 30 cards, not {len(deck.draw)}")
+            if THE_SPACE in deck.seeds or THE_SPACE in deck.draw:
+                raise Illegal("SG-1.5", f"{player}'s deck holds The Space, which this format bans")
             for mission in deck.missions:
                 if mission.name == THE_SPACE:
                     raise Illegal("SG-1.5", f"{player}'s deck holds The Space, which this format bans")
