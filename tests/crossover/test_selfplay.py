@@ -16,6 +16,7 @@ import pytest
 from referee.bots import bot_header, play
 from referee.engine import judge
 from referee.logio import encode_lines
+from referee.ruleset import Illegal
 from referee.rulesets import get
 from schemas.log import Record
 
@@ -70,3 +71,19 @@ def test_bot_decks_come_from_all_four_translations() -> None:
         setup = msgspec.json.decode(bot_header("crossover", seed, 2).setup)
         games |= {deck["game"] for deck in setup["decks"].values()}
     assert games == {"dothack", "stccg1e", "stccg2e", "mtg"}
+
+
+def test_records_from_the_wrong_actor_are_refused_and_change_nothing() -> None:
+    """At every step of 100 bot games, the sampled record made by someone not asked is Illegal and leaves the state as it was."""
+    for seed in range(100):
+        header = bot_header("crossover", seed, 2 + seed % 5)
+        state = XO.start(header, msgspec.json.decode(header.setup, type=XO.setup_type))
+        rng = random.Random(seed)
+        while XO.result(state) is None and not XO.turn_limit(state):
+            record = XO.sample(state, rng)
+            others = [p for p in (*header.players, "chance") if p not in XO.to_act(state)]
+            before = XO.describe(state)
+            with pytest.raises(Illegal):
+                XO.apply(state, msgspec.structs.replace(record, by=rng.choice(others)))
+            assert XO.describe(state) == before
+            XO.apply(state, record)

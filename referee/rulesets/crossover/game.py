@@ -16,7 +16,7 @@ from typing import Any
 
 from referee.ruleset import CHANCE, JUDGE, Illegal, Ruleset
 from referee.rulesets.crossover import decks
-from referee.rulesets.crossover.state import AttackInProgress, Minion, Side, State
+from referee.rulesets.crossover.state import AttackInProgress, Minion, Side, State, Waiting
 from referee.rulesets.crossover.translations import Untranslatable, games, translator
 from schemas import crossover as xo
 from schemas.log import Concede, GameLoss, Header, Record, Time
@@ -107,7 +107,8 @@ class Crossover(Ruleset):
         elif state.waiting == "turn":
             yield from self._legal_plays(state)
         elif state.waiting == "attack":
-            theirs = state.sides[state.opponent()].order(state.sides[state.opponent()].minions)
+            defender = state.sides[state.opponent()]
+            theirs = defender.order(defender.minions)
             for minion in side.order(side.minions):
                 size = min(side.hits(minion), len(theirs))
                 for targets in itertools.combinations(theirs, size):
@@ -120,17 +121,16 @@ class Crossover(Ruleset):
 
     def sample(self, state: State, rng: random.Random) -> Record:
         """A legal record for a bot; plays outnumber passes, and resolution is drawn without listing."""
-        if state.waiting == "resolve" and not state.owed and state.phase == "resolution":
+        if state.waiting == "resolve" and not state.owed:
             side = state.sides[state.actor]
             leader = rng.choice([None, *side.of_type(side.hand, "leader")])
             rest = side.order(side.hand - {leader})
             discard = side.order(rng.sample(rest, max(0, len(rest) - HAND_SIZE)))
             return xo.Resolve(by=state.actor, leader=leader, discard=discard)
         options = list(self.legal(state))
-        if state.waiting == "turn" and not state.owed and len(options) > 2:
-            plays = [r for r in options if not isinstance(r, xo.Pass)]
-            if plays and rng.random() < 0.8:
-                return rng.choice(plays)
+        plays = [r for r in options if isinstance(r, xo.Summon | xo.Equip | xo.PlayEvent)]
+        if plays and rng.random() < 0.8:  # bots that mostly play make skirmishes happen
+            return rng.choice(plays)
         return rng.choice(options)
 
     def apply(self, state: State, record: Record) -> None:
@@ -374,7 +374,7 @@ class Crossover(Ruleset):
 
     # -- what follows by itself: opening -------------------------------------------
 
-    def _owe(self, state: State, count: int, then: Any) -> None:
+    def _owe(self, state: State, count: int, then: Waiting) -> None:
         """Chance owes the actor `count` draws (fewer if the deck runs out, XO-3.3); `then` follows."""
         state.waiting = then
         state.owed = min(count, len(state.sides[state.actor].deck))
@@ -426,6 +426,7 @@ class Crossover(Ruleset):
         self._start_turn(state, state.seat_order()[0])
 
     def _start_turn(self, state: State, player: str) -> None:
+        """`player`'s turn begins, with no plays made yet."""
         state.actor, state.waiting = player, "turn"
         state.plays, state.turn_over = 0, False
 
