@@ -16,6 +16,7 @@ import subprocess
 import tempfile
 import uuid
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -64,52 +65,45 @@ class Cluster:
         shutil.rmtree(self.root, ignore_errors=True)
 
 
+@dataclass(frozen=True)
+class Server:
+    """A PostgreSQL server's admin URL, or why there is none."""
+
+    url: str | None
+    missing: str = ""
+
+
 @pytest.fixture(scope="session")
-def pg_server() -> Iterator[str | None]:
-    """The admin URL of a PostgreSQL server, or None (with the reason in `pg_unavailable`)."""
+def pg_server() -> Iterator[Server]:
     url = os.environ.get("TOURNAMENT_TEST_PG_URL")
     if url:
-        yield url
+        yield Server(url)
         return
     if not (shutil.which("initdb") and shutil.which("pg_ctl")) or (os.geteuid() == 0 and not shutil.which("runuser")):
-        _unavailable("initdb/pg_ctl are not on the PATH and TOURNAMENT_TEST_PG_URL is not set")
-        yield None
+        yield Server(None, "initdb/pg_ctl are not on the PATH and TOURNAMENT_TEST_PG_URL is not set")
         return
     cluster = Cluster()
     try:
         url = cluster.start()
-    except (subprocess.CalledProcessError, subprocess.TimeoutExpired, OSError, KeyError, LookupError) as exc:
-        detail = getattr(exc, "stderr", "") or str(exc)
+    except (subprocess.CalledProcessError, subprocess.TimeoutExpired, OSError, LookupError) as exc:
         cluster.stop()
-        _unavailable(f"could not start a PostgreSQL cluster: {detail.strip().splitlines()[-1:] or exc}")
-        yield None
+        detail = (getattr(exc, "stderr", None) or str(exc)).strip().splitlines()
+        yield Server(None, f"could not start a PostgreSQL cluster: {detail[-1] if detail else exc!r}")
         return
     try:
-        yield url
+        yield Server(url)
     finally:
         cluster.stop()
 
 
-_REASON: list[str] = []
-
-
-def _unavailable(reason: str) -> None:
-    _REASON.append(reason)
-
-
-def _need_pg(server: str | None) -> str:
-    if server is None:
-        reason = f"no PostgreSQL: {_REASON[-1] if _REASON else 'unknown'}"
-        if os.environ.get("CI"):
-            pytest.fail(f"{reason} (CI is set, so PostgreSQL tests must run)")
-        pytest.skip(reason)
-    return server
-
-
 @pytest.fixture
-def pg_url(pg_server: str | None) -> Iterator[str]:
+def pg_url(pg_server: Server) -> Iterator[str]:
     """A fresh, empty PostgreSQL database for one test, dropped afterwards."""
-    admin_url = _need_pg(pg_server)
+    if pg_server.url is None:
+        if os.environ.get("CI"):
+            pytest.fail(f"no PostgreSQL: {pg_server.missing} (CI is set, so the PostgreSQL tests must run)")
+        pytest.skip(f"no PostgreSQL: {pg_server.missing}")
+    admin_url = pg_server.url
     name = f"t_{uuid.uuid4().hex[:16]}"
     admin = create_engine(admin_url, isolation_level="AUTOCOMMIT")
     with admin.connect() as connection:
