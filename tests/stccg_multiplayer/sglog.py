@@ -95,3 +95,9 @@ def rule_of(replay: Replay) -> str | None:
 def ok(replay: Replay) -> Replay:
     assert replay.verdict.verdict in ("ongoing", "complete"), replay.verdict.error
     return replay
+# ann's ship Vigil on S1.1 with Plasma Fire, a Borg Ship met on S1.1 ("Borg Ship#32"), in ann's main step
+VIGIL_AND_FIRE = [
+    *STANDARD_SEEDING, rec("ann", "seed_dilemmas", place="S1.1", cards=["Borg Ship"]), rec("bob", "pass"), rec("ann", "pass"),
+    *OPENING, rec("ann", "report_ship", card="Vigil", place="S1.1"), rec("ann", "play", card="Plasma Fire", ship="Vigil"),
+    rec("ann", "encounter", card="Borg Ship", place="S1.1"),
+]  # fmt: skip

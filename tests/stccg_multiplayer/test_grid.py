@@ -95,9 +95,9 @@ def test_sg_7_2_borg_ship_from_the_nebula_may_take_any_spoke() -> None:
 
 def test_grid_text_and_svg_draw_every_place_and_ship() -> None:
     state = ok(run([*TO_PLAY, rec("ann", "report_ship", card="Vigil", place="R1.2")])).state
-    text = RULES.grid_text(state)
+    text, svg = RULES.grid_text(state), RULES.grid_svg(state)
+    assert text is not None and svg is not None
     assert "R1.2 G2 [Gamma, span 4, planet] ships: Vigil" in text and text.startswith("centre: N Nebula")
-    svg = RULES.grid_svg(state)
     root = ET.fromstring(svg)
     assert root.tag == "{http://www.w3.org/2000/svg}svg"
     labels = {t.text for t in root.iter("{http://www.w3.org/2000/svg}text")}
