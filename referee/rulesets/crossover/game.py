@@ -86,7 +86,7 @@ class Crossover(Ruleset):
         if state.owed:
             return (CHANCE,)
         if state.attack is not None:
-            return tuple(self._asked(state))
+            return tuple(state.asked())
         return (state.actor,)
 
     def legal(self, state: State) -> Iterator[Record]:
@@ -182,7 +182,7 @@ class Crossover(Ruleset):
             )
         if state.attack is not None:
             a = state.attack
-            lines.append(f"  attack: {a.minion} -> {', '.join(a.targets)}; asked: {', '.join(self._asked(state)) or '-'}")
+            lines.append(f"  attack: {a.minion} -> {', '.join(a.targets)}; asked: {', '.join(state.asked()) or '-'}")
         return "\n".join(lines)
 
     def turn_limit(self, state: State) -> bool:
@@ -480,21 +480,9 @@ class Crossover(Ruleset):
             if ready:  # XO-6.4, XO-9.6
                 self._win(state, ready[0])
 
-    def _asked(self, state: State) -> list[str]:
-        """XO-7.6: the players the response window still waits for."""
-        attack = state.attack
-        assert attack is not None
-        attacker, defender = state.actor, state.opponent()
-        asked = []
-        if not attack.draw and state.sides[attacker].of_type(state.sides[attacker].hand, "event", "draw"):
-            asked.append(attacker)
-        if set(attack.targets) - attack.stopped and state.sides[defender].of_type(state.sides[defender].hand, "event", "stop"):
-            asked.append(defender)
-        return [p for p in asked if p not in attack.done]
-
     def _window(self, state: State) -> None:
         """Resolve the attack once nobody is left to ask."""
-        if not self._asked(state):
+        if not state.asked():
             self._resolve_attack(state)
 
     def _resolve_attack(self, state: State) -> None:
@@ -623,7 +611,7 @@ class Crossover(Ruleset):
     def _asked_for(self, state: State, record: Record, waiting: str, doing: str) -> Side:
         """The actor's side, once `record` is shown to be what the game waits for from them."""
         if state.owed or state.waiting != waiting or state.attack is not None:
-            raise Illegal("XO-3.1", f"nobody may {doing} now: {_waiting_for(self, state)}")
+            raise Illegal("XO-3.1", f"nobody may {doing} now: {_waiting_for(state)}")
         _by(record, state.actor, f"it is {state.actor} who must act now")
         return state.sides[state.actor]
 
@@ -648,10 +636,10 @@ class Crossover(Ruleset):
 
     def _in_window(self, state: State, record: Record, doing: str) -> AttackInProgress:
         """The attack whose response window asks `record.by`."""
-        if state.attack is None or state.owed:
-            raise Illegal("XO-7.6", f"there is no response window open to {doing} in: {_waiting_for(self, state)}")
-        if record.by not in self._asked(state):
-            raise Illegal("XO-7.6", f"the response window is not asking {record.by}; it waits for {', '.join(self._asked(state))}")
+        if state.attack is None:
+            raise Illegal("XO-7.6", f"there is no response window open to {doing} in: {_waiting_for(state)}")
+        if record.by not in state.asked():
+            raise Illegal("XO-7.6", f"the response window is not asking {record.by}; it waits for {', '.join(state.asked())}")
         return state.attack
 
     def _legal_plays(self, state: State) -> Iterator[Record]:
@@ -679,7 +667,7 @@ class Crossover(Ruleset):
         """XO-7.6: each asked player's events and `done`."""
         attack = state.attack
         assert attack is not None
-        for player in self._asked(state):
+        for player in state.asked():
             side = state.sides[player]
             if player == state.actor:
                 for card in side.of_type(side.hand, "event", "draw"):
@@ -717,12 +705,12 @@ def _by(record: Record, expected: str, why: str) -> None:
         raise Illegal("XO-3.1", f"{record.by} may not make this record: {why}")
 
 
-def _waiting_for(ruleset: Crossover, state: State) -> str:
+def _waiting_for(state: State) -> str:
     """What the game waits for, in words, for error messages."""
     if state.owed:
         return f"chance owes {state.actor} {state.owed} draw(s)"
     if state.attack is not None:
-        return f"the response window waits for {', '.join(ruleset._asked(state))}"
+        return f"the response window waits for {', '.join(state.asked())}"
     return f"{state.phase} phase, waiting for {state.actor} ({state.waiting})"
 
 

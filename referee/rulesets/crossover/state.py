@@ -146,3 +146,15 @@ class State:
     def opponent(self) -> str:
         """The defender of the skirmish being fought."""
         return self.skirmishes[self.skirmish][1]
+
+    def asked(self) -> list[str]:
+        """XO-7.6: the players the response window of the attack in progress still waits for."""
+        attack = self.attack
+        assert attack is not None
+        attacker, defender = self.sides[self.actor], self.sides[self.opponent()]
+        asked = []
+        if not attack.draw and attacker.of_type(attacker.hand, "event", "draw"):
+            asked.append(self.actor)
+        if set(attack.targets) - attack.stopped and defender.of_type(defender.hand, "event", "stop"):
+            asked.append(self.opponent())
+        return [p for p in asked if p not in attack.done]
