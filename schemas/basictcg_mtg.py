@@ -38,11 +38,12 @@ class CardSpec(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
 
 
 class Setup(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
-    """Who goes first, the cards, each player's deck (card id -> name), the threshold and the opening hand."""
+    """Who goes first, the cards, each player's deck (card id -> name), the scenario and the opening hand."""
 
     first: PlayerId
     cards: dict[CardName, CardSpec]
     decks: dict[PlayerId, dict[CardId, CardName]]
+    scenario: Literal["act_threshold"] = "act_threshold"
     threshold: Annotated[int, msgspec.Meta(ge=1, le=999)] = 15
     hand: Annotated[int, msgspec.Meta(ge=0, le=60)] = 5
 

@@ -633,3 +633,16 @@ def test_unchecked_count_reaches_the_verdict() -> None:
     verdict = judge(lines).verdict
     assert verdict.verdict == "complete" and verdict.unchecked == 1
     assert judge(lines[:2]).verdict.unchecked == 0
+
+
+def test_bt_12_1_ruling_first_player_leaving_during_opening_hands_keeps_the_others_draws() -> None:
+    state = start(setup({"ann": ["Bear"] * 2, "bob": ["Ox"] * 2, "cat": ["Ox"] * 2}, hand=1))
+    do(state, "ann", "concede")
+    assert state.draws == ["bob", "cat", "bob"] and state.active == "bob"
+
+
+def test_bt_1_5_the_scenario_is_the_act_threshold() -> None:
+    data = setup({"ann": ["Bear"], "bob": ["Bear"]})
+    assert setup_decoder("basictcg-mtg").decode(msgspec.json.encode(data)).scenario == "act_threshold"
+    with pytest.raises(msgspec.ValidationError):
+        setup_decoder("basictcg-mtg").decode(msgspec.json.encode(data | {"scenario": "last_one_standing"}))

@@ -538,7 +538,7 @@ class BasicTcgMtg(Ruleset):
         state.turn += 1
         state.free_used = False
         state.attack = None
-        state.draws = [state.active]
+        state.draws.append(state.active)  # after any opening draws still owed (a leaver in turn 1)
         self._next_draw(state)
 
     def _next_draw(self, state: State) -> None:
