@@ -79,7 +79,7 @@ def sample(rules: StccgMultiplayer, state: State, rng: random.Random) -> Record:
     if phase == "missions":
         me = state.active
         mission = state.seats[me].missions[rng.choice(sorted(state.seats[me].missions))]
-        place, shift = rng.choice(rules._mission_spots(state.grid, mission))
+        place, shift = rng.choice(rules.mission_spots(state.grid, mission))
         return sg.SeedMission(by=me, mission=mission.name, place=place, shift=shift)
     if phase == "dilemmas":
         return _seed_turn(rules, state, rng)
@@ -108,7 +108,7 @@ def _seed_turn(rules: StccgMultiplayer, state: State, rng: random.Random) -> Rec
     card = rng.choice(left)
     grid = state.grid
     if card in INSERTED:
-        inserts = list(rules._inserts(state, me, card))
+        inserts = list(rules.inserts(state, me, card))
         if inserts:
             pick = rng.choice(inserts)
             return sg.Insert(by=me, card=card, after=pick.after, before=pick.before, span=rng.randint(1, 4), planet=card == "Q's Planet")
@@ -174,7 +174,7 @@ def _turn_options(rules: StccgMultiplayer, state: State, rng: random.Random) -> 
         elif state.ships:
             options.append(sg.Encounter(by=me, card=card, place=slot, ship=rng.choice(sorted(state.ships))))
     for name, tour in state.borgs.items():
-        options.append(sg.BorgShipMove(by=me, borg=name, to=rng.choice(rules._borg_next(state, tour))))
+        options.append(sg.BorgShipMove(by=me, borg=name, to=rng.choice(rules.borg_next(state, tour))))
     for name, group in state.groups.items():
         if me in (group.owner, group.affected):
             options.append(sg.MercenariesAttack(by=me, group=name))
@@ -198,7 +198,7 @@ def _play(rules: StccgMultiplayer, state: State, me: str, card: str, rng: random
     if card == ALIEN_PROBE:
         return sg.Play(by=me, card=card, players=players if rng.random() < 0.5 else None)
     if card in INSERTED:
-        inserts = list(rules._inserts(state, me, card))
+        inserts = list(rules.inserts(state, me, card))
         if not inserts:
             return None
         pick = rng.choice(inserts)

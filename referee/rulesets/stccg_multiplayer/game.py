@@ -207,7 +207,7 @@ class StccgMultiplayer(Ruleset):
         grid = state.grid
         if state.phase == "missions":
             for name, mission in me.missions.items():
-                for place, shift in self._mission_spots(grid, mission):
+                for place, shift in self.mission_spots(grid, mission):
                     yield sg.SeedMission(by=active, mission=name, place=place, shift=shift)
         elif state.phase == "dilemmas":
             yield sg.Pass(by=active)
@@ -216,7 +216,7 @@ class StccgMultiplayer(Ruleset):
                     if loc.mission:
                         yield sg.SeedDilemmas(by=active, place=slot, cards=[card])
                 yield from (sg.SeedCard(by=active, card=card, place=p) for p in self._seed_places(state, card))
-                yield from self._inserts(state, active, card)
+                yield from self.inserts(state, active, card)
         elif state.phase == "opening":
             drawer = state.opening[0]
             for card in sorted(state.seats[drawer].draw):
@@ -306,7 +306,7 @@ class StccgMultiplayer(Ruleset):
 
     # -- SG-3: seeding missions -----------------------------------------------
 
-    def _mission_spots(self, grid: Grid, mission: sg.Mission) -> list[tuple[str, list[str] | None]]:
+    def mission_spots(self, grid: Grid, mission: sg.Mission) -> list[tuple[str, list[str] | None]]:
         """Every (place, shift) where `mission` may seed now (SG-3.2 to SG-3.10)."""
         empty = grid.empty_fits(mission.quadrant, mission.region)
         if empty:
@@ -562,7 +562,7 @@ class StccgMultiplayer(Ruleset):
             state.unchecked += 1
         ship.slot = record.path[-1]
 
-    def _inserts(self, state: State, by: str, card: str) -> Iterator[sg.Insert]:
+    def inserts(self, state: State, by: str, card: str) -> Iterator[sg.Insert]:
         """One legal insert of `card` into each edge between two locations of one quadrant."""
         grid = state.grid
         for a, loc in grid.locations():
@@ -661,7 +661,7 @@ class StccgMultiplayer(Ruleset):
         else:
             state.unchecked += 1
 
-    def _borg_next(self, state: State, tour: Tour) -> list[str | None]:
+    def borg_next(self, state: State, tour: Tour) -> list[str | None]:
         """SG-7.2: where a Borg Ship goes next (None: it leaves play)."""
         grid = state.grid
         if not grid.on_ring(tour.slot):
@@ -676,7 +676,7 @@ class StccgMultiplayer(Ruleset):
         tour = state.borgs.get(record.borg)
         if tour is None:
             raise Illegal("SG-7.2", f"no Borg Ship called {record.borg!r} is in play")
-        allowed = self._borg_next(state, tour)
+        allowed = self.borg_next(state, tour)
         if record.to not in allowed:
             options = " or ".join("leaving play" if a is None else a for a in allowed)
             raise Illegal("SG-7.2", f"{record.borg} goes next to {options}, not {record.to or 'out of play'}")
@@ -798,7 +798,7 @@ class StccgMultiplayer(Ruleset):
             return
         yield sg.EndTurn(by=active)
         for name, tour in state.borgs.items():
-            yield from (sg.BorgShipMove(by=active, borg=name, to=to) for to in self._borg_next(state, tour))
+            yield from (sg.BorgShipMove(by=active, borg=name, to=to) for to in self.borg_next(state, tour))
         for name, group in state.groups.items():
             if active in (group.owner, group.affected):
                 yield sg.MercenariesAttack(by=active, group=name)
@@ -824,7 +824,7 @@ class StccgMultiplayer(Ruleset):
         for card in hand:
             if card not in state.ships:
                 yield from (sg.ReportShip(by=active, card=card, place=slot) for slot, _ in locations)
-            yield from self._inserts(state, active, card)
+            yield from self.inserts(state, active, card)
         for i, (a, first) in enumerate(locations):
             for b, second in locations[i + 1 :]:
                 if first.quadrant == second.quadrant:

@@ -13,6 +13,7 @@ import itertools
 import math
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from functools import partial
 from html import escape
 
 CENTRE = "N"
@@ -231,7 +232,7 @@ class Grid:
     # -- the far end (SG-6.3) ----------------------------------------------------
 
     def far_ends(self, start: str, planet: bool) -> set[str]:
-        """Every location a far-end effect from `start` may choose (several only on a tie)."""
+        """SG-6.3: every location a far-end effect from `start` may choose (several only on a tie)."""
         here = self.slots[start]
         assert here is not None
         quadrant = here.quadrant
@@ -240,26 +241,20 @@ class Grid:
             loc = self.slots[slot]
             return loc is not None and loc.quadrant == quadrant and (loc.planet or not planet)
 
-        ring = [s for s in self.ring if self.slots[s] is not None]
+        ring = [s for s in self.ring if self.slots[s] is not None]  # cards are counted, empty places not
+        suitable = [s for s in ring if meets(s)]
         found: set[str] = set()
-        for entry in self.spoke_end(start):
+        for entry in self.spoke_end(start):  # step 1
             if entry not in ring:
                 continue
-            for opposite in self._opposites(ring, entry):
+            for opposite in self._opposites(ring, entry):  # step 2
                 if meets(opposite):
                     found.add(opposite)
-                    continue
-                i = ring.index(opposite)
-
-                def gap(slot: str, i: int = i) -> int:
-                    d = abs(ring.index(slot) - i)
-                    return min(d, len(ring) - d)
-
-                found |= self._best([s for s in ring if meets(s)], lambda s: -gap(s))
+                else:  # step 3
+                    found |= self._best(suitable, partial(_nearness, ring, opposite))
         if found:
             return found
-        off_ring = [s for s in self.slots if not self.on_ring(s) and meets(s)]
-        return self._best(off_ring, self._depth)
+        return self._best([s for s in self.slots if not self.on_ring(s) and meets(s)], self._depth)  # step 4
 
     def _opposites(self, ring: list[str], entry: str) -> set[str]:
         """SG-6.3 step 2: the location opposite `entry` (the higher span of two on an odd ring)."""
@@ -361,3 +356,9 @@ class Grid:
                     (x1, y1), (x2, y2) = pos[line[a]], pos[line[b]]
                     pos[line[j]] = (x1 + t * (x2 - x1) + 12, y1 + t * (y2 - y1) + 12)
         return pos
+
+
+def _nearness(ring: list[str], target: str, slot: str) -> int:
+    """Minus the number of cards between `slot` and `target` on the ring, the shorter way round."""
+    d = abs(ring.index(slot) - ring.index(target))
+    return -min(d, len(ring) - d)
