@@ -16,7 +16,14 @@ from typing import Any
 
 from referee.ruleset import CHANCE, JUDGE, Illegal, Ruleset
 from referee.rulesets.crossover import decks
-from referee.rulesets.crossover.state import AttackInProgress, Minion, Side, State, Waiting
+from referee.rulesets.crossover.state import (
+    FULL_HIT,
+    AttackInProgress,
+    Minion,
+    Side,
+    State,
+    Waiting,
+)
 from referee.rulesets.crossover.translations import Untranslatable, games, translator
 from schemas import crossover as xo
 from schemas.log import Concede, GameLoss, Header, Record, Time
@@ -491,18 +498,18 @@ class Crossover(Ruleset):
         assert attack is not None
         attacker, defender = state.actor, state.opponent()
         mine, theirs = state.sides[attacker], state.sides[defender]
-        hit = 2 if attack.draw else mine.hit(attack.minion)
+        hit = FULL_HIT if attack.draw else mine.hit(attack.minion)
         for target in attack.targets:
             if target not in theirs.minions:  # already died together with another (XO-7.9)
                 continue
             minion = theirs.minions[target]
             toughness = theirs.toughness(target)
             if target in attack.stopped:
-                if toughness > 2 and not attack.draw:  # the hit counts but cannot kill (XO-7.7)
+                if toughness > FULL_HIT and not attack.draw:  # the hit counts but cannot kill (XO-7.7)
                     minion.damage = min(minion.damage + hit, toughness - 1)
                 continue
             minion.damage += hit
-            if minion.damage >= (2 if attack.draw else toughness):
+            if minion.damage >= (FULL_HIT if attack.draw else toughness):
                 theirs.kill(target)
                 if theirs.cards[target].dies_together:
                     for other in [m for m in theirs.minions if theirs.cards[m].dies_together]:
