@@ -34,6 +34,7 @@ CARDS: dict[str, dict[str, Any]] = {
     "Duelist": creature("", 2, 2, "first_strike"),
     "Adder": creature("", 1, 1, "poison"),
     "Asp": creature("", 1, 5, "deathtouch"),
+    "Viper": creature("", 1, 1, "deathtouch"),
     "Troll": creature("", 2, 2, "regeneration"),
     "Paladin": creature("", 2, 2, colours=["white"], protection=["black"]),
     "Shade": creature("", 3, 3, colours=["black"]),

@@ -646,3 +646,52 @@ def test_bt_1_5_the_scenario_is_the_act_threshold() -> None:
     assert setup_decoder("basictcg-mtg").decode(msgspec.json.encode(data)).scenario == "act_threshold"
     with pytest.raises(msgspec.ValidationError):
         setup_decoder("basictcg-mtg").decode(msgspec.json.encode(data | {"scenario": "last_one_standing"}))
+
+
+def test_bt_2_2_a_turn_is_draw_main_end() -> None:
+    state = start(setup({"ann": ["Bear", "Bear"], "bob": ["Ox", "Ox"]}, hand=0))
+    assert BT.to_act(state) == ("chance",)
+    do(state, "chance", "draw", player="ann", card="a-bear")
+    assert state.phase == "main" and BT.to_act(state) == ("ann",)
+    end(state)
+    assert state.active == "bob" and BT.to_act(state) == ("chance",) and state.draws == ["bob"]
+
+
+def test_bt_7_7_deathtouch_even_when_the_attacker_is_removed() -> None:
+    assert fight("Viper", "Bear") == (False, False)
+
+
+def test_bt_7_5_a_first_striker_removing_the_attacker_stops_its_deathtouch() -> None:
+    assert fight("Viper", "Duelist") == (False, True)
+
+
+def test_bt_9_1_several_regenerations_are_asked_in_card_id_order() -> None:
+    state = board(["Bear"], ["Troll", "Troll"], ann_hand=["Bolt"], bob_hand=["Ox", "Ox"])
+    do(state, "ann", "effect", source="a-bolt", text="destroy both", destroy=["b-troll2", "b-troll"])
+    assert state.doomed == ["b-troll", "b-troll2"] and BT.to_act(state) == ("bob",)
+    illegal(state, "BT-9.1", "bob", "regenerate", creature="b-troll2", discard="b-ox")
+    do(state, "bob", "regenerate", creature="b-troll", discard="b-ox")
+    do(state, "bob", "regenerate", creature="b-troll2", discard=None)
+    assert in_play(state, "b-troll") and not in_play(state, "b-troll2") and state.phase == "main"
+
+
+def test_bt_11_2_regeneration_at_the_end_of_the_turn_then_the_turn_passes() -> None:
+    state = board(["Troll"], ["Ox"], ann_hand=["Bolt", "Bear"])
+    do(state, "ann", "effect", source="a-bolt", text="+2 stamina", boost={"a-troll": 2})
+    do(state, "ann", "effect", source="a-bolt", text="1 damage", damage={"a-troll": 1})
+    assert in_play(state, "a-troll")
+    end(state)
+    assert state.phase == "regen" and BT.to_act(state) == ("ann",)
+    do(state, "ann", "regenerate", creature="a-troll", discard="a-bear")
+    assert in_play(state, "a-troll") and state.active == "bob" and state.phase == "main"
+
+
+def test_bt_10_1_an_effect_before_a_block_returns_to_the_block() -> None:
+    state = board(["Shade", "Troll"], ["Bear"], bob_hand=["Bolt"], ann_hand=["Ox"])
+    do(state, "ann", "attack", attacker="a-shade", target="b-bear")
+    do(state, "bob", "effect", source="b-bolt", text="destroy", destroy=["a-troll"])
+    assert BT.to_act(state) == ("ann",) and state.phase == "regen"
+    do(state, "ann", "regenerate", creature="a-troll", discard="a-ox")
+    assert state.phase == "block" and BT.to_act(state) == ("bob",)
+    do(state, "bob", "block", blocker=None)
+    assert not in_play(state, "b-bear")
