@@ -178,3 +178,12 @@ def test_mg_7_10_king_of_spades_lasts_one_battle() -> None:
     t.act("play", card="KS", target="AS").passes(2)
     t.act("attack", target="bob", units=["3H"]).passes(2)
     assert t.side("bob").damage["AS"] == 3
+
+
+def test_mg_7_1_ruling_a_play_must_do_something() -> None:
+    t = armies().draw("JH", "QD")
+    assert t.illegal(None, "play", card="JH", target="2H").rule == "MG-7.2"  # no wounds
+    assert t.illegal(None, "play", card="JH", target="AS").rule == "MG-7.2"  # no damage
+    t.act("play", card="QD", target="2D")
+    t.passes(3).quiet_turn().draw("", "")
+    assert "QD" in t.side("ann").queens.values()

@@ -248,3 +248,10 @@ def test_mg_5_6_new_units_are_untapped_in_patrol() -> None:
     t = armies()
     unit: Unit = t.side("ann").units["2H"]
     assert (unit.zone, unit.tapped, unit.wounds) == ("patrol", False, 0)
+
+
+def test_mg_1_6_ruling_no_hand_limit() -> None:
+    t = Table()
+    for _ in range(6):
+        t.quiet_turn()
+    assert len(t.side("ann").hand) == 5 + 2 * 3 and not t.side("ann").discard
