@@ -377,11 +377,18 @@ def summary(payload: Any) -> dict[str, Any]:
 
 
 @app.command("verify")
-def verify_cmd(event: EventArg, db: DbOpt = None, as_json: JsonOpt = False) -> None:
+def verify_cmd(
+    event: EventArg,
+    pairings: Annotated[
+        bool, typer.Option("--pairings/--no-pairings", help="Also pair every round again from the stored seed and compare.")
+    ] = True,
+    db: DbOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
     """Check the event log's hash chain, rebuild the tables from it, and compare. Exit 1 on any difference."""
     with database(db) as (_url, engine), Session(engine) as session:
         service.get_event(session, event)
-        found = verify_log(session, event)
+        found = verify_log(session, event, service.repairing_problem if pairings else None)
     if as_json:
         emit_json({"event": event, "ok": found.ok, "entries": found.entries, "problems": found.problems})
     elif found.ok:

@@ -14,6 +14,7 @@ zeros.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Literal
@@ -192,8 +193,15 @@ class Verification:
         return not self.problems
 
 
-def verify(session: Session, event_id: str) -> Verification:
-    """Check the chain, then rebuild the projection from the log and compare it with the tables."""
+Check = Callable[[Session, LogEntry, Payload], str | None]
+
+
+def verify(session: Session, event_id: str, check: Check | None = None) -> Verification:
+    """Check the chain, then rebuild the projection from the log and compare it with the tables.
+
+    `check`, when given, sees the rebuilt tables just before each entry is
+    applied, and may name a problem with that entry.
+    """
     report = Verification()
     entries = list(session.scalars(select(LogEntry).filter_by(event_id=event_id).order_by(LogEntry.seq)))
     report.entries = len(entries)
@@ -217,7 +225,11 @@ def verify(session: Session, event_id: str) -> Verification:
     Base.metadata.create_all(scratch)
     with Session(scratch) as rebuilt:
         for entry, payload in zip(entries, payloads, strict=True):
-            project(rebuilt, _detached(entry), payload)
+            copy = _detached(entry)
+            problem = check(rebuilt, copy, payload) if check else None
+            if problem:
+                report.problems.append(problem)
+            project(rebuilt, copy, payload)
         rebuilt.flush()
         for model in PROJECTION:
             have, want = _rows(session, model, event_id), _rows(rebuilt, model, event_id)

@@ -27,6 +27,7 @@ from tournament import standings as tiebreaks
 from tournament.eventlog import (
     EventCreated,
     GameRecord,
+    Payload,
     PlayerDropped,
     PlayerRegistered,
     ResultCorrected,
@@ -34,7 +35,7 @@ from tournament.eventlog import (
     RoundPaired,
     append,
 )
-from tournament.models import Event, GameLog, Match, Player, Round
+from tournament.models import Event, GameLog, LogEntry, Match, Player, Round
 
 ID_PATTERN = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")  # the referee's player-id pattern
 
@@ -208,24 +209,40 @@ def pair(session: Session, event_id: str) -> Round:
             f"round {event.rounds} has no result at table{'s' if len(missing) > 1 else ''} {tables}; "
             f"report {'them' if len(missing) > 1 else 'it'} before pairing round {event.rounds + 1}"
         )
-    table = standings(session, event_id)
-    active = [s for s in table if not s.dropped]
+    active = entrants(session, event_id)
     if len(active) < 2:
         raise Conflict(f"event {event_id!r} has {len(active)} active player(s); pairing needs two")
+    number = event.rounds + 1
+    result = pairing.pair_swiss(active, number, event.seed)
+    append(session, event.id, RoundPaired(number, event.seed, list(result.tables), result.bye, result.cost))
+    paired = session.get(Round, (event_id, number))
+    assert paired is not None
+    return paired
+
+
+def entrants(session: Session, event_id: str) -> list[pairing.Entrant]:
+    """The players still in the event, as the pairing function takes them."""
+    table = standings(session, event_id)
     byes = {r.bye for r in rounds(session, event_id) if r.bye}
     opponents: dict[str, set[str]] = {s.player: set() for s in table}
     for m in matches(session, event_id):
         opponents[m.player_a].add(m.player_b)
         opponents[m.player_b].add(m.player_a)
-    entrants = [
-        pairing.Entrant(s.player, s.points, s.rank, s.player in byes, frozenset(opponents[s.player])) for s in active
+    return [
+        pairing.Entrant(s.player, s.points, s.rank, s.player in byes, frozenset(opponents[s.player]))
+        for s in table
+        if not s.dropped
     ]
-    number = event.rounds + 1
-    result = pairing.pair_swiss(entrants, number, event.seed)
-    append(session, event.id, RoundPaired(number, event.seed, list(result.tables), result.bye, result.cost))
-    paired = session.get(Round, (event_id, number))
-    assert paired is not None
-    return paired
+
+
+def repairing_problem(rebuilt: Session, entry: LogEntry, payload: Payload) -> str | None:
+    """For `verify`: does pairing the round again, from the log up to here and the stored seed, agree?"""
+    if not isinstance(payload, RoundPaired):
+        return None
+    again = pairing.pair_swiss(entrants(rebuilt, entry.event_id), payload.round, payload.seed)
+    if (list(again.tables), again.bye) == ([tuple(t) for t in payload.tables], payload.bye):
+        return None
+    return f"log entry {entry.seq}: pairing round {payload.round} again with seed {payload.seed} gives other tables"
 
 
 @dataclass(frozen=True)

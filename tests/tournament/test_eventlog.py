@@ -12,8 +12,9 @@ from sqlalchemy.orm import Session
 from tests.tournament.tlib import cli, write_log
 from tournament import service
 from tournament.db import open_database
-from tournament.eventlog import GENESIS, entry_hash
+from tournament.eventlog import GENESIS, RoundPaired, append, entry_hash
 from tournament.models import LogEntry, Match, Player
+from tournament.pairing import pair_swiss
 
 
 def played(db: str, tmp_path: Path) -> None:
@@ -74,3 +75,18 @@ def test_a_removed_last_entry_disagrees_with_the_head(db_url: str, tmp_path: Pat
     played(db_url, tmp_path)
     tamper(db_url, delete(LogEntry).where(LogEntry.seq == 8))
     assert "events: " in cli(db_url, "verify", "ev", code=service.EXIT_VERIFY_FAILED).stderr
+
+
+def test_verify_pairs_every_round_again_from_the_stored_seed(db_url: str) -> None:
+    cli(db_url, "create", "ev", "--seed", "3")
+    cli(db_url, "register", "ev", "ann", "bob", "cat", "dan")
+    _, engine = open_database(db_url)
+    with Session(engine) as session, session.begin():
+        service.lock_event(session, "ev")
+        right = pair_swiss(service.entrants(session, "ev"), 1, 3)
+        wrong = [(right.tables[0][0], right.tables[1][0]), (right.tables[0][1], right.tables[1][1])]
+        append(session, "ev", RoundPaired(1, 3, wrong, None, 0))  # a pairing made by hand, not by pair_swiss
+    engine.dispose()
+    found = cli(db_url, "verify", "ev", code=service.EXIT_VERIFY_FAILED)
+    assert "pairing round 1 again with seed 3 gives other tables" in found.stderr
+    cli(db_url, "verify", "ev", "--no-pairings")
