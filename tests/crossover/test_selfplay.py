@@ -18,7 +18,7 @@ from referee.engine import judge
 from referee.logio import encode_lines
 from referee.ruleset import Illegal
 from referee.rulesets import get
-from schemas.log import Record
+from schemas.log import Concede, GameLoss, Record, Time
 
 XO = get("crossover")
 GAMES = 2000
@@ -87,3 +87,29 @@ def test_records_from_the_wrong_actor_are_refused_and_change_nothing() -> None:
                 XO.apply(state, msgspec.structs.replace(record, by=rng.choice(others)))
             assert XO.describe(state) == before
             XO.apply(state, record)
+
+
+def test_xo_9_6_a_concession_at_any_point_leaves_a_game_that_plays_to_the_end() -> None:
+    """In 400 bot games one player concedes (or gets a game loss) at a random step; play goes on legally to a result."""
+    for seed in range(400):
+        header = bot_header("crossover", seed, 2 + seed % 5)
+        state = XO.start(header, msgspec.json.decode(header.setup, type=XO.setup_type))
+        rng = random.Random(seed)
+        leave_at, step, leaver = rng.randrange(150), 0, None
+        while XO.result(state) is None:
+            if step == leave_at:
+                leaver = rng.choice(state.alive)
+                record: Record = rng.choice([Concede(by=leaver), GameLoss(by="judge", player=leaver)])
+                still_in = len(state.alive)
+            elif XO.turn_limit(state):
+                record = Time(by="judge")
+            else:
+                record = XO.sample(state, rng)
+                assert record.by in XO.to_act(state) and record in list(XO.legal(state))
+            XO.apply(state, record)
+            step += 1
+        result = XO.result(state)
+        assert result is not None and set(result.placements) == set(header.players)
+        if leaver is not None:
+            assert result.placements[leaver] == still_in
+            assert leaver not in result.winners
