@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from referee.logio import record_to_dict
 from referee.ruleset import Illegal
 from referee.rulesets import get as get_ruleset
 from referee.rulesets.stccg_multiplayer.grid import Grid, Loc
@@ -509,3 +510,28 @@ def test_illegal_leaves_the_state_untouched() -> None:
     with pytest.raises(Illegal):
         RULES.apply(replay.state, sg.Insert(by="ann", card="Q's Planet", after="S1.1", before="R1.2", span=1))
     assert RULES.describe(replay.state) == before
+
+
+def three_player_play() -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """A three-player game seeded by taking the first legal place each time; ann seeds Rogue Borg Mercenaries."""
+    players = ["ann", "bob", "cat"]
+    setup3 = three()
+    records: list[dict[str, Any]] = []
+    while (state := ok(run(records, setup_=setup3, players=players)).state).phase == "missions":
+        records.append(record_to_dict(next(iter(RULES.legal(state)))))
+    records += [rec("ann", "seed_dilemmas", place="S1.1", cards=["Rogue Borg Mercenaries"])]
+    records += [rec(p, "pass") for p in ("bob", "cat", "ann")]
+    records += [draw(p, card) for p in players for card in setup3["decks"][p]["draw"][:7]]
+    return records, setup3
+
+
+def test_sg_7_7_mercenaries_never_attack_on_a_third_players_turn() -> None:
+    records, setup3 = three_player_play()
+    players = ["ann", "bob", "cat"]
+    records += [*turn_end("ann", "Crewman 20"), rec("bob", "encounter", card="Rogue Borg Mercenaries", place="S1.1")]
+    group = f"Rogue Borg Mercenaries#{len(records)}"
+    attack = [rec("bob", "mercenaries_attack", group=group)]
+    records += [*attack, *turn_end("bob", "Crewman 20")]
+    assert rule_of(run([*records, rec("cat", "mercenaries_attack", group=group)], setup_=setup3, players=players)) == "SG-7.7"
+    records += [*turn_end("cat", "Crewman 20"), rec("ann", "mercenaries_attack", group=group)]  # the owner's turn
+    assert ok(run(records, setup_=setup3, players=players)).state.groups[group].affected == "bob"
