@@ -44,6 +44,23 @@ def test_bt_1_1_first_player_must_be_seated() -> None:
     assert caught.value.rule == "BT-1.1"
 
 
+def test_bt_1_2_cards_are_declared_with_their_magic_facts() -> None:
+    state = start(setup({"ann": ["Strider", "Paladin", "Golem"], "bob": ["Bolt"]}))
+    strider, paladin, golem, bolt = (state.cards[c] for c in ("a-strider", "a-paladin", "a-golem", "b-bolt"))
+    assert strider.creature and strider.walk == {"Forest"} and strider.level == 0
+    assert paladin.protection == {"black"} and paladin.colours == {"white"}
+    assert golem.power is None and golem.level == 2
+    assert bolt.one_shot and not bolt.creature and bolt.colours == {"red"}
+    with pytest.raises(msgspec.ValidationError, match="keywords"):
+        setup_decoder("basictcg-mtg").decode(msgspec.json.encode(setup({"ann": ["Bear"]}) | {"cards": {"Bear": {"cost": "", "types": ["creature"], "keywords": ["trample"]}}}))
+
+
+def test_every_rule_has_a_test() -> None:
+    rules = re.findall(r"\*\*BT-(\d+)\.(\d+)\*\*", RULES.read_text())
+    tested = set(re.findall(r"def test_bt_(\d+)_(\d+)_", Path(__file__).read_text()))
+    assert [r for r in rules if r not in tested] == []
+
+
 def test_bt_1_3_level_is_symbols_plus_generic_mana() -> None:
     assert level_of("{3}{G}{G}") == 5
     assert level_of("{W/U}{2/B}{G/P}") == 3
