@@ -102,3 +102,11 @@ def test_grid_text_and_svg_draw_every_place_and_ship() -> None:
     assert root.tag == "{http://www.w3.org/2000/svg}svg"
     labels = {t.text for t in root.iter("{http://www.w3.org/2000/svg}text")}
     assert {"N", "S1.1", "R2.3", "G2", "Vigil"} <= labels
+
+
+def test_grid_drawings_of_an_empty_grid_show_empty_places() -> None:
+    state = ok(run([])).state
+    text, svg = RULES.grid_text(state), RULES.grid_svg(state)
+    assert text is not None and svg is not None
+    assert "S1.1 (empty)" in text and "R2.3 (empty)" in text
+    assert ET.fromstring(svg).get("width") == "760"
