@@ -28,6 +28,7 @@ from tests.crossover.xolog import (
 )
 
 XO = get("crossover")
+DECODE = record_decoder("crossover").decode
 
 # ann and bob (dothack, play value 1) hold events: ann a Stop!, bob a Draw.
 OPEN = draws("ann", "Lead One", "M1", "M2", "Stop A", "Sword") + draws("bob", "Lead One", "M3", "M4", "Draw A", "Shield")
@@ -53,6 +54,11 @@ def legal(records: list[dict[str, Any]], head: dict[str, Any] | None = None) -> 
     replay = run(records, head)
     assert replay.verdict.error is None, replay.verdict.error
     return replay.state
+
+
+def apply(state: Any, record: dict[str, Any]) -> None:
+    """Apply one record, given as a dict, straight to a state (for states a log cannot reach)."""
+    XO.apply(state, DECODE(msgspec.json.encode({"seq": 1, **record})))
 
 
 def setup_illegal(head: dict[str, Any], rule: str) -> str:
@@ -170,7 +176,7 @@ def test_xo_3_2_draws_name_a_card_in_the_deck_of_the_player_due() -> None:
 def test_xo_3_3_resolution_draws_are_cut_short_by_an_empty_deck() -> None:
     state = legal([*PLAIN, summon("ann", "M1"), pass_("bob")])
     state.sides["ann"].deck = {"M9"}  # as if ann's deck were nearly spent
-    XO.apply(state, record_decoder("crossover").decode(msgspec.json.encode({"seq": 1, **pass_("ann")})))
+    apply(state, pass_("ann"))
     # bob had no minions, ann won; ann holds 3 cards but only one is left to draw
     assert state.phase == "resolution" and state.actor == "ann" and state.owed == 1
 
@@ -182,12 +188,11 @@ def test_xo_3_4_nothing_after_the_game_is_over() -> None:
 
 
 def test_xo_3_an_illegal_record_changes_nothing() -> None:
-    decode = record_decoder("crossover").decode
     state = legal([*TO_COMBAT, attack("bob", "M3", "M1")])
     before = XO.describe(state)
     for bad in [respond("ann", "Stop A", "M2"), respond("bob", "Draw A", "M9"), attack("bob", "M4", "M2"), respond("ann", "Sword", "M1")]:
         with pytest.raises(Illegal):
-            XO.apply(state, decode(msgspec.json.encode({"seq": 1, **bad})))
+            apply(state, bad)
         assert XO.describe(state) == before
 
 
@@ -282,9 +287,8 @@ def test_xo_5_5_draw_event_draws_up_to_two() -> None:
 def test_xo_5_5_ruling_no_more_draws_than_the_deck_holds() -> None:
     state = legal([*TO_COMBAT[:10], summon("ann", "M1")])
     state.sides["bob"].deck = {"M9"}
-    decode = record_decoder("crossover").decode
     with pytest.raises(Illegal) as exc:
-        XO.apply(state, decode(msgspec.json.encode({"seq": 1, **event("bob", "Draw A", 2)})))
+        apply(state, event("bob", "Draw A", 2))
     assert exc.value.rule == "XO-5.5" and "only 1 card" in exc.value.message
 
 
@@ -301,9 +305,8 @@ def test_xo_5_7_ruling_a_pass_may_draw() -> None:
     assert "M9" in state.sides["ann"].hand and state.actor == "ann"
     state = legal([*PLAIN, summon("ann", "M1")])
     state.sides["bob"].deck = set()
-    decode = record_decoder("crossover").decode
     with pytest.raises(Illegal) as exc:
-        XO.apply(state, decode(msgspec.json.encode({"seq": 1, **pass_("bob", draw=True)})))
+        apply(state, pass_("bob", draw=True))
     assert exc.value.rule == "XO-5.7"
 
 
@@ -343,15 +346,17 @@ def four_openings(order: tuple[str, ...] = ("ann", "bob", "cat", "dan")) -> list
 
 
 def test_xo_6_1_initiative_order_with_ties_broken_by_seat() -> None:
-    """ann M1 (1), bob M3 (2), cat M3 (2), dan M1 (1): bob, cat, ann, dan."""
+    """ann M1 (1), bob M5 (3), cat M3 (2), dan M2 (1): bob, cat, then ann before dan by seat."""
     plays = [summon("ann", "M1"), summon("bob", "M5"), summon("cat", "M3"), summon("dan", "M2")]
-    plays[1] = summon("bob", "M5")  # strength 3
     state = legal([*four_openings(), *plays, pass_("ann"), pass_("bob"), pass_("cat"), pass_("dan")], four_players())
     assert state.skirmishes == [("bob", "cat"), ("ann", "dan")]
-    plays = [summon("ann", "M1"), summon("bob", "M5"), summon("cat", "M1"), summon("dan", "M2")]
-    opening = four_openings(("cat", "dan", "ann", "bob"))
-    state = legal([*opening, plays[2], plays[3], plays[0], plays[1], pass_("cat"), pass_("dan"), pass_("ann"), pass_("bob")], four_players("cat"))
-    # bob 3; cat, dan and ann 1 each: seat order from cat breaks the tie
+
+
+def test_xo_6_1_ruling_ties_follow_seats_from_the_first_player() -> None:
+    """With cat first: bob M5 (3), then cat, dan and ann at 1 each, in seat order from cat."""
+    plays = [summon("cat", "M1"), summon("dan", "M2"), summon("ann", "M1"), summon("bob", "M5")]
+    passes = [pass_("cat"), pass_("dan"), pass_("ann"), pass_("bob")]
+    state = legal([*four_openings(("cat", "dan", "ann", "bob")), *plays, *passes], four_players("cat"))
     assert state.skirmishes == [("bob", "cat"), ("dan", "ann")]
 
 
