@@ -70,6 +70,7 @@ class Card:
 
 
 def _creature(cost: str, power: int, stamina: int, colours: list[bt.Colour], **extra: object) -> bt.CardSpec:
+    """A built-in creature's declaration."""
     return bt.CardSpec(cost=cost, types=["creature"], power=power, stamina=stamina, colours=colours, **extra)  # type: ignore[arg-type]
 
 
