@@ -81,6 +81,14 @@ class Ruleset:
         """The state as text a player reads."""
         raise NotImplementedError
 
+    def grid_text(self, state: Any) -> str | None:
+        """The playing area's map as text, for games that have one (None for the others)."""
+        return None
+
+    def grid_svg(self, state: Any) -> str | None:
+        """The playing area's map as an SVG document, for games that have one (None for the others)."""
+        return None
+
     def turn_limit(self, state: Any) -> bool:
         """True when a bot game has gone on so long that the judge should call time."""
         return False
