@@ -282,7 +282,10 @@ def play(
         header = bot_header(ruleset, seed, players)
     except ValueError as exc:
         fail(str(exc))
-    data = b"".join(line + b"\n" for line in encode_lines(header, bot_play(header, seed)))
+    try:
+        data = b"".join(line + b"\n" for line in encode_lines(header, bot_play(header, seed)))
+    except Illegal as exc:  # a bot only draws legal records, so this is a bug in the ruleset
+        fail(f"internal error: a {ruleset} bot drew a record that breaks {exc.rule}: {exc.message}", EXIT_CODES["illegal"])
     if out_file is None:
         sys.stdout.buffer.write(data)
         sys.stdout.flush()

@@ -234,3 +234,15 @@ def test_legal_text_lists_records_ready_to_append(game: Path) -> None:
 def test_nothing_is_legal_after_the_end(tmp_path: Path) -> None:
     path = write(tmp_path, "over.jsonl", lines([{"by": "ann", "type": "concede"}, {"by": "bob", "type": "concede"}]))
     assert "nothing: the game is over" in invoke("validate", str(path)).stdout
+
+
+def test_play_reports_a_ruleset_bug_in_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    from referee.ruleset import Illegal
+    from referee.rulesets import get
+
+    def broken(state: object, rng: object) -> object:
+        raise Illegal("CW-0.0", "this bot is broken")
+
+    monkeypatch.setattr(get("cardwars"), "sample", broken)
+    result = invoke("play", "cardwars", "--seed", "1")
+    assert result.exit_code == 1 and "internal error" in result.stderr and "CW-0.0" in result.stderr
