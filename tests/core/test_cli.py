@@ -246,3 +246,13 @@ def test_play_reports_a_ruleset_bug_in_one_line(monkeypatch: pytest.MonkeyPatch)
     monkeypatch.setattr(get("cardwars"), "sample", broken)
     result = invoke("play", "cardwars", "--seed", "1")
     assert result.exit_code == 1 and "internal error" in result.stderr and "CW-0.0" in result.stderr
+
+
+def test_grid_draws_the_spacegrid_as_text_and_svg(tmp_path: Path) -> None:
+    path = tmp_path / "sg.jsonl"
+    assert invoke("play", "stccg-multiplayer", "--seed", "3", "--players", "3", "--out", str(path)).exit_code == 0
+    text = invoke("grid", str(path), "--at", "20")
+    assert text.exit_code == 0 and text.stdout.startswith("centre: N") and "spoke 3:" in text.stdout
+    svg = tmp_path / "grid.svg"
+    assert invoke("grid", str(path), "--svg", str(svg)).exit_code == 0
+    assert svg.read_text().startswith("<svg") and "</svg>" in svg.read_text()
