@@ -7,6 +7,7 @@ game ends `complete`; judging the same log twice gives the same verdict.
 
 from __future__ import annotations
 
+import copy
 import random
 from typing import Any
 
@@ -18,6 +19,7 @@ from referee.engine import judge
 from referee.logio import encode_lines
 from referee.ruleset import Illegal
 from referee.rulesets import get
+from schemas import crossover as xo
 from schemas.log import Concede, GameLoss, Record, Time
 
 XO = get("crossover")
@@ -113,3 +115,45 @@ def test_xo_9_6_a_concession_at_any_point_leaves_a_game_that_plays_to_the_end() 
         if leaver is not None:
             assert result.placements[leaver] == still_in
             assert leaver not in result.winners
+
+
+def _random_record(state: Any, players: list[str], rng: random.Random) -> Record:
+    """A well-formed record of any game type, with random actors and card names from every deck."""
+    names = sorted({n for side in state.sides.values() for n in side.cards})
+    card, minion = rng.choice(names), rng.choice(names)
+    by = rng.choice([*players, "chance"])
+    return rng.choice([
+        xo.Draw(by=by, player=rng.choice(players), card=card),
+        xo.Opening(by=by, search=rng.random() < 0.5),
+        xo.Lead(by=by, card=card),
+        xo.Summon(by=by, card=card),
+        xo.Equip(by=by, card=card, minion=minion),
+        xo.PlayEvent(by=by, card=card, draw=rng.choice([0, 1, 2])),
+        xo.Pass(by=by, draw=rng.random() < 0.5),
+        xo.Attack(by=by, minion=minion, targets=rng.sample(names, rng.randrange(3))),
+        xo.Respond(by=by, card=card, minion=minion),
+        xo.Done(by=by),
+        xo.Resolve(by=by, leader=rng.choice([None, card]), discard=rng.sample(names, rng.randrange(3))),
+    ])  # fmt: skip
+
+
+def test_apply_accepts_exactly_what_legal_lists() -> None:
+    """At every step of 40 bot games: random records outside `legal` are refused without a change, and everything in `legal` is accepted."""
+    for seed in range(40):
+        header = bot_header("crossover", seed, 2 + seed % 5)
+        state = XO.start(header, msgspec.json.decode(header.setup, type=XO.setup_type))
+        rng = random.Random(seed)
+        while XO.result(state) is None and not XO.turn_limit(state):
+            legal = list(XO.legal(state))
+            before = XO.describe(state)
+            for _ in range(4):
+                record = _random_record(state, header.players, rng)
+                if record in legal:
+                    continue
+                with pytest.raises(Illegal):
+                    XO.apply(state, record)
+                assert XO.describe(state) == before, record
+            if len(legal) <= 6:
+                for record in legal:
+                    XO.apply(copy.deepcopy(state), record)
+            XO.apply(state, XO.sample(state, rng))
