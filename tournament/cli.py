@@ -26,7 +26,7 @@ from sqlalchemy import Engine, select
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 from sqlalchemy.orm import Session
 
-from schemas.tournament import RoundInfo
+from schemas.tournament import EventInfo, RoundInfo
 from tournament import demo as demo_mod
 from tournament import export, service
 from tournament.db import DatabaseUnavailable, first_line, open_database, shown
@@ -123,7 +123,8 @@ def write_text(text: str, target: Path | None) -> None:
     err.print(f"wrote {target}", markup=False)
 
 
-def show_round(info: RoundInfo, fmt: str, target: Path | None, event: Any) -> None:
+def show_round(info: RoundInfo, fmt: str, target: Path | None, event: EventInfo) -> None:
+    """A round's pairings in `fmt`; a `table` sent to a file is written as CSV."""
     header, cells = export.pairing_cells(info.tables, info.bye)
     title = f"{event.name}: round {info.number}"
     if fmt == "json":
