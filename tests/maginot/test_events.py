@@ -187,3 +187,10 @@ def test_mg_7_1_ruling_a_play_must_do_something() -> None:
     t.act("play", card="QD", target="2D")
     t.passes(3).quiet_turn().draw("", "")
     assert "QD" in t.side("ann").queens.values()
+
+
+def test_mg_7_1_ruling_only_the_king_of_clubs_targets_an_opponent() -> None:
+    t = armies().quiet_turn()
+    t.draw("", "").passes(3)
+    t.draw("KH", "")
+    assert t.illegal(None, "play", card="KH", target="2H", owner="bob").rule == "MG-7.7"
