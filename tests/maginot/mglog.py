@@ -11,7 +11,7 @@ import pytest
 from referee.logio import encode_lines, record_decoder
 from referee.ruleset import Illegal
 from referee.rulesets import get
-from referee.rulesets.maginot.state import Side, State, sort_cards
+from referee.rulesets.maginot.state import Side, State, is_resource, sort_cards
 from schemas import maginot as mg
 from schemas.log import LOG_FORMAT, Header, Record
 
@@ -104,7 +104,7 @@ class Table:
     def resources_and_tap(self) -> Table:
         """Put out every diamond in hand and tap every resource."""
         me = self.side(self.state.active)
-        for card in sort_cards(c for c in me.hand if c.endswith("D") and c[0] in "23456789"):
+        for card in sort_cards(c for c in me.hand if is_resource(c)):
             self.act("resource", card=card)
         for card in sort_cards(me.resources):
             if not me.resources[card]:

@@ -29,6 +29,8 @@ from referee.rulesets.maginot.state import (
     State,
     Unit,
     class_of,
+    is_component,
+    is_resource,
     sort_cards,
     suit,
     value,
@@ -274,7 +276,7 @@ class Maginot(Ruleset):
         side = self._active_in(state, record, "construction", "put out a resource")
         card = record.card
         _in_hand(side, card, record.by)
-        if suit(card) != "D" or value(card) is None:
+        if not is_resource(card):
             raise Illegal("MG-4.1", f"{card} is not a number card of diamonds, so it is not a resource")
         side.hand.discard(card)
         side.resources[card] = False
@@ -299,10 +301,9 @@ class Maginot(Ruleset):
             raise Illegal("MG-4.4", f"{card} is already complete")
         if card not in side.hand and card not in side.building:
             raise Illegal("MG-2.4", f"{card} is neither in {record.by}'s hand nor under construction")
-        number = value(card)
-        if number is None or suit(card) == "D":
+        if not is_component(card):
             raise Illegal("MG-4.6", f"{card} is not a component: only number cards of spades, hearts and clubs are built")
-        needed = number - side.building.get(card, 0)
+        needed = (value(card) or 0) - side.building.get(card, 0)
         if tokens > state.pool:
             raise Illegal("MG-4.3", f"there are only {state.pool} tokens in the pool, not {tokens}")
         if tokens > needed:
@@ -634,7 +635,7 @@ class Maginot(Ruleset):
         """A builder's next step: resources out, every resource tapped, then tokens where a unit is closest."""
         me, side = state.active, state.sides[state.active]
         hand = sort_cards(side.hand)
-        diamonds = [c for c in hand if suit(c) == "D" and value(c) is not None]
+        diamonds = [c for c in hand if is_resource(c)]
         if diamonds:
             return mg.Resource(by=me, card=diamonds[0])
         untapped = [c for c in sort_cards(side.resources) if not side.resources[c]]
@@ -647,7 +648,7 @@ class Maginot(Ruleset):
         else:  # start a component the best-begun class still lacks, cheapest first
             have = {(class_of(value(c) or 0), suit(c)) for c in side.built}
             begun = Counter(kind for kind, _ in have)
-            fresh = [c for c in hand if c[-1] in PART and value(c) is not None and (class_of(value(c) or 0), suit(c)) not in have]
+            fresh = [c for c in hand if is_component(c) and (class_of(value(c) or 0), suit(c)) not in have]
             if not fresh:
                 return None
             card = min(fresh, key=lambda c: (-begun[class_of(value(c) or 0)], value(c) or 0))
@@ -658,12 +659,12 @@ class Maginot(Ruleset):
         """Resources, taps and builds open to the active player."""
         me, side = state.active, state.sides[state.active]
         for card in sort_cards(side.hand):
-            if suit(card) == "D" and value(card) is not None:
+            if is_resource(card):
                 yield mg.Resource(by=me, card=card)
         for card in sort_cards(side.resources):
             if not side.resources[card]:
                 yield mg.Tap(by=me, card=card)
-        components = [c for c in sort_cards(side.hand) if value(c) is not None and suit(c) != "D"]
+        components = [c for c in sort_cards(side.hand) if is_component(c)]
         for card in sort_cards(side.building) + components:
             needed = (value(card) or 0) - side.building.get(card, 0)
             for tokens in range(1, min(state.pool, needed) + 1):

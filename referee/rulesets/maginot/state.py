@@ -33,6 +33,16 @@ def suit(card: str) -> str:
     return "" if card in JOKERS else card[-1]
 
 
+def is_resource(card: str) -> bool:
+    """A number card of diamonds: it goes to the resource area (MG-4.1)."""
+    return suit(card) == "D" and value(card) is not None
+
+
+def is_component(card: str) -> bool:
+    """A number card of spades, hearts or clubs: it is built, then assembled (MG-4.6)."""
+    return suit(card) in PART and value(card) is not None
+
+
 def class_of(number: int) -> str:
     """The class of a component value (MG-5.2)."""
     return "light" if number <= 4 else "medium" if number <= 7 else "heavy"
