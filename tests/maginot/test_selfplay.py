@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
+from typing import Any
 
 import msgspec
 from hypothesis import HealthCheck, given, settings
@@ -13,7 +14,8 @@ from hypothesis import strategies as st
 
 from referee.bots import bot_header, play
 from referee.engine import judge
-from referee.logio import encode_lines, record_to_dict, setup_decoder
+from referee.logio import encode_lines, record_decoder, record_to_dict, setup_decoder
+from referee.ruleset import Illegal
 from referee.rulesets import get
 
 MG = get("maginot")
@@ -119,3 +121,49 @@ def test_unchained_swapped_records_reach_the_rules() -> None:
         verdict = judge([log[0], *(json.dumps(r).encode() for r in rows)]).verdict
         assert verdict.verdict == "illegal" and verdict.error is not None
         assert (verdict.error.rule or "").startswith("MG-")
+
+
+CARDS = ["2D", "3D", "2H", "2S", "2C", "5H", "7C", "10S", "AS", "AD", "JD", "JC", "JS", "JH", "QS", "QD", "KD", "KS", "KC", "KH", "JK1"]
+FIELDS: dict[str, dict[str, st.SearchStrategy[Any]]] = {
+    "base": {"aces": st.permutations(["AS", "AH", "AD", "AC"])},
+    "draw": {"player": st.sampled_from(["ann", "bob", "cat"]), "card": st.sampled_from(CARDS)},
+    "resource": {"card": st.sampled_from(CARDS)},
+    "tap": {"card": st.sampled_from(CARDS)},
+    "build": {"card": st.sampled_from(CARDS), "tokens": st.integers(1, 10)},
+    "attack": {"target": st.sampled_from(["ann", "bob", "cat"]), "units": st.lists(st.sampled_from(CARDS), max_size=3)},
+    "engage": {"pairs": st.dictionaries(st.sampled_from(CARDS), st.sampled_from(CARDS), max_size=3)},
+    "play": {"card": st.sampled_from(CARDS), "target": st.sampled_from([*CARDS, None]), "owner": st.sampled_from(["ann", "bob", None])},
+    "tap_base": {"target": st.sampled_from([*CARDS, None])},
+    "move": {"unit": st.sampled_from(CARDS), "zone": st.sampled_from(["patrol", "guardian"])},
+    "assemble": {"life": st.sampled_from(CARDS), "armor": st.sampled_from(CARDS), "weapon": st.sampled_from(CARDS)},
+    "pass": {},
+    "concede": {},
+    "time": {},
+    "game_loss": {"player": st.sampled_from(["ann", "bob", "zed"])},
+}
+
+
+def snapshot(state: object) -> bytes:
+    """Everything a rule reads, as bytes: two equal snapshots mean an untouched state."""
+    extra = {k: v for k, v in vars(state).items() if k not in ("sides", "battle", "outcome")}
+    battle = state.battle  # type: ignore[attr-defined]
+    extra["battle"] = None if battle is None else {k: getattr(battle, k) for k in battle.__slots__}
+    return msgspec.json.encode([MG.describe(state), extra], enc_hook=lambda o: sorted(o) if isinstance(o, set) else repr(o))
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 100), where=st.floats(0, 1), kind=st.sampled_from(sorted(FIELDS)), by=st.sampled_from(["ann", "bob", "cat", "chance", "judge"]), data=st.data())
+def test_an_illegal_record_leaves_the_state_untouched(seed: int, where: float, kind: str, by: str, data: st.DataObject) -> None:
+    """`apply` checks everything before it changes anything: any record it refuses leaves the state as it was."""
+    header = bot_header("maginot", seed, 3)
+    state = MG.start(header, setup_decoder("maginot").decode(header.setup))
+    records = list(play(header, seed))
+    for record in records[: int(where * (len(records) - 1))]:
+        MG.apply(state, record)
+    fields = {name: data.draw(strategy) for name, strategy in FIELDS[kind].items()}
+    candidate = record_decoder("maginot").decode(json.dumps({"type": kind, "by": by, **fields}))
+    before = snapshot(state)
+    try:
+        MG.apply(state, candidate)
+    except Illegal:
+        assert snapshot(state) == before
