@@ -19,6 +19,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from referee.engine import judge
+from referee.ruleset import CHANCE, JUDGE
 from referee.rulesets import get as get_ruleset
 from referee.rulesets import ids as ruleset_ids
 from schemas.verdict import Verdict
@@ -143,6 +144,8 @@ def register(session: Session, event_id: str, names: Sequence[str]) -> list[str]
     event = lock_event(session, event_id)
     for name in names:
         check_id("player", name)
+        if name in (CHANCE, JUDGE):
+            raise Usage(f"{name!r} is reserved in game logs and cannot be a player id")
     if len(set(names)) != len(names):
         raise Usage("a player is named twice")
     for name in names:
