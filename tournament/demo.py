@@ -40,12 +40,12 @@ def bot_names(count: int) -> list[str]:
     return list(NAMES[:count]) if count <= len(NAMES) else [f"bot{n:02d}" for n in range(1, count + 1)]
 
 
-def free_event_id(engine: Engine, base: str = "demo") -> str:
-    """`demo`, or `demo-2`, `demo-3`... when earlier demos are in the database."""
+def free_event_id(engine: Engine, directory: Path, base: str = "demo") -> str:
+    """`demo`, or `demo-2`, `demo-3`... when earlier demos are in the database or their logs on disk."""
     with Session(engine) as session:
         for n in range(1, 10_000):
             candidate = base if n == 1 else f"{base}-{n}"
-            if session.get(Event, candidate) is None:
+            if session.get(Event, candidate) is None and not (directory / candidate).exists():
                 return candidate
     raise service.Conflict("too many demo events in this database")
 
@@ -92,7 +92,7 @@ def run(
     on_table: Callable[[], None] = lambda: None,
 ) -> Demo:
     """Run a whole demo event (`players // 2` tables a round); `on_table()` after each table is reported."""
-    event_id = free_event_id(engine)
+    event_id = free_event_id(engine, directory)
     with Session(engine) as session, session.begin():
         service.create_event(
             session, event_id, name="Demo event", ruleset=ruleset, profile="mtg", best_of=best_of, seed=seed
