@@ -139,3 +139,11 @@ def test_mg_9_7_nothing_after_the_end() -> None:
     assert t.illegal("ann", "concede").rule == "MG-9.7"
     assert RULESET.to_act(t.state) == ()
     assert list(RULESET.legal(t.state)) == []
+
+
+def test_mg_9_6_score_is_the_number_of_players_placed_below() -> None:
+    t = Table(("ann", "bob", "cat"))
+    t.do("cat", "concede")
+    t.do("judge", "game_loss", player="ann")
+    result = RULESET.result(t.state)
+    assert result is not None and result.score == {"bob": 2.0, "ann": 1.0, "cat": 0.0}

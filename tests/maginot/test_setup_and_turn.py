@@ -224,7 +224,7 @@ def test_mg_5_1_ruling_a_component_is_worth_its_number() -> None:
     assert t.state.armor("ann", "6H") == 6 and t.state.life("ann", "6H") == 6
 
 
-def test_mg_5_2_and_5_3_a_unit_is_one_class() -> None:
+def test_mg_5_3_a_unit_is_one_class_mg_5_2() -> None:
     t = Table(hands={"ann": ["2D", "3D", "4D", "5D", "6D"]}).draw("2H", "2S").resources_and_tap()
     t.act("build", card="2H", tokens=2).act("build", card="2S", tokens=2).passes(3).quiet_turn()
     t.draw("5C", "").resources_and_tap().act("build", card="5C", tokens=5).passes(2)
