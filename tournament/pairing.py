@@ -39,15 +39,26 @@ Ignoring rematches, the best matching is easy: sorted by points, consecutive
 players meet (with a convex cost in the score difference, crossing or nested
 pairs never help), and the bye goes where `bye(a)` plus the consecutive
 pairing of the others is cheapest. Its cost is a lower bound for the real
-problem. That matching usually contains a few rematches; each is repaired by
-an exact dynamic programme over a short stretch of the sorted order around
-it, which may re-pair any players at most `WINDOW` places apart. If the
-repaired matching still costs exactly the lower bound, it is optimal, and
-this covers almost every round of a real event, in time linear in the field.
-When a repair cannot reach the bound (rematches or floats forced in small
-groups), the matching is solved exactly instead, by networkx's blossom
-algorithm on the complete graph; that fallback is slower (cubic), and it is
-the only use of networkx here.
+problem, and the work is linear in the field. Then, in turn, until one
+succeeds:
+
+1. Repair: that matching usually contains a few rematches; each is re-paired
+   by an exact dynamic programme over a short stretch of the sorted order
+   around it (players at most `WINDOW` places apart may meet). If the result
+   still costs exactly the lower bound, it is optimal. This settles most
+   rounds of a real event.
+2. Regions: when rematches force extra pairing down (small score groups,
+   draws), each rematch gets a region bounded by cuts inside larger score
+   groups; regions are solved exactly by a blossom algorithm and the whole
+   is proved optimal by a lower bound that splits pairs at the cuts (see
+   `_solve_regions`). Regions grow until the proof succeeds.
+3. Exact: otherwise (small fields, or histories where no proof is found)
+   the whole round is solved by the blossom algorithm on the complete graph,
+   which is cubic in the field.
+
+So the result is always a minimum-cost matching; only the time varies. The
+blossom algorithm is networkx's `max_weight_matching`, imported only when
+step 2 or 3 runs.
 """
 
 from __future__ import annotations
@@ -63,7 +74,7 @@ WINDOW = 8
 # repair may re-pair (tried in turn).
 REPAIR_REACHES = (4, 16)
 # Regions (see `_solve_regions`): how many players of a cut's score group a
-# region first keeps on its side of the cut (then 4 times as many, and so on),
+# region first keeps on its side of the cut (then twice as many, and so on),
 # and how many partners it may take from the other side (an even number).
 FIRST_MARGIN = 8
 STUBS = 4
@@ -297,8 +308,10 @@ def _solve_regions(
     "absorptions" at the cut values never costs more. So the sum over the
     pieces between cuts of their cheapest matching, where any player may
     instead be absorbed at a neighbouring cut, bounds every matching from
-    below (exactly computed for regions, ignoring rematches for the rest). If
-    the matching meets the bound it is optimal; if not, the regions grow.
+    below (exactly computed for regions, ignoring rematches for the rest;
+    `_lower_bound` adds the parity of the crossings at each cut). If the
+    matching meets the bound it is optimal; if not, the regions grow, and
+    None once a region would be the whole field.
     """
     points = [costs.entrants[i].points for i in seq]
     margin = FIRST_MARGIN
@@ -308,7 +321,7 @@ def _solve_regions(
             found = _certified(seq, points, blocks, regions, costs)
             if found is not None:
                 return found
-        margin *= 4
+        margin *= 2
     return None
 
 
@@ -326,9 +339,8 @@ def _regions(
         if points[i] == points[i + 1]:
             run_stop[i] = run_stop[i + 1]
 
-    def lends(b: int, step: int) -> bool:
-        """Whether the STUBS // 2 blocks from b on (by step) are tables of the group at b."""
-        group = points[blocks[b][0].start]
+    def lends(b: int, step: int, group: int) -> bool:
+        """Whether the STUBS // 2 blocks from b on (by step) are tables within `group`."""
         for k in range(STUBS // 2):
             c = b + k * step
             if not 0 <= c < len(blocks) or len(blocks[c][0]) != 2:
@@ -340,7 +352,7 @@ def _regions(
     def cut_above(b: int) -> int:
         while b > 0:
             start = blocks[b][0].start
-            if run_stop[start] - start >= margin and lends(b - 1, -1):
+            if run_stop[start] - start >= margin and lends(b - 1, -1, points[start]):
                 return b
             b -= 1
         return 0
@@ -348,7 +360,7 @@ def _regions(
     def cut_below(b: int) -> int:
         while b < len(blocks):
             start = blocks[b][0].start
-            if start - run_start[start] >= margin and lends(b, 1):
+            if start - run_start[start] >= margin and lends(b, 1, points[start]):
                 return b
             b += 1
         return len(blocks)
@@ -439,7 +451,9 @@ def _lower_bound(
     How many pairs cross a cut is even or odd as the number of players above
     it, not counting the bye: the pieces' bounds respect that. The cuts lie
     between blocks of the cheap matching, so that number is even unless the
-    bye sits on the other side of the cut than in the cheap matching.
+    bye sits on the other side of the cut than in the cheap matching. A pair
+    that passes right through a piece counts at both of its cuts, and costs
+    at least SCALE * (upper - lower)**2 there.
     """
     cheap_bye = next(
         (k for k, (lo, hi, _) in enumerate(pieces) if any(len(blocks[b][0]) % 2 for b in range(lo, hi))),
@@ -462,7 +476,14 @@ def _lower_bound(
             upper, lower = _cut_values(points, blocks, lo, hi)
             players = [seq[i] for b in range(lo, hi) for i in blocks[b][0]]
             relaxed = _relaxed_region if is_region else _relaxed_line
-            known[key] = relaxed(players, key[1], upper, lower, key[2], costs)
+            options = [relaxed(players, key[1], upper, lower, key[2], costs)]
+            if upper is not None and lower is not None:
+                # A pair passing right through the piece crosses both cuts.
+                flipped = (1 - key[2][0], 1 - key[2][1])
+                through = relaxed(players, key[1], upper, lower, flipped, costs)
+                if through is not None:
+                    options.append(through + costs.scale * (upper - lower) ** 2)
+            known[key] = min((o for o in options if o is not None), default=None)
         return known[key]
 
     candidates = range(len(pieces)) if len(seq) % 2 else [None]

@@ -260,9 +260,9 @@ def test_optimal_on_awkward_fields(entrants: list[Entrant], round_number: int, s
 
 
 def test_a_realistic_round_needs_no_exact_fallback(monkeypatch: pytest.MonkeyPatch) -> None:
-    # Without draws the repaired matching meets the lower bound, which proves
-    # it optimal: networkx is never called.
-    entrants = simulate(300, 6, seed=5, draw_chance=0.0)
+    # The repaired matching meets the lower bound, which proves it optimal:
+    # the exact fallback is never called.
+    entrants = simulate(300, 6, seed=5, draw_chance=0.05)
 
     def no_fallback(*args: object) -> None:
         raise AssertionError("the exact fallback was used")
@@ -270,3 +270,36 @@ def test_a_realistic_round_needs_no_exact_fallback(monkeypatch: pytest.MonkeyPat
     monkeypatch.setattr(pairing_module, "_exact", no_fallback)
     result = pair_swiss(entrants, 7, seed=5)
     check_valid(entrants, result, 7, 5)
+
+
+def test_regions_are_optimal_when_they_prove_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Force every round through the region method (no cheap repair, no exact
+    # fallback): whenever it returns, its matching must be optimal.
+    histories = [
+        simulate(players, rounds, seed, draw_chance)
+        for players, rounds, seed, draw_chance in [
+            (64, 5, 2, 0.05),
+            (90, 6, 3, 0.05),
+            (120, 6, 4, 0.1),
+            (150, 7, 5, 0.05),
+        ]
+    ]
+
+    class Fallback(Exception):
+        pass
+
+    def no_exact(*args: object) -> None:
+        raise Fallback
+
+    monkeypatch.setattr(pairing_module, "_repair_rematches", lambda *args: None)
+    monkeypatch.setattr(pairing_module, "_exact", no_exact)
+    proved = 0
+    for k, entrants in enumerate(histories):
+        try:
+            result = pair_swiss(entrants, 9, seed=k)
+        except Fallback:
+            continue
+        proved += 1
+        check_valid(entrants, result, 9, k)
+        assert result.cost == networkx_cost(entrants, 9, k)
+    assert proved >= len(histories) // 2
