@@ -32,7 +32,7 @@ from tournament import export, service
 from tournament.db import DatabaseUnavailable, first_line, open_database, shown
 from tournament.eventlog import as_utc, decode
 from tournament.eventlog import verify as verify_log
-from tournament.models import Event, LogEntry
+from tournament.models import Event, GameLog, LogEntry
 
 app = typer.Typer(
     name="tournament",
@@ -346,6 +346,34 @@ def export_cmd(event: EventArg, target: OutOpt = None, db: DbOpt = None) -> None
     with database(db) as (_url, engine), Session(engine) as session:
         data = export.export_event(session, event)
     write_text(msgspec.json.format(msgspec.json.encode(data), indent=2).decode(), target)
+
+
+@app.command("game-log")
+def game_log(
+    event: EventArg,
+    table: Annotated[int, typer.Option("--table", "-t", help="The table number.")],
+    round_number: Annotated[int | None, typer.Option("--round", help="The round (default: the current one).")] = None,
+    game: Annotated[int, typer.Option("--game", "-g", min=1, help="The game of the match.")] = 1,
+    target: OutOpt = None,
+    db: DbOpt = None,
+) -> None:
+    """A stored game log, byte for byte as reported (its SHA-256 is in `pairings --json` and `export`)."""
+    with database(db) as (_url, engine), Session(engine) as session:
+        event_row = service.get_event(session, event)
+        match = service.find_match(session, event_row, table, round_number)
+        stored = session.get(GameLog, (event, match.round, match.number, game))
+        if stored is None:
+            fail(f"table {match.number} of round {match.round} has no stored log for game {game}", service.EXIT_NOT_FOUND)
+        data = stored.data
+    if target is None:
+        sys.stdout.buffer.write(data)
+        sys.stdout.flush()
+        return
+    try:
+        target.write_bytes(data)
+    except OSError as exc:
+        fail(f"{target}: {exc.strerror}")
+    err.print(f"wrote {target}", markup=False)
 
 
 @app.command("log")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
 import json
 from pathlib import Path
@@ -68,9 +69,12 @@ def test_report_checks_the_log_and_stores_it(db_url: str, tmp_path: Path) -> Non
     assert table["games"][won] == 1
     exported = json.loads(cli(db_url, "export", "ev").stdout)
     logs = exported["rounds"][0]["tables"][0]["logs"]
-    import hashlib
-
     assert logs == [{"game": 1, "sha256": hashlib.sha256(path.read_bytes()).hexdigest(), "winner": won}]
+    stored = tmp_path / "stored.jsonl"
+    cli(db_url, "game-log", "ev", "--table", str(row["table"]), "--out", str(stored))
+    assert stored.read_bytes() == path.read_bytes()
+    assert cli(db_url, "game-log", "ev", "--table", str(row["table"]), "--round", "1").stdout_bytes == path.read_bytes()
+    cli(db_url, "game-log", "ev", "--table", str(row["table"]), "--game", "2", code=service.EXIT_NOT_FOUND)
 
 
 def test_reporting_the_same_result_twice_is_harmless(db_url: str, tmp_path: Path) -> None:
