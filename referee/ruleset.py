@@ -94,6 +94,12 @@ class Ruleset:
         return False
 
 
+def require_actor(record: Record, expected: str, why: str, rule: str) -> None:
+    """Raise Illegal(rule) unless `record` is made by `expected`; games bind their own turn rule."""
+    if record.by != expected:
+        raise Illegal(rule, f"{record.by} may not make this record: {why}")
+
+
 def two_player_result(players: list[str], winner: str | None, reason: str, score: dict[str, float]) -> Result:
     """The Result of a two-player game: `winner` first, or a draw when None."""
     if winner is None:

@@ -10,6 +10,7 @@ unordered sets of card ids, because the log names every card drawn.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import random
 from collections.abc import Iterable, Iterator
@@ -17,7 +18,7 @@ from typing import Any
 
 import msgspec
 
-from referee.ruleset import CHANCE, JUDGE, Illegal, Ruleset
+from referee.ruleset import CHANCE, JUDGE, Illegal, Ruleset, require_actor
 from referee.rulesets.basictcg_mtg.cards import BOT_EFFECTS, Card, built_in_setup
 from schemas import basictcg_mtg as bt
 from schemas.log import Concede, GameLoss, Header, Record, Time
@@ -703,10 +704,7 @@ class BasicTcgMtg(Ruleset):
         return data | {"damage": on.damage}
 
 
-def _by(record: Record, expected: str, why: str) -> None:
-    """BT-2.1: raise unless `record` is made by `expected`."""
-    if record.by != expected:
-        raise Illegal("BT-2.1", f"{record.by} may not make this record: {why}")
+_by = functools.partial(require_actor, rule="BT-2.1")  # who may make a record (BT-2.1)
 
 
 def _in_hand(state: State, player: str, card: str, rule: str = "BT-4.1") -> None:

@@ -8,12 +8,13 @@ reads; decks are unordered sets, because the log names every card drawn.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import random
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from referee.ruleset import CHANCE, JUDGE, Illegal, Ruleset, two_player_result
+from referee.ruleset import CHANCE, JUDGE, Illegal, Ruleset, require_actor, two_player_result
 from schemas import cardwars as cw
 from schemas.log import Concede, GameLoss, Header, Record, Time
 from schemas.verdict import Result
@@ -402,12 +403,12 @@ class Cardwars(Ruleset):
 
     def _time(self, state: State, record: Time) -> None:
         """CW-8.2: the judge calls time; the game is a draw."""
-        _by(record, JUDGE, "only the judge calls time", "CW-8.2")
+        _by(record, JUDGE, "only the judge calls time", rule="CW-8.2")
         self._finish(state, None, "time")
 
     def _game_loss(self, state: State, record: GameLoss) -> None:
         """CW-8.3: the judge gives a player a game loss."""
-        _by(record, JUDGE, "only the judge gives a game loss", "CW-8.3")
+        _by(record, JUDGE, "only the judge gives a game loss", rule="CW-8.3")
         if record.player not in state.sides:
             raise Illegal("CW-8.3", f"{record.player!r} is not a player in this game")
         self._finish(state, _other(state, record.player), "game_loss")
@@ -513,10 +514,7 @@ class Cardwars(Ruleset):
         return pay if total >= VALUE[face] else None
 
 
-def _by(record: Record, expected: str, why: str, rule: str = "CW-2.1") -> None:
-    """Raise unless `record` is made by `expected` (CW-2.1 unless another rule says who acts)."""
-    if record.by != expected:
-        raise Illegal(rule, f"{record.by} may not make this record: {why}")
+_by = functools.partial(require_actor, rule="CW-2.1")  # who may make a record (CW-2.1)
 
 
 def _now(state: State) -> str:

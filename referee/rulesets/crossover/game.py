@@ -9,12 +9,13 @@ completely before it changes anything.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import random
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from referee.ruleset import CHANCE, JUDGE, Illegal, Ruleset
+from referee.ruleset import CHANCE, JUDGE, Illegal, Ruleset, require_actor
 from referee.rulesets.crossover import decks
 from referee.rulesets.crossover.state import (
     FULL_HIT,
@@ -706,10 +707,7 @@ def _check_deck(player: str, deck: xo.Deck) -> Side:
     return Side(deck.game, cards)
 
 
-def _by(record: Record, expected: str, why: str) -> None:
-    """XO-3.1: raise unless `record` is made by `expected`."""
-    if record.by != expected:
-        raise Illegal("XO-3.1", f"{record.by} may not make this record: {why}")
+_by = functools.partial(require_actor, rule="XO-3.1")  # who may make a record (XO-3.1)
 
 
 def _waiting_for(state: State) -> str:

@@ -10,13 +10,14 @@ Event cards and the base tap live in events.py, the state in state.py.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import random
 from collections import Counter
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from referee.ruleset import CHANCE, JUDGE, Illegal, Ruleset
+from referee.ruleset import CHANCE, JUDGE, Illegal, Ruleset, require_actor
 from referee.rulesets.maginot import events
 from referee.rulesets.maginot.state import (
     ACE_LIFE,
@@ -715,10 +716,7 @@ _PART_SUIT = {"life": "heart", "armor": "spade", "weapon": "club"}
 _DUE = {"base": "lay out their base", "draw": "draw (a chance record)", "engage": "declare engagements (engage)"}
 
 
-def _by(record: Record, expected: str, why: str) -> None:
-    """MG-2.2: raise unless `record` is made by `expected`."""
-    if record.by != expected:
-        raise Illegal("MG-2.2", f"{record.by} may not make this record now: {why}")
+_by = functools.partial(require_actor, rule="MG-2.2")  # who may make a record (MG-2.2)
 
 
 def _in_hand(side: Side, card: str, player: str) -> None:
