@@ -555,6 +555,15 @@ def _relaxed_region(
     m = len(players)
     points = [costs.entrants[p].points for p in players]
     weights = {(i, j): costs.table(players[i], players[j]) for i in range(m) for j in range(i + 1, m)}
+    # Two players absorbed at the same cut who have not met could meet instead
+    # for no more, so some best solution absorbs at each cut only players who
+    # have all met each other: at most one more than anyone's rematch count.
+    met = [0] * m
+    for (i, j), w in weights.items():
+        if w >= costs.rematch:
+            met[i] += 1
+            met[j] += 1
+    most = min(m, 1 + max(met, default=0))
     nodes = m
     for g, parity in zip((upper, lower), parities, strict=True):
         if g is None:
@@ -563,7 +572,7 @@ def _relaxed_region(
             continue
         # A pool of absorbers for this cut; the unused ones pair off at no cost,
         # so the pool's size fixes the parity of the used ones.
-        pool = range(nodes, nodes + m + (m % 2 != parity))
+        pool = range(nodes, nodes + most + (most % 2 != parity))
         weights.update({(i, a): costs.scale * (points[i] - g) ** 2 for i in range(m) for a in pool})
         weights.update({(a, b): 0 for a in pool for b in pool if a < b})
         nodes = pool.stop
