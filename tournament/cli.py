@@ -52,7 +52,7 @@ DbOpt = Annotated[
     str | None,
     typer.Option(
         "--db", envvar="TOURNAMENT_DB", show_envvar=True,
-        help="A SQLite file, or a postgresql+psycopg:// URL. [default: ./tournament.db]",
+        help="A SQLite file (default: ./tournament.db), or a postgresql+psycopg:// URL.",
     ),
 ]
 EventArg = Annotated[str, typer.Argument(help="The event id.", metavar="EVENT")]
