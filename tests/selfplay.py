@@ -1,0 +1,65 @@
+"""What every game's self-play property tests share: bot logs, judging twice, and log mutations."""
+
+from __future__ import annotations
+
+import json
+
+import msgspec
+
+from referee.bots import bot_header, play
+from referee.engine import judge
+from referee.logio import encode_lines
+from schemas.verdict import Verdict
+
+MUTATIONS = ("delete", "duplicate", "swap", "edit")
+KINDS = ("complete", "ongoing", "illegal", "malformed", "tampered")
+
+
+def bot_log(ruleset_id: str, seed: int, players: int | None = None) -> list[bytes]:
+    """The chained lines of the bot game `seed` (header first)."""
+    header = bot_header(ruleset_id, seed, players)
+    return list(encode_lines(header, play(header, seed)))
+
+
+def unchain(log: list[bytes]) -> list[bytes]:
+    """The same log without `prev`, so that a mutation reaches the rules instead of the chain."""
+    rows = (json.loads(line) for line in log[1:])
+    return [log[0], *(json.dumps({k: v for k, v in r.items() if k != "prev"}).encode() for r in rows)]
+
+
+def judge_twice(log: list[bytes]) -> Verdict:
+    """Judge `log` twice and check both verdicts are byte for byte the same."""
+    first, second = judge(log).verdict, judge(log).verdict
+    assert msgspec.json.encode(first) == msgspec.json.encode(second)
+    return first
+
+
+def mutate(log: list[bytes], kind: str, where: float, other: float, key: str, value: object) -> list[bytes]:
+    """A copy of `log` with one record deleted, duplicated, swapped with another, or one field edited."""
+    log = list(log)
+    i = 1 + int(where * (len(log) - 2))
+    j = 1 + int(other * (len(log) - 2))
+    if kind == "delete":
+        del log[i]
+    elif kind == "duplicate":
+        log.insert(i, log[i])
+    elif kind == "swap":
+        log[i], log[j] = log[j], log[i]
+    else:
+        record = json.loads(log[i])
+        record[key] = value
+        log[i] = json.dumps(record).encode()
+    return log
+
+
+def check_mutated(original: list[bytes], mutated: list[bytes], kind: str, rule_prefix: str) -> Verdict:
+    """The properties any mutated log has: a verdict (never a crash) that points at a line and a rule."""
+    verdict = judge(mutated).verdict
+    assert verdict.verdict in KINDS
+    if kind in ("delete", "duplicate") or (kind == "swap" and mutated != original):
+        assert verdict.verdict != "complete"
+    if verdict.error is not None:
+        assert verdict.error.line >= 1 and verdict.error.message
+        if verdict.verdict == "illegal":
+            assert verdict.error.rule is not None and verdict.error.rule.startswith(rule_prefix)
+    return verdict
