@@ -106,6 +106,7 @@ class Costs:
     second_bye: int
     lowest_points: int
     below: Mapping[str, int]
+    order: Mapping[str, int]  # each player's place in the round's random order
 
     @classmethod
     def for_round(cls, entrants: Sequence[Entrant], round_number: int, seed: int) -> Costs:
@@ -133,6 +134,7 @@ class Costs:
             second_bye=rematch * (n // 2 + 1),
             lowest_points=min(points),
             below=below,
+            order=order,
         )
 
     def table(self, a: str, b: str) -> int:
@@ -149,15 +151,19 @@ class Costs:
         )
 
     def total(self, tables: Sequence[tuple[str, str]], bye: str | None) -> int:
-        return sum(self.table(a, b) for a, b in tables) + (self.bye(bye) if bye else 0)
+        return sum(self.table(a, b) for a, b in tables) + (self.bye(bye) if bye is not None else 0)
 
 
 def pair_swiss(entrants: Sequence[Entrant], round_number: int, seed: int) -> Pairing:
-    """Pair one Swiss round: the matching of least total cost under `Costs`."""
+    """Pair one Swiss round: the matching of least total cost under `Costs`.
+
+    `entrants` are the players in this round (dropped players left out);
+    `round_number` counts from 1, and in round 1 `rank` is not used. The same
+    entrants, round and seed always give the same pairing.
+    """
     costs = Costs.for_round(entrants, round_number, seed)
-    order = _random_order(costs.entrants, round_number, seed)
     # Sorted by points, best first; the random order inside each score group.
-    seq = sorted(costs.entrants, key=lambda i: (-costs.entrants[i].points, order[i]))
+    seq = sorted(costs.entrants, key=lambda i: (-costs.entrants[i].points, costs.order[i]))
     blocks = _cheapest_ignoring_rematches(seq, costs)
     dirty = [
         b
@@ -170,7 +176,7 @@ def pair_swiss(entrants: Sequence[Entrant], round_number: int, seed: int) -> Pai
         or _exact(seq, costs)
     )
     tables, bye = found
-    return _ordered(tables, bye, costs, order)
+    return _ordered(tables, bye, costs)
 
 
 def _random_order(by_id: Mapping[str, Entrant], round_number: int, seed: int) -> dict[str, int]:
@@ -243,7 +249,7 @@ def _repair_rematches(
 
 def _repair(
     seq: list[str], blocks: list[Block], dirty: list[int], reach: int, costs: Costs
-) -> tuple[list[tuple[str, str]], str | None] | None:
+) -> Found | None:
     """Re-pair the blocks within `reach` of each dirty block; None if one stretch costs more."""
     # Stretches of blocks [lo, hi), merged where they touch.
     stretches: list[list[int]] = []
@@ -276,7 +282,7 @@ def _repair(
     return tables + tables_after, bye or bye_after
 
 
-def _block_tables(seq: list[str], blocks: list[Block]) -> tuple[list[tuple[str, str]], str | None]:
+def _block_tables(seq: list[str], blocks: list[Block]) -> Found:
     """The tables and bye of the cheap matching in these blocks."""
     tables = []
     bye = None
@@ -719,19 +725,13 @@ def _exact(seq: list[str], costs: Costs) -> Found:
     return tables, bye
 
 
-def _ordered(
-    tables: list[tuple[str, str]], bye: str | None, costs: Costs, order: Mapping[str, int]
-) -> Pairing:
+def _ordered(tables: list[tuple[str, str]], bye: str | None, costs: Costs) -> Pairing:
     """Best-placed tables first; at each table the better-placed player first."""
     entrants = costs.entrants
 
     def placing(i: str) -> tuple[int, int, int]:
-        return (-entrants[i].points, entrants[i].rank, order[i])
+        return (-entrants[i].points, entrants[i].rank, costs.order[i])
 
-    seated = [tuple(sorted(t, key=placing)) for t in tables]
+    seated = [(a, b) if placing(a) <= placing(b) else (b, a) for a, b in tables]
     seated.sort(key=lambda t: (placing(t[0]), placing(t[1])))
-    return Pairing(
-        tables=[(a, b) for a, b in seated],
-        bye=bye,
-        cost=costs.total(tables, bye),
-    )
+    return Pairing(tables=seated, bye=bye, cost=costs.total(tables, bye))
