@@ -102,3 +102,28 @@ def test_parallel_reports_on_one_round_all_land(db_url: str) -> None:
     with Session(engine) as session:
         assert all(m.games_a == 1 for m in service.matches(session, "ev", 1))
     engine.dispose()
+
+
+FIRST_USE = """
+import sys, time
+from tournament.db import open_database
+
+url, start_at = sys.argv[1], float(sys.argv[2])
+while time.time() < start_at:
+    time.sleep(0.001)
+_, engine = open_database(url)  # migrates the empty database, or finds it migrated
+engine.dispose()
+"""
+
+
+def test_first_use_from_several_processes_migrates_once(db_url: str) -> None:
+    start_at = str(time.time() + 3)
+    procs = [
+        subprocess.Popen([sys.executable, "-c", FIRST_USE, db_url, start_at], stderr=subprocess.PIPE, text=True)
+        for _ in range(3)
+    ]
+    for proc in procs:
+        _, stderr = proc.communicate(timeout=120)
+        assert proc.returncode == 0, stderr
+    make_event(db_url)
+    assert seqs(db_url) == [1]
