@@ -168,9 +168,11 @@ def test_an_illegal_or_unfinished_log_is_refused_with_the_referees_reason(db_url
 
 def test_best_of_three_needs_every_game(db_url: str, tmp_path: Path) -> None:
     a, b = started(db_url, best_of=3)[0]["players"]
-    games = [write_log(tmp_path, a, b, seed) for seed in range(1, 12)]
-    by_winner: dict[str | None, list[Path]] = {}
-    for path, won in games:
+    by_winner: dict[str | None, list[Path]] = {a: [], b: []}
+    for seed in range(1, 200):  # bot games until a has won three and b one
+        if len(by_winner[a]) >= 3 and by_winner[b]:
+            break
+        path, won = write_log(tmp_path, a, b, seed)
         by_winner.setdefault(won, []).append(path)
     first = by_winner[a][0]
     cli(db_url, "report", "ev", "--table", "1", "--log", str(first), code=service.EXIT_LOG_REJECTED)
