@@ -6,16 +6,12 @@ it is (`draw.player`, the values of `engage.pairs`, `play.owner`).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Literal
+from typing import Annotated, Literal
 
 import msgspec
 
+from schemas.cards import Card
 from schemas.log import PlayerId, Record
-
-if TYPE_CHECKING:
-    Card = str  # the rules keep cards in sets of str; the wire type below is what msgspec checks
-else:
-    from schemas.cardwars import Card  # the 54 card names DESIGN.md fixes
 
 Ace = Literal["AS", "AH", "AD", "AC"]
 Zone = Literal["patrol", "guardian"]
