@@ -52,7 +52,7 @@ def test_a_whole_event_verifies_and_exports(db_url: str, tmp_path: Path) -> None
     assert [r.number for r in data.rounds] == [1, 2, 3]
     assert all(t.games is not None and t.source == "log" and len(t.logs) == 1 for r in data.rounds for t in r.tables)
     assert sorted(s.player for s in data.standings) == PLAYERS
-    assert sum(s.wins for s in data.standings) == 6
+    assert sum(2 * s.wins + s.draws for s in data.standings) == 2 * 6  # six matches, each won or drawn
     assert [e.seq for e in data.log] == list(range(1, len(data.log) + 1))
     assert data.log[0].prev == "0" * 64
     assert all(e.prev == p.hash for p, e in zip(data.log, data.log[1:], strict=False))
