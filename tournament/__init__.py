@@ -1,6 +1,8 @@
 """The tournament service: events whose every change is an append-only, hash-chained log.
 
 `models` holds the tables, `eventlog` the log and its projection, `service`
-the operations the CLI runs (one transaction each), `export` the renderings.
-Pairing and tiebreakers are pure functions in `pairing` and `standings`.
+the operations the CLI runs (one transaction each), `export` the renderings,
+`db` opening and migrating the database, `demo` a whole bot event, `cli` the
+`tournament` command. Pairing and tiebreakers are pure functions in `pairing`
+and `standings`. User docs: README.md beside this file.
 """
