@@ -82,11 +82,13 @@ def pg_server() -> Iterator[Server]:
     if not (shutil.which("initdb") and shutil.which("pg_ctl")) or (os.geteuid() == 0 and not shutil.which("runuser")):
         yield Server(None, "initdb/pg_ctl are not on the PATH and TOURNAMENT_TEST_PG_URL is not set")
         return
-    cluster = Cluster()
+    cluster = None
     try:
+        cluster = Cluster()  # LookupError: no `postgres` user to run the server as
         url = cluster.start()
     except (subprocess.CalledProcessError, subprocess.TimeoutExpired, OSError, LookupError) as exc:
-        cluster.stop()
+        if cluster is not None:
+            cluster.stop()
         detail = (getattr(exc, "stderr", None) or str(exc)).strip().splitlines()
         yield Server(None, f"could not start a PostgreSQL cluster: {detail[-1] if detail else exc!r}")
         return
