@@ -119,6 +119,12 @@ def test_round_one_bye_is_random_not_by_rank() -> None:
     assert len(byes) > 3
 
 
+def test_who_meets_whom_in_a_score_group_follows_the_seed() -> None:
+    players = [entrant(f"p{i}", points=3, rank=i + 1) for i in range(8)]
+    assert pair_swiss(players, 2, seed=5) == pair_swiss(players, 2, seed=5)
+    assert len({tuple(pair_swiss(players, 2, seed=s).tables) for s in range(10)}) > 5
+
+
 def test_pairs_within_score_groups() -> None:
     players = field(("a", 6, ""), ("b", 6, ""), ("c", 3, ""), ("d", 3, ""), ("e", 0, ""), ("f", 0, ""))
     result = pair_swiss(players, 3, seed=1)
