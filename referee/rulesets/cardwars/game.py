@@ -25,6 +25,7 @@ JOKERS = ("JK1", "JK2")
 VALUE = {rank + suit: v for rank, v in RANKS.items() for suit in SUITS} | dict.fromkeys(JOKERS, 10)
 SUIT = {rank + suit: suit for rank in RANKS for suit in SUITS}
 FACES = frozenset(c for c in SUIT if c[0] in "JQK")
+OF_SUIT = {suit: frozenset(c for c in SUIT if SUIT[c] == suit) for suit in SUITS}
 START_LIFE = 20
 BOT_TURN_LIMIT = 300
 
@@ -115,7 +116,7 @@ class Cardwars(Ruleset):
             suits = setup.suits[player]
             if len(suits) != 2 or len(set(suits)) != 2:
                 raise Illegal("CW-1.2", f"{player}'s half deck must be two different whole suits")
-            decks[player] = {c for c in SUIT if SUIT[c] in suits} | {JOKERS[seat]}
+            decks[player] = {JOKERS[seat], *OF_SUIT[suits[0]], *OF_SUIT[suits[1]]}
         if len(set(setup.suits[players[0]]) | set(setup.suits[players[1]])) != 4:
             raise Illegal("CW-1.2", "the two half decks must not share a suit")
         state = State(players, setup.first, decks)
