@@ -10,7 +10,8 @@ Tiebreaker profiles (`PROFILES`), all of them "higher is better":
   `omw` (opponents' match-win percentage), `gw` (game-win percentage),
   `ogw` (opponents' game-win percentage). A player's match-win percentage is
   their match points over 3 per round played, their game-win percentage their
-  game points over 3 per game played, each at least 0.33. Byes count in a
+  game points over 3 per game played, each at least 0.33 (exactly 0.33, as
+  the rules write it, not a third). Byes count in a
   player's own percentages but are left out of their opponents' averages.
   A player who dropped has their percentages over the rounds they played.
 - `pokemon`: `owp` (opponents' win percentage, the same match-win percentage
