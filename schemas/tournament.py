@@ -80,6 +80,9 @@ class PlayerInfo(msgspec.Struct, forbid_unknown_fields=True):
 
 
 class EventInfo(msgspec.Struct, forbid_unknown_fields=True):
+    """`format`: `swiss`, `single` (elimination) or `roundrobin`. `bracket_round`: the first
+    round of the bracket or round robin (for a Swiss event, of its top cut); null before it is seeded."""
+
     id: str
     name: str
     ruleset: str
@@ -88,6 +91,32 @@ class EventInfo(msgspec.Struct, forbid_unknown_fields=True):
     seed: int
     created_at: datetime
     rounds: int
+    format: str = "swiss"
+    bracket_round: int | None = None
+
+
+class BracketPair(msgspec.Struct, forbid_unknown_fields=True):
+    """Two places of a bracket round, top first: a player, or null for an empty place (the other
+    player goes through without playing). `table`: the match's table in that round, if it is played."""
+
+    players: list[str | None]
+    table: int | None
+    winner: str | None
+
+
+class BracketRound(msgspec.Struct, forbid_unknown_fields=True):
+    """One bracket round; `round` is the event's round number it is (or will be) played as."""
+
+    round: int
+    pairs: list[BracketPair]
+
+
+class BracketInfo(msgspec.Struct, forbid_unknown_fields=True):
+    """A single-elimination bracket (or a top cut): seeds best first, the rounds known so far."""
+
+    seeds: list[str]
+    rounds: list[BracketRound]
+    champion: str | None
 
 
 class LogEntryInfo(msgspec.Struct, forbid_unknown_fields=True):
@@ -109,3 +138,4 @@ class Export(msgspec.Struct, forbid_unknown_fields=True):
     rounds: list[RoundInfo]
     standings: list[StandingRow]
     log: list[LogEntryInfo]
+    bracket: BracketInfo | None = None

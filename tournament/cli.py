@@ -156,6 +156,7 @@ def create(
     profile: Annotated[str, typer.Option("--profile", help="Tiebreakers: mtg, pokemon or chess.")] = "mtg",
     best_of: Annotated[int, typer.Option("--best-of", help="Games per match (odd).")] = 1,
     seed: Annotated[int | None, typer.Option("--seed", help="The pairing seed (default: random; kept in the log).")] = None,
+    fmt: Annotated[str, typer.Option("--format", "-f", help="swiss, single (elimination) or roundrobin.")] = "swiss",
     db: DbOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -163,13 +164,16 @@ def create(
     pairing_seed = random.SystemRandom().getrandbits(32) if seed is None else seed
     with transaction(db) as session:
         created = service.create_event(
-            session, event, name=name, ruleset=ruleset, profile=profile, best_of=best_of, seed=pairing_seed
+            session, event, name=name, ruleset=ruleset, profile=profile, best_of=best_of, seed=pairing_seed, format=fmt
         )
         info = export.event_info(created)
     if as_json:
         emit_json(info)
     else:
-        say(f"created {info.id}: {info.ruleset}, best of {info.best_of}, tiebreakers {info.profile}, seed {info.seed}")
+        say(
+            f"created {info.id}: {service.FORMATS[info.format]}, {info.ruleset}, best of {info.best_of}, "
+            f"tiebreakers {info.profile}, seed {info.seed}"
+        )
 
 
 @app.command()
@@ -229,6 +233,67 @@ def pair(event: EventArg, db: DbOpt = None, as_json: JsonOpt = False) -> None:
         info = round_info(session, event, number)
         details = export.event_info(service.get_event(session, event))
     show_round(info, "json" if as_json else "table", None, details)
+
+
+@app.command()
+def seed(
+    event: EventArg,
+    players: Annotated[list[str], typer.Argument(help="Every active player, best first.", metavar="PLAYER...")],
+    db: DbOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Seed a single elimination or round robin by hand, before round 1 (otherwise `pair` seeds at random)."""
+    with transaction(db) as session:
+        seeds = service.seed(session, event, players)
+    if as_json:
+        emit_json({"event": event, "seeds": seeds})
+    else:
+        say(f"seeded {event}: " + ", ".join(f"{k} {p}" for k, p in enumerate(seeds, start=1)))
+
+
+@app.command("cut")
+def cut_cmd(
+    event: EventArg,
+    size: Annotated[int, typer.Option("--cut", help="Players in the top cut: 4, 8 or 16 (2, 32 and 64 work too).")] = 8,
+    db: DbOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """End the Swiss rounds: the top of the standings goes on to a single-elimination bracket, seeded in order."""
+    with transaction(db) as session:
+        seeds = service.cut(session, event, size)
+        start = service.get_event(session, event).bracket_round
+    if as_json:
+        emit_json({"event": event, "cut": size, "seeds": seeds, "bracket_round": start})
+    else:
+        say(f"top {size} of {event}, from round {start}: " + ", ".join(f"{k} {p}" for k, p in enumerate(seeds, start=1)))
+
+
+@app.command("bracket")
+def bracket_cmd(
+    event: EventArg,
+    fmt: Annotated[str, typer.Option("--format", "-f", help="text, json or html.")] = "text",
+    target: OutOpt = None,
+    db: DbOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """The elimination bracket (single elimination, or a Swiss event's top cut) as a picture."""
+    fmt = "json" if as_json else fmt
+    if fmt not in ("text", "json", "html"):
+        fail(f"--format must be text, json or html, not {fmt!r}")
+    with database(db) as (_url, engine), Session(engine) as session:
+        info = export.bracket_info(session, event)
+        details = export.event_info(service.get_event(session, event))
+    if info is None:
+        fail(f"{event!r} has no bracket (yet)", service.EXIT_NOT_FOUND)
+    picture = export.bracket_text(info)
+    if fmt == "json":
+        write_text(msgspec.json.encode(info).decode(), target)
+    elif fmt == "html":
+        header, cells = export.seed_cells(info)
+        write_text(export.to_html(f"{details.name}: bracket", "Seeds", details, header, cells, [("Bracket", picture)]), target)
+    else:
+        champion = f"champion: {info.champion}\n" if info.champion else ""
+        write_text(picture + champion, target)
 
 
 @app.command()
@@ -311,6 +376,8 @@ def standings_cmd(
     with database(db) as (_url, engine), Session(engine) as session:
         rows = export.standing_rows(session, event)
         info = export.event_info(service.get_event(session, event))
+        drawn = export.bracket_info(session, event)
+    pictures = [("Bracket", export.bracket_text(drawn))] if drawn else []
     header, cells = export.standing_cells(rows)
     title = f"{info.name}: standings after round {info.rounds}"
     if fmt == "json":
@@ -318,7 +385,7 @@ def standings_cmd(
     elif fmt == "csv" or (fmt == "table" and target is not None):
         write_text(export.to_csv(header, cells), target)
     elif fmt == "html":
-        write_text(export.to_html(title, "Standings", info, header, cells), target)
+        write_text(export.to_html(title, "Standings", info, header, cells, pictures), target)
     else:
         out.print(export.to_rich(title, header, cells))
 
@@ -433,15 +500,19 @@ def demo_cmd(
     players: Annotated[int, typer.Option("--players", min=2, max=64, help="Bot players.")] = 8,
     rounds: Annotated[int, typer.Option("--rounds", min=1, max=20, help="Swiss rounds.")] = 3,
     ruleset: Annotated[str, typer.Option("--ruleset", help="A two-player game.")] = "cardwars",
+    fmt: Annotated[str, typer.Option("--format", "-f", help="swiss, single (elimination) or roundrobin.")] = "swiss",
+    cut: Annotated[int | None, typer.Option("--cut", help="After the Swiss rounds, a top cut of 4, 8 or 16.")] = None,
     best_of: Annotated[int, typer.Option("--best-of", help="Games per match (odd).")] = 3,
     seed: Annotated[int, typer.Option("--seed", help="Seeds pairings and every game.")] = 1,
     logs: Annotated[Path, typer.Option("--logs", help="Where the game logs go.")] = Path("tournament-logs"),
     db: DbOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """A whole Swiss event played by referee bots: every game logged, validated and reported."""
+    """A whole event played by referee bots: every game logged, validated and reported."""
+    if cut is not None and fmt != "swiss":
+        fail("--cut follows Swiss rounds: use it with --format swiss")
     with database(db) as (url, engine):
-        total = rounds * (players // 2)
+        total = demo_mod.tables_expected(fmt, players, rounds, cut)
         with Progress(
             TextColumn("playing"), BarColumn(), MofNCompleteColumn(), TextColumn("tables"), TimeElapsedColumn(),
             console=err, transient=True,
@@ -449,22 +520,28 @@ def demo_cmd(
             task = progress.add_task("tables", total=total)
             ran = demo_mod.run(
                 engine, logs, players=players, rounds=rounds, ruleset=ruleset, best_of=best_of, seed=seed,
-                on_table=lambda: progress.advance(task),
+                format=fmt, cut=cut, on_table=lambda: progress.advance(task),
             )
         with Session(engine) as session:
             rows = export.standing_rows(session, ran.event_id)
             info = export.event_info(service.get_event(session, ran.event_id))
+            drawn = export.bracket_info(session, ran.event_id)
     where = shown(url)
     if as_json:
-        emit_json({"event": ran.event_id, "database": where, "logs": str(ran.logs.resolve()), "games": ran.games, "standings": rows})
+        emit_json(
+            {"event": ran.event_id, "database": where, "logs": str(ran.logs.resolve()), "games": ran.games, "standings": rows,
+             "bracket": drawn}
+        )
         return
     header, cells = export.standing_cells(rows)
+    if drawn is not None:
+        say(export.bracket_text(drawn))
     out.print(export.to_rich(f"{info.name} ({ran.event_id}): standings after round {info.rounds}", header, cells))
     db_flag = "" if db is None and "TOURNAMENT_DB" not in os.environ else f" --db {where}"
     say(f"database: {where}")
     say(f"game logs: {ran.logs.resolve()}/ ({ran.games} games, each validated by the referee)")
     say("next, try:")
-    for command in ("log", "verify", "pairings", "standings"):
+    for command in ("log", "verify", "pairings", "standings", *(("bracket",) if drawn else ())):
         say(f"  tournament {command} {ran.event_id}{db_flag}")
     say(f"  tournament standings {ran.event_id}{db_flag} --format html -o standings.html")
 

@@ -1,9 +1,11 @@
-"""`tournament demo`: a whole Swiss event played by the referee's bots.
+"""`tournament demo`: a whole event played by the referee's bots, in any format.
 
 Each step is its own transaction, as a real event's would be: create,
 register, and per round pair, then play every table with bots, write each
 game's log to disk and report it through the same checks a scorekeeper's
-report goes through (the referee replays every log).
+report goes through (the referee replays every log). A Swiss event plays its
+rounds, then its top cut if it has one; a bracket or round robin plays until
+it is over.
 """
 
 from __future__ import annotations
@@ -53,11 +55,11 @@ def free_event_id(engine: Engine, directory: Path, base: str = "demo") -> str:
 def game_logs(event: Event, round_number: int, table: int, a: str, b: str) -> Iterator[tuple[str, bytes]]:
     """Bot games at one table until the match is decided: (file name, chained log bytes) each."""
     ruleset = get_ruleset(event.ruleset)
-    needed = event.best_of // 2 + 1
     wins = {a: 0, b: 0}
-    for game in range(1, event.best_of + 1):
-        if max(wins.values()) >= needed:
-            return
+    game = 0
+    # A bracket match tied after N games goes on; bots draw rarely, so a few more games decide it.
+    while not service.match_over(event, round_number, wins, game) and game < event.best_of + EXTRA_GAMES:
+        game += 1
         seed = hash_seed(event.seed, round_number, table, game)
         setup = ruleset.default_setup([a, b], random.Random(f"{seed}/setup"))
         header = Header(
@@ -75,6 +77,9 @@ def game_logs(event: Event, round_number: int, table: int, a: str, b: str) -> It
             wins[result.winners[0]] += 1
 
 
+EXTRA_GAMES = 10
+
+
 def hash_seed(*parts: int) -> int:
     """One reproducible game seed from the event seed and the game's place."""
     return random.Random("/".join(map(str, parts))).getrandbits(48)
@@ -89,21 +94,34 @@ def run(
     ruleset: str,
     best_of: int,
     seed: int,
+    format: str = "swiss",
+    cut: int | None = None,
     on_table: Callable[[], None] = lambda: None,
 ) -> Demo:
-    """Run a whole demo event (`players // 2` tables a round); `on_table()` after each table is reported."""
+    """Run a whole demo event; `on_table()` after each table is reported.
+
+    Swiss: `rounds` rounds, then a top `cut` if given. Single elimination and
+    round robin: until the event is over (`rounds` is not used).
+    """
     event_id = free_event_id(engine, directory)
     with Session(engine) as session, session.begin():
         service.create_event(
-            session, event_id, name="Demo event", ruleset=ruleset, profile="mtg", best_of=best_of, seed=seed
+            session, event_id, name="Demo event", ruleset=ruleset, profile="mtg", best_of=best_of, seed=seed, format=format
         )
     with Session(engine) as session, session.begin():
         service.register(session, event_id, bot_names(players))
     logs = directory / event_id
     logs.mkdir(parents=True, exist_ok=True)
     games = 0
-    for _ in range(rounds):
+    while True:
         with Session(engine) as session, session.begin():
+            event = service.get_event(session, event_id)
+            if format == "swiss" and event.bracket_round is None and event.rounds == rounds:
+                if cut is None:
+                    break
+                service.cut(session, event_id, cut)
+            elif service.is_finished(session, event):
+                break
             number = service.pair(session, event_id).number
             event = service.get_event(session, event_id)
             tables = [(m.number, m.player_a, m.player_b) for m in service.matches(session, event_id, number)]
@@ -118,3 +136,12 @@ def run(
             games += len(played)
             on_table()
     return Demo(event_id, logs, games)
+
+
+def tables_expected(format: str, players: int, rounds: int, cut: int | None) -> int:
+    """How many tables a demo event plays (for the progress bar)."""
+    if format == "single":
+        return players - 1
+    if format == "roundrobin":
+        return players * (players - 1) // 2
+    return rounds * (players // 2) + (cut - 1 if cut else 0)

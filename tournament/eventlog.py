@@ -29,12 +29,13 @@ from tournament.models import PROJECTION, Base, Event, GameLog, LogEntry, Match,
 GENESIS = "0" * 64
 
 
-class EventCreated(msgspec.Struct, forbid_unknown_fields=True):
+class EventCreated(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
     name: str
     ruleset: str
     profile: str
     best_of: int
     seed: int  # the pairing seed of every round, so pairings can be reproduced
+    format: str = "swiss"  # left out of Swiss events' payloads, which read as before
 
 
 class PlayerRegistered(msgspec.Struct, forbid_unknown_fields=True):
@@ -52,6 +53,13 @@ class RoundPaired(msgspec.Struct, forbid_unknown_fields=True):
     tables: list[tuple[str, str]]
     bye: str | None
     cost: int
+
+
+class BracketSeeded(msgspec.Struct, forbid_unknown_fields=True):
+    """The bracket or round robin is seeded (after Swiss: the top cut); it starts at `round`."""
+
+    round: int
+    seeds: list[str]  # best first
 
 
 class GameRecord(msgspec.Struct, forbid_unknown_fields=True):
@@ -76,12 +84,13 @@ class ResultCorrected(ResultReported, forbid_unknown_fields=True):
     """A judge changes a reported result; `reason` is required by the service."""
 
 
-Payload = EventCreated | PlayerRegistered | PlayerDropped | RoundPaired | ResultReported | ResultCorrected
+Payload = EventCreated | PlayerRegistered | PlayerDropped | BracketSeeded | RoundPaired | ResultReported | ResultCorrected
 
 PAYLOADS: dict[str, type[Any]] = {
     "event_created": EventCreated,
     "player_registered": PlayerRegistered,
     "player_dropped": PlayerDropped,
+    "bracket_seeded": BracketSeeded,
     "round_paired": RoundPaired,
     "result_reported": ResultReported,
     "result_corrected": ResultCorrected,
@@ -133,7 +142,7 @@ def project(session: Session, entry: LogEntry, payload: Payload) -> None:
         session.add(
             Event(
                 id=entry.event_id, name=payload.name, ruleset=payload.ruleset, profile=payload.profile,
-                best_of=payload.best_of, seed=payload.seed, created_at=entry.at, rounds=0,
+                best_of=payload.best_of, format=payload.format, seed=payload.seed, created_at=entry.at, rounds=0,
                 last_seq=entry.seq, last_hash=entry.hash,
             )
         )
@@ -154,6 +163,12 @@ def project(session: Session, entry: LogEntry, payload: Payload) -> None:
             winner = match.player_b if match.player_a == payload.player else match.player_a
             wins = {winner: event.best_of // 2 + 1, payload.player: 0}
             _set_result(match, wins, 0, "drop", f"{payload.player} dropped", entry.seq)
+    elif isinstance(payload, BracketSeeded):
+        event.bracket_round = payload.round
+        for seed, name in enumerate(payload.seeds, start=1):
+            seeded = session.get(Player, (key, name))
+            assert seeded is not None
+            seeded.seed = seed
     elif isinstance(payload, RoundPaired):
         event.rounds = payload.round
         session.add(Round(event_id=key, number=payload.round, seed=payload.seed, bye=payload.bye, cost=payload.cost))

@@ -18,6 +18,9 @@ from sqlalchemy.orm import Session
 
 from schemas.tournament import (
     EXPORT_FORMAT,
+    BracketInfo,
+    BracketPair,
+    BracketRound,
     EventInfo,
     Export,
     GameRef,
@@ -77,8 +80,32 @@ def log_rows(session: Session, event_id: str) -> list[LogEntryInfo]:
 
 def event_info(event: Event) -> EventInfo:
     return EventInfo(
-        event.id, event.name, event.ruleset, event.profile, event.best_of, event.seed, as_utc(event.created_at), event.rounds
+        event.id, event.name, event.ruleset, event.profile, event.best_of, event.seed, as_utc(event.created_at), event.rounds,
+        event.format, event.bracket_round,
     )
+
+
+def bracket_info(session: Session, event_id: str) -> BracketInfo | None:
+    """The bracket with each pair's table and winner; None for an event without one."""
+    event = service.get_event(session, event_id)
+    if not service.is_bracket(event):
+        return None
+    assert event.bracket_round is not None
+    state = service.bracket(session, event)
+    played = {frozenset((m.player_a, m.player_b)): m for m in service.matches(session, event_id) if m.round >= event.bracket_round}
+    rounds = []
+    for r in state.rounds:
+        pairs = []
+        for a, b in r.pairs:
+            match = played.get(frozenset((a, b))) if a and b else None
+            if match is None:  # a bye, or a match not yet paired
+                pairs.append(BracketPair([a, b], None, a or b if (a is None) != (b is None) else None))
+                continue
+            won = None if match.games_a is None else match.player_a if match.games_a > (match.games_b or 0) else match.player_b
+            pairs.append(BracketPair([a, b], match.number, won))
+        rounds.append(BracketRound(event.bracket_round + r.number - 1, pairs))
+    seeds = sorted((p for p in service.players(session, event_id) if p.seed is not None), key=lambda p: p.seed or 0)
+    return BracketInfo([p.name for p in seeds], rounds, state.champion)
 
 
 def export_event(session: Session, event_id: str) -> Export:
@@ -88,7 +115,10 @@ def export_event(session: Session, event_id: str) -> Export:
         for r in service.rounds(session, event_id)
     ]
     players = [PlayerInfo(p.name, p.registered_round, p.dropped_round) for p in service.players(session, event_id)]
-    return Export(EXPORT_FORMAT, event_info(event), players, rounds, standing_rows(session, event_id), log_rows(session, event_id))
+    return Export(
+        EXPORT_FORMAT, event_info(event), players, rounds, standing_rows(session, event_id), log_rows(session, event_id),
+        bracket_info(session, event_id),
+    )
 
 
 # Renderers -----------------------------------------------------------------
@@ -134,6 +164,10 @@ def pairing_cells(rows: Sequence[TableRow], bye: str | None) -> tuple[list[str],
     return list(PAIRING_COLUMNS), cells
 
 
+def seed_cells(info: BracketInfo) -> tuple[list[str], list[list[str]]]:
+    return ["seed", "player"], [[str(k), name] for k, name in enumerate(info.seeds, start=1)]
+
+
 def to_csv(header: list[str], cells: list[list[str]]) -> str:
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
@@ -155,6 +189,46 @@ def to_rich(title: str, header: list[str], cells: list[list[str]]) -> Table:
     return table
 
 
+def bracket_text(info: BracketInfo) -> str:
+    """The bracket drawn with box characters, first round on the left, the champion on the right.
+
+    In a bracket of S places, the j-th name of column c sits on row 2^c (2j + 1) - 1 of 2S - 1 rows,
+    halfway between the two names it came from. Rounds not yet known are blank; "bye" is an empty place.
+    """
+    if not info.rounds:
+        return ""
+    seeds = {name: k for k, name in enumerate(info.seeds, start=1)}
+    places = 2 * len(info.rounds[0].pairs)
+    columns: list[list[str]] = []
+    while len(columns) < places.bit_length() - 1:  # one column per round (log2 of the places)
+        c = len(columns)
+        known = c < len(info.rounds)
+        names = [p for pair in info.rounds[c].pairs for p in pair.players] if known else [None] * (places >> c)
+        columns.append([f"{seeds[p]} {p}" if p else "bye" if known else "" for p in names])
+    columns.append([f"{seeds[info.champion]} {info.champion}" if info.champion else ""])
+    rows = [""] * (2 * places - 1)
+    for c, labels in enumerate(columns):
+        width = max(3, *(len(label) for label in labels))
+        step = 1 << c
+        at = {step * (2 * j + 1) - 1: label for j, label in enumerate(labels)}
+        last = c == len(columns) - 1
+        for row in range(len(rows)):
+            label = at.get(row)
+            cell = ("─ " if c and label is not None else "  " if c else "") + (label or "").ljust(width)
+            if not last:
+                # Which pair's span the row is in: pairs span rows [top, bottom] of this column.
+                pair_top = (row + 1) // (4 * step) * (4 * step) + step - 1
+                bottom = pair_top + 2 * step
+                if label is not None:
+                    cell += " ─" + ("┐" if row == pair_top else "┘")
+                elif pair_top < row < bottom:
+                    cell += "  " + ("├" if row == pair_top + step else "│")
+                else:
+                    cell += "   "
+            rows[row] += cell
+    return "\n".join(r.rstrip() for r in rows) + "\n"
+
+
 PAGE = """<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -168,13 +242,14 @@ PAGE = """<!DOCTYPE html>
   td.name {{ text-align: left; }}
   caption {{ text-align: left; font-weight: bold; margin-bottom: 0.5em; }}
   p.meta {{ color: #444; font-size: 0.9em; }}
+  pre.picture {{ font-family: ui-monospace, monospace; line-height: 1.2; page-break-inside: avoid; }}
   @media print {{ body {{ margin: 0; }} th {{ background: none; }} tr {{ page-break-inside: avoid; }} }}
 </style>
 </head>
 <body>
 <h1>{title}</h1>
 <p class="meta">{meta}</p>
-<table>
+{picture}<table>
 <caption>{caption}</caption>
 <thead><tr>{head}</tr></thead>
 <tbody>
@@ -188,8 +263,13 @@ PAGE = """<!DOCTYPE html>
 TEXT_COLUMNS = {"player", "player_a", "player_b", "source", "reason"}
 
 
-def to_html(title: str, caption: str, event: EventInfo, header: list[str], cells: list[list[str]]) -> str:
-    """One printable static page; every value from the database is escaped."""
+def to_html(
+    title: str, caption: str, event: EventInfo, header: list[str], cells: list[list[str]], pictures: Sequence[tuple[str, str]] = ()
+) -> str:
+    """One printable static page; every value from the database is escaped.
+
+    `pictures`: (heading, text drawing) pairs shown above the table, such as the bracket.
+    """
     esc = html.escape
     head = "".join(f"<th>{esc(h)}</th>" for h in header)
     body = "\n".join(
@@ -200,4 +280,5 @@ def to_html(title: str, caption: str, event: EventInfo, header: list[str], cells
     )
     stamp = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
     meta = f"{esc(event.ruleset)}, best of {event.best_of}, {event.rounds} round(s) paired, tiebreakers: {esc(event.profile)}; printed {stamp}"
-    return PAGE.format(title=esc(title), meta=meta, caption=esc(caption), head=head, body=body)
+    picture = "".join(f'<h2>{esc(heading)}</h2>\n<pre class="picture">{esc(text)}</pre>\n' for heading, text in pictures)
+    return PAGE.format(title=esc(title), meta=meta, caption=esc(caption), head=head, body=body, picture=picture)

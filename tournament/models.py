@@ -51,9 +51,12 @@ class Event(Base):
     ruleset: Mapped[str] = mapped_column(String(64))
     profile: Mapped[str] = mapped_column(String(32))
     best_of: Mapped[int] = mapped_column(Integer)
+    format: Mapped[str] = mapped_column(String(16), server_default="swiss")  # service.FORMATS
     seed: Mapped[int] = mapped_column(BigInteger)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     rounds: Mapped[int] = mapped_column(Integer)  # rounds paired so far
+    # The first round of the bracket or round robin (its seeds are players.seed); None while Swiss.
+    bracket_round: Mapped[int | None] = mapped_column(Integer)
     last_seq: Mapped[int] = mapped_column(Integer)
     last_hash: Mapped[str] = mapped_column(HASH)
 
@@ -79,6 +82,7 @@ class Player(Base):
     name: Mapped[str] = mapped_column(ID, primary_key=True)
     registered_round: Mapped[int] = mapped_column(Integer)  # rounds paired when they entered (0: on time)
     dropped_round: Mapped[int | None] = mapped_column(Integer)  # rounds paired when they dropped
+    seed: Mapped[int | None] = mapped_column(Integer)  # 1 = top seed of the bracket or round robin; None if not in it
 
 
 class Round(Base):

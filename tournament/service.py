@@ -8,8 +8,10 @@ rollback leaves the database as it was.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import io
+import random
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -23,9 +25,10 @@ from referee.ruleset import CHANCE, JUDGE
 from referee.rulesets import get as get_ruleset
 from referee.rulesets import ids as ruleset_ids
 from schemas.verdict import Verdict
-from tournament import pairing
+from tournament import brackets, pairing
 from tournament import standings as tiebreaks
 from tournament.eventlog import (
+    BracketSeeded,
     EventCreated,
     GameRecord,
     Payload,
@@ -109,10 +112,21 @@ def lock_event(session: Session, event_id: str) -> Event:
     return event
 
 
+# Event formats (tournament/README.md, "Formats"). A Swiss event may end in a top cut (`cut`).
+FORMATS = {
+    "swiss": "Swiss rounds, optionally followed by a top cut",
+    "single": "single elimination",
+    "roundrobin": "round robin",
+}
+
+
 def create_event(
-    session: Session, event_id: str, *, name: str, ruleset: str, profile: str, best_of: int, seed: int
+    session: Session, event_id: str, *, name: str, ruleset: str, profile: str, best_of: int, seed: int,
+    format: str = "swiss",
 ) -> Event:
     check_id("event id", event_id)
+    if format not in FORMATS:
+        raise Usage(f"unknown format {format!r} (known: {', '.join(FORMATS)})")
     if ruleset not in ruleset_ids():
         raise Usage(f"unknown ruleset {ruleset!r} (known: {', '.join(ruleset_ids())})")
     game = get_ruleset(ruleset)
@@ -124,7 +138,7 @@ def create_event(
         raise Usage(f"--best-of must be an odd number of games, not {best_of}")
     if session.get(Event, event_id) is not None:
         raise Conflict(f"event {event_id!r} already exists")
-    append(session, event_id, EventCreated(name or event_id, ruleset, profile, best_of, seed))
+    append(session, event_id, EventCreated(name or event_id, ruleset, profile, best_of, seed, format))
     return get_event(session, event_id)
 
 
@@ -148,6 +162,8 @@ def register(session: Session, event_id: str, names: Sequence[str]) -> list[str]
             raise Usage(f"{name!r} is reserved in game logs and cannot be a player id")
     if len(set(names)) != len(names):
         raise Usage("a player is named twice")
+    if event.bracket_round is not None:
+        raise Conflict(f"{event_id!r} has seeded its {FORMATS[event.format] if event.format != 'swiss' else 'top cut'}; no more entries")
     for name in names:
         if session.get(Player, (event_id, name)) is not None:
             raise Conflict(f"{name!r} is already registered in {event_id!r}")
@@ -196,31 +212,161 @@ def _as_matches(session: Session, event_id: str) -> list[tiebreaks.Match]:
 
 
 def standings(session: Session, event_id: str) -> list[tiebreaks.Standing]:
+    """The event's standings; with a bracket, ordered by how far each player got in it (see `_bracket_order`)."""
     event = get_event(session, event_id)
     everyone = players(session, event_id)
     dropped = {p.name: p.dropped_round for p in everyone if p.dropped_round is not None}
-    return tiebreaks.standings([p.name for p in everyone], _as_matches(session, event_id), event.profile, dropped)
+    played = _as_matches(session, event_id)
+    table = tiebreaks.standings([p.name for p in everyone], played, event.profile, dropped)
+    if not is_bracket(event):
+        return table
+    assert event.bracket_round is not None
+    before = [m for m in played if m.round < event.bracket_round]
+    swiss = tiebreaks.standings([p.name for p in everyone], before, event.profile, dropped)
+    order = _bracket_order(bracket(session, event), {p.name: p.seed for p in everyone}, [s.player for s in swiss])
+    by_player = {s.player: s for s in table}
+    return [dataclasses.replace(by_player[name], rank=rank) for rank, name in enumerate(order, start=1)]
+
+
+def _bracket_order(state: brackets.Bracket, seeds: dict[str, int | None], swiss_order: list[str]) -> list[str]:
+    """Players ranked by the last bracket round they reached, then by seed; those outside it by the Swiss standings."""
+    reached = state.reached()
+    place = {name: k for k, name in enumerate(swiss_order)}
+    return sorted(swiss_order, key=lambda p: (-reached.get(p, 0), seeds.get(p) or len(place) + 1, place[p]))
+
+
+def is_bracket(event: Event) -> bool:
+    """True once an elimination bracket is seeded: single elimination, or a Swiss event's top cut."""
+    return event.bracket_round is not None and event.format != "roundrobin"
+
+
+def is_elimination(event: Event, round_number: int) -> bool:
+    """Is this round a bracket round (where a match must have a winner)?"""
+    return is_bracket(event) and event.bracket_round is not None and round_number >= event.bracket_round
+
+
+def bracket(session: Session, event: Event) -> brackets.Bracket:
+    """The bracket as it stands, from its seeds, the results and the drops."""
+    assert event.bracket_round is not None
+    start = event.bracket_round
+    everyone = players(session, event.id)
+    seeds = sorted((p for p in everyone if p.seed is not None), key=lambda p: p.seed or 0)
+    # Absent from event round d + 1 on (dropped after d rounds were paired) is bracket round d - start + 2.
+    absent = {p.name: p.dropped_round - start + 2 for p in everyone if p.dropped_round is not None}
+    winners = {
+        frozenset((m.player_a, m.player_b)): m.player_a if (m.games_a or 0) > (m.games_b or 0) else m.player_b
+        for m in matches(session, event.id)
+        if m.round >= start and m.games_a is not None
+    }
+    return brackets.single_elimination([p.name for p in seeds], winners, absent)
 
 
 def pair(session: Session, event_id: str) -> Round:
     """Pair the next Swiss round; refuse while the current one has tables without a result."""
     event = lock_event(session, event_id)
-    missing = [m.number for m in matches(session, event_id, event.rounds) if m.games_a is None]
-    if missing:
-        tables = ", ".join(str(n) for n in missing)
-        raise ResultsMissing(
-            f"round {event.rounds} has no result at table{'s' if len(missing) > 1 else ''} {tables}; "
-            f"report {'them' if len(missing) > 1 else 'it'} before pairing round {event.rounds + 1}"
-        )
-    active = entrants(session, event_id)
-    if len(active) < 2:
-        raise Conflict(f"event {event_id!r} has {len(active)} active player(s); pairing needs two")
+    _refuse_open_tables(session, event, f"pairing round {event.rounds + 1}")
+    if event.format != "swiss" and event.bracket_round is None:
+        active = [p.name for p in players(session, event_id) if p.dropped_round is None]
+        if len(active) < 2:
+            raise Conflict(f"event {event_id!r} has {len(active)} active player(s); pairing needs two")
+        random.Random(f"{event.seed}/seeds").shuffle(active)  # reproducible from the event's seed
+        append(session, event.id, BracketSeeded(1, active))
     number = event.rounds + 1
-    result = pairing.pair_swiss(active, number, event.seed)
+    result = next_round(session, event, number, event.seed)
     append(session, event.id, RoundPaired(number, event.seed, list(result.tables), result.bye, result.cost))
     paired = session.get(Round, (event_id, number))
     assert paired is not None
     return paired
+
+
+def _refuse_open_tables(session: Session, event: Event, doing: str) -> None:
+    missing = [m.number for m in matches(session, event.id, event.rounds) if m.games_a is None]
+    if missing:
+        tables = ", ".join(str(n) for n in missing)
+        raise ResultsMissing(
+            f"round {event.rounds} has no result at table{'s' if len(missing) > 1 else ''} {tables}; "
+            f"report {'them' if len(missing) > 1 else 'it'} before {doing}"
+        )
+
+
+def seed(session: Session, event_id: str, names: Sequence[str]) -> list[str]:
+    """Seed a single elimination or round robin by hand (best first), before its first round."""
+    event = lock_event(session, event_id)
+    if event.format == "swiss":
+        raise Usage(f"{event_id!r} is a Swiss event: its top cut is seeded by the standings (`tournament cut`)")
+    if event.bracket_round is not None:
+        raise Conflict(f"{event_id!r} is already seeded")
+    active = {p.name for p in players(session, event_id) if p.dropped_round is None}
+    if len(set(names)) != len(names) or set(names) != active:
+        missing, extra = sorted(active - set(names)), sorted(set(names) - active)
+        raise Usage(
+            "name every active player once, best first"
+            + (f"; missing: {', '.join(missing)}" if missing else "") + (f"; not active: {', '.join(extra)}" if extra else "")
+        )
+    append(session, event.id, BracketSeeded(1, list(names)))
+    return list(names)
+
+
+CUT_SIZES = (2, 4, 8, 16, 32, 64)
+
+
+def cut(session: Session, event_id: str, size: int) -> list[str]:
+    """End a Swiss event's Swiss rounds: the top `size` active players of the standings, seeded in that order."""
+    event = lock_event(session, event_id)
+    if size not in CUT_SIZES:
+        raise Usage(f"--cut must be one of {', '.join(map(str, CUT_SIZES))}, not {size}")
+    if event.format != "swiss":
+        raise Usage(f"{event_id!r} is a {FORMATS[event.format]} event; only a Swiss event has a top cut")
+    if event.bracket_round is not None:
+        raise Conflict(f"{event_id!r} has had its top cut already")
+    if event.rounds == 0:
+        raise Conflict(f"{event_id!r} has played no Swiss round yet")
+    _refuse_open_tables(session, event, "cutting")
+    seeds = top_cut(session, event_id, size)
+    append(session, event.id, BracketSeeded(event.rounds + 1, seeds))
+    return seeds
+
+
+def top_cut(session: Session, event_id: str, size: int) -> list[str]:
+    active = [s.player for s in standings(session, event_id) if not s.dropped]
+    if len(active) < size:
+        raise Conflict(f"a top {size} needs {size} active players; {event_id!r} has {len(active)}")
+    return active[:size]
+
+
+def is_finished(session: Session, event: Event) -> bool:
+    """A bracket with a champion, or a round robin with every round paired. A Swiss event ends when its organiser says."""
+    if event.bracket_round is None:
+        return False
+    if event.format == "roundrobin":
+        seeded = sum(1 for p in players(session, event.id) if p.seed is not None)
+        return event.rounds - event.bracket_round + 1 >= brackets.round_robin_rounds(seeded)
+    return bracket(session, event).finished
+
+
+def next_round(session: Session, event: Event, number: int, seed: int) -> pairing.Pairing:
+    """The tables of round `number` in the event's format (`pair` writes them; `verify` recomputes them).
+
+    `seed` is the Swiss pairing seed; brackets and round robins follow from their seeds alone.
+    """
+    if event.bracket_round is None:  # Swiss
+        active = entrants(session, event.id)
+        if len(active) < 2:
+            raise Conflict(f"event {event.id!r} has {len(active)} active player(s); pairing needs two")
+        return pairing.pair_swiss(active, number, seed)
+    everyone = players(session, event.id)
+    k = number - event.bracket_round + 1  # the bracket's (or round robin's) own round number
+    if event.format == "roundrobin":
+        seeds = [p.name for p in sorted((p for p in everyone if p.seed is not None), key=lambda p: p.seed or 0)]
+        if k > brackets.round_robin_rounds(len(seeds)):
+            raise Conflict(f"all {brackets.round_robin_rounds(len(seeds))} rounds of {event.id!r} are paired")
+        tables, idle = brackets.round_robin(seeds, k, frozenset(p.name for p in everyone if p.dropped_round is not None))
+        return pairing.Pairing(tables, idle)
+    state = bracket(session, event)
+    if state.finished:
+        won = f"{state.champion} won it" if state.champion else "nobody is left in it"
+        raise Conflict(f"the bracket of {event.id!r} is decided: {won}")
+    return pairing.Pairing(state.rounds[k - 1].tables, None)
 
 
 def entrants(session: Session, event_id: str) -> list[pairing.Entrant]:
@@ -240,9 +386,19 @@ def entrants(session: Session, event_id: str) -> list[pairing.Entrant]:
 
 def repairing_problem(rebuilt: Session, entry: LogEntry, payload: Payload) -> str | None:
     """For `verify`: does pairing the round again, from the log up to here and the stored seed, agree?"""
-    if not isinstance(payload, RoundPaired):
+    event = rebuilt.get(Event, entry.event_id)
+    if isinstance(payload, BracketSeeded) and event is not None and event.format == "swiss":
+        try:
+            again_cut = top_cut(rebuilt, entry.event_id, len(payload.seeds))
+        except TournamentError as exc:
+            return f"log entry {entry.seq}: the top cut cannot be made again: {exc.message}"
+        return None if again_cut == payload.seeds else f"log entry {entry.seq}: the standings give another top cut"
+    if not isinstance(payload, RoundPaired) or event is None:
         return None
-    again = pairing.pair_swiss(entrants(rebuilt, entry.event_id), payload.round, payload.seed)
+    try:
+        again = next_round(rebuilt, event, payload.round, payload.seed)
+    except TournamentError as exc:
+        return f"log entry {entry.seq}: round {payload.round} cannot be paired again: {exc.message}"
     if (list(again.tables), again.bye) == ([tuple(t) for t in payload.tables], payload.bye):
         return None
     return f"log entry {entry.seq}: pairing round {payload.round} again with seed {payload.seed} gives other tables"
@@ -319,7 +475,7 @@ def judge_logs(event: Event, match: Match, logs: Sequence[tuple[str, bytes]]) ->
         assert verdict.result is not None
         if max(games.values()) >= needed:
             raise LogRejected(f"{path}: the match was already decided before game {number} (best of {event.best_of})")
-        if number > event.best_of:
+        if match_over(event, match.round, games, number - 1):
             raise LogRejected(f"{path}: game {number} of a best of {event.best_of}")
         winner = verdict.result.winners[0] if len(verdict.result.winners) == 1 else None
         if winner is None:
@@ -327,13 +483,26 @@ def judge_logs(event: Event, match: Match, logs: Sequence[tuple[str, bytes]]) ->
         else:
             games[winner] += 1
         records.append(GameRecord(hashlib.sha256(data).hexdigest(), winner, data))
-    if max(games.values()) < needed and len(logs) < event.best_of:
+    if not match_over(event, match.round, games, len(logs)):
         tally = Tally(games, draws)
+        tied = " (tied: a bracket match goes on until someone wins a game)" if len(logs) >= event.best_of else ""
         raise LogRejected(
             f"the match is unfinished at {tally.text(match.player_a, match.player_b)} after {len(logs)} game(s) "
-            f"of a best of {event.best_of}; give every game's log (--log once per game, in order)"
+            f"of a best of {event.best_of}{tied}; give every game's log (--log once per game, in order)"
         )
     return Tally(games, draws), records
+
+
+def match_over(event: Event, round_number: int, games: dict[str, int], played: int) -> bool:
+    """Is a match with these game wins after `played` games finished?
+
+    Someone has the wins a best of N needs, or N games are played; in a
+    bracket round a tied match goes on after N games until someone is ahead.
+    """
+    if max(games.values()) >= event.best_of // 2 + 1:
+        return True
+    tied = len(set(games.values())) == 1
+    return played >= event.best_of and not (tied and is_elimination(event, round_number))
 
 
 def referee_reason(verdict: Verdict) -> str:
@@ -355,10 +524,13 @@ def check_tally(event: Event, match: Match, tally: Tally) -> None:
         raise WrongTable(f"--result names {', '.join(sorted(tally.games))}, but {_where(match)}")
     needed = event.best_of // 2 + 1
     played = sum(tally.games.values()) + tally.draws
-    if played < 1 or played > event.best_of or min(tally.games.values()) >= needed:
+    extra = is_elimination(event, match.round)  # a bracket match may need games past N to break a tie
+    if played < 1 or (played > event.best_of and not extra) or min(tally.games.values()) >= needed:
         raise Usage(f"{tally.text(match.player_a, match.player_b)} is not a result of a best of {event.best_of}")
     if max(tally.games.values()) > needed:
         raise Usage(f"in a best of {event.best_of} nobody wins more than {needed} games")
+    if is_elimination(event, match.round) and len(set(tally.games.values())) == 1:
+        raise Usage(f"{_where(match)} is a bracket match: it needs a winner, not a draw")
 
 
 def _stored(session: Session, match: Match) -> tuple[Tally, list[str]]:
