@@ -16,7 +16,7 @@ import msgspec
 from schemas.log import Hash
 
 EXPORT_FORMAT: Literal["tournament-export/1"] = "tournament-export/1"
-Source = Literal["log", "judge", "drop"]
+Source = Literal["log", "judge", "drop", "bye"]
 
 
 class StandingRow(msgspec.Struct, forbid_unknown_fields=True):
@@ -50,6 +50,10 @@ class GameRef(msgspec.Struct, forbid_unknown_fields=True):
 class TableRow(msgspec.Struct, forbid_unknown_fields=True):
     """One table of one round. `games` and `draws` are null until a result is reported.
 
+    A Swiss pods table lists its `players` in seat order and reports `places`
+    (1 = best; equal places share) instead of `games`; a bye is a table of one
+    with `source` `bye`.
+
     `source`: `log` (referee-checked game logs), `judge` (entered by a judge,
     with `reason`), or `drop` (conceded when a player dropped mid-round).
     """
@@ -62,6 +66,7 @@ class TableRow(msgspec.Struct, forbid_unknown_fields=True):
     source: Source | None
     reason: str | None
     logs: list[GameRef]
+    places: dict[str, int] | None = None
 
 
 class RoundInfo(msgspec.Struct, forbid_unknown_fields=True):
@@ -80,8 +85,10 @@ class PlayerInfo(msgspec.Struct, forbid_unknown_fields=True):
 
 
 class EventInfo(msgspec.Struct, forbid_unknown_fields=True):
-    """`format`: `swiss`, `single` (elimination) or `roundrobin`. `bracket_round`: the first
-    round of the bracket or round robin (for a Swiss event, of its top cut); null before it is seeded."""
+    """`format`: `swiss`, `single` (elimination), `roundrobin` or `pods`. `bracket_round`: the first
+    round of the bracket or round robin (for a Swiss event, of its top cut); null before it is seeded.
+    `table_size`: players a table (pods: 3 to 6). `points`: a pods event's points for a sole win, a
+    shared win, then 2nd, 3rd... place."""
 
     id: str
     name: str
@@ -93,6 +100,8 @@ class EventInfo(msgspec.Struct, forbid_unknown_fields=True):
     rounds: int
     format: str = "swiss"
     bracket_round: int | None = None
+    table_size: int = 2
+    points: str = "3,1"
 
 
 class BracketPair(msgspec.Struct, forbid_unknown_fields=True):

@@ -26,7 +26,7 @@ from sqlalchemy import Engine, select
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 from sqlalchemy.orm import Session
 
-from schemas.tournament import EventInfo, RoundInfo
+from schemas.tournament import EventInfo, RoundInfo, TableRow
 from tournament import demo as demo_mod
 from tournament import export, service
 from tournament.db import DatabaseUnavailable, first_line, open_database, shown
@@ -125,7 +125,7 @@ def write_text(text: str, target: Path | None) -> None:
 
 def show_round(info: RoundInfo, fmt: str, target: Path | None, event: EventInfo) -> None:
     """A round's pairings in `fmt`; a `table` sent to a file is written as CSV."""
-    header, cells = export.pairing_cells(info.tables, info.bye)
+    header, cells = export.pairing_cells(info.tables, info.bye, pods=event.format == "pods")
     title = f"{event.name}: round {info.number}"
     if fmt == "json":
         write_text(msgspec.json.encode(info).decode(), target)
@@ -156,7 +156,9 @@ def create(
     profile: Annotated[str, typer.Option("--profile", help="Tiebreakers: mtg, pokemon or chess.")] = "mtg",
     best_of: Annotated[int, typer.Option("--best-of", help="Games per match (odd).")] = 1,
     seed: Annotated[int | None, typer.Option("--seed", help="The pairing seed (default: random; kept in the log).")] = None,
-    fmt: Annotated[str, typer.Option("--format", "-f", help="swiss, single (elimination) or roundrobin.")] = "swiss",
+    fmt: Annotated[str, typer.Option("--format", "-f", help="swiss, single (elimination), roundrobin or pods.")] = "swiss",
+    table_size: Annotated[int | None, typer.Option("--table-size", help="Pods: players a table, 3 to 6 (default 4).")] = None,
+    points: Annotated[str, typer.Option("--points", help="Pods: points for a sole win, a shared win[, 2nd, 3rd...].")] = "3,1",
     db: DbOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -164,7 +166,8 @@ def create(
     pairing_seed = random.SystemRandom().getrandbits(32) if seed is None else seed
     with transaction(db) as session:
         created = service.create_event(
-            session, event, name=name, ruleset=ruleset, profile=profile, best_of=best_of, seed=pairing_seed, format=fmt
+            session, event, name=name, ruleset=ruleset, profile=profile, best_of=best_of, seed=pairing_seed, format=fmt,
+            table_size=table_size, points=points,
         )
         info = export.event_info(created)
     if as_json:
@@ -301,7 +304,9 @@ def report(
     event: EventArg,
     table: Annotated[int, typer.Option("--table", "-t", help="The table number.")],
     logs: Annotated[list[Path] | None, typer.Option("--log", help="A game's referee log; repeat once per game, in order.")] = None,
-    result: Annotated[str | None, typer.Option("--result", help="A judge's result: games won, like ann=2,bob=1.")] = None,
+    result: Annotated[
+        str | None, typer.Option("--result", help="A judge's result: games won, like ann=2,bob=1 (a pod: places, like ann=1,bob=2).")
+    ] = None,
     draws: Annotated[int, typer.Option("--draws", help="Drawn games, with --result.")] = 0,
     reason: Annotated[str | None, typer.Option("--reason", help="Why a judge enters the result (required with --result).")] = None,
     round_number: Annotated[int | None, typer.Option("--round", help="The round (default: the current one).")] = None,
@@ -318,7 +323,9 @@ def correct(
     table: Annotated[int, typer.Option("--table", "-t", help="The table number.")],
     reason: Annotated[str, typer.Option("--reason", help="Why the result changes (kept in the event log).")],
     logs: Annotated[list[Path] | None, typer.Option("--log", help="A game's referee log; repeat once per game, in order.")] = None,
-    result: Annotated[str | None, typer.Option("--result", help="The corrected result: games won, like ann=2,bob=1.")] = None,
+    result: Annotated[
+        str | None, typer.Option("--result", help="The corrected result: games won, like ann=2,bob=1 (a pod: places).")
+    ] = None,
     draws: Annotated[int, typer.Option("--draws", help="Drawn games, with --result.")] = 0,
     round_number: Annotated[int | None, typer.Option("--round", help="The round (default: the current one).")] = None,
     db: DbOpt = None,
@@ -346,16 +353,30 @@ def _record(
     except service.Usage as exc:
         fail(exc.message, exc.code)
     with transaction(db) as session:
-        done = service.report(
-            session, event, table, round_number=round_number, logs=contents, result=tally, reason=reason, correction=correction
-        )
-        row = export.table_row(session, done.match)
+        if service.get_event(session, event).format == "pods":
+            if draws:
+                fail("--draws does not apply to a pod: give each player's place (equal places share)")
+            pod = service.report_pod(
+                session, event, table, round_number=round_number, logs=contents, places=tally.games if tally else None,
+                reason=reason, correction=correction,
+            )
+            row, changed = export.pod_row(pod.pod, pod.seats), pod.changed
+            text = export.places_text(row)
+        else:
+            done = service.report(
+                session, event, table, round_number=round_number, logs=contents, result=tally, reason=reason, correction=correction
+            )
+            row, changed = export.table_row(session, done.match), done.changed
+            text = done.tally.text(*row.players)
+    _said(event, row, changed, correction, as_json, text)
+
+
+def _said(event: str, row: TableRow, changed: bool, correction: bool, as_json: bool, text: str) -> None:
+    """What report and correct print: the table's new result, or that nothing changed."""
     if as_json:
-        emit_json({"event": event, "changed": done.changed, "table": row})
+        emit_json({"event": event, "changed": changed, "table": row})
         return
-    a, b = row.players
-    text = done.tally.text(a, b)
-    if not done.changed:
+    if not changed:
         say(f"table {row.table} of round {row.round} already has this result ({text}); nothing changed")
     else:
         verb = "corrected" if correction else "reported"
@@ -377,7 +398,9 @@ def standings_cmd(
         rows = export.standing_rows(session, event)
         info = export.event_info(service.get_event(session, event))
         drawn = export.bracket_info(session, event)
-    pictures = [("Bracket", export.bracket_text(drawn))] if drawn else []
+        pictures = [("Bracket", export.bracket_text(drawn))] if drawn else []
+        if info.format == "pods":
+            pictures += [(f"Round {n}", export.pod_text(export.pairing_rows(session, event, n))) for n in range(1, info.rounds + 1)]
     header, cells = export.standing_cells(rows)
     title = f"{info.name}: standings after round {info.rounds}"
     if fmt == "json":
@@ -427,11 +450,15 @@ def game_log(
     """A stored game log, byte for byte as reported (its SHA-256 is in `pairings --json` and `export`)."""
     with database(db) as (_url, engine), Session(engine) as session:
         event_row = service.get_event(session, event)
-        match = service.find_match(session, event_row, table, round_number)
-        stored = session.get(GameLog, (event, match.round, match.number, game))
-        if stored is None:
-            fail(f"table {match.number} of round {match.round} has no stored log for game {game}", service.EXIT_NOT_FOUND)
-        data = stored.data
+        if event_row.format == "pods":  # one game a pod, its log kept on the pod
+            pod, _seats = service.find_pod(session, event_row, table, round_number)
+            where, data = f"table {pod.number} of round {pod.round}", pod.log if game == 1 else None
+        else:
+            match = service.find_match(session, event_row, table, round_number)
+            stored = session.get(GameLog, (event, match.round, match.number, game))
+            where, data = f"table {match.number} of round {match.round}", stored.data if stored else None
+        if data is None:
+            fail(f"{where} has no stored log for game {game}", service.EXIT_NOT_FOUND)
     if target is None:
         sys.stdout.buffer.write(data)
         sys.stdout.flush()
@@ -499,10 +526,11 @@ def verify_cmd(
 def demo_cmd(
     players: Annotated[int, typer.Option("--players", min=2, max=64, help="Bot players.")] = 8,
     rounds: Annotated[int, typer.Option("--rounds", min=1, max=20, help="Swiss rounds.")] = 3,
-    ruleset: Annotated[str, typer.Option("--ruleset", help="A two-player game.")] = "cardwars",
-    fmt: Annotated[str, typer.Option("--format", "-f", help="swiss, single (elimination) or roundrobin.")] = "swiss",
+    ruleset: Annotated[str, typer.Option("--ruleset", help="The game (pods: one for 3 or more players).")] = "cardwars",
+    fmt: Annotated[str, typer.Option("--format", "-f", help="swiss, single (elimination), roundrobin or pods.")] = "swiss",
     cut: Annotated[int | None, typer.Option("--cut", help="After the Swiss rounds, a top cut of 4, 8 or 16.")] = None,
-    best_of: Annotated[int, typer.Option("--best-of", help="Games per match (odd).")] = 3,
+    table_size: Annotated[int | None, typer.Option("--table-size", help="Pods: players a table, 3 to 6 (default 4).")] = None,
+    best_of: Annotated[int | None, typer.Option("--best-of", help="Games per match (odd; default 3, pods 1).")] = None,
     seed: Annotated[int, typer.Option("--seed", help="Seeds pairings and every game.")] = 1,
     logs: Annotated[Path, typer.Option("--logs", help="Where the game logs go.")] = Path("tournament-logs"),
     db: DbOpt = None,
@@ -512,15 +540,16 @@ def demo_cmd(
     if cut is not None and fmt != "swiss":
         fail("--cut follows Swiss rounds: use it with --format swiss")
     with database(db) as (url, engine):
-        total = demo_mod.tables_expected(fmt, players, rounds, cut)
+        total = demo_mod.tables_expected(fmt, players, rounds, cut, table_size)
         with Progress(
             TextColumn("playing"), BarColumn(), MofNCompleteColumn(), TextColumn("tables"), TimeElapsedColumn(),
             console=err, transient=True,
         ) as progress:
             task = progress.add_task("tables", total=total)
             ran = demo_mod.run(
-                engine, logs, players=players, rounds=rounds, ruleset=ruleset, best_of=best_of, seed=seed,
-                format=fmt, cut=cut, on_table=lambda: progress.advance(task),
+                engine, logs, players=players, rounds=rounds, ruleset=ruleset, best_of=best_of or (1 if fmt == "pods" else 3),
+                seed=seed,
+                format=fmt, cut=cut, table_size=table_size, on_table=lambda: progress.advance(task),
             )
         with Session(engine) as session:
             rows = export.standing_rows(session, ran.event_id)

@@ -27,6 +27,7 @@ from schemas.log import LOG_FORMAT, Header
 from schemas.log import Event as LogEvent
 from tournament import service
 from tournament.models import Event
+from tournament.pods import table_sizes
 
 NAMES = ("ann", "bob", "cat", "dan", "eve", "fay", "gus", "hal", "ivy", "jon", "kim", "lee")
 
@@ -52,21 +53,26 @@ def free_event_id(engine: Engine, directory: Path, base: str = "demo") -> str:
     raise service.Conflict("too many demo events in this database")
 
 
-def game_logs(event: Event, round_number: int, table: int, a: str, b: str) -> Iterator[tuple[str, bytes]]:
-    """Bot games at one table until the match is decided: (file name, chained log bytes) each."""
+def game_logs(event: Event, round_number: int, table: int, seats: list[str]) -> Iterator[tuple[str, bytes]]:
+    """Bot games at one table (players in seat order) until the match is decided: (file name, chained log bytes) each.
+
+    A pod plays one game (its event is a best of 1).
+    """
     ruleset = get_ruleset(event.ruleset)
-    wins = {a: 0, b: 0}
+    wins = dict.fromkeys(seats, 0)
     game = 0
     # A bracket match tied after N games goes on; bots draw rarely, so a few more games decide it.
     while not service.match_over(event, round_number, wins, game) and game < event.best_of + EXTRA_GAMES:
         game += 1
         seed = hash_seed(event.seed, round_number, table, game)
-        setup = ruleset.default_setup([a, b], random.Random(f"{seed}/setup"))
+        setup = ruleset.default_setup(seats, random.Random(f"{seed}/setup"))
+        if event.format == "pods":  # seat one plays first: pods rotate that seat to share the first turn
+            setup = msgspec.structs.replace(setup, first=seats[0])
         header = Header(
             log=LOG_FORMAT,
             ruleset=event.ruleset,
             game=f"{event.id}-r{round_number}-t{table}-g{game}",
-            players=[a, b],
+            players=seats,
             setup=msgspec.Raw(msgspec.json.encode(setup)),
             event=LogEvent(event.id, round_number, table),
         )
@@ -96,17 +102,20 @@ def run(
     seed: int,
     format: str = "swiss",
     cut: int | None = None,
+    table_size: int | None = None,
     on_table: Callable[[], None] = lambda: None,
 ) -> Demo:
     """Run a whole demo event; `on_table()` after each table is reported.
 
-    Swiss: `rounds` rounds, then a top `cut` if given. Single elimination and
-    round robin: until the event is over (`rounds` is not used).
+    Swiss: `rounds` rounds, then a top `cut` if given; pods: `rounds` rounds at
+    tables of `table_size`. Single elimination and round robin: until the
+    event is over (`rounds` is not used).
     """
     event_id = free_event_id(engine, directory)
     with Session(engine) as session, session.begin():
         service.create_event(
-            session, event_id, name="Demo event", ruleset=ruleset, profile="mtg", best_of=best_of, seed=seed, format=format
+            session, event_id, name="Demo event", ruleset=ruleset, profile="mtg", best_of=best_of, seed=seed, format=format,
+            table_size=table_size,
         )
     with Session(engine) as session, session.begin():
         service.register(session, event_id, bot_names(players))
@@ -116,7 +125,7 @@ def run(
     while True:
         with Session(engine) as session, session.begin():
             event = service.get_event(session, event_id)
-            if format == "swiss" and event.bracket_round is None and event.rounds == rounds:
+            if format in ("swiss", "pods") and event.bracket_round is None and event.rounds == rounds:
                 if cut is None:
                     break
                 service.cut(session, event_id, cut)
@@ -124,24 +133,33 @@ def run(
                 break
             number = service.pair(session, event_id).number
             event = service.get_event(session, event_id)
-            tables = [(m.number, m.player_a, m.player_b) for m in service.matches(session, event_id, number)]
             session.expunge(event)
-        for table, a, b in tables:
+            if format == "pods":  # byes are tables of one, already placed
+                tables = [(pod.number, [s.player for s in seats]) for pod, seats in service.pod_tables(session, event_id, number)
+                          if pod.source is None]
+            else:
+                tables = [(m.number, [m.player_a, m.player_b]) for m in service.matches(session, event_id, number)]
+        for table, seats in tables:
             played = []
-            for name, data in game_logs(event, number, table, a, b):
+            for name, data in game_logs(event, number, table, seats):
                 (logs / name).write_bytes(data)
                 played.append((str(logs / name), data))
             with Session(engine) as session, session.begin():
-                service.report(session, event_id, table, logs=played)
+                if format == "pods":
+                    service.report_pod(session, event_id, table, logs=played)
+                else:
+                    service.report(session, event_id, table, logs=played)
             games += len(played)
             on_table()
     return Demo(event_id, logs, games)
 
 
-def tables_expected(format: str, players: int, rounds: int, cut: int | None) -> int:
+def tables_expected(format: str, players: int, rounds: int, cut: int | None, table_size: int | None = None) -> int:
     """How many tables a demo event plays (for the progress bar)."""
     if format == "single":
         return players - 1
     if format == "roundrobin":
         return players * (players - 1) // 2
+    if format == "pods":
+        return rounds * len(table_sizes(players, table_size or 4)[0])
     return rounds * (players // 2) + (cut - 1 if cut else 0)

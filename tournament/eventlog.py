@@ -24,7 +24,18 @@ from sqlalchemy import create_engine, select
 from sqlalchemy.orm import Session
 
 from schemas.tournament import Source
-from tournament.models import PROJECTION, Base, Event, GameLog, LogEntry, Match, Player, Round
+from tournament.models import (
+    PROJECTION,
+    Base,
+    Event,
+    GameLog,
+    LogEntry,
+    Match,
+    Player,
+    Pod,
+    PodSeat,
+    Round,
+)
 
 GENESIS = "0" * 64
 
@@ -35,7 +46,9 @@ class EventCreated(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=Tru
     profile: str
     best_of: int
     seed: int  # the pairing seed of every round, so pairings can be reproduced
-    format: str = "swiss"  # left out of Swiss events' payloads, which read as before
+    format: str = "swiss"  # these three are left out of Swiss events' payloads, which read as before
+    table_size: int = 2
+    points: str = "3,1"  # pods: pods.Points as text
 
 
 class PlayerRegistered(msgspec.Struct, forbid_unknown_fields=True):
@@ -62,6 +75,16 @@ class BracketSeeded(msgspec.Struct, forbid_unknown_fields=True):
     seeds: list[str]  # best first
 
 
+class PodsPaired(msgspec.Struct, forbid_unknown_fields=True):
+    """A Swiss pods round: tables in seat order, byes, and the repeat meetings it could not avoid."""
+
+    round: int
+    seed: int
+    tables: list[list[str]]
+    byes: list[str]
+    repeats: int
+
+
 class GameRecord(msgspec.Struct, forbid_unknown_fields=True):
     """One game's referee log, whole (bytes are base64 in the JSON payload)."""
 
@@ -84,7 +107,25 @@ class ResultCorrected(ResultReported, forbid_unknown_fields=True):
     """A judge changes a reported result; `reason` is required by the service."""
 
 
-Payload = EventCreated | PlayerRegistered | PlayerDropped | BracketSeeded | RoundPaired | ResultReported | ResultCorrected
+class PodReported(msgspec.Struct, forbid_unknown_fields=True):
+    """A pod's result: each player's place (1 = best; equal places share), from the game's log or a judge."""
+
+    round: int
+    table: int
+    places: dict[str, int]
+    source: Literal["log", "judge"]
+    reason: str | None = None
+    log: GameRecord | None = None
+
+
+class PodCorrected(PodReported, forbid_unknown_fields=True):
+    """A judge changes a pod's result; `reason` is required by the service."""
+
+
+Payload = (
+    EventCreated | PlayerRegistered | PlayerDropped | BracketSeeded | RoundPaired | ResultReported | ResultCorrected
+    | PodsPaired | PodReported | PodCorrected
+)
 
 PAYLOADS: dict[str, type[Any]] = {
     "event_created": EventCreated,
@@ -94,6 +135,9 @@ PAYLOADS: dict[str, type[Any]] = {
     "round_paired": RoundPaired,
     "result_reported": ResultReported,
     "result_corrected": ResultCorrected,
+    "pods_paired": PodsPaired,
+    "pod_reported": PodReported,
+    "pod_corrected": PodCorrected,
 }
 TYPES = {cls: name for name, cls in PAYLOADS.items()}
 ENCODER = msgspec.json.Encoder()
@@ -142,7 +186,8 @@ def project(session: Session, entry: LogEntry, payload: Payload) -> None:
         session.add(
             Event(
                 id=entry.event_id, name=payload.name, ruleset=payload.ruleset, profile=payload.profile,
-                best_of=payload.best_of, format=payload.format, seed=payload.seed, created_at=entry.at, rounds=0,
+                best_of=payload.best_of, format=payload.format, table_size=payload.table_size, points=payload.points,
+                seed=payload.seed, created_at=entry.at, rounds=0,
                 last_seq=entry.seq, last_hash=entry.hash,
             )
         )
@@ -175,6 +220,28 @@ def project(session: Session, entry: LogEntry, payload: Payload) -> None:
         session.flush()  # matches reference their round
         for number, (a, b) in enumerate(payload.tables, start=1):
             session.add(Match(event_id=key, round=payload.round, number=number, player_a=a, player_b=b))
+    elif isinstance(payload, PodsPaired):
+        event.rounds = payload.round
+        session.add(Round(event_id=key, number=payload.round, seed=payload.seed, bye=None, cost=payload.repeats))
+        session.flush()  # pods reference their round
+        # A bye is a table of one after the real tables, placed first at once.
+        seated: list[tuple[list[str], int | None]] = [(t, None) for t in payload.tables] + [([p], 1) for p in payload.byes]
+        for number, (_names, place) in enumerate(seated, start=1):
+            session.add(
+                Pod(event_id=key, round=payload.round, number=number, source="bye" if place else None,
+                    reported_seq=entry.seq if place else None)
+            )
+        session.flush()  # seats reference their pod
+        for number, (names, place) in enumerate(seated, start=1):
+            for chair, name in enumerate(names, start=1):
+                session.add(PodSeat(event_id=key, round=payload.round, table=number, seat=chair, player=name, place=place))
+    elif isinstance(payload, PodReported):  # and PodCorrected
+        pod = session.get(Pod, (key, payload.round, payload.table))
+        assert pod is not None
+        pod.source, pod.reason, pod.reported_seq = payload.source, payload.reason, entry.seq
+        pod.sha256, pod.log = (payload.log.sha256, payload.log.data) if payload.log else (None, None)
+        for taken in session.scalars(select(PodSeat).filter_by(event_id=key, round=payload.round, table=payload.table)):
+            taken.place = payload.places[taken.player]
     elif isinstance(payload, ResultReported):  # and ResultCorrected, its subclass
         match = session.get(Match, (key, payload.round, payload.table))
         assert match is not None

@@ -11,6 +11,7 @@ import html
 import io
 from collections.abc import Sequence
 from datetime import UTC, datetime
+from typing import cast
 
 from rich.table import Table
 from sqlalchemy import select
@@ -27,12 +28,13 @@ from schemas.tournament import (
     LogEntryInfo,
     PlayerInfo,
     RoundInfo,
+    Source,
     StandingRow,
     TableRow,
 )
 from tournament import service
 from tournament.eventlog import as_utc
-from tournament.models import Event, GameLog, LogEntry, Match
+from tournament.models import Event, GameLog, LogEntry, Match, Pod, PodSeat
 
 FORMATS = ("table", "csv", "json", "html")
 
@@ -66,11 +68,26 @@ def table_row(session: Session, match: Match) -> TableRow:
     )
 
 
+def pod_row(pod: Pod, seats: Sequence[PodSeat]) -> TableRow:
+    places = {s.player: s.place for s in seats if s.place is not None} or None
+    winners = [p for p, place in (places or {}).items() if place == 1]
+    logs = [GameRef(1, pod.sha256, winners[0] if len(winners) == 1 else None)] if pod.sha256 else []
+    source = cast(Source | None, pod.source)
+    return TableRow(pod.round, pod.number, [s.player for s in seats], None, None, source, pod.reason, logs, places)
+
+
+def round_rows(session: Session, event: Event, round_number: int) -> list[TableRow]:
+    """A round's tables: matches, or pods (byes last) for a pods event."""
+    if event.format == "pods":
+        return [pod_row(pod, seats) for pod, seats in service.pod_tables(session, event.id, round_number)]
+    return [table_row(session, m) for m in service.matches(session, event.id, round_number)]
+
+
 def pairing_rows(session: Session, event_id: str, round_number: int) -> list[TableRow]:
     event = service.get_event(session, event_id)
     if not 1 <= round_number <= event.rounds:
         raise service.NotFound(f"event {event_id!r} has no round {round_number} (rounds paired: {event.rounds})")
-    return [table_row(session, m) for m in service.matches(session, event_id, round_number)]
+    return round_rows(session, event, round_number)
 
 
 def log_rows(session: Session, event_id: str) -> list[LogEntryInfo]:
@@ -81,7 +98,7 @@ def log_rows(session: Session, event_id: str) -> list[LogEntryInfo]:
 def event_info(event: Event) -> EventInfo:
     return EventInfo(
         event.id, event.name, event.ruleset, event.profile, event.best_of, event.seed, as_utc(event.created_at), event.rounds,
-        event.format, event.bracket_round,
+        event.format, event.bracket_round, event.table_size, event.points,
     )
 
 
@@ -110,10 +127,7 @@ def bracket_info(session: Session, event_id: str) -> BracketInfo | None:
 
 def export_event(session: Session, event_id: str) -> Export:
     event = service.get_event(session, event_id)
-    rounds = [
-        RoundInfo(r.number, r.seed, r.bye, [table_row(session, m) for m in service.matches(session, event_id, r.number)])
-        for r in service.rounds(session, event_id)
-    ]
+    rounds = [RoundInfo(r.number, r.seed, r.bye, round_rows(session, event, r.number)) for r in service.rounds(session, event_id)]
     players = [PlayerInfo(p.name, p.registered_round, p.dropped_round) for p in service.players(session, event_id)]
     return Export(
         EXPORT_FORMAT, event_info(event), players, rounds, standing_rows(session, event_id), log_rows(session, event_id),
@@ -157,11 +171,38 @@ def result_text(row: TableRow) -> str:
     return f"{row.games[a]}-{row.games[b]}{draws}"
 
 
-def pairing_cells(rows: Sequence[TableRow], bye: str | None) -> tuple[list[str], list[list[str]]]:
+POD_COLUMNS = ("table", "seats", "places", "source", "reason")
+
+
+def places_text(row: TableRow) -> str:
+    """`ann 1, cat 2, bob 2`: the places, best first (seat order among equals)."""
+    if row.places is None:
+        return ""
+    places = row.places
+    return ", ".join(f"{p} {places[p]}" for p in sorted(row.players, key=lambda p: places[p]))
+
+
+def pairing_cells(rows: Sequence[TableRow], bye: str | None, pods: bool = False) -> tuple[list[str], list[list[str]]]:
+    if pods:  # seats in order, then places
+        seated = [
+            ["bye" if r.source == "bye" else str(r.table), " ".join(r.players), places_text(r), r.source or "", r.reason or ""]
+            for r in rows
+        ]
+        return list(POD_COLUMNS), seated
     cells = [[str(r.table), r.players[0], r.players[1], result_text(r), r.source or "", r.reason or ""] for r in rows]
     if bye:
         cells.append(["bye", bye, "", "", "", ""])
     return list(PAIRING_COLUMNS), cells
+
+
+def pod_text(rows: Sequence[TableRow]) -> str:
+    """A pods round as text, one table a line: seats in order, then the places once reported."""
+    lines = []
+    for r in rows:
+        label = "bye" if r.source == "bye" else f"table {r.table}"
+        result = f"  ->  {places_text(r)}" if r.places and r.source != "bye" else ""
+        lines.append(f"{label:>9}: {' | '.join(r.players)}{result}")
+    return "\n".join(lines) + "\n"
 
 
 def seed_cells(info: BracketInfo) -> tuple[list[str], list[list[str]]]:
@@ -260,7 +301,7 @@ PAGE = """<!DOCTYPE html>
 </html>
 """
 
-TEXT_COLUMNS = {"player", "player_a", "player_b", "source", "reason"}
+TEXT_COLUMNS = {"player", "player_a", "player_b", "source", "reason", "seats", "places"}
 
 
 def to_html(

@@ -52,6 +52,8 @@ class Event(Base):
     profile: Mapped[str] = mapped_column(String(32))
     best_of: Mapped[int] = mapped_column(Integer)
     format: Mapped[str] = mapped_column(String(16), server_default="swiss")  # service.FORMATS
+    table_size: Mapped[int] = mapped_column(Integer, server_default="2")  # players a table (pods: 3 to 6)
+    points: Mapped[str] = mapped_column(String(64), server_default="3,1")  # pods: pods.Points, as text
     seed: Mapped[int] = mapped_column(BigInteger)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     rounds: Mapped[int] = mapped_column(Integer)  # rounds paired so far
@@ -131,5 +133,35 @@ class GameLog(Base):
     data: Mapped[bytes] = mapped_column(LargeBinary)
 
 
-PROJECTION: tuple[type[Base], ...] = (Event, Player, Round, Match, GameLog)
+class Pod(Base):
+    """One table of a Swiss pods round; a bye is a table of one. The game's referee log is kept whole."""
+
+    __tablename__ = "pods"
+    __table_args__ = (ForeignKeyConstraint(["event_id", "round"], ["rounds.event_id", "rounds.number"]),)
+
+    event_id: Mapped[str] = mapped_column(ID, primary_key=True)
+    round: Mapped[int] = mapped_column(Integer, primary_key=True)
+    number: Mapped[int] = mapped_column(Integer, primary_key=True)
+    source: Mapped[str | None] = mapped_column(String(16))  # log, judge or bye; None until reported
+    reason: Mapped[str | None] = mapped_column(String(500))
+    reported_seq: Mapped[int | None] = mapped_column(Integer)
+    sha256: Mapped[str | None] = mapped_column(HASH)
+    log: Mapped[bytes | None] = mapped_column(LargeBinary)
+
+
+class PodSeat(Base):
+    """A player at a pod, in seat order (seat 1 plays first); `place` once the pod is reported."""
+
+    __tablename__ = "pod_seats"
+    __table_args__ = (ForeignKeyConstraint(["event_id", "round", "table"], ["pods.event_id", "pods.round", "pods.number"]),)
+
+    event_id: Mapped[str] = mapped_column(ID, primary_key=True)
+    round: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player: Mapped[str] = mapped_column(ID)
+    place: Mapped[int | None] = mapped_column(Integer)
+
+
+PROJECTION: tuple[type[Base], ...] = (Event, Player, Round, Match, GameLog, Pod, PodSeat)
 """The tables rebuilt from the log, in the order rows must be written."""

@@ -25,7 +25,7 @@ from referee.ruleset import CHANCE, JUDGE
 from referee.rulesets import get as get_ruleset
 from referee.rulesets import ids as ruleset_ids
 from schemas.verdict import Verdict
-from tournament import brackets, pairing
+from tournament import brackets, pairing, pods
 from tournament import standings as tiebreaks
 from tournament.eventlog import (
     BracketSeeded,
@@ -34,12 +34,15 @@ from tournament.eventlog import (
     Payload,
     PlayerDropped,
     PlayerRegistered,
+    PodCorrected,
+    PodReported,
+    PodsPaired,
     ResultCorrected,
     ResultReported,
     RoundPaired,
     append,
 )
-from tournament.models import Event, GameLog, LogEntry, Match, Player, Round
+from tournament.models import Event, GameLog, LogEntry, Match, Player, Pod, PodSeat, Round
 
 ID_PATTERN = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")  # the referee's player-id pattern
 
@@ -117,12 +120,15 @@ FORMATS = {
     "swiss": "Swiss rounds, optionally followed by a top cut",
     "single": "single elimination",
     "roundrobin": "round robin",
+    "pods": "Swiss pods (3 to 6 players a table)",
 }
+
+SEEDED = ("single", "roundrobin")  # formats seeded before round 1 (by `seed`, or at random by `pair`)
 
 
 def create_event(
     session: Session, event_id: str, *, name: str, ruleset: str, profile: str, best_of: int, seed: int,
-    format: str = "swiss",
+    format: str = "swiss", table_size: int | None = None, points: str = "3,1",
 ) -> Event:
     check_id("event id", event_id)
     if format not in FORMATS:
@@ -130,15 +136,28 @@ def create_event(
     if ruleset not in ruleset_ids():
         raise Usage(f"unknown ruleset {ruleset!r} (known: {', '.join(ruleset_ids())})")
     game = get_ruleset(ruleset)
-    if not game.min_players <= 2 <= game.max_players:
-        raise Usage(f"{ruleset} is not a two-player game; Swiss events pair two players a table")
+    size = table_size or (4 if format == "pods" else 2)
+    if format == "pods":
+        if not pods.MIN_TABLE <= size <= pods.MAX_TABLE:
+            raise Usage(f"--table-size {size}: pods seat {pods.MIN_TABLE} to {pods.MAX_TABLE} players")
+        if best_of != 1:
+            raise Usage("a pod plays one game a round: --best-of 1")
+        try:
+            points = pods.Points.parse(points).text()
+        except ValueError as exc:
+            raise Usage(str(exc)) from None
+    elif size != 2:
+        raise Usage("--table-size goes with --format pods; the other formats seat two players a table")
+    smallest = size - 1 if format == "pods" else size  # a pod may be one seat short
+    if not (game.min_players <= smallest and size <= game.max_players):
+        raise Usage(f"{ruleset} is for {game.min_players} to {game.max_players} players; it cannot seat {size} a table")
     if profile not in tiebreaks.PROFILES:
         raise Usage(f"unknown tiebreaker profile {profile!r} (known: {', '.join(sorted(tiebreaks.PROFILES))})")
     if best_of < 1 or best_of % 2 == 0:
         raise Usage(f"--best-of must be an odd number of games, not {best_of}")
     if session.get(Event, event_id) is not None:
         raise Conflict(f"event {event_id!r} already exists")
-    append(session, event_id, EventCreated(name or event_id, ruleset, profile, best_of, seed, format))
+    append(session, event_id, EventCreated(name or event_id, ruleset, profile, best_of, seed, format, size, points))
     return get_event(session, event_id)
 
 
@@ -216,6 +235,8 @@ def standings(session: Session, event_id: str) -> list[tiebreaks.Standing]:
     event = get_event(session, event_id)
     everyone = players(session, event_id)
     dropped = {p.name: p.dropped_round for p in everyone if p.dropped_round is not None}
+    if event.format == "pods":
+        return pods.pod_standings([p.name for p in everyone], _as_pod_games(session, event_id), pods.Points.parse(event.points), dropped)
     played = _as_matches(session, event_id)
     table = tiebreaks.standings([p.name for p in everyone], played, event.profile, dropped)
     if not is_bracket(event):
@@ -226,6 +247,41 @@ def standings(session: Session, event_id: str) -> list[tiebreaks.Standing]:
     order = _bracket_order(bracket(session, event), {p.name: p.seed for p in everyone}, [s.player for s in swiss])
     by_player = {s.player: s for s in table}
     return [dataclasses.replace(by_player[name], rank=rank) for rank, name in enumerate(order, start=1)]
+
+
+def _as_pod_games(session: Session, event_id: str) -> list[pods.PodGame]:
+    """Every reported pod (byes too), in the form the pod standings take."""
+    return [pods.PodGame(pod.round, {s.player: s.place for s in seats if s.place is not None}) for pod, seats in pod_tables(session, event_id) if pod.source]
+
+
+def pod_tables(session: Session, event_id: str, round_number: int | None = None) -> list[tuple[Pod, list[PodSeat]]]:
+    """The pods (of one round, or all), each with its seats in seat order."""
+    query = select(Pod).filter_by(event_id=event_id)
+    seats_query = select(PodSeat).filter_by(event_id=event_id)
+    if round_number is not None:
+        query, seats_query = query.filter_by(round=round_number), seats_query.filter_by(round=round_number)
+    seats: dict[tuple[int, int], list[PodSeat]] = {}
+    for seat in session.scalars(seats_query.order_by(PodSeat.seat)):
+        seats.setdefault((seat.round, seat.table), []).append(seat)
+    return [(pod, seats[(pod.round, pod.number)]) for pod in session.scalars(query.order_by(Pod.round, Pod.number))]
+
+
+def pod_entrants(session: Session, event_id: str) -> list[pods.PodEntrant]:
+    """The players still in a pods event, with their points, rank, byes, opponents and turns in seat one."""
+    table = standings(session, event_id)
+    met: dict[str, set[str]] = {s.player: set() for s in table}
+    firsts = dict.fromkeys(met, 0)
+    for _pod, seats in pod_tables(session, event_id):
+        names = [s.player for s in seats]
+        if len(names) > 1:
+            firsts[names[0]] += 1
+        for name in names:
+            met[name].update(n for n in names if n != name)
+    return [
+        pods.PodEntrant(s.player, s.points, s.rank, s.byes > 0, frozenset(met[s.player]), firsts[s.player])
+        for s in table
+        if not s.dropped
+    ]
 
 
 def _bracket_order(state: brackets.Bracket, seeds: dict[str, int | None], swiss_order: list[str]) -> list[str]:
@@ -265,22 +321,34 @@ def pair(session: Session, event_id: str) -> Round:
     """Pair the next Swiss round; refuse while the current one has tables without a result."""
     event = lock_event(session, event_id)
     _refuse_open_tables(session, event, f"pairing round {event.rounds + 1}")
-    if event.format != "swiss" and event.bracket_round is None:
+    if event.format in SEEDED and event.bracket_round is None:
         active = [p.name for p in players(session, event_id) if p.dropped_round is None]
         if len(active) < 2:
             raise Conflict(f"event {event_id!r} has {len(active)} active player(s); pairing needs two")
         random.Random(f"{event.seed}/seeds").shuffle(active)  # reproducible from the event's seed
         append(session, event.id, BracketSeeded(1, active))
     number = event.rounds + 1
-    result = next_round(session, event, number, event.seed)
-    append(session, event.id, RoundPaired(number, event.seed, list(result.tables), result.bye, result.cost))
+    if event.format == "pods":
+        grouped = next_pods(session, event, number, event.seed)
+        append(session, event.id, PodsPaired(number, event.seed, grouped.tables, grouped.byes, grouped.repeats))
+    else:
+        result = next_round(session, event, number, event.seed)
+        append(session, event.id, RoundPaired(number, event.seed, list(result.tables), result.bye, result.cost))
     paired = session.get(Round, (event_id, number))
     assert paired is not None
     return paired
 
 
+def next_pods(session: Session, event: Event, number: int, seed: int) -> pods.PodPairing:
+    active = pod_entrants(session, event.id)
+    if len(active) < 2:
+        raise Conflict(f"event {event.id!r} has {len(active)} active player(s); pairing needs two")
+    return pods.pair_pods(active, number, seed, event.table_size)
+
+
 def _refuse_open_tables(session: Session, event: Event, doing: str) -> None:
     missing = [m.number for m in matches(session, event.id, event.rounds) if m.games_a is None]
+    missing += [pod.number for pod, _ in pod_tables(session, event.id, event.rounds) if pod.source is None]
     if missing:
         tables = ", ".join(str(n) for n in missing)
         raise ResultsMissing(
@@ -292,8 +360,8 @@ def _refuse_open_tables(session: Session, event: Event, doing: str) -> None:
 def seed(session: Session, event_id: str, names: Sequence[str]) -> list[str]:
     """Seed a single elimination or round robin by hand (best first), before its first round."""
     event = lock_event(session, event_id)
-    if event.format == "swiss":
-        raise Usage(f"{event_id!r} is a Swiss event: its top cut is seeded by the standings (`tournament cut`)")
+    if event.format not in SEEDED:
+        raise Usage(f"{event_id!r} is a {FORMATS[event.format]} event; only a single elimination or round robin is seeded by hand")
     if event.bracket_round is not None:
         raise Conflict(f"{event_id!r} is already seeded")
     active = {p.name for p in players(session, event_id) if p.dropped_round is None}
@@ -393,6 +461,11 @@ def repairing_problem(rebuilt: Session, entry: LogEntry, payload: Payload) -> st
         except TournamentError as exc:
             return f"log entry {entry.seq}: the top cut cannot be made again: {exc.message}"
         return None if again_cut == payload.seeds else f"log entry {entry.seq}: the standings give another top cut"
+    if isinstance(payload, PodsPaired) and event is not None:
+        grouped = next_pods(rebuilt, event, payload.round, payload.seed)
+        if (grouped.tables, grouped.byes) == (payload.tables, payload.byes):
+            return None
+        return f"log entry {entry.seq}: pairing pods round {payload.round} again with seed {payload.seed} gives other tables"
     if not isinstance(payload, RoundPaired) or event is None:
         return None
     try:
@@ -453,23 +526,7 @@ def judge_logs(event: Event, match: Match, logs: Sequence[tuple[str, bytes]]) ->
     needed = event.best_of // 2 + 1
     records = []
     for number, (path, data) in enumerate(logs, start=1):
-        replay = judge(io.BytesIO(data), path)
-        verdict, header = replay.verdict, replay.header
-        if header is not None:
-            if header.ruleset != event.ruleset:
-                raise WrongTable(f"{path}: a {header.ruleset} log, but {event.id!r} plays {event.ruleset}")
-            if set(header.players) != seats:
-                raise WrongTable(f"{path}: the log's players are {', '.join(header.players)}, not those of {_where(match)}")
-            place = header.event
-            if place is not None and (
-                place.tournament != event.id
-                or (place.round is not None and place.round != match.round)
-                or (place.table is not None and str(place.table) != str(match.number))
-            ):
-                raise WrongTable(
-                    f"{path}: the log says it is from {place.tournament} round {place.round} table {place.table}, "
-                    f"not {_where(match)} of {event.id}"
-                )
+        verdict = _judged(event, seats, match.round, match.number, _where(match), path, data)
         if verdict.verdict != "complete":
             raise LogRejected(f"{path}: {referee_reason(verdict)}")
         assert verdict.result is not None
@@ -491,6 +548,28 @@ def judge_logs(event: Event, match: Match, logs: Sequence[tuple[str, bytes]]) ->
             f"of a best of {event.best_of}{tied}; give every game's log (--log once per game, in order)"
         )
     return Tally(games, draws), records
+
+
+def _judged(event: Event, seats: set[str], round_number: int, table: int, where: str, path: str, data: bytes) -> Verdict:
+    """The referee's verdict on a log, after checking its header names this event's game, table and players."""
+    replay = judge(io.BytesIO(data), path)
+    header = replay.header
+    if header is not None:
+        if header.ruleset != event.ruleset:
+            raise WrongTable(f"{path}: a {header.ruleset} log, but {event.id!r} plays {event.ruleset}")
+        if set(header.players) != seats:
+            raise WrongTable(f"{path}: the log's players are {', '.join(header.players)}, not those of {where}")
+        place = header.event
+        if place is not None and (
+            place.tournament != event.id
+            or (place.round is not None and place.round != round_number)
+            or (place.table is not None and str(place.table) != str(table))
+        ):
+            raise WrongTable(
+                f"{path}: the log says it is from {place.tournament} round {place.round} table {place.table}, "
+                f"not {where} of {event.id}"
+            )
+    return replay.verdict
 
 
 def match_over(event: Event, round_number: int, games: dict[str, int], played: int) -> bool:
@@ -603,3 +682,83 @@ def _check_new_logs(session: Session, event_id: str, match: Match, records: list
     for row in session.scalars(select(GameLog).filter_by(event_id=event_id).where(GameLog.sha256.in_(hashes))):
         if (row.round, row.table) != (match.round, match.number):
             raise WrongTable(f"game {row.game} of table {row.table}, round {row.round} was already reported with this log")
+
+
+@dataclass(frozen=True)
+class PodResult:
+    pod: Pod
+    seats: list[PodSeat]
+    changed: bool  # False when the same result was already there
+
+
+def find_pod(session: Session, event: Event, table: int, round_number: int | None) -> tuple[Pod, list[PodSeat]]:
+    number = event.rounds if round_number is None else round_number
+    if number < 1 or number > event.rounds:
+        raise NotFound(f"event {event.id!r} has no round {number} (rounds paired: {event.rounds})")
+    found = [(pod, seats) for pod, seats in pod_tables(session, event.id, number) if pod.number == table]
+    if not found:
+        raise NotFound(f"round {number} of {event.id!r} has no table {table}")
+    return found[0]
+
+
+def report_pod(
+    session: Session,
+    event_id: str,
+    table: int,
+    *,
+    round_number: int | None = None,
+    logs: Sequence[tuple[str, bytes]] = (),
+    places: dict[str, int] | None = None,
+    reason: str | None = None,
+    correction: bool = False,
+) -> PodResult:
+    """A pod's result: the placements of its one game's log, or a judge's places with a reason."""
+    event = lock_event(session, event_id)
+    pod, seats = find_pod(session, event, table, round_number)
+    where = f"table {pod.number} of round {pod.round} ({', '.join(s.player for s in seats)})"
+    if pod.source == "bye":
+        raise Conflict(f"{where} is a bye; it has no result to report")
+    if bool(logs) == (places is not None):
+        raise Usage("give the game's log (--log) or a judge's places (--result ann=1,bob=2,...), not both or neither")
+    if (places is not None or correction) and not (reason and reason.strip()):
+        raise Usage("a judge's result or a correction needs --reason")
+    names = {s.player for s in seats}
+    record = None
+    if logs:
+        if len(logs) != 1:
+            raise LogRejected(f"a pod plays one game; give its one log, not {len(logs)}")
+        places, record = _judge_pod_log(session, event, pod, names, where, *logs[0])
+    assert places is not None
+    if set(places) != names:
+        raise WrongTable(f"--result names {', '.join(sorted(places))}, but {where}")
+    if sorted(places.values())[0] != 1 or any(p < 1 or p > len(names) for p in places.values()):
+        raise Usage(f"places run from 1 (best) to {len(names)}; equal places share, and someone is first")
+    stored = {s.player: s.place for s in seats}
+    if pod.source is not None:
+        same = stored == places and pod.sha256 == (record.sha256 if record else None)
+        if same and not correction:
+            return PodResult(pod, seats, changed=False)
+        if not correction:
+            raise Conflict(f"{where} already has a result; use `tournament correct` with a --reason to change it")
+    elif correction:
+        raise Conflict(f"{where} has no result to correct yet; use `tournament report`")
+    kind = PodCorrected if correction else PodReported
+    source: Literal["log", "judge"] = "log" if record else "judge"
+    append(session, event.id, kind(pod.round, pod.number, places, source, reason, record))
+    return PodResult(pod, seats, changed=True)
+
+
+def _judge_pod_log(
+    session: Session, event: Event, pod: Pod, names: set[str], where: str, path: str, data: bytes
+) -> tuple[dict[str, int], GameRecord]:
+    """The referee's placements for a pod's game log, after checking the log belongs to this pod."""
+    verdict = _judged(event, names, pod.round, pod.number, where, path, data)
+    if verdict.verdict != "complete":
+        raise LogRejected(f"{path}: {referee_reason(verdict)}")
+    assert verdict.result is not None
+    digest = hashlib.sha256(data).hexdigest()
+    for other in session.scalars(select(Pod).filter_by(event_id=event.id, sha256=digest)):
+        if (other.round, other.number) != (pod.round, pod.number):
+            raise WrongTable(f"{path}: table {other.number} of round {other.round} was already reported with this log")
+    winner = verdict.result.winners[0] if len(verdict.result.winners) == 1 else None
+    return dict(verdict.result.placements), GameRecord(digest, winner, data)

@@ -1,0 +1,172 @@
+"""Swiss pods: table sizes, points, seats, repeat avoidance (against brute force), and whole pods events."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.tournament.tlib import cli, cli_json, tables
+from tournament import service
+from tournament.pods import PodEntrant, PodGame, Points, pair_pods, pod_standings, table_sizes
+
+
+def test_table_sizes_prefer_short_tables_to_byes() -> None:
+    assert table_sizes(16, 4) == ([4, 4, 4, 4], 0)
+    assert table_sizes(13, 4) == ([4, 3, 3, 3], 0)
+    assert table_sizes(7, 4) == ([4, 3], 0)
+    assert table_sizes(5, 4) == ([4], 1)  # a 4 and a 1, or a 3 and two byes: one bye
+    assert table_sizes(11, 6) == ([6, 5], 0)
+    assert table_sizes(7, 6) == ([6], 1)
+    assert table_sizes(2, 3) == ([2], 0)
+
+
+def test_points_by_place() -> None:
+    default = Points()
+    assert default.scored({"a": 1, "b": 2, "c": 3}) == {"a": 3, "b": 0, "c": 0}
+    assert default.scored({"a": 1, "b": 1, "c": 3}) == {"a": 1, "b": 1, "c": 0}
+    custom = Points.parse("5,2,3,1")
+    assert custom.scored({"a": 1, "b": 2, "c": 2, "d": 4}) == {"a": 5, "b": 3, "c": 3, "d": 0}
+    assert custom.text() == "5,2,3,1"
+    for bad in ("3", "3,x", "-1,0", ""):
+        with pytest.raises(ValueError):
+            Points.parse(bad)
+
+
+def partitions(items: list[str], sizes: list[int]) -> Iterator[list[list[str]]]:
+    """Every way to seat `items` at tables of `sizes` (as sets)."""
+    if not sizes:
+        yield []
+        return
+    first, rest = items[0], items[1:]
+    for others in itertools.combinations(rest, sizes[0] - 1):
+        remaining = [p for p in rest if p not in others]
+        for tail in partitions(remaining, sizes[1:]):
+            yield [[first, *others], *tail]
+
+
+def simulate(n: int, size: int, rounds: int, seed: int) -> Iterator[tuple[list[PodEntrant], int]]:
+    """Each round's entrants and the repeats pair_pods leaves, winners drawn at random."""
+    rng = random.Random(seed)
+    players = [f"p{i}" for i in range(n)]
+    met: dict[str, set[str]] = {p: set() for p in players}
+    points = dict.fromkeys(players, 0)
+    firsts = dict.fromkeys(players, 0)
+    for number in range(1, rounds + 1):
+        entrants = [PodEntrant(p, points[p], 1, False, frozenset(met[p]), firsts[p]) for p in players]
+        paired = pair_pods(entrants, number, seed, size)
+        yield entrants, paired.repeats
+        for table in paired.tables:
+            firsts[table[0]] += 1
+            points[rng.choice(table)] += 3
+            for p in table:
+                met[p].update(q for q in table if q != p)
+
+
+@pytest.mark.parametrize(("n", "size"), [(9, 3), (12, 4), (12, 3), (8, 4)])
+def test_no_avoidable_repeat_in_any_round(n: int, size: int) -> None:
+    """Brute force: no way of seating the round has fewer repeat meetings than pair_pods found."""
+    sizes, _ = table_sizes(n, size)
+    for seed in range(6):
+        for entrants, repeats in simulate(n, size, 4, seed):
+            met = {e.id: e.opponents for e in entrants}
+            fewest = min(
+                sum(1 for t in seating for a, b in itertools.combinations(t, 2) if b in met[a])
+                for seating in partitions([e.id for e in entrants], sizes)
+            )
+            assert repeats == fewest
+
+
+def test_a_whole_event_without_repeats_when_the_field_allows() -> None:
+    for n, size, rounds in ((16, 4, 3), (24, 3, 5), (64, 4, 6), (100, 5, 5)):
+        assert [r for _, r in simulate(n, size, rounds, seed=n)] == [0] * rounds
+
+
+def test_seat_one_rotates() -> None:
+    players = [f"p{i}" for i in range(12)]
+    firsts = dict.fromkeys(players, 0)
+    met: dict[str, set[str]] = {p: set() for p in players}
+    for number in range(1, 7):
+        entrants = [PodEntrant(p, 0, 1, False, frozenset(met[p]), firsts[p]) for p in players]
+        for table in pair_pods(entrants, number, 5, 4).tables:
+            firsts[table[0]] += 1
+            for p in table:
+                met[p].update(q for q in table if q != p)
+    assert max(firsts.values()) - min(firsts.values()) <= 1  # 18 turns in seat one over 12 players: 1 or 2 each
+
+
+def test_byes_go_to_the_lowest_without_one() -> None:
+    entrants = [PodEntrant(f"p{i}", 9 - i, i + 1, i == 4, frozenset()) for i in range(5)]
+    paired = pair_pods(entrants, 2, 1, 4)
+    assert paired.byes == ["p3"]  # p4 is last but has had a bye
+    assert sorted(paired.tables[0]) == ["p0", "p1", "p2", "p4"]
+
+
+def test_pod_ranking() -> None:
+    games = [PodGame(1, {"a": 1, "b": 2, "c": 2}), PodGame(1, {"d": 1}), PodGame(2, {"a": 1, "d": 1, "b": 3})]
+    table = pod_standings(["a", "b", "c", "d"], games, Points())
+    assert [(s.player, s.points, s.wins, s.draws, s.byes) for s in table] == [
+        ("d", 4, 1, 1, 1), ("a", 4, 1, 1, 0), ("b", 0, 0, 0, 0), ("c", 0, 0, 0, 0)
+    ]  # d before a: d's opponents scored more a round (opp 1 against 0.5)
+
+
+# Through the CLI, on both databases ------------------------------------------
+
+
+def pods_event(db: str, players: list[str], *, size: int = 4, ruleset: str = "crossover") -> None:
+    cli(db, "create", "ev", "--format", "pods", "--table-size", str(size), "--ruleset", ruleset, "--seed", "2")
+    cli(db, "register", "ev", *players)
+
+
+def test_pods_event_reports_places_and_verifies(db_url: str, tmp_path: Path) -> None:
+    players = ["a", "b", "c", "d", "e"]
+    pods_event(db_url, players)
+    cli_json(db_url, "pair", "ev")
+    rows = tables(db_url, "ev")
+    assert [len(r["players"]) for r in rows] == [4, 1] and rows[1]["source"] == "bye"
+    seated = rows[0]["players"]
+    places = {p: k for k, p in enumerate(seated, start=1)}
+    result = ",".join(f"{p}={k}" for p, k in places.items())
+    cli(db_url, "report", "ev", "--table", "1", "--result", result, code=service.EXIT_USAGE)  # no reason
+    cli(db_url, "report", "ev", "--table", "1", "--result", "a=1,b=2", "--reason", "x", code=service.EXIT_WRONG_TABLE)
+    done = cli_json(db_url, "report", "ev", "--table", "1", "--result", result, "--reason", "paper game")
+    assert done["table"]["places"] == places
+    again = cli_json(db_url, "report", "ev", "--table", "1", "--result", result, "--reason", "paper game")
+    assert again["changed"] is False
+    swapped = ",".join(f"{p}={1 if k == 2 else 2 if k == 1 else k}" for p, k in places.items())
+    cli(db_url, "report", "ev", "--table", "1", "--result", swapped, "--reason", "r", code=service.EXIT_CONFLICT)
+    cli(db_url, "correct", "ev", "--table", "1", "--result", swapped, "--reason", "slip misread")
+    cli(db_url, "report", "ev", "--table", "2", "--result", f"{rows[1]['players'][0]}=1", "--reason", "r", code=service.EXIT_CONFLICT)
+    standings = cli_json(db_url, "standings", "ev")
+    assert {s["player"]: s["points"] for s in standings}[seated[1]] == 3
+    assert sum(s["byes"] for s in standings) == 1
+    cli(db_url, "drop", "ev", seated[3])
+    second = cli_json(db_url, "pair", "ev")["tables"]
+    assert sorted(len(t["players"]) for t in second) == [4]  # four left: one table, no bye
+    html = cli(db_url, "standings", "ev", "--format", "html").stdout
+    assert "<h2>Round 1</h2>" in html and "<h2>Round 2</h2>" in html
+    cli(db_url, "pair", "ev", code=service.EXIT_RESULTS_MISSING)
+    cli(db_url, "verify", "ev")
+
+
+def test_pods_refusals(db_url: str) -> None:
+    cli(db_url, "create", "x", "--format", "pods", "--ruleset", "cardwars", code=service.EXIT_USAGE)
+    cli(db_url, "create", "x", "--format", "pods", "--ruleset", "basictcg-mtg", "--table-size", "5", code=service.EXIT_USAGE)
+    cli(db_url, "create", "x", "--format", "pods", "--ruleset", "crossover", "--table-size", "7", code=service.EXIT_USAGE)
+    cli(db_url, "create", "x", "--format", "pods", "--ruleset", "crossover", "--best-of", "3", code=service.EXIT_USAGE)
+    cli(db_url, "create", "x", "--format", "pods", "--ruleset", "crossover", "--points", "3", code=service.EXIT_USAGE)
+    cli(db_url, "create", "x", "--ruleset", "crossover", "--table-size", "4", code=service.EXIT_USAGE)
+
+
+@pytest.mark.parametrize("ruleset", ["crossover", "maginot", "stccg-multiplayer", "basictcg-mtg"])
+def test_pods_demo_for_every_multiplayer_game(ruleset: str, tmp_path: Path, db_url: str) -> None:
+    ran = cli_json(db_url, "demo", "--format", "pods", "--ruleset", ruleset, "--players", "7", "--rounds", "2",
+                   "--logs", str(tmp_path))
+    assert ran["games"] == 4  # a 4 and a 3 each round
+    assert len(list((tmp_path / ran["event"]).glob("*.jsonl"))) == 4
+    cli(db_url, "verify", ran["event"])
+    exported = cli_json(db_url, "pairings", ran["event"])
+    assert all(t["source"] == "log" and t["places"] for t in exported["tables"])

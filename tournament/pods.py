@@ -1,0 +1,280 @@
+"""Swiss pods for games of three to six players a table: table sizes, grouping, seats, points, standings.
+
+Pure functions; the service feeds them the event's history and stores what
+they return.
+
+A round (`pair_pods`)
+---------------------
+1. Byes first, and only when the field cannot be seated (`table_sizes`): to
+   the lowest-placed players who have not had one, as in Swiss.
+2. Table sizes: as many full tables as possible, the rest one seat short
+   (four players a table: 13 players are a 4 and three 3s), so nobody sits
+   out when tables of one less can take everyone. Fields too small for that
+   (5 players at tables of 4) leave the remainder out with a bye.
+3. Grouping: players in order of points, and in a score group in the round's
+   random order (from the event seed and the round). Tables are filled from
+   the top: each takes the best-placed player left, then the next players in
+   that order who have met nobody already at the table; when nobody left
+   fits, the earliest one who has met the fewest (looking `LOOKAHEAD` players
+   ahead). Then a local search swaps players between tables (up to `NEARBY`
+   tables apart) while a swap lowers the number of repeat meetings
+   (and, among equal repeats, does not spread scores further), and then a
+   seeded random search of `SEARCH_STEPS` swaps that keep or lower the
+   repeats keeps the grouping with the fewest it meets. This avoids
+   every avoidable repeat in ordinary events; it is a heuristic, not a proof
+   of the minimum, and the round's `repeats` count is stored with it.
+4. Seats: the player who has sat first least often sits first, and so on
+   (ties by the random order), so seat one, and the first turn, rotates.
+
+Points (`Points`)
+-----------------
+By place in the referee's result (1 = best; equal places share): a sole
+winner scores `win` (default 3), a shared first place `shared` (default 1),
+place k > 1 scores `places[k - 2]` (default 0). A bye scores a win.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from tournament.standings import Standing
+
+MIN_TABLE, MAX_TABLE = 3, 6
+SWAP_PASSES = 4  # local-search sweeps over the tables; each sweep only ever lowers the cost
+# How far the search looks, so a round of 10,000 stays fast: the next players in order a table may take,
+# and the tables on each side a table with a repeat may swap with (further ones hold other score groups).
+LOOKAHEAD = 64
+NEARBY = 8
+SEARCH_STEPS = 5_000  # random sideways swaps tried after the local search, when repeats remain
+
+
+@dataclass(frozen=True)
+class Points:
+    win: int = 3
+    shared: int = 1
+    places: tuple[int, ...] = ()  # place 2, 3, ...
+
+    @classmethod
+    def parse(cls, text: str) -> Points:
+        """`3,1` or `4,2,2,1,0`: a sole win, a shared win, then place 2, 3, ...; ValueError otherwise."""
+        parts = [p.strip() for p in text.split(",")]
+        if len(parts) < 2 or not all(p.isdigit() for p in parts):
+            raise ValueError(f"--points {text!r}: give whole numbers: sole win, shared win[, 2nd, 3rd...], like 3,1")
+        win, shared, *rest = (int(p) for p in parts)
+        return cls(win, shared, tuple(rest))
+
+    def text(self) -> str:
+        return ",".join(str(p) for p in (self.win, self.shared, *self.places))
+
+    def scored(self, placements: Mapping[str, int]) -> dict[str, int]:
+        """Each player's points for one game."""
+        firsts = sum(1 for place in placements.values() if place == 1)
+        return {
+            player: (self.win if firsts == 1 else self.shared) if place == 1
+            else self.places[place - 2] if place - 2 < len(self.places) else 0
+            for player, place in placements.items()
+        }
+
+
+def table_sizes(players: int, size: int) -> tuple[list[int], int]:
+    """Table sizes (largest first) and how many players get a bye, for `players` at tables of `size`."""
+    for short in range(size):
+        full = players - short * (size - 1)
+        if full >= 0 and full % size == 0:
+            return [size] * (full // size) + [size - 1] * short, 0
+    return [size] * (players // size), players % size
+
+
+@dataclass(frozen=True)
+class PodEntrant:
+    id: str
+    points: int
+    rank: int  # 1 = best in the current standings
+    had_bye: bool
+    opponents: frozenset[str]  # everyone this player has shared a table with
+    firsts: int = 0  # rounds this player sat in seat one
+
+
+@dataclass(frozen=True)
+class PodPairing:
+    tables: list[list[str]]  # seat order, table 1 first
+    byes: list[str]
+    repeats: int  # pairs of players at one table who had met before
+
+
+def pair_pods(entrants: Sequence[PodEntrant], round_number: int, seed: int, size: int) -> PodPairing:
+    """One Swiss pods round (see the module docstring)."""
+    if not MIN_TABLE <= size <= MAX_TABLE:
+        raise ValueError(f"tables of {size}: pods seat {MIN_TABLE} to {MAX_TABLE}")
+    shuffle = list(entrants)
+    random.Random(f"{seed}/pods/{round_number}").shuffle(shuffle)
+    order = {e.id: k for k, e in enumerate(shuffle)}
+    by_id = {e.id: e for e in entrants}
+    placed = sorted(entrants, key=lambda e: (-e.points, e.rank if round_number > 1 else 0, order[e.id]))
+    sizes, bye_count = table_sizes(len(entrants), size)
+    # The lowest-placed players without a bye (then, if need be, with one) sit out.
+    byes = sorted(placed[::-1], key=lambda e: e.had_bye)[:bye_count]
+    waiting = [e.id for e in placed if e not in byes]
+    tables = _fill(waiting, sizes, by_id)
+    _improve(tables, by_id)
+    tables = _search(tables, by_id, random.Random(f"{seed}/pods/{round_number}/search"))
+    seated = [sorted(t, key=lambda p: (by_id[p].firsts, order[p])) for t in tables]
+    position = {e.id: k for k, e in enumerate(placed)}
+    seated.sort(key=lambda t: min(position[p] for p in t))
+    return PodPairing(seated, [e.id for e in byes], sum(_repeats(t, by_id) for t in seated))
+
+
+def _fill(waiting: list[str], sizes: list[int], by_id: Mapping[str, PodEntrant]) -> list[list[str]]:
+    """Greedy: each table takes the best-placed player left, then those who have met nobody at it."""
+    left = list(waiting)
+    tables = []
+    for size in sizes:
+        table = [left.pop(0)]
+        while len(table) < size:
+            clashes = []
+            for p in left[:LOOKAHEAD]:
+                clashes.append(sum(p in by_id[q].opponents for q in table))
+                if clashes[-1] == 0:
+                    break
+            table.append(left.pop(clashes.index(min(clashes))))  # the earliest with no clash, else with the fewest
+        tables.append(table)
+    return tables
+
+
+def _repeats(table: Sequence[str], by_id: Mapping[str, PodEntrant]) -> int:
+    return sum(1 for i, p in enumerate(table) for q in table[i + 1 :] if q in by_id[p].opponents)
+
+
+def _spread(table: Sequence[str], by_id: Mapping[str, PodEntrant]) -> int:
+    scores = [by_id[p].points for p in table]
+    return (max(scores) - min(scores)) ** 2
+
+
+def _improve(tables: list[list[str]], by_id: Mapping[str, PodEntrant]) -> None:
+    """Swap players between a table with a repeat and a nearby one while that lowers (repeats, spread)."""
+
+    def cost(t: list[str]) -> tuple[int, int]:
+        return _repeats(t, by_id), _spread(t, by_id)
+
+    for _ in range(SWAP_PASSES):
+        improved = False
+        for i, table in enumerate(tables):
+            if not _repeats(table, by_id):
+                continue
+            for j in range(max(0, i - NEARBY), min(len(tables), i + NEARBY + 1)):
+                other = tables[j]
+                if i == j:
+                    continue
+                for a in range(len(table)):
+                    for b in range(len(other)):
+                        before = _add(cost(table), cost(other))
+                        table[a], other[b] = other[b], table[a]
+                        if _add(cost(table), cost(other)) < before:
+                            improved = True
+                        else:
+                            table[a], other[b] = other[b], table[a]
+                if not _repeats(table, by_id):
+                    break
+        if not improved:
+            return
+
+
+def _add(x: tuple[int, int], y: tuple[int, int]) -> tuple[int, int]:
+    return x[0] + y[0], x[1] + y[1]
+
+
+def _search(tables: list[list[str]], by_id: Mapping[str, PodEntrant], rng: random.Random) -> list[list[str]]:
+    """Random swaps out of tables with a repeat, kept when they do not add repeats; the best grouping seen.
+
+    The swap search above stops at the first grouping no single swap improves;
+    moving sideways (swaps that keep the repeat count) gets past those.
+    """
+    repeats = [_repeats(t, by_id) for t in tables]
+    hot = {i for i, r in enumerate(repeats) if r}
+    best, best_total, total = [t[:] for t in tables], sum(repeats), sum(repeats)
+    for _ in range(SEARCH_STEPS):
+        if not hot:
+            break
+        i = rng.choice(sorted(hot))
+        j = rng.randrange(max(0, i - NEARBY), min(len(tables), i + NEARBY + 1))
+        if i == j:
+            continue
+        a, b = rng.randrange(len(tables[i])), rng.randrange(len(tables[j]))
+        tables[i][a], tables[j][b] = tables[j][b], tables[i][a]
+        after_i, after_j = _repeats(tables[i], by_id), _repeats(tables[j], by_id)
+        change = after_i + after_j - repeats[i] - repeats[j]
+        if change > 0:
+            tables[i][a], tables[j][b] = tables[j][b], tables[i][a]
+            continue
+        repeats[i], repeats[j], total = after_i, after_j, total + change
+        hot.difference_update({i, j})
+        hot.update(k for k in (i, j) if repeats[k])
+        if total < best_total:
+            best, best_total = [t[:] for t in tables], total
+    return best
+
+
+@dataclass(frozen=True)
+class PodGame:
+    """One table's result (a bye is a table of one, placed first)."""
+
+    round: int
+    placements: dict[str, int]
+
+
+@dataclass
+class _Record:
+    points: int = 0
+    rounds: int = 0
+    wins: int = 0
+    shared: int = 0
+    others: int = 0
+    byes: int = 0
+    opponents: list[str] = field(default_factory=list)
+
+
+def pod_standings(
+    players: Sequence[str], games: Sequence[PodGame], points: Points, dropped: Mapping[str, int] | None = None
+) -> list[Standing]:
+    """Rank by points, then `opp` (the opponents' average points per round played), then sole wins, then id.
+
+    In the shared `Standing`: wins are sole first places, draws shared first
+    places, losses the rest; `game_points` repeats the points.
+    """
+    dropped = dropped or {}
+    records = {p: _Record() for p in players}
+    for game in games:
+        scored = points.scored(game.placements)
+        firsts = sum(1 for place in game.placements.values() if place == 1)
+        for player, place in game.placements.items():
+            if game.round > dropped.get(player, game.round):
+                continue
+            record = records.setdefault(player, _Record())
+            record.points += scored[player]
+            record.rounds += 1
+            record.byes += len(game.placements) == 1
+            record.wins += place == 1 and firsts == 1
+            record.shared += place == 1 and firsts > 1
+            record.others += place > 1
+            record.opponents.extend(p for p in game.placements if p != player)
+
+    def per_round(p: str) -> Fraction:
+        return Fraction(records[p].points, records[p].rounds) if records[p].rounds else Fraction(0)
+
+    opp = {
+        p: sum((per_round(o) for o in records[p].opponents), Fraction(0)) / len(records[p].opponents)
+        if records[p].opponents else Fraction(0)
+        for p in players
+    }
+    order = sorted(players, key=lambda p: (-records[p].points, -opp[p], -records[p].wins, p))
+    return [
+        Standing(
+            rank=rank, player=p, points=records[p].points, game_points=records[p].points, wins=records[p].wins,
+            losses=records[p].others, draws=records[p].shared, byes=records[p].byes,
+            tiebreakers={"opp": float(opp[p])}, dropped=p in dropped,
+        )
+        for rank, p in enumerate(order, start=1)
+    ]
