@@ -111,6 +111,7 @@ class BracketPair(msgspec.Struct, forbid_unknown_fields=True):
     players: list[str | None]
     table: int | None
     winner: str | None
+    node: str | None = None  # double elimination: W<round>-<n>, L<round>-<n>, GF or GF2 (the reset)
 
 
 class BracketRound(msgspec.Struct, forbid_unknown_fields=True):
@@ -121,11 +122,16 @@ class BracketRound(msgspec.Struct, forbid_unknown_fields=True):
 
 
 class BracketInfo(msgspec.Struct, forbid_unknown_fields=True):
-    """A single-elimination bracket (or a top cut): seeds best first, the rounds known so far."""
+    """A single-elimination bracket (or a top cut): seeds best first, the rounds known so far.
+
+    A double elimination (`double`) lists each event round's matches, winners' and losers'
+    side together, each with its `node`; the last round may be one not yet paired.
+    """
 
     seeds: list[str]
     rounds: list[BracketRound]
     champion: str | None
+    double: bool = False
 
 
 class LogEntryInfo(msgspec.Struct, forbid_unknown_fields=True):

@@ -156,7 +156,7 @@ def create(
     profile: Annotated[str, typer.Option("--profile", help="Tiebreakers: mtg, pokemon or chess.")] = "mtg",
     best_of: Annotated[int, typer.Option("--best-of", help="Games per match (odd).")] = 1,
     seed: Annotated[int | None, typer.Option("--seed", help="The pairing seed (default: random; kept in the log).")] = None,
-    fmt: Annotated[str, typer.Option("--format", "-f", help="swiss, single (elimination), roundrobin or pods.")] = "swiss",
+    fmt: Annotated[str, typer.Option("--format", "-f", help="swiss, single or double (elimination), roundrobin or pods.")] = "swiss",
     table_size: Annotated[int | None, typer.Option("--table-size", help="Pods: players a table, 3 to 6 (default 4).")] = None,
     points: Annotated[str, typer.Option("--points", help="Pods: points for a sole win, a shared win[, 2nd, 3rd...].")] = "3,1",
     db: DbOpt = None,
@@ -245,7 +245,7 @@ def seed(
     db: DbOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Seed a single elimination or round robin by hand, before round 1 (otherwise `pair` seeds at random)."""
+    """Seed a single or double elimination or a round robin by hand, before round 1 (otherwise `pair` seeds at random)."""
     with transaction(db) as session:
         seeds = service.seed(session, event, players)
     if as_json:
@@ -279,7 +279,7 @@ def bracket_cmd(
     db: DbOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """The elimination bracket (single elimination, or a Swiss event's top cut) as a picture."""
+    """The elimination bracket (single or double elimination, or a Swiss event's top cut) as a picture."""
     fmt = "json" if as_json else fmt
     if fmt not in ("text", "json", "html"):
         fail(f"--format must be text, json or html, not {fmt!r}")
@@ -527,7 +527,7 @@ def demo_cmd(
     players: Annotated[int, typer.Option("--players", min=2, max=64, help="Bot players.")] = 8,
     rounds: Annotated[int, typer.Option("--rounds", min=1, max=20, help="Swiss rounds.")] = 3,
     ruleset: Annotated[str, typer.Option("--ruleset", help="The game (pods: one for 3 or more players).")] = "cardwars",
-    fmt: Annotated[str, typer.Option("--format", "-f", help="swiss, single (elimination), roundrobin or pods.")] = "swiss",
+    fmt: Annotated[str, typer.Option("--format", "-f", help="swiss, single or double (elimination), roundrobin or pods.")] = "swiss",
     cut: Annotated[int | None, typer.Option("--cut", help="After the Swiss rounds, a top cut of 4, 8 or 16.")] = None,
     table_size: Annotated[int | None, typer.Option("--table-size", help="Pods: players a table, 3 to 6 (default 4).")] = None,
     best_of: Annotated[int | None, typer.Option("--best-of", help="Games per match (odd; default 3, pods 1).")] = None,

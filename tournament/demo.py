@@ -158,6 +158,8 @@ def tables_expected(format: str, players: int, rounds: int, cut: int | None, tab
     """How many tables a demo event plays (for the progress bar)."""
     if format == "single":
         return players - 1
+    if format == "double":
+        return 2 * players - 2  # one more if the grand final is reset
     if format == "roundrobin":
         return players * (players - 1) // 2
     if format == "pods":

@@ -108,6 +108,9 @@ def bracket_info(session: Session, event_id: str) -> BracketInfo | None:
     if not service.is_bracket(event):
         return None
     assert event.bracket_round is not None
+    seeds = sorted((p for p in service.players(session, event_id) if p.seed is not None), key=lambda p: p.seed or 0)
+    if event.format == "double":
+        return _double_info(session, event, [p.name for p in seeds])
     state = service.bracket(session, event)
     played = {frozenset((m.player_a, m.player_b)): m for m in service.matches(session, event_id) if m.round >= event.bracket_round}
     rounds = []
@@ -121,8 +124,27 @@ def bracket_info(session: Session, event_id: str) -> BracketInfo | None:
             won = None if match.games_a is None else match.player_a if match.games_a > (match.games_b or 0) else match.player_b
             pairs.append(BracketPair([a, b], match.number, won))
         rounds.append(BracketRound(event.bracket_round + r.number - 1, pairs))
-    seeds = sorted((p for p in service.players(session, event_id) if p.seed is not None), key=lambda p: p.seed or 0)
     return BracketInfo([p.name for p in seeds], rounds, state.champion)
+
+
+def _double_info(session: Session, event: Event, seeds: list[str]) -> BracketInfo:
+    """Each event round's double-elimination matches with their nodes, then those to pair next."""
+    assert event.bracket_round is not None
+    state = service.double_bracket(session, event)
+    rounds = []
+    for k, nodes in enumerate(state.rounds):
+        number = event.bracket_round + k
+        tables = service.matches(session, event.id, number)
+        pairs = [
+            BracketPair([m.player_a, m.player_b], m.number, state.decided[node].winner if node in state.decided else None, node)
+            for node, m in zip(nodes, tables, strict=True)
+        ]
+        rounds.append(BracketRound(number, pairs))
+    paired = {node for nodes in state.rounds for node in nodes}
+    upcoming = [BracketPair([a, b], None, None, node) for node, a, b in state.ready if node not in paired]
+    if upcoming:
+        rounds.append(BracketRound(event.bracket_round + len(state.rounds), upcoming))
+    return BracketInfo(seeds, rounds, state.champion, double=True)
 
 
 def export_event(session: Session, event_id: str) -> Export:
@@ -238,6 +260,8 @@ def bracket_text(info: BracketInfo) -> str:
     """
     if not info.rounds:
         return ""
+    if info.double:
+        return double_text(info)
     seeds = {name: k for k, name in enumerate(info.seeds, start=1)}
     places = 2 * len(info.rounds[0].pairs)
     columns: list[list[str]] = []
@@ -268,6 +292,24 @@ def bracket_text(info: BracketInfo) -> str:
                     cell += "   "
             rows[row] += cell
     return "\n".join(r.rstrip() for r in rows) + "\n"
+
+
+def double_text(info: BracketInfo) -> str:
+    """A double elimination, round by round: each match's node, players (with seeds) and winner."""
+    seeds = {name: k for k, name in enumerate(info.seeds, start=1)}
+
+    def shown(player: str | None) -> str:
+        return f"{seeds[player]} {player}" if player else "bye"
+
+    width = max((len(shown(p)) for r in info.rounds for pair in r.pairs for p in pair.players), default=3)
+    lines = []
+    for r in info.rounds:
+        lines.append(f"round {r.round}" + ("" if any(p.table for p in r.pairs) else " (next)"))
+        for pair in r.pairs:
+            a, b = (shown(p).ljust(width) for p in pair.players)
+            won = f"  -> {pair.winner}" if pair.winner else ""
+            lines.append(f"  {pair.node or '':>5}  {a}  vs  {b}{won}")
+    return "\n".join(lines) + "\n"
 
 
 PAGE = """<!DOCTYPE html>

@@ -119,11 +119,12 @@ def lock_event(session: Session, event_id: str) -> Event:
 FORMATS = {
     "swiss": "Swiss rounds, optionally followed by a top cut",
     "single": "single elimination",
+    "double": "double elimination",
     "roundrobin": "round robin",
     "pods": "Swiss pods (3 to 6 players a table)",
 }
 
-SEEDED = ("single", "roundrobin")  # formats seeded before round 1 (by `seed`, or at random by `pair`)
+SEEDED = ("single", "double", "roundrobin")  # formats seeded before round 1 (by `seed`, or at random by `pair`)
 
 
 def create_event(
@@ -244,7 +245,11 @@ def standings(session: Session, event_id: str) -> list[tiebreaks.Standing]:
     assert event.bracket_round is not None
     before = [m for m in played if m.round < event.bracket_round]
     swiss = tiebreaks.standings([p.name for p in everyone], before, event.profile, dropped)
-    order = _bracket_order(bracket(session, event), {p.name: p.seed for p in everyone}, [s.player for s in swiss])
+    seeds = {p.name: p.seed for p in everyone}
+    if event.format == "double":
+        order = _double_order(double_bracket(session, event), seeds, [s.player for s in swiss])
+    else:
+        order = _bracket_order(bracket(session, event), seeds, [s.player for s in swiss])
     by_player = {s.player: s for s in table}
     return [dataclasses.replace(by_player[name], rank=rank) for rank, name in enumerate(order, start=1)]
 
@@ -291,6 +296,31 @@ def _bracket_order(state: brackets.Bracket, seeds: dict[str, int | None], swiss_
     return sorted(swiss_order, key=lambda p: (-reached.get(p, 0), seeds.get(p) or len(place) + 1, place[p]))
 
 
+def _double_order(state: brackets.DoubleBracket, seeds: dict[str, int | None], names: list[str]) -> list[str]:
+    """Double elimination: the champion, those still in, then the rest by how late they went out, then seed."""
+    out = brackets.knocked_out(state)
+    top = brackets.NEVER + 1
+    return sorted(names, key=lambda p: (p != state.champion, -out.get(p, top), seeds.get(p) or len(names) + 1))
+
+
+def double_bracket(session: Session, event: Event) -> brackets.DoubleBracket:
+    """A double elimination as it stands: its seeds, every bracket round's results in table order, the drops."""
+    assert event.bracket_round is not None
+    start = event.bracket_round
+    everyone = players(session, event.id)
+    seeds = [p.name for p in sorted((p for p in everyone if p.seed is not None), key=lambda p: p.seed or 0)]
+    absent = {p.name: p.dropped_round - start + 2 for p in everyone if p.dropped_round is not None}
+    played: list[list[tuple[str, str, str | None]]] = [[] for _ in range(start, event.rounds + 1)]
+    for m in matches(session, event.id):  # in round and table order
+        if m.round >= start:
+            played[m.round - start].append((m.player_a, m.player_b, None if m.games_a is None else _winner(m)))
+    return brackets.double_elimination(seeds, played, absent)
+
+
+def _winner(m: Match) -> str:
+    return m.player_a if (m.games_a or 0) > (m.games_b or 0) else m.player_b
+
+
 def is_bracket(event: Event) -> bool:
     """True once an elimination bracket is seeded: single elimination, or a Swiss event's top cut."""
     return event.bracket_round is not None and event.format != "roundrobin"
@@ -310,7 +340,7 @@ def bracket(session: Session, event: Event) -> brackets.Bracket:
     # Absent from event round d + 1 on (dropped after d rounds were paired) is bracket round d - start + 2.
     absent = {p.name: p.dropped_round - start + 2 for p in everyone if p.dropped_round is not None}
     winners = {
-        frozenset((m.player_a, m.player_b)): m.player_a if (m.games_a or 0) > (m.games_b or 0) else m.player_b
+        frozenset((m.player_a, m.player_b)): _winner(m)
         for m in matches(session, event.id)
         if m.round >= start and m.games_a is not None
     }
@@ -358,10 +388,10 @@ def _refuse_open_tables(session: Session, event: Event, doing: str) -> None:
 
 
 def seed(session: Session, event_id: str, names: Sequence[str]) -> list[str]:
-    """Seed a single elimination or round robin by hand (best first), before its first round."""
+    """Seed an elimination or round robin by hand (best first), before its first round."""
     event = lock_event(session, event_id)
     if event.format not in SEEDED:
-        raise Usage(f"{event_id!r} is a {FORMATS[event.format]} event; only a single elimination or round robin is seeded by hand")
+        raise Usage(f"{event_id!r} is a {FORMATS[event.format]} event; only an elimination or round robin is seeded by hand")
     if event.bracket_round is not None:
         raise Conflict(f"{event_id!r} is already seeded")
     active = {p.name for p in players(session, event_id) if p.dropped_round is None}
@@ -409,6 +439,8 @@ def is_finished(session: Session, event: Event) -> bool:
     if event.format == "roundrobin":
         seeded = sum(1 for p in players(session, event.id) if p.seed is not None)
         return event.rounds - event.bracket_round + 1 >= brackets.round_robin_rounds(seeded)
+    if event.format == "double":
+        return double_bracket(session, event).finished
     return bracket(session, event).finished
 
 
@@ -430,6 +462,11 @@ def next_round(session: Session, event: Event, number: int, seed: int) -> pairin
             raise Conflict(f"all {brackets.round_robin_rounds(len(seeds))} rounds of {event.id!r} are paired")
         tables, idle = brackets.round_robin(seeds, k, frozenset(p.name for p in everyone if p.dropped_round is not None))
         return pairing.Pairing(tables, idle)
+    if event.format == "double":
+        twice = double_bracket(session, event)
+        if twice.finished:
+            raise Conflict(f"the bracket of {event.id!r} is decided: {twice.champion} won it")
+        return pairing.Pairing([(a, b) for _, a, b in twice.ready], None)
     state = bracket(session, event)
     if state.finished:
         won = f"{state.champion} won it" if state.champion else "nobody is left in it"

@@ -3,17 +3,24 @@
 from __future__ import annotations
 
 import itertools
+import random
+from collections.abc import Callable
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from tournament.brackets import (
+    DoubleBracket,
     bracket_size,
+    double_elimination,
+    double_elimination_nodes,
+    knocked_out,
     round_robin,
     round_robin_rounds,
     seed_order,
     single_elimination,
+    stage,
 )
 
 
@@ -109,3 +116,67 @@ def test_round_robin_first_seat_alternates_and_drops_skip_tables() -> None:
     assert [t[0] == "s1" for t in firsts] == [True, False, True]
     tables, bye = round_robin(names(5), 1, absent=frozenset({"s1"}))
     assert all("s1" not in t for t in tables) and bye is None  # s1 was due the bye
+
+
+def play_double(n: int, seed: int, pick: Callable[[str, str, str], str] | None = None) -> tuple[DoubleBracket, list[list[tuple[str, str, str]]]]:
+    """A whole double elimination of n seeds, each match won at random (or by `pick(node, a, b)`)."""
+    rng = random.Random(seed)
+    seeds = names(n)
+    played: list[list[tuple[str, str, str | None]]] = []
+    while not (state := double_elimination(seeds, played)).finished:
+        assert state.ready, "a round with nothing to play before the end"
+        played.append([(a, b, pick(node, a, b) if pick else rng.choice((a, b))) for node, a, b in state.ready])
+    return state, played  # type: ignore[return-value]
+
+
+@pytest.mark.parametrize("n", range(2, 20))
+def test_double_elimination_everyone_but_the_champion_loses_twice(n: int) -> None:
+    for seed in range(8):
+        state, played = play_double(n, seed)
+        losses: dict[str, int] = {}
+        for round_ in played:
+            for a, b, winner in round_:
+                loser = b if winner == a else a
+                losses[loser] = losses.get(loser, 0) + 1
+        assert state.champion is not None and losses.get(state.champion, 0) <= 1
+        assert all(losses[p] == 2 for p in names(n) if p != state.champion)
+        assert set(knocked_out(state)) == set(names(n)) - {state.champion}
+
+
+def test_double_elimination_losers_drop_in_away_from_their_part_of_the_bracket() -> None:
+    nodes = {n.id: n.inputs for n in double_elimination_nodes(8)}
+    assert nodes["L1-1"] == (("lose", "W1-1"), ("lose", "W1-2"))
+    assert nodes["L2-1"] == (("win", "L1-1"), ("lose", "W2-2"))  # reversed: W2-1's loser goes to the other half
+    assert nodes["L2-2"] == (("win", "L1-2"), ("lose", "W2-1"))
+    assert nodes["L4-1"] == (("win", "L3-1"), ("lose", "W3-1"))
+    assert nodes["GF"] == (("win", "W3-1"), ("win", "L4-1"))
+    # In the first two losers' rounds nobody's first losers' match is a rematch (later ones may be).
+    for n in (8, 16, 32):
+        for seed in range(20):
+            state, played = play_double(n, seed)
+            met: set[frozenset[str]] = set()
+            met_in_losers: set[str] = set()  # players who have played a losers' match
+            losses: dict[str, int] = {}
+            for nodes, round_ in zip(state.rounds, played, strict=True):
+                for node, (a, b, winner) in zip(nodes, round_, strict=True):
+                    if node.startswith("L") and stage(node) <= 2:
+                        first = [p for p in (a, b) if losses.get(p) == 1 and p not in met_in_losers]
+                        assert not first or frozenset((a, b)) not in met, (n, seed, node, a, b)
+                    met.add(frozenset((a, b)))
+                    loser = b if winner == a else a
+                    losses[loser] = losses.get(loser, 0) + 1
+                    if node.startswith("L"):
+                        met_in_losers.update((a, b))
+
+
+def test_grand_final_reset_only_when_the_losers_side_wins() -> None:
+    # s1 wins every winners' match; s2 comes through the losers' side.
+    def favourite(node: str, a: str, b: str) -> str:
+        return "s1" if "s1" in (a, b) and node != "GF" else "s2" if "s2" in (a, b) else min(a, b)
+
+    state, _ = play_double(4, 0, favourite)
+    finals = [node for r in state.rounds for node in r if node.startswith("GF")]
+    assert finals == ["GF", "GF2"] and state.champion == "s1"  # s2 won GF, s1 the reset
+    state, _ = play_double(4, 0, lambda node, a, b: "s1" if "s1" in (a, b) else min(a, b))
+    assert [n for r in state.rounds for n in r if n.startswith("GF")] == ["GF"] and state.champion == "s1"
+    assert not state.decided["GF2"].played

@@ -101,7 +101,7 @@ def test_drops_in_a_bracket(db_url: str, tmp_path: Path) -> None:
     report_round(db_url, tmp_path)  # b beats c
     cli(db_url, "drop", "ev", "b")  # between rounds: a goes through; a final without an opponent is not played
     assert "decided: a won it" in cli(db_url, "pair", "ev", code=service.EXIT_CONFLICT).stderr
-    assert bracket(db_url)["rounds"][1]["pairs"] == [{"players": ["a", None], "table": None, "winner": "a"}]
+    assert bracket(db_url)["rounds"][1]["pairs"] == [{"players": ["a", None], "table": None, "winner": "a", "node": None}]
     assert bracket(db_url)["champion"] == "a"
     cli(db_url, "verify", "ev")
 
@@ -188,3 +188,36 @@ def test_demo_in_each_bracket_format(db_url: str, tmp_path: Path) -> None:
     assert topcut["games"] == 2 * 3 + 3 and topcut["bracket"]["champion"]
     for ran in (single, robin, topcut):
         cli(db_url, "verify", ran["event"])
+
+
+def test_double_elimination_with_a_reset_final(db_url: str, tmp_path: Path) -> None:
+    create(db_url, "double", ["a", "b", "c", "d"])
+    cli(db_url, "seed", "ev", "a", "b", "c", "d")
+
+    def play(winners: dict[str, str]) -> list[str]:
+        """Pair the next round and report it: `winners` maps a match's node to its winner."""
+        cli(db_url, "pair", "ev")
+        pairs = bracket(db_url)["rounds"][-1]["pairs"]
+        for pair in pairs:
+            won = winners[pair["node"]]
+            lost = next(p for p in pair["players"] if p != won)
+            cli(db_url, "report", "ev", "--table", str(pair["table"]), "--result", f"{won}=1,{lost}=0", "--reason", "t")
+        return [p["node"] for p in pairs]
+
+    assert play({"W1-1": "a", "W1-2": "c"}) == ["W1-1", "W1-2"]  # 1-4, 2-3: b loses to c
+    assert play({"W2-1": "a", "L1-1": "b"}) == ["W2-1", "L1-1"]  # d out (two losses)
+    assert play({"L2-1": "b"}) == ["L2-1"]  # b beats c, the winners' final loser
+    assert play({"GF": "b"}) == ["GF"]  # the losers' side wins: reset
+    assert play({"GF2": "a"}) == ["GF2"]
+    assert bracket(db_url)["champion"] == "a"
+    assert [s["player"] for s in cli_json(db_url, "standings", "ev")] == ["a", "b", "c", "d"]
+    cli(db_url, "pair", "ev", code=service.EXIT_CONFLICT)
+    cli(db_url, "verify", "ev")
+    assert "GF2" in cli(db_url, "bracket", "ev").stdout
+
+
+def test_double_elimination_demo(db_url: str, tmp_path: Path) -> None:
+    ran = cli_json(db_url, "demo", "--format", "double", "--players", "6", "--best-of", "1", "--logs", str(tmp_path))
+    assert ran["bracket"]["double"] and ran["bracket"]["champion"] == ran["standings"][0]["player"]
+    assert ran["games"] in (10, 11)  # 2n - 2 matches, one more with a reset
+    cli(db_url, "verify", ran["event"])
