@@ -188,10 +188,12 @@ def events(db: DbOpt = None, as_json: JsonOpt = False) -> None:
         emit_json(infos)
         return
     table = Table(title="events")
-    for column in ("id", "name", "ruleset", "best of", "rounds", "created"):
+    for column in ("id", "name", "format", "ruleset", "best of", "rounds", "created"):
         table.add_column(column)
     for e in infos:
-        table.add_row(e.id, e.name, e.ruleset, str(e.best_of), str(e.rounds), e.created_at.strftime("%Y-%m-%d %H:%M"))
+        table.add_row(
+            e.id, e.name, e.format, e.ruleset, str(e.best_of), str(e.rounds), e.created_at.strftime("%Y-%m-%d %H:%M")
+        )
     out.print(table)
 
 

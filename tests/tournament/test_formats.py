@@ -8,8 +8,10 @@ from pathlib import Path
 from typing import Any
 
 import msgspec
+import pytest
 
 from referee.bots import play
+from referee.engine import judge_file
 from referee.logio import encode_lines
 from referee.rulesets import get as get_ruleset
 from schemas.log import LOG_FORMAT, Header, Time
@@ -221,3 +223,23 @@ def test_double_elimination_demo(db_url: str, tmp_path: Path) -> None:
     assert ran["bracket"]["double"] and ran["bracket"]["champion"] == ran["standings"][0]["player"]
     assert ran["games"] in (10, 11)  # 2n - 2 matches, one more with a reset
     cli(db_url, "verify", ran["event"])
+
+
+@pytest.mark.parametrize("ruleset", ["cardwars", "crossover", "maginot", "stccg-multiplayer", "basictcg-mtg"])
+def test_every_two_player_format_runs_a_demo_in_every_game(ruleset: str, tmp_path: Path) -> None:
+    """Bot-played, referee-validated demo events (on SQLite; the formats' database tests run on both)."""
+    db = f"sqlite:///{tmp_path / 't.db'}"
+    runs = [
+        ("--format", "single", "--players", "5"),
+        ("--format", "double", "--players", "4"),
+        ("--format", "roundrobin", "--players", "4"),
+        ("--cut", "2", "--rounds", "2", "--players", "4"),
+    ]
+    for options in runs:
+        ran = cli_json(db, "demo", "--ruleset", ruleset, "--best-of", "1", "--logs", str(tmp_path), *options)
+        logs = sorted((tmp_path / ran["event"]).glob("*.jsonl"))
+        assert len(logs) == ran["games"] > 0
+        assert all(judge_file(str(p)).verdict.verdict == "complete" for p in logs)
+        cli(db, "verify", ran["event"])
+        if ran["bracket"] is not None:
+            assert ran["bracket"]["champion"] == ran["standings"][0]["player"]

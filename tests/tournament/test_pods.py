@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import itertools
+import os
 import random
+import shutil
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from referee.engine import judge_file
 from tests.tournament.tlib import cli, cli_json, tables
 from tournament import service
 from tournament.pods import PodEntrant, PodGame, Points, pair_pods, pod_standings, table_sizes
@@ -170,3 +175,32 @@ def test_pods_demo_for_every_multiplayer_game(ruleset: str, tmp_path: Path, db_u
     cli(db_url, "verify", ran["event"])
     exported = cli_json(db_url, "pairings", ran["event"])
     assert all(t["source"] == "log" and t["places"] for t in exported["tables"])
+
+
+def test_late_entry_joins_the_next_pods_round(db_url: str) -> None:
+    pods_event(db_url, ["a", "b", "c", "d", "e", "f"], size=3)
+    cli(db_url, "pair", "ev")
+    for row in tables(db_url, "ev"):
+        places = ",".join(f"{p}={k}" for k, p in enumerate(row["players"], start=1))
+        cli(db_url, "report", "ev", "--table", str(row["table"]), "--result", places, "--reason", "paper")
+    assert cli_json(db_url, "register", "ev", "g")["late"] is True
+    second = cli_json(db_url, "pair", "ev")["tables"]
+    assert sorted(len(t["players"]) for t in second) == [2, 2, 3]  # seven at tables of 3: a 3 and two 2s
+    assert any("g" in t["players"] for t in second)
+    cli(db_url, "verify", "ev")
+
+
+def test_pods_demo_from_a_fresh_directory(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if k != "TOURNAMENT_DB"}
+    command = [shutil.which("tournament") or "tournament"]
+    if command[0] == "tournament":  # no console script on the PATH: run the module's entry point
+        command = [sys.executable, "-c", "from tournament.cli import main; main()"]
+    done = subprocess.run([*command, "demo", "--format", "pods", "--ruleset", "crossover"], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "standings after round 3" in done.stdout
+    logs = sorted((tmp_path / "tournament-logs" / "demo").glob("*.jsonl"))
+    assert len(logs) == 3 * 2  # eight players at tables of four, three rounds
+    assert all(judge_file(str(p)).verdict.verdict == "complete" for p in logs)
+    verified = subprocess.run([*command, "verify", "demo"], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60)
+    assert verified.returncode == 0, verified.stderr
