@@ -490,28 +490,26 @@ def entrants(session: Session, event_id: str) -> list[pairing.Entrant]:
 
 
 def repairing_problem(rebuilt: Session, entry: LogEntry, payload: Payload) -> str | None:
-    """For `verify`: does pairing the round again, from the log up to here and the stored seed, agree?"""
+    """For `verify`: does pairing the round (or making the top cut) again, from the log up to here, agree?"""
     event = rebuilt.get(Event, entry.event_id)
-    if isinstance(payload, BracketSeeded) and event is not None and event.format == "swiss":
-        try:
-            again_cut = top_cut(rebuilt, entry.event_id, len(payload.seeds))
-        except TournamentError as exc:
-            return f"log entry {entry.seq}: the top cut cannot be made again: {exc.message}"
-        return None if again_cut == payload.seeds else f"log entry {entry.seq}: the standings give another top cut"
-    if isinstance(payload, PodsPaired) and event is not None:
-        grouped = next_pods(rebuilt, event, payload.round, payload.seed)
-        if (grouped.tables, grouped.byes) == (payload.tables, payload.byes):
-            return None
-        return f"log entry {entry.seq}: pairing pods round {payload.round} again with seed {payload.seed} gives other tables"
-    if not isinstance(payload, RoundPaired) or event is None:
+    if event is None:
         return None
+    where = f"log entry {entry.seq}"
     try:
-        again = next_round(rebuilt, event, payload.round, payload.seed)
+        if isinstance(payload, BracketSeeded) and event.format == "swiss":
+            same = top_cut(rebuilt, entry.event_id, len(payload.seeds)) == payload.seeds
+            return None if same else f"{where}: the standings give another top cut"
+        if isinstance(payload, PodsPaired):
+            grouped = next_pods(rebuilt, event, payload.round, payload.seed)
+            same = (grouped.tables, grouped.byes) == (payload.tables, payload.byes)
+        elif isinstance(payload, RoundPaired):
+            again = next_round(rebuilt, event, payload.round, payload.seed)
+            same = (list(again.tables), again.bye) == ([tuple(t) for t in payload.tables], payload.bye)
+        else:
+            return None
     except TournamentError as exc:
-        return f"log entry {entry.seq}: round {payload.round} cannot be paired again: {exc.message}"
-    if (list(again.tables), again.bye) == ([tuple(t) for t in payload.tables], payload.bye):
-        return None
-    return f"log entry {entry.seq}: pairing round {payload.round} again with seed {payload.seed} gives other tables"
+        return f"{where}: it cannot be made again from the log: {exc.message}"
+    return None if same else f"{where}: pairing round {payload.round} again with seed {payload.seed} gives other tables"
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,7 @@ from typing import Any
 
 import msgspec
 import pytest
+from sqlalchemy.orm import Session
 
 from referee.bots import play
 from referee.engine import judge_file
@@ -17,6 +18,8 @@ from referee.rulesets import get as get_ruleset
 from schemas.log import LOG_FORMAT, Header, Time
 from tests.tournament.tlib import cli, cli_json, tables, write_log
 from tournament import service
+from tournament.db import open_database
+from tournament.eventlog import BracketSeeded, PodsPaired, RoundPaired, append
 
 
 def create(db: str, fmt: str, players: list[str], *, event: str = "ev", best_of: int = 1) -> None:
@@ -243,3 +246,33 @@ def test_every_two_player_format_runs_a_demo_in_every_game(ruleset: str, tmp_pat
         cli(db, "verify", ran["event"])
         if ran["bracket"] is not None:
             assert ran["bracket"]["champion"] == ran["standings"][0]["player"]
+
+
+def hand_made(db: str, payload: BracketSeeded | RoundPaired | PodsPaired, event: str = "ev") -> None:
+    """Append an entry made by hand (not by the pairing functions), as a tampering tool would."""
+    _, engine = open_database(db)
+    with Session(engine) as session, session.begin():
+        service.lock_event(session, event)
+        append(session, event, payload)
+    engine.dispose()
+
+
+def test_verify_pairs_brackets_pods_and_cuts_again(db_url: str, tmp_path: Path) -> None:
+    create(db_url, "single", ["a", "b", "c", "d"])
+    cli(db_url, "seed", "ev", "a", "b", "c", "d")
+    hand_made(db_url, RoundPaired(1, 3, [("a", "b"), ("c", "d")], None, 0))  # the bracket says 1-4, 2-3
+    assert "pairing round 1 again" in cli(db_url, "verify", "ev", code=service.EXIT_VERIFY_FAILED).stderr
+    cli(db_url, "verify", "ev", "--no-pairings")
+
+
+def test_verify_checks_a_pods_round_and_a_cut(db_url: str, tmp_path: Path) -> None:
+    cli(db_url, "create", "ev", "--format", "pods", "--ruleset", "crossover", "--table-size", "3", "--seed", "3")
+    cli(db_url, "register", "ev", "a", "b", "c", "d", "e", "f")
+    hand_made(db_url, PodsPaired(1, 3, [["a", "b", "c"], ["d", "e", "f"]], [], 0))  # seed 3 seats f e d, b c a
+    assert "pairing round 1 again" in cli(db_url, "verify", "ev", code=service.EXIT_VERIFY_FAILED).stderr
+    create(db_url, "swiss", ["a", "b", "c", "d"], event="sw")
+    cli(db_url, "pair", "sw")
+    report_round(db_url, tmp_path, "sw")
+    last = [s["player"] for s in cli_json(db_url, "standings", "sw")][::-1]
+    hand_made(db_url, BracketSeeded(2, last[:2]), "sw")  # the bottom two, not the top two
+    assert "another top cut" in cli(db_url, "verify", "sw", code=service.EXIT_VERIFY_FAILED).stderr
