@@ -108,9 +108,9 @@ def bracket_info(session: Session, event_id: str) -> BracketInfo | None:
     if not service.is_bracket(event):
         return None
     assert event.bracket_round is not None
-    seeds = sorted((p for p in service.players(session, event_id) if p.seed is not None), key=lambda p: p.seed or 0)
+    seeds = service.seeded(session, event_id)
     if event.format == "double":
-        return _double_info(session, event, [p.name for p in seeds])
+        return _double_info(session, event, seeds)
     state = service.bracket(session, event)
     played = {frozenset((m.player_a, m.player_b)): m for m in service.matches(session, event_id) if m.round >= event.bracket_round}
     rounds = []
@@ -124,7 +124,7 @@ def bracket_info(session: Session, event_id: str) -> BracketInfo | None:
             won = None if match.games_a is None else match.player_a if match.games_a > (match.games_b or 0) else match.player_b
             pairs.append(BracketPair([a, b], match.number, won))
         rounds.append(BracketRound(event.bracket_round + r.number - 1, pairs))
-    return BracketInfo([p.name for p in seeds], rounds, state.champion)
+    return BracketInfo(seeds, rounds, state.champion)
 
 
 def _double_info(session: Session, event: Event, seeds: list[str]) -> BracketInfo:

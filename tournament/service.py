@@ -303,18 +303,30 @@ def _double_order(state: brackets.DoubleBracket, seeds: dict[str, int | None], n
     return sorted(names, key=lambda p: (p != state.champion, -out.get(p, top), seeds.get(p) or len(names) + 1))
 
 
+def seeded(session: Session, event_id: str) -> list[str]:
+    """The seeds of the bracket or round robin, best first."""
+    return [p.name for p in sorted((p for p in players(session, event_id) if p.seed is not None), key=lambda p: p.seed or 0)]
+
+
+def _absent_from(session: Session, event: Event) -> dict[str, int]:
+    """Each dropped player -> the first round of the bracket they miss.
+
+    Dropped after d event rounds were paired, they miss event round d + 1 on,
+    which is bracket round d - start + 2 for a bracket starting at event round `start`.
+    """
+    assert event.bracket_round is not None
+    return {p.name: p.dropped_round - event.bracket_round + 2 for p in players(session, event.id) if p.dropped_round is not None}
+
+
 def double_bracket(session: Session, event: Event) -> brackets.DoubleBracket:
     """A double elimination as it stands: its seeds, every bracket round's results in table order, the drops."""
     assert event.bracket_round is not None
     start = event.bracket_round
-    everyone = players(session, event.id)
-    seeds = [p.name for p in sorted((p for p in everyone if p.seed is not None), key=lambda p: p.seed or 0)]
-    absent = {p.name: p.dropped_round - start + 2 for p in everyone if p.dropped_round is not None}
     played: list[list[tuple[str, str, str | None]]] = [[] for _ in range(start, event.rounds + 1)]
     for m in matches(session, event.id):  # in round and table order
         if m.round >= start:
             played[m.round - start].append((m.player_a, m.player_b, None if m.games_a is None else _winner(m)))
-    return brackets.double_elimination(seeds, played, absent)
+    return brackets.double_elimination(seeded(session, event.id), played, _absent_from(session, event))
 
 
 def _winner(m: Match) -> str:
@@ -322,7 +334,7 @@ def _winner(m: Match) -> str:
 
 
 def is_bracket(event: Event) -> bool:
-    """True once an elimination bracket is seeded: single elimination, or a Swiss event's top cut."""
+    """True once an elimination bracket is seeded: single or double elimination, or a Swiss event's top cut."""
     return event.bracket_round is not None and event.format != "roundrobin"
 
 
@@ -332,23 +344,22 @@ def is_elimination(event: Event, round_number: int) -> bool:
 
 
 def bracket(session: Session, event: Event) -> brackets.Bracket:
-    """The bracket as it stands, from its seeds, the results and the drops."""
+    """A single elimination (or top cut) as it stands, from its seeds, the results and the drops."""
     assert event.bracket_round is not None
     start = event.bracket_round
-    everyone = players(session, event.id)
-    seeds = sorted((p for p in everyone if p.seed is not None), key=lambda p: p.seed or 0)
-    # Absent from event round d + 1 on (dropped after d rounds were paired) is bracket round d - start + 2.
-    absent = {p.name: p.dropped_round - start + 2 for p in everyone if p.dropped_round is not None}
     winners = {
         frozenset((m.player_a, m.player_b)): _winner(m)
         for m in matches(session, event.id)
         if m.round >= start and m.games_a is not None
     }
-    return brackets.single_elimination([p.name for p in seeds], winners, absent)
+    return brackets.single_elimination(seeded(session, event.id), winners, _absent_from(session, event))
 
 
 def pair(session: Session, event_id: str) -> Round:
-    """Pair the next Swiss round; refuse while the current one has tables without a result."""
+    """Pair the next round in the event's format; refuse while the current one has tables without a result.
+
+    A single or double elimination or round robin not seeded by `seed` is seeded here, at random from the event seed.
+    """
     event = lock_event(session, event_id)
     _refuse_open_tables(session, event, f"pairing round {event.rounds + 1}")
     if event.format in SEEDED and event.bracket_round is None:
@@ -437,8 +448,7 @@ def is_finished(session: Session, event: Event) -> bool:
     if event.bracket_round is None:
         return False
     if event.format == "roundrobin":
-        seeded = sum(1 for p in players(session, event.id) if p.seed is not None)
-        return event.rounds - event.bracket_round + 1 >= brackets.round_robin_rounds(seeded)
+        return event.rounds - event.bracket_round + 1 >= brackets.round_robin_rounds(len(seeded(session, event.id)))
     if event.format == "double":
         return double_bracket(session, event).finished
     return bracket(session, event).finished
@@ -454,13 +464,12 @@ def next_round(session: Session, event: Event, number: int, seed: int) -> pairin
         if len(active) < 2:
             raise Conflict(f"event {event.id!r} has {len(active)} active player(s); pairing needs two")
         return pairing.pair_swiss(active, number, seed)
-    everyone = players(session, event.id)
     k = number - event.bracket_round + 1  # the bracket's (or round robin's) own round number
     if event.format == "roundrobin":
-        seeds = [p.name for p in sorted((p for p in everyone if p.seed is not None), key=lambda p: p.seed or 0)]
+        seeds = seeded(session, event.id)
         if k > brackets.round_robin_rounds(len(seeds)):
             raise Conflict(f"all {brackets.round_robin_rounds(len(seeds))} rounds of {event.id!r} are paired")
-        tables, idle = brackets.round_robin(seeds, k, frozenset(p.name for p in everyone if p.dropped_round is not None))
+        tables, idle = brackets.round_robin(seeds, k, frozenset(_absent_from(session, event)))
         return pairing.Pairing(tables, idle)
     if event.format == "double":
         twice = double_bracket(session, event)
