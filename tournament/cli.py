@@ -295,7 +295,8 @@ def bracket_cmd(
         write_text(msgspec.json.encode(info).decode(), target)
     elif fmt == "html":
         header, cells = export.seed_cells(info)
-        write_text(export.to_html(f"{details.name}: bracket", "Seeds", details, header, cells, [("Bracket", picture)]), target)
+        drawing = [("Bracket", export.bracket_html(info))]
+        write_text(export.to_html(f"{details.name}: bracket", "Seeds", details, header, cells, drawing), target)
     else:
         champion = f"champion: {info.champion}\n" if info.champion else ""
         write_text(picture + champion, target)
@@ -400,9 +401,12 @@ def standings_cmd(
         rows = export.standing_rows(session, event)
         info = export.event_info(service.get_event(session, event))
         drawn = export.bracket_info(session, event)
-        pictures = [("Bracket", export.bracket_text(drawn))] if drawn else []
+        pictures = [("Bracket", export.bracket_html(drawn))] if drawn else []
         if info.format == "pods":
-            pictures += [(f"Round {n}", export.pod_text(export.pairing_rows(session, event, n))) for n in range(1, info.rounds + 1)]
+            pictures += [
+                (f"Round {n}", export.preformatted(export.pod_text(export.pairing_rows(session, event, n))))
+                for n in range(1, info.rounds + 1)
+            ]
     header, cells = export.standing_cells(rows)
     title = f"{info.name}: standings after round {info.rounds}"
     if fmt == "json":

@@ -294,6 +294,53 @@ def bracket_text(info: BracketInfo) -> str:
     return "\n".join(r.rstrip() for r in rows) + "\n"
 
 
+def preformatted(text: str) -> str:
+    """A text drawing as an HTML fragment (escaped)."""
+    return f'<pre class="picture">{html.escape(text)}</pre>'
+
+
+BOX_HEIGHT, ROW, GAP, CHAR = 22, 28, 28, 8  # SVG bracket: pixels
+
+
+def bracket_html(info: BracketInfo) -> str:
+    """The bracket as an HTML fragment: an SVG drawing for a single elimination, the text listing for a double.
+
+    Boxes sit as in `bracket_text`: the j-th box of column c is centred on
+    ROW * 2^c * (2j + 1) / 2, halfway between the two it came from; winners are bold.
+    """
+    if info.double or not info.rounds:
+        return preformatted(bracket_text(info))
+    seeds = {name: k for k, name in enumerate(info.seeds, start=1)}
+    places = 2 * len(info.rounds[0].pairs)
+    columns: list[list[str | None]] = []
+    labels: list[list[str]] = []
+    winners: set[tuple[int, str]] = set()
+    while len(columns) < places.bit_length() - 1:
+        c = len(columns)
+        known = c < len(info.rounds)
+        columns.append([p for pair in info.rounds[c].pairs for p in pair.players] if known else [None] * (places >> c))
+        labels.append([f"{seeds[p]} {p}" if p else "bye" if known else "" for p in columns[c]])
+        if known:
+            winners.update((c, pair.winner) for pair in info.rounds[c].pairs if pair.winner)
+    columns.append([info.champion])
+    labels.append([f"{seeds[info.champion]} {info.champion}" if info.champion else ""])
+    width = CHAR * max(3, *(len(label) for column in labels for label in column)) + 12
+    parts = []
+    for c, column in enumerate(labels):
+        x = c * (width + GAP)
+        for j, label in enumerate(column):
+            y = ROW * (1 << c) * (2 * j + 1) / 2
+            bold = ' font-weight="bold"' if (c, columns[c][j]) in winners or c == len(labels) - 1 else ""
+            parts.append(f'<rect x="{x}" y="{y - BOX_HEIGHT / 2}" width="{width}" height="{BOX_HEIGHT}" fill="none" stroke="#666"/>')
+            parts.append(f'<text x="{x + 6}" y="{y + 5}"{bold}>{html.escape(label)}</text>')
+            if c < len(labels) - 1:  # to the middle of the gap, then along to the next column's box
+                to_y = ROW * (1 << (c + 1)) * (j // 2 * 2 + 1) / 2
+                mid = x + width + GAP / 2
+                parts.append(f'<polyline points="{x + width},{y} {mid},{y} {mid},{to_y} {x + width + GAP},{to_y}" fill="none" stroke="#666"/>')
+    size = f'width="{len(labels) * (width + GAP)}" height="{ROW * places}"'
+    return f'<svg xmlns="http://www.w3.org/2000/svg" {size} font-family="system-ui, sans-serif" font-size="13">{"".join(parts)}</svg>'
+
+
 def double_text(info: BracketInfo) -> str:
     """A double elimination, round by round: each match's node, players (with seeds) and winner."""
     seeds = {name: k for k, name in enumerate(info.seeds, start=1)}
@@ -351,7 +398,8 @@ def to_html(
 ) -> str:
     """One printable static page; every value from the database is escaped.
 
-    `pictures`: (heading, text drawing) pairs shown above the table, such as the bracket.
+    `pictures`: (heading, HTML fragment) pairs shown above the table, such as the bracket; the
+    fragments come from `preformatted` and `bracket_html`, which escape what they draw.
     """
     esc = html.escape
     head = "".join(f"<th>{esc(h)}</th>" for h in header)
@@ -363,5 +411,5 @@ def to_html(
     )
     stamp = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
     meta = f"{esc(event.ruleset)}, best of {event.best_of}, {event.rounds} round(s) paired, tiebreakers: {esc(event.profile)}; printed {stamp}"
-    picture = "".join(f'<h2>{esc(heading)}</h2>\n<pre class="picture">{esc(text)}</pre>\n' for heading, text in pictures)
+    picture = "".join(f"<h2>{esc(heading)}</h2>\n{fragment}\n" for heading, fragment in pictures)
     return PAGE.format(title=esc(title), meta=meta, caption=esc(caption), head=head, body=body, picture=picture)

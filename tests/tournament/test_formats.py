@@ -64,7 +64,7 @@ def test_single_elimination_seeds_byes_and_champion(db_url: str, tmp_path: Path)
     assert "decided: b won" in refused.stderr
     cli(db_url, "verify", "ev")
     html = cli(db_url, "standings", "ev", "--format", "html").stdout
-    assert '<pre class="picture">' in html and "├─ 2 b" in html
+    assert "<svg" in html and '<text x="' in html and 'font-weight="bold">2 b</text>' in html  # the champion's box
 
 
 def test_a_bracket_match_needs_a_winner(db_url: str, tmp_path: Path) -> None:
