@@ -26,8 +26,10 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    with op.batch_alter_table('players') as batch:
+    # recreate='never': SQLite (3.35+) drops a column in place; copying `events` would trip the
+    # foreign keys of the rows that reference it.
+    with op.batch_alter_table('players', recreate='never') as batch:
         batch.drop_column('seed')
-    with op.batch_alter_table('events') as batch:
+    with op.batch_alter_table('events', recreate='never') as batch:
         batch.drop_column('bracket_round')
         batch.drop_column('format')

@@ -45,8 +45,10 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
+    # recreate='never': SQLite (3.35+) drops a column in place; copying `events` would trip the
+    # foreign keys of the rows that reference it.
     op.drop_table('pod_seats')
     op.drop_table('pods')
-    with op.batch_alter_table('events') as batch:
+    with op.batch_alter_table('events', recreate='never') as batch:
         batch.drop_column('points')
         batch.drop_column('table_size')

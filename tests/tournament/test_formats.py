@@ -9,6 +9,7 @@ from typing import Any
 
 import msgspec
 import pytest
+from alembic import command
 from sqlalchemy.orm import Session
 
 from referee.bots import play
@@ -18,7 +19,7 @@ from referee.rulesets import get as get_ruleset
 from schemas.log import LOG_FORMAT, Header, Time
 from tests.tournament.tlib import cli, cli_json, tables, write_log
 from tournament import service
-from tournament.db import open_database
+from tournament.db import alembic_config, make_engine, open_database
 from tournament.eventlog import BracketSeeded, PodsPaired, RoundPaired, append
 
 
@@ -276,3 +277,18 @@ def test_verify_checks_a_pods_round_and_a_cut(db_url: str, tmp_path: Path) -> No
     last = [s["player"] for s in cli_json(db_url, "standings", "sw")][::-1]
     hand_made(db_url, BracketSeeded(2, last[:2]), "sw")  # the bottom two, not the top two
     assert "another top cut" in cli(db_url, "verify", "sw", code=service.EXIT_VERIFY_FAILED).stderr
+
+
+def test_a_swiss_event_from_before_the_format_migrations_still_verifies(db_url: str, tmp_path: Path) -> None:
+    """Down to 0001 (no format columns) and up again: the defaults make it the Swiss event its log says."""
+    create(db_url, "swiss", ["a", "b", "c", "d"])
+    cli(db_url, "pair", "ev")
+    report_round(db_url, tmp_path)
+    engine = make_engine(db_url)
+    config = alembic_config()
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.downgrade(config, "0001")
+    engine.dispose()
+    cli(db_url, "verify", "ev")  # every command migrates to the newest revision first
+    assert cli_json(db_url, "events")[0]["format"] == "swiss"
