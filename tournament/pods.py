@@ -20,9 +20,10 @@ A round (`pair_pods`)
    tables apart) while a swap lowers the number of repeat meetings
    (and, among equal repeats, does not spread scores further), and then a
    seeded random search of `SEARCH_STEPS` swaps that keep or lower the
-   repeats keeps the grouping with the fewest it meets. This avoids
-   every avoidable repeat in ordinary events; it is a heuristic, not a proof
-   of the minimum, and the round's `repeats` count is stored with it.
+   repeats keeps the grouping with the fewest it meets. It is a heuristic,
+   not a proof of the minimum (the tests compare it with brute force on
+   small fields, where it finds the fewest every time); the round's
+   `repeats` count is stored with it.
 4. Seats: the player who has sat first least often sits first, and so on
    (ties by the random order), so seat one, and the first turn, rotates.
 

@@ -204,3 +204,8 @@ def test_pods_demo_from_a_fresh_directory(tmp_path: Path) -> None:
     assert all(judge_file(str(p)).verdict.verdict == "complete" for p in logs)
     verified = subprocess.run([*command, "verify", "demo"], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60)
     assert verified.returncode == 0, verified.stderr
+
+
+def test_too_few_players_for_a_pod(db_url: str) -> None:
+    pods_event(db_url, ["a", "b"], size=4)
+    assert "its pods need 3" in cli(db_url, "pair", "ev", code=service.EXIT_CONFLICT).stderr
