@@ -17,6 +17,7 @@ from referee.engine import judge_file
 from referee.logio import encode_lines
 from referee.rulesets import get as get_ruleset
 from schemas.log import LOG_FORMAT, Header, Time
+from schemas.tournament import Export
 from tests.tournament.tlib import cli, cli_json, tables, write_log
 from tournament import service
 from tournament.db import alembic_config, make_engine, open_database
@@ -292,3 +293,19 @@ def test_a_swiss_event_from_before_the_format_migrations_still_verifies(db_url: 
     engine.dispose()
     cli(db_url, "verify", "ev")  # every command migrates to the newest revision first
     assert cli_json(db_url, "events")[0]["format"] == "swiss"
+
+
+def test_exports_of_every_format_fit_the_schema(tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 't.db'}"
+    runs = [
+        ("--format", "double", "--players", "5"),
+        ("--cut", "2", "--rounds", "1", "--players", "4"),
+        ("--format", "roundrobin", "--players", "3"),
+        ("--format", "pods", "--ruleset", "crossover", "--players", "5", "--rounds", "2"),
+    ]
+    for options in runs:
+        ran = cli_json(db, "demo", "--best-of", "1", "--logs", str(tmp_path), *options)
+        exported = msgspec.json.decode(cli(db, "export", ran["event"]).stdout, type=Export)  # strict: no unknown fields
+        assert exported.event.format == ("pods" if "pods" in options else "double" if "double" in options else
+                                         "roundrobin" if "roundrobin" in options else "swiss")
+        assert (exported.bracket is not None) == ("double" in options or "--cut" in options)
