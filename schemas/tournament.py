@@ -70,10 +70,14 @@ class TableRow(msgspec.Struct, forbid_unknown_fields=True):
 
 
 class RoundInfo(msgspec.Struct, forbid_unknown_fields=True):
+    """`bye`: the Swiss or round-robin bye. `advanced`: in a single-elimination bracket round, the
+    players who go through without playing (byes to the top seeds, or an opponent who dropped)."""
+
     number: int
     seed: int
     bye: str | None
     tables: list[TableRow]
+    advanced: list[str] = msgspec.field(default_factory=list)
 
 
 class PlayerInfo(msgspec.Struct, forbid_unknown_fields=True):

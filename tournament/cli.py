@@ -125,7 +125,7 @@ def write_text(text: str, target: Path | None) -> None:
 
 def show_round(info: RoundInfo, fmt: str, target: Path | None, event: EventInfo) -> None:
     """A round's pairings in `fmt`; a `table` sent to a file is written as CSV."""
-    header, cells = export.pairing_cells(info.tables, info.bye, pods=event.format == "pods")
+    header, cells = export.pairing_cells(info.tables, info.bye, pods=event.format == "pods", advanced=info.advanced)
     title = f"{event.name}: round {info.number}"
     if fmt == "json":
         write_text(msgspec.json.encode(info).decode(), target)
@@ -137,12 +137,6 @@ def show_round(info: RoundInfo, fmt: str, target: Path | None, event: EventInfo)
         write_text(export.to_csv(header, cells), target)
     else:
         out.print(export.to_rich(title, header, cells))
-
-
-def round_info(session: Session, event_id: str, number: int) -> RoundInfo:
-    tables = export.pairing_rows(session, event_id, number)
-    paired = next(r for r in service.rounds(session, event_id) if r.number == number)
-    return RoundInfo(number, paired.seed, paired.bye, tables)
 
 
 # Commands --------------------------------------------------------------------
@@ -235,7 +229,7 @@ def pair(event: EventArg, db: DbOpt = None, as_json: JsonOpt = False) -> None:
     """Pair the next Swiss round (refused while the current round has tables without a result)."""
     with transaction(db) as session:
         number = service.pair(session, event).number
-        info = round_info(session, event, number)
+        info = export.round_info(session, event, number)
         details = export.event_info(service.get_event(session, event))
     show_round(info, "json" if as_json else "table", None, details)
 
@@ -432,7 +426,7 @@ def pairings(
     fmt = check_format(fmt, as_json)
     with database(db) as (_url, engine), Session(engine) as session:
         details = export.event_info(service.get_event(session, event))
-        info = round_info(session, event, details.rounds if round_number is None else round_number)
+        info = export.round_info(session, event, details.rounds if round_number is None else round_number)
     show_round(info, fmt, target, details)
 
 

@@ -83,6 +83,21 @@ def round_rows(session: Session, event: Event, round_number: int) -> list[TableR
     return [table_row(session, m) for m in service.matches(session, event.id, round_number)]
 
 
+def round_info(session: Session, event_id: str, number: int) -> RoundInfo:
+    """One round: its tables with their results, and who sits out or goes through without playing."""
+    tables = pairing_rows(session, event_id, number)  # NotFound for a round not paired
+    paired = next(r for r in service.rounds(session, event_id) if r.number == number)
+    bracket = bracket_info(session, event_id)
+    advanced = [
+        pair.winner
+        for r in (bracket.rounds if bracket else [])
+        if r.round == number
+        for pair in r.pairs
+        if pair.table is None and pair.winner is not None and None in pair.players
+    ]
+    return RoundInfo(number, paired.seed, paired.bye, tables, advanced)
+
+
 def pairing_rows(session: Session, event_id: str, round_number: int) -> list[TableRow]:
     event = service.get_event(session, event_id)
     if not 1 <= round_number <= event.rounds:
@@ -149,7 +164,7 @@ def _double_info(session: Session, event: Event, seeds: list[str]) -> BracketInf
 
 def export_event(session: Session, event_id: str) -> Export:
     event = service.get_event(session, event_id)
-    rounds = [RoundInfo(r.number, r.seed, r.bye, round_rows(session, event, r.number)) for r in service.rounds(session, event_id)]
+    rounds = [round_info(session, event_id, r.number) for r in service.rounds(session, event_id)]
     players = [PlayerInfo(p.name, p.registered_round, p.dropped_round) for p in service.players(session, event_id)]
     return Export(
         EXPORT_FORMAT, event_info(event), players, rounds, standing_rows(session, event_id), log_rows(session, event_id),
@@ -204,7 +219,9 @@ def places_text(row: TableRow) -> str:
     return ", ".join(f"{p} {places[p]}" for p in sorted(row.players, key=lambda p: places[p]))
 
 
-def pairing_cells(rows: Sequence[TableRow], bye: str | None, pods: bool = False) -> tuple[list[str], list[list[str]]]:
+def pairing_cells(
+    rows: Sequence[TableRow], bye: str | None, pods: bool = False, advanced: Sequence[str] = ()
+) -> tuple[list[str], list[list[str]]]:
     if pods:  # seats in order, then places
         seated = [
             ["bye" if r.source == "bye" else str(r.table), " ".join(r.players), places_text(r), r.source or "", r.reason or ""]
@@ -212,8 +229,7 @@ def pairing_cells(rows: Sequence[TableRow], bye: str | None, pods: bool = False)
         ]
         return list(POD_COLUMNS), seated
     cells = [[str(r.table), r.players[0], r.players[1], result_text(r), r.source or "", r.reason or ""] for r in rows]
-    if bye:
-        cells.append(["bye", bye, "", "", "", ""])
+    cells += [["bye", p, "", "", "", ""] for p in [*([bye] if bye else []), *advanced]]
     return list(PAIRING_COLUMNS), cells
 
 

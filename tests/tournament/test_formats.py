@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import csv
+import io
 import itertools
 import random
 from pathlib import Path
@@ -50,6 +52,10 @@ def test_single_elimination_seeds_byes_and_champion(db_url: str, tmp_path: Path)
     assert [p["players"] for p in first] == [["a", None], ["d", "e"], ["b", None], ["c", "f"]]
     assert [p["winner"] for p in first if None in p["players"]] == ["a", "b"]  # byes to the top seeds
     assert [t["players"] for t in tables(db_url, "ev")] == [["d", "e"], ["c", "f"]]
+    assert cli_json(db_url, "pairings", "ev")["advanced"] == ["a", "b"]
+    assert [row[:2] for row in csv.reader(io.StringIO(cli(db_url, "pairings", "ev", "--format", "csv").stdout))][-2:] == [
+        ["bye", "a"], ["bye", "b"]
+    ]
     report_round(db_url, tmp_path, lower=True)  # e and f win
     cli(db_url, "pair", "ev")
     assert [t["players"] for t in tables(db_url, "ev")] == [["a", "e"], ["b", "f"]]
