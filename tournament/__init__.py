@@ -4,5 +4,6 @@
 the operations the CLI runs (one transaction each), `export` the renderings,
 `db` opening and migrating the database, `demo` a whole bot event, `cli` the
 `tournament` command. Pairing and tiebreakers are pure functions in `pairing`
-and `standings`. User docs: README.md beside this file.
+and `standings`; `brackets` (elimination brackets, round robins) and `pods`
+(Swiss pods) pair the other formats. User docs: README.md beside this file.
 """
