@@ -15,11 +15,12 @@ from typing import Annotated, Any, NoReturn
 
 import msgspec
 import typer
-from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from referee import console
 from referee import dispute as dispute_mod
+from referee.console import emit_json, err, out
 from referee.engine import LEGAL_COUNTED, Replay, judge, judge_file, legal_listing
 from referee.logio import ENCODER, Malformed, explain, line_hash, record_decoder
 from referee.ruleset import Illegal
@@ -34,22 +35,14 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-out = Console(highlight=False, soft_wrap=True)
-err = Console(stderr=True, highlight=False, soft_wrap=True)
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")]
 LogArg = Annotated[str, typer.Argument(help="A referee-log/1 file; - reads stdin.", metavar="LOG")]
 
 
 def fail(message: str, code: int = EXIT_USAGE) -> NoReturn:
-    """Print a one-line error to stderr and exit with `code`."""
-    err.print(f"referee: {message}", markup=False)
-    raise typer.Exit(code)
-
-
-def emit_json(data: Any) -> None:
-    """Write JSON to stdout, one object or array."""
-    sys.stdout.write(msgspec.json.encode(data).decode() + "\n")
+    """A one-line `referee: ...` error on stderr, then exit with `code`."""
+    console.fail("referee", message, code)
 
 
 def _readable(path: str) -> None:
@@ -394,7 +387,11 @@ def schema(
         for name in stale:
             out.print(f"stale: {target / name}", markup=False)
         raise typer.Exit(1 if stale else 0)
-    for name in write_schemas(target):
+    try:
+        written = write_schemas(target)
+    except OSError as exc:
+        fail(f"{exc.filename or target}: {exc.strerror}")
+    for name in written:
         out.print(f"wrote {target / name}", markup=False)
 
 

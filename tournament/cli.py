@@ -19,13 +19,14 @@ from typing import Annotated, Any, NoReturn
 import msgspec
 import typer
 from alembic.runtime.migration import MigrationContext
-from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 from sqlalchemy import Engine, select
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 from sqlalchemy.orm import Session
 
+from referee import console
+from referee.console import emit_json, err, out, say
 from schemas.tournament import EventInfo, RoundInfo, TableRow
 from tournament import demo as demo_mod
 from tournament import export, service
@@ -42,11 +43,22 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 db_app = typer.Typer(help="The database: migrations.", no_args_is_help=True)
+
+
+@app.callback()
+def _everywhere(
+    db: Annotated[
+        str | None,
+        typer.Option("--db", help="As each command's --db, given before the command: tournament --db URL standings EVENT."),
+    ] = None,
+) -> None:
+    """Run Swiss, elimination, round-robin and pods events whose results are referee-checked game logs."""
+    if db is not None:
+        # the commands read --db from TOURNAMENT_DB when it is not given after them
+        os.environ["TOURNAMENT_DB"] = db
+
 app.add_typer(db_app, name="db")
 
-# soft_wrap: messages stay one line however narrow the terminal; tables still fit its width.
-out = Console(highlight=False, soft_wrap=True)
-err = Console(stderr=True, highlight=False, soft_wrap=True)
 
 DbOpt = Annotated[
     str | None,
@@ -62,17 +74,8 @@ OutOpt = Annotated[Path | None, typer.Option("--out", "-o", help="Write to this 
 
 
 def fail(message: str, code: int = service.EXIT_USAGE) -> NoReturn:
-    """A one-line error on stderr and exit `code`."""
-    err.print(f"tournament: {message}", markup=False)
-    raise typer.Exit(code)
-
-
-def emit_json(data: Any) -> None:
-    sys.stdout.write(msgspec.json.encode(data).decode() + "\n")
-
-
-def say(message: str) -> None:
-    out.print(message, markup=False)
+    """A one-line `tournament: ...` error on stderr, then exit with `code`."""
+    console.fail("tournament", message, code)
 
 
 @contextmanager

@@ -256,3 +256,10 @@ def test_grid_draws_the_spacegrid_as_text_and_svg(tmp_path: Path) -> None:
     svg = tmp_path / "grid.svg"
     assert invoke("grid", str(path), "--svg", str(svg)).exit_code == 0
     assert svg.read_text().startswith("<svg") and "</svg>" in svg.read_text()
+
+
+def test_schema_to_a_folder_that_cannot_be_made_is_a_usage_error(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    result = invoke("schema", "--out", str(blocker / "json"))
+    assert result.exit_code == 2 and result.stderr.startswith("referee: ") and "Traceback" not in result.stderr

@@ -327,3 +327,15 @@ def test_draws_go_with_a_judges_result(db_url: str, tmp_path: Path) -> None:
     cli(db_url, "report", "ev", "--table", "1", "--log", str(tmp_path / "missing.jsonl"), code=service.EXIT_USAGE)
     cli(db_url, "report", "ev", "--table", "1", code=service.EXIT_USAGE)
     cli(db_url, "correct", "ev", "--table", "1", "--result", f"{a}=1,{b}=0", "--reason", "r", code=service.EXIT_CONFLICT)
+
+
+def test_db_may_come_before_the_command(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`tournament --db URL COMMAND` reaches the same database as `tournament COMMAND --db URL`."""
+    from tests.tournament.tlib import runner
+    from tournament.cli import app
+
+    # set it here so that monkeypatch puts back whatever was there before the callback writes it
+    monkeypatch.setenv("TOURNAMENT_DB", f"sqlite:///{tmp_path / 'not-this-one.db'}")
+    db = f"sqlite:///{tmp_path / 'first.db'}"
+    assert runner.invoke(app, ["--db", db, "create", "early", "--ruleset", "cardwars"]).exit_code == 0
+    assert [e["id"] for e in cli_json(db, "events")] == ["early"]
