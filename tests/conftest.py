@@ -1,0 +1,66 @@
+"""Fixtures shared by every test package: a real headless Chromium for page tests.
+
+Pages are checked in Debian's `chromium` (`/usr/bin/chromium`, installed by
+`.ci/run`), driven by Playwright from PyPI; Playwright cannot download its own
+browser here. Without a Chromium the browser tests skip, except under `CI`,
+where they fail: CI must run them.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+
+def chromium_path() -> str | None:
+    """Debian's Chromium, or one named by `CHROMIUM` (a path)."""
+    return os.environ.get("CHROMIUM") or shutil.which("chromium") or (
+        "/usr/bin/chromium" if os.path.exists("/usr/bin/chromium") else None
+    )
+
+
+def _unavailable(reason: str) -> None:
+    if os.environ.get("CI"):
+        pytest.fail(f"{reason} (CI is set, so the browser tests must run)")
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    """One headless Chromium for the whole run (Playwright's sync API)."""
+    path = chromium_path()
+    if path is None:
+        _unavailable("no Chromium: install Debian's chromium package")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _unavailable("playwright is not installed (pip install -e '.[test]')")
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=path, args=CHROMIUM_ARGS, headless=True)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    """A fresh page (its own context: no cookies shared between tests), 390x844 like a phone."""
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    try:
+        yield context.new_page()
+    finally:
+        context.close()
