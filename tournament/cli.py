@@ -41,6 +41,7 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    cls=console.UnixGroup,
 )
 db_app = typer.Typer(help="The database: migrations.", no_args_is_help=True)
 
@@ -51,6 +52,7 @@ def _everywhere(
         str | None,
         typer.Option("--db", help="As each command's --db, given before the command: tournament --db URL standings EVENT."),
     ] = None,
+    version: Annotated[bool, console.version_option("tournament")] = False,
 ) -> None:
     """Run Swiss, elimination, round-robin and pods events whose results are referee-checked game logs."""
     if db is not None:
@@ -594,5 +596,5 @@ def db_upgrade(
 
 
 def main() -> None:
-    """Entry point of the `tournament` console script."""
-    app()
+    """Entry point of the `tournament` console script (and of `python -m tournament`)."""
+    app(prog_name="tournament")
