@@ -292,7 +292,7 @@ def bracket_cmd(
         write_text(msgspec.json.encode(info).decode(), target)
     elif fmt == "html":
         header, cells = export.seed_cells(info)
-        drawing = [("Bracket", export.bracket_html(info))]
+        drawing = [export.bracket_picture(info)]
         write_text(export.to_html(f"{details.name}: bracket", "Seeds", details, header, cells, drawing), target)
     else:
         champion = f"champion: {info.champion}\n" if info.champion else ""
@@ -398,10 +398,10 @@ def standings_cmd(
         rows = export.standing_rows(session, event)
         info = export.event_info(service.get_event(session, event))
         drawn = export.bracket_info(session, event)
-        pictures = [("Bracket", export.bracket_html(drawn))] if drawn else []
+        pictures = [export.bracket_picture(drawn)] if drawn else []
         if info.format == "pods":
             pictures += [
-                (f"Round {n}", export.preformatted(export.pod_text(export.pairing_rows(session, event, n))))
+                export.Picture(f"Round {n}", text=export.pod_text(export.pairing_rows(session, event, n)))
                 for n in range(1, info.rounds + 1)
             ]
     header, cells = export.standing_cells(rows)

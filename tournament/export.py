@@ -7,9 +7,9 @@ table and know nothing of the database.
 from __future__ import annotations
 
 import csv
-import html
 import io
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import cast
 
@@ -32,7 +32,7 @@ from schemas.tournament import (
     StandingRow,
     TableRow,
 )
-from tournament import service
+from tournament import pages, service
 from tournament.eventlog import as_utc
 from tournament.models import Event, GameLog, LogEntry, Match, Pod, PodSeat
 
@@ -310,22 +310,48 @@ def bracket_text(info: BracketInfo) -> str:
     return "\n".join(r.rstrip() for r in rows) + "\n"
 
 
-def preformatted(text: str) -> str:
-    """A text drawing as an HTML fragment (escaped)."""
-    return f'<pre class="picture">{html.escape(text)}</pre>'
+@dataclass(frozen=True)
+class Box:
+    """One name's box in a bracket drawing (pixels)."""
+
+    x: float
+    y: float
+    width: float
+    height: float
+    label: str
+    bold: bool
+
+
+@dataclass(frozen=True)
+class Svg:
+    """A drawing as coordinates; the template turns it into SVG, escaping every label."""
+
+    width: float
+    height: float
+    boxes: list[Box]
+    lines: list[str]  # polyline points, "x,y x,y ..."
+
+
+@dataclass(frozen=True)
+class Picture:
+    """A drawing shown above a page's table: a text drawing (preformatted) or an SVG one."""
+
+    heading: str
+    text: str = ""
+    svg: Svg | None = None
 
 
 BOX_HEIGHT, ROW, GAP, CHAR = 22, 28, 28, 8  # SVG bracket: pixels
 
 
-def bracket_html(info: BracketInfo) -> str:
-    """The bracket as an HTML fragment: an SVG drawing for a single elimination, the text listing for a double.
+def bracket_picture(info: BracketInfo, heading: str = "Bracket") -> Picture:
+    """The bracket as a drawing: SVG for a single elimination, the text listing for a double.
 
     Boxes sit as in `bracket_text`: the j-th box of column c is centred on
     ROW * 2^c * (2j + 1) / 2, halfway between the two it came from; winners are bold.
     """
     if info.double or not info.rounds:
-        return preformatted(bracket_text(info))
+        return Picture(heading, text=bracket_text(info))
     seeds = {name: k for k, name in enumerate(info.seeds, start=1)}
     places = 2 * len(info.rounds[0].pairs)
     columns: list[list[str | None]] = []
@@ -341,20 +367,18 @@ def bracket_html(info: BracketInfo) -> str:
     columns.append([info.champion])
     labels.append([f"{seeds[info.champion]} {info.champion}" if info.champion else ""])
     width = CHAR * max(3, *(len(label) for column in labels for label in column)) + 12
-    parts = []
+    boxes, lines = [], []
     for c, column in enumerate(labels):
         x = c * (width + GAP)
         for j, label in enumerate(column):
             y = ROW * (1 << c) * (2 * j + 1) / 2
-            bold = ' font-weight="bold"' if (c, columns[c][j]) in winners or c == len(labels) - 1 else ""
-            parts.append(f'<rect x="{x}" y="{y - BOX_HEIGHT / 2}" width="{width}" height="{BOX_HEIGHT}" fill="none" stroke="#666"/>')
-            parts.append(f'<text x="{x + 6}" y="{y + 5}"{bold}>{html.escape(label)}</text>')
+            bold = (c, columns[c][j]) in winners or c == len(labels) - 1
+            boxes.append(Box(x, y - BOX_HEIGHT / 2, width, BOX_HEIGHT, label, bold))
             if c < len(labels) - 1:  # to the middle of the gap, then along to the next column's box
                 to_y = ROW * (1 << (c + 1)) * (j // 2 * 2 + 1) / 2
                 mid = x + width + GAP / 2
-                parts.append(f'<polyline points="{x + width},{y} {mid},{y} {mid},{to_y} {x + width + GAP},{to_y}" fill="none" stroke="#666"/>')
-    size = f'width="{len(labels) * (width + GAP)}" height="{ROW * places}"'
-    return f'<svg xmlns="http://www.w3.org/2000/svg" {size} font-family="system-ui, sans-serif" font-size="13">{"".join(parts)}</svg>'
+                lines.append(f"{x + width},{y} {mid},{y} {mid},{to_y} {x + width + GAP},{to_y}")
+    return Picture(heading, svg=Svg(len(labels) * (width + GAP), ROW * places, boxes, lines))
 
 
 def double_text(info: BracketInfo) -> str:
@@ -375,57 +399,14 @@ def double_text(info: BracketInfo) -> str:
     return "\n".join(lines) + "\n"
 
 
-PAGE = """<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<title>{title}</title>
-<style>
-  body {{ font-family: system-ui, sans-serif; margin: 2em; color: #000; background: #fff; }}
-  table {{ border-collapse: collapse; width: 100%; }}
-  th, td {{ border: 1px solid #999; padding: 0.25em 0.5em; text-align: right; }}
-  th {{ background: #eee; }}
-  td.name {{ text-align: left; }}
-  caption {{ text-align: left; font-weight: bold; margin-bottom: 0.5em; }}
-  p.meta {{ color: #444; font-size: 0.9em; }}
-  pre.picture {{ font-family: ui-monospace, monospace; line-height: 1.2; page-break-inside: avoid; }}
-  @media print {{ body {{ margin: 0; }} th {{ background: none; }} tr {{ page-break-inside: avoid; }} }}
-</style>
-</head>
-<body>
-<h1>{title}</h1>
-<p class="meta">{meta}</p>
-{picture}<table>
-<caption>{caption}</caption>
-<thead><tr>{head}</tr></thead>
-<tbody>
-{body}
-</tbody>
-</table>
-</body>
-</html>
-"""
-
 TEXT_COLUMNS = {"player", "player_a", "player_b", "source", "reason", "seats", "places"}
 
 
 def to_html(
-    title: str, caption: str, event: EventInfo, header: list[str], cells: list[list[str]], pictures: Sequence[tuple[str, str]] = ()
+    title: str, caption: str, event: EventInfo, header: list[str], cells: list[list[str]], pictures: Sequence[Picture] = ()
 ) -> str:
-    """One printable static page; every value from the database is escaped.
-
-    `pictures`: (heading, HTML fragment) pairs shown above the table, such as the bracket; the
-    fragments come from `preformatted` and `bracket_html`, which escape what they draw.
-    """
-    esc = html.escape
-    head = "".join(f"<th>{esc(h)}</th>" for h in header)
-    body = "\n".join(
-        "<tr>" + "".join(
-            f'<td class="name">{esc(c)}</td>' if h in TEXT_COLUMNS else f"<td>{esc(c)}</td>" for h, c in zip(header, row, strict=True)
-        ) + "</tr>"
-        for row in cells
+    """One printable static page from `table_page.html.j2`; the template escapes every value."""
+    return pages.render(
+        "table_page.html.j2", title=title, caption=caption, event=event, header=header, cells=cells, pictures=pictures,
+        text_columns=TEXT_COLUMNS, printed=datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"), zip=zip,
     )
-    stamp = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
-    meta = f"{esc(event.ruleset)}, best of {event.best_of}, {event.rounds} round(s) paired, tiebreakers: {esc(event.profile)}; printed {stamp}"
-    picture = "".join(f"<h2>{esc(heading)}</h2>\n{fragment}\n" for heading, fragment in pictures)
-    return PAGE.format(title=esc(title), meta=meta, caption=esc(caption), head=head, body=body, picture=picture)

@@ -1,0 +1,158 @@
+"""The operations the CLI and the web run, each inside the caller's one transaction.
+
+Every change locks the event row first (`lock_event`), checks against what
+it then reads, and appends one or more log entries; a check that fails
+raises a `TournamentError` before anything is written, so the caller's
+rollback leaves the database as it was.
+
+One module per concern; callers use `service.<name>` for all of them:
+
+- `errors`: exit codes and the errors;
+- `queries`: reading the event, players, rounds, tables and pods;
+- `events`: creating an event; `roster`: registering and dropping players;
+- `elimination`: brackets as they stand; `ranking`: standings and entrants;
+- `pairings`: seeding, the top cut, pairing, re-pairing for `verify`;
+- `results`: reports from game logs or a judge, corrections, pods.
+"""
+
+from __future__ import annotations
+
+from tournament.service.elimination import (
+    absent_from,
+    bracket,
+    double_bracket,
+    is_bracket,
+    is_elimination,
+    is_finished,
+)
+from tournament.service.errors import (
+    EXIT_CONFLICT,
+    EXIT_DATABASE,
+    EXIT_LOG_REJECTED,
+    EXIT_NOT_FOUND,
+    EXIT_RESULTS_MISSING,
+    EXIT_USAGE,
+    EXIT_VERIFY_FAILED,
+    EXIT_WRONG_TABLE,
+    Conflict,
+    LogRejected,
+    NotFound,
+    ResultsMissing,
+    TournamentError,
+    Usage,
+    WrongTable,
+)
+from tournament.service.events import (
+    FORMATS,
+    SEEDED,
+    create_event,
+)
+from tournament.service.pairings import (
+    CUT_SIZES,
+    cut,
+    next_pods,
+    next_round,
+    pair,
+    repairing_problem,
+    seed,
+    top_cut,
+)
+from tournament.service.queries import (
+    ID_PATTERN,
+    check_id,
+    find_match,
+    find_pod,
+    get_event,
+    get_player,
+    lock_event,
+    matches,
+    open_match,
+    players,
+    pod_tables,
+    rounds,
+    seeded,
+)
+from tournament.service.ranking import (
+    entrants,
+    pod_entrants,
+    standings,
+)
+from tournament.service.results import (
+    PodResult,
+    Reported,
+    Tally,
+    check_tally,
+    judge_logs,
+    match_over,
+    parse_result,
+    referee_reason,
+    report,
+    report_pod,
+)
+from tournament.service.roster import (
+    drop,
+    register,
+)
+
+__all__ = [
+    "CUT_SIZES",
+    "EXIT_CONFLICT",
+    "EXIT_DATABASE",
+    "EXIT_LOG_REJECTED",
+    "EXIT_NOT_FOUND",
+    "EXIT_RESULTS_MISSING",
+    "EXIT_USAGE",
+    "EXIT_VERIFY_FAILED",
+    "EXIT_WRONG_TABLE",
+    "FORMATS",
+    "ID_PATTERN",
+    "SEEDED",
+    "Conflict",
+    "LogRejected",
+    "NotFound",
+    "PodResult",
+    "Reported",
+    "ResultsMissing",
+    "Tally",
+    "TournamentError",
+    "Usage",
+    "WrongTable",
+    "absent_from",
+    "bracket",
+    "check_id",
+    "check_tally",
+    "create_event",
+    "cut",
+    "double_bracket",
+    "drop",
+    "entrants",
+    "find_match",
+    "find_pod",
+    "get_event",
+    "get_player",
+    "is_bracket",
+    "is_elimination",
+    "is_finished",
+    "judge_logs",
+    "lock_event",
+    "match_over",
+    "matches",
+    "next_pods",
+    "next_round",
+    "open_match",
+    "pair",
+    "parse_result",
+    "players",
+    "pod_entrants",
+    "pod_tables",
+    "referee_reason",
+    "register",
+    "repairing_problem",
+    "report",
+    "report_pod",
+    "rounds",
+    "seed",
+    "seeded",
+    "standings",
+    "top_cut",
+]
