@@ -17,6 +17,7 @@ import jinja2
 from referee.rulesets import ids as ruleset_ids
 
 VIEW = "view.html.j2"  # the fragment a ruleset draws one state of its game with
+FALLBACK = "fallback_view.html.j2"
 
 
 def brief(value: Any) -> str:
@@ -46,13 +47,15 @@ def environment() -> jinja2.Environment:
     return env
 
 
-def game_view(ruleset_id: str) -> str:
-    """The template that draws a state of `ruleset_id`: its own, or the core's plain-text fallback."""
+def game_view(ruleset_id: str | None) -> str:
+    """The template that draws a state of `ruleset_id`: its own, or the core's fallback (nested lists)."""
+    if ruleset_id is None:
+        return FALLBACK
     name = f"{ruleset_id}/{VIEW}"
     try:
         environment().get_template(name)
     except jinja2.TemplateNotFound:
-        return "fallback_view.html.j2"
+        return FALLBACK
     return name
 
 

@@ -10,7 +10,10 @@ hidden section, so the page needs no server, works offline, and prints.
 
 from __future__ import annotations
 
+import base64
+import gzip
 import importlib.resources
+import json
 import re
 import sys
 from dataclasses import dataclass, field
@@ -18,6 +21,7 @@ from functools import cache
 from typing import Any
 
 import msgspec
+from markupsafe import Markup
 
 from referee.engine import Replay, judge, start
 from referee.logio import record_decoder, strip_ending
@@ -134,6 +138,11 @@ def replay_steps(lines: list[bytes], replay: Replay) -> tuple[list[Step], list[d
     return steps, states, setup
 
 
+def pack(sections: list[str]) -> str:
+    """Drawn states as gzip'd JSON in base64: one state differs little from the next, so this is ~40x smaller."""
+    return base64.b64encode(gzip.compress(json.dumps(sections).encode(), mtime=0)).decode("ascii")
+
+
 def read_lines(path: str) -> list[bytes]:
     """Every line of `path` (stdin for -), endings kept for the engine to judge."""
     if path == "-":
@@ -165,16 +174,19 @@ def page_context(lines: list[bytes], path: str, at: int | None = None) -> dict[s
     verdict = replay.verdict
     last_line = steps[-1].line
     unjudged = [(n, _raw(strip_ending(raw))) for n, raw in enumerate(lines[last_line:last_line + UNJUDGED_SHOWN], start=last_line + 1)]
+    view = game_view(verdict.ruleset)
+    drawn = [Markup(render("state.html.j2", st=st, view=view, setup=setup)) for st in states]
+    shown = steps[start_at].state
     return {
         "path": path,
+        "first_state": drawn[shown] if shown is not None else None,
+        "packed_states": pack(drawn),
         "verdict": msgspec.to_builtins(verdict),
         "error": _error(replay),
         "players": replay.header.players if replay.header else [],
         "setup": setup,
         "steps": steps,
-        "states": states,
         "start": start_at,
-        "view": game_view(verdict.ruleset) if verdict.ruleset else "fallback_view.html.j2",
         "unjudged": unjudged,
         "unjudged_more": max(0, len(lines) - last_line - UNJUDGED_SHOWN),
     }
@@ -183,3 +195,49 @@ def page_context(lines: list[bytes], path: str, at: int | None = None) -> dict[s
 def show_page(lines: list[bytes], path: str, at: int | None = None) -> str:
     """The judge's view of a log as one HTML document."""
     return render("show.html.j2", **page_context(lines, path, at))
+
+
+DISPUTE_RECORDS = 60  # records of each branch listed from the parting one
+
+
+def _branch(path: str, lines: list[bytes], branch: dict[str, Any], parted_seq: int) -> dict[str, Any]:
+    """One version of the game from the parting record: its records, its verdict, and the table after its record."""
+    replay = judge(lines, path)
+    steps, states, setup = replay_steps(lines, replay)
+    listed = [s for s in steps if s.seq >= parted_seq][:DISPUTE_RECORDS]
+    after = states[parted_seq] if parted_seq < len(states) and listed and not listed[0].failed else None
+    return {
+        "path": path,
+        "judgement": branch["judgement"],
+        "verdict": msgspec.to_builtins(replay.verdict),
+        "error": _error(replay),
+        "steps": listed,
+        "more": max(0, len(steps) - parted_seq - len(listed)),
+        "after": after,
+        "setup": setup,
+    }
+
+
+def dispute_page(path_a: str, lines_a: list[bytes], path_b: str, lines_b: list[bytes]) -> str:
+    """Two versions of one game side by side from the record where they part, with each one's verdict."""
+    from referee.dispute import compare
+
+    lines_a = [strip_ending(line) for line in lines_a]
+    lines_b = [strip_ending(line) for line in lines_b]
+    report = compare(path_a, path_b, lines_a, lines_b)
+    context: dict[str, Any] = {"report": report, "a": path_a, "b": path_b, "before": None, "branches": []}
+    replay = judge(lines_a, path_a)
+    context["verdict"] = msgspec.to_builtins(replay.verdict)
+    context["view"] = game_view(replay.verdict.ruleset)
+    context["error"] = _error(replay)
+    if report["parted_at"] is None:
+        return render("dispute.html.j2", **context)
+    seq = report["parted_at"]["seq"]
+    _, states, context["setup"] = replay_steps(lines_a, replay)
+    if seq >= 1 and seq - 1 < len(states):
+        context["before"] = states[seq - 1]
+    context["branches"] = [
+        _branch(path_a, lines_a, report["branch_a"], seq),
+        _branch(path_b, lines_b, report["branch_b"], seq),
+    ]
+    return render("dispute.html.j2", **context)

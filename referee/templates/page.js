@@ -1,26 +1,36 @@
 // Step through the records: slider, arrow keys, Home/End, PageUp/PageDown, a click on a record.
+// Every state is drawn by the server into #states (gzip'd JSON, base64); it is unpacked once here.
 (function () {
   "use strict";
   var slider = document.getElementById("slider");
   if (!slider) return;
   var items = Array.prototype.slice.call(document.querySelectorAll("#records li[data-seq]"));
-  var states = document.querySelectorAll("#table .state");
+  var table = document.getElementById("state");
   var where = document.getElementById("where");
   var refused = document.getElementById("refused");
   var last = items[items.length - 1].dataset.seq;
   var current = -1;
+  var shown = items[+document.body.dataset.start].dataset.state;  // the state the server drew
+  var states = null;
+
+  function draw() {
+    var k = items[current].dataset.state;
+    if (states === null || k === "" || k === shown) return;
+    table.innerHTML = states[+k];
+    shown = k;
+  }
 
   function go(i, scroll) {
     i = Math.max(0, Math.min(items.length - 1, i));
     var li = items[i];
     if (current >= 0) items[current].classList.remove("current");
     li.classList.add("current");
-    for (var j = 0; j < states.length; j++) states[j].hidden = String(j) !== li.dataset.state;
+    current = i;
     if (refused) refused.hidden = !li.classList.contains("failed");
     slider.value = i;
     where.textContent = (li.dataset.seq === "0" ? "setup" : "record " + li.dataset.seq) + " of " + last;
     if (scroll !== false) reveal(li);
-    current = i;
+    draw();
   }
 
   // Scroll the record list alone (scrollIntoView would scroll the whole page too).
@@ -38,12 +48,27 @@
     return -1;
   }
 
+  function unpack() {
+    var packed = document.getElementById("states");
+    if (!packed || !window.DecompressionStream) {
+      document.getElementById("unpacking").hidden = false;
+      return;
+    }
+    var text = atob(packed.textContent.trim()), bytes = new Uint8Array(text.length);
+    for (var i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
+    var stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+    new Response(stream).json().then(function (list) {
+      states = list;
+      document.body.dataset.ready = "1";
+      draw();
+    });
+  }
+
   slider.addEventListener("input", function () { go(+slider.value); });
   items.forEach(function (li, i) { li.addEventListener("click", function () { go(i, false); }); });
   document.querySelectorAll("[data-go]").forEach(function (b) {
     b.addEventListener("click", function () {
-      var to = {first: 0, prev: current - 1, next: current + 1, last: items.length - 1}[b.dataset.go];
-      go(to);
+      go({first: 0, prev: current - 1, next: current + 1, last: items.length - 1}[b.dataset.go]);
     });
   });
   document.addEventListener("keydown", function (e) {
@@ -61,4 +86,5 @@
   });
   var fromHash = bySeq(location.hash);
   go(fromHash >= 0 ? fromHash : +document.body.dataset.start);
+  unpack();
 })();
