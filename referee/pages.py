@@ -20,12 +20,12 @@ VIEW = "view.html.j2"  # the fragment a ruleset draws one state of its game with
 FALLBACK = "fallback_view.html.j2"
 
 
-def brief(value: Any) -> str:
-    """A record field's value as short plain text: lists space-separated, objects as `a→b` pairs."""
-    if isinstance(value, list):
-        return " ".join(brief(v) for v in value) or "–"
+def brief(value: Any, nested: bool = False) -> str:
+    """A record field's value as short plain text: lists space-separated (inner ones joined by +), objects as `a→b`."""
+    if isinstance(value, list | tuple):
+        return ("+" if nested else " ").join(brief(v, True) for v in value) or "–"
     if isinstance(value, dict):
-        return ", ".join(f"{k}→{brief(v)}" for k, v in value.items()) or "–"
+        return ", ".join(f"{k}→{brief(v, True)}" for k, v in value.items()) or "–"
     if value is None:
         return "–"
     return str(value)
