@@ -16,6 +16,7 @@ import importlib.resources
 import json
 import re
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
@@ -138,7 +139,7 @@ def replay_steps(lines: list[bytes], replay: Replay) -> tuple[list[Step], list[d
     return steps, states, setup
 
 
-def pack(sections: list[str]) -> str:
+def pack(sections: Sequence[str]) -> str:
     """Drawn states as gzip'd JSON in base64: one state differs little from the next, so this is ~40x smaller."""
     return base64.b64encode(gzip.compress(json.dumps(sections).encode(), mtime=0)).decode("ascii")
 
