@@ -128,9 +128,13 @@ class Maginot(Ruleset):
         elif phase == "battle":
             ready = self._ready(state)
             for target in self._targets(state):
+                base = state.sides[target].base
+                lower = [a for a in ACES if a in base[1:]]  # the top ace is the one named by omission (MG-6.2)
                 for size in range(1, len(ready) + 1):
                     for units in itertools.combinations(ready, size):
                         yield mg.Attack(by=actor, target=target, units=list(units))
+                        for ace in lower:
+                            yield mg.Attack(by=actor, target=target, units=list(units), ace=ace)
         elif phase == "engage":
             yield from self._engagements(state)
         elif phase == "consolidation":
@@ -189,6 +193,7 @@ class Maginot(Ruleset):
                 "attacker": battle.attacker,
                 "defender": battle.defender,
                 "units": list(battle.units),
+                "ace": battle.ace,
                 "engaged": dict(battle.pairs),
                 "steps_to_come": list(battle.order),
             },
@@ -304,14 +309,11 @@ class Maginot(Ruleset):
             raise Illegal("MG-2.4", f"{card} is neither in {record.by}'s hand nor under construction")
         if not is_component(card):
             raise Illegal("MG-4.6", f"{card} is not a component: only number cards of spades, hearts and clubs are built")
-        needed = (value(card) or 0) - side.building.get(card, 0)
         if tokens > state.pool:
             raise Illegal("MG-4.3", f"there are only {state.pool} tokens in the pool, not {tokens}")
-        if tokens > needed:
-            raise Illegal("MG-4.3", f"{card} needs only {needed} more tokens, not {tokens}")
         side.hand.discard(card)
         state.pool -= tokens
-        if tokens == needed:
+        if tokens >= (value(card) or 0) - side.building.get(card, 0):  # MG-4.4: surplus tokens are simply spent
             side.building.pop(card, None)
             side.built.add(card)
         else:
@@ -320,7 +322,7 @@ class Maginot(Ruleset):
     # -- battle --------------------------------------------------------------------
 
     def _attack(self, state: State, record: mg.Attack) -> None:
-        """MG-6.1, MG-6.2: a battle against another player's base with untapped patrol units."""
+        """MG-6.1, MG-6.2: a battle against one ace of another player's base with untapped patrol units."""
         side = self._active_in(state, record, "battle", "attack")
         target, units = record.target, record.units
         if target == record.by or target not in state.sides or state.sides[target].out:
@@ -335,9 +337,12 @@ class Maginot(Ruleset):
                 raise Illegal("MG-6.1", f"{name} is in the guardian zone; only patrol units attack")
             if unit.tapped:
                 raise Illegal("MG-6.1", f"{name} is tapped; it has attacked since {record.by}'s last untap")
+        base = state.sides[target].base
+        if record.ace is not None and record.ace not in base:
+            raise Illegal("MG-6.2", f"{target}'s {record.ace} is not standing, so it cannot be attacked")
         for name in units:
             side.units[name].tapped = True
-        state.battle = Battle(record.by, target, list(units))
+        state.battle = Battle(record.by, target, list(units), record.ace or (base[0] if base else None))
         if self._engagers(state):
             state.phase = "engage"
         else:
@@ -398,9 +403,9 @@ class Maginot(Ruleset):
         for owner, name, amount in wounds:
             if amount > 0 and (owner, name) not in battle.shielded:
                 self._wound(state, owner, name, amount)
-        base = state.sides[defender].base
-        if base and (defender, base[0]) not in battle.shielded:
-            self._hit_ace(state, defender, to_base - state.armor(defender, base[0]))
+        ace = battle.ace
+        if ace in state.sides[defender].base and (defender, ace) not in battle.shielded:
+            self._hit_ace(state, defender, ace, to_base - state.armor(defender, ace))
         state.battle = None
         state.phase = "battle"
 
@@ -413,17 +418,16 @@ class Maginot(Ruleset):
             del side.units[name]
             side.discard.update(unit.cards())
 
-    def _hit_ace(self, state: State, owner: str, amount: int) -> None:
-        """MG-6.8: damage to the top ace; at 16 it is destroyed and the rest is lost."""
+    def _hit_ace(self, state: State, owner: str, ace: str, amount: int) -> None:
+        """MG-6.8: damage to the attacked ace; at 16 it is destroyed and the rest is lost."""
         if amount <= 0:
             return
         side = state.sides[owner]
-        top = side.base[0]
-        side.damage[top] += amount
-        if side.damage[top] >= ACE_LIFE:
-            side.base.pop(0)
-            del side.damage[top]
-            side.ruins.append(top)
+        side.damage[ace] += amount
+        if side.damage[ace] >= ACE_LIFE:
+            side.base.remove(ace)
+            del side.damage[ace]
+            side.ruins.append(ace)
 
     # -- events --------------------------------------------------------------------
 
@@ -667,8 +671,7 @@ class Maginot(Ruleset):
                 yield mg.Tap(by=me, card=card)
         components = [c for c in sort_cards(side.hand) if is_component(c)]
         for card in sort_cards(side.building) + components:
-            needed = (value(card) or 0) - side.building.get(card, 0)
-            for tokens in range(1, min(state.pool, needed) + 1):
+            for tokens in range(1, state.pool + 1):
                 yield mg.Build(by=me, card=card, tokens=tokens)
 
     def _consolidation_options(self, state: State) -> Iterator[Record]:
