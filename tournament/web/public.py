@@ -13,7 +13,7 @@ from litestar.params import FromPath, FromQuery
 from litestar.response import Template
 from sqlalchemy.orm import Session
 
-from tournament import export, service
+from tournament import export, pictures, render, service
 from tournament.models import Event
 from tournament.web import views
 from tournament.web.app import reading
@@ -41,10 +41,10 @@ def _round_page(request: Request[Any, Any, Any], event_id: str, number: int | No
         number = event.rounds if number is None else number
         info = export.round_info(session, event_id, number) if number else None
         shown = views.names(session, event_id)
-        header, cells = export.pairing_cells(info.tables, info.bye, event.format == "pods", info.advanced) if info else ([], [])
+        header, cells = render.pairing_cells(info.tables, info.bye, event.format == "pods", info.advanced) if info else ([], [])
         return page(
             request, "round", session, event, info=info, number=number, current=number == event.rounds,
-            header=header, cells=cells, text_columns=export.TEXT_COLUMNS, by_name=views.by_name(info, shown) if info else [],
+            header=header, cells=cells, text_columns=render.TEXT_COLUMNS, by_name=views.by_name(info, shown) if info else [],
             by="name" if by == "name" else "table", q=q, seats=views.seats(session, event, q) if q and number == event.rounds else [],
             names=shown,
         )
@@ -65,8 +65,8 @@ def round_page(request: Request[Any, Any, Any], event_id: FromPath[str], number:
 def standings(request: Request[Any, Any, Any], event_id: FromPath[str]) -> Template:
     with reading(request) as session:
         event = service.get_event(session, event_id)
-        header, cells = export.standing_cells(export.standing_rows(session, event_id))
-        return page(request, "standings", session, event, header=header, cells=cells, text_columns=export.TEXT_COLUMNS)
+        header, cells = render.standing_cells(export.standing_rows(session, event_id))
+        return page(request, "standings", session, event, header=header, cells=cells, text_columns=render.TEXT_COLUMNS)
 
 
 @get("/e/{event_id:str}/bracket", sync_to_thread=True, include_in_schema=False)
@@ -74,8 +74,8 @@ def bracket(request: Request[Any, Any, Any], event_id: FromPath[str]) -> Templat
     with reading(request) as session:
         event = service.get_event(session, event_id)
         info = export.bracket_info(session, event_id)
-        pictures = [export.bracket_picture(info)] if info else []
-        return page(request, "pictures", session, event, heading="Bracket", pictures=pictures,
+        drawn = [pictures.bracket_picture(info)] if info else []
+        return page(request, "pictures", session, event, heading="Bracket", pictures=drawn,
                     empty="This event has no bracket (yet).")
 
 
@@ -84,11 +84,11 @@ def pods(request: Request[Any, Any, Any], event_id: FromPath[str]) -> Template:
     """Every pods round's tables, seats in order (seat 1 plays first), with places once reported."""
     with reading(request) as session:
         event = service.get_event(session, event_id)
-        pictures = [] if event.format != "pods" else [
-            export.Picture(f"Round {n}", text=export.pod_text(export.pairing_rows(session, event_id, n)))
+        drawn = [] if event.format != "pods" else [
+            pictures.Picture(f"Round {n}", text=render.pod_text(export.pairing_rows(session, event_id, n)))
             for n in range(event.rounds, 0, -1)
         ]
-        return page(request, "pictures", session, event, heading="Pods", pictures=pictures,
+        return page(request, "pictures", session, event, heading="Pods", pictures=drawn,
                     empty="This event does not play pods." if event.format != "pods" else "No round paired yet.")
 
 
