@@ -16,20 +16,22 @@ import msgspec
 from schemas.log import Hash
 
 EXPORT_FORMAT: Literal["tournament-export/1"] = "tournament-export/1"
-Source = Literal["log", "judge", "drop", "bye"]
+Source = Literal["log", "judge", "players", "drop", "bye"]
 
 
 class StandingRow(msgspec.Struct, forbid_unknown_fields=True):
     """One line of the standings.
 
-    `tiebreakers`: name -> value in the event's profile order; fractions 0..1
-    for the TCG ones (`omw`, `gw`, `ogw`, `owp`, `oowp`), match points for the
-    chess ones (`buchholz`, `buchholz_cut1`, `sonneborn_berger`).
+    `points`: the profile's points (3/1/0 a match; chess 1/0.5/0, so it may
+    be a half). `tiebreakers`: name -> value in the event's profile order;
+    fractions 0..1 for the TCG ones (`omw`, `gw`, `ogw`, `owp`, `oowp`),
+    chess points for the chess ones (`buchholz`, `buchholz_cut1`,
+    `sonneborn_berger`).
     """
 
     rank: int
     player: str
-    points: int
+    points: int | float
     game_points: int
     wins: int
     losses: int
@@ -55,7 +57,9 @@ class TableRow(msgspec.Struct, forbid_unknown_fields=True):
     with `source` `bye`.
 
     `source`: `log` (referee-checked game logs), `judge` (entered by a judge,
-    with `reason`), or `drop` (conceded when a player dropped mid-round).
+    with `reason`), `players` (entered by a player and confirmed by the others
+    on `tournament serve`; `reason` says who), or `drop` (conceded when a
+    player dropped mid-round).
     """
 
     round: int

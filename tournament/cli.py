@@ -34,6 +34,7 @@ from tournament.db import DatabaseUnavailable, first_line, open_database, shown
 from tournament.eventlog import as_utc, decode
 from tournament.eventlog import verify as verify_log
 from tournament.models import Event, GameLog, LogEntry
+from tournament.web.command import serve as serve_cmd
 
 app = typer.Typer(
     name="tournament",
@@ -593,6 +594,9 @@ def db_upgrade(
         emit_json({"database": shown(url), "revision": now})
     else:
         say(f"{shown(url)}: at revision {now}")
+
+
+app.command("serve")(serve_cmd)
 
 
 def main() -> None:
