@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import cast
 
 from rich.table import Table
@@ -40,22 +40,25 @@ FORMATS = ("table", "csv", "json", "html")
 
 
 def standing_rows(session: Session, event_id: str) -> list[StandingRow]:
+    names = service.display_names(session, event_id)
     return [
         StandingRow(
             s.rank, s.player, s.points, s.game_points, s.wins, s.losses, s.draws, s.byes,
-            dict(s.tiebreakers), s.dropped,
+            dict(s.tiebreakers), s.dropped, names.get(s.player, s.player),
         )
         for s in service.standings(session, event_id)
     ]
 
 
-def table_row(session: Session, match: Match) -> TableRow:
+def table_row(session: Session, match: Match, names: Mapping[str, str] | None = None, ends: datetime | None = None) -> TableRow:
+    """One match as a row; `names` (display names by id) saves a query per table when given."""
     logs = session.scalars(
         select(GameLog).filter_by(event_id=match.event_id, round=match.round, table=match.number).order_by(GameLog.game)
     )
     games = None
     if match.games_a is not None and match.games_b is not None:
         games = {match.player_a: match.games_a, match.player_b: match.games_b}
+    shown = names if names is not None else service.display_names(session, match.event_id)
     return TableRow(
         round=match.round,
         table=match.number,
@@ -65,22 +68,32 @@ def table_row(session: Session, match: Match) -> TableRow:
         source=match.source,
         reason=match.reason,
         logs=[GameRef(g.game, g.sha256, g.winner) for g in logs],
+        names=[shown.get(p, p) for p in (match.player_a, match.player_b)],
+        extra_minutes=match.extra_minutes or 0,
+        ends_at=ends + timedelta(minutes=match.extra_minutes or 0) if ends else None,
     )
 
 
-def pod_row(pod: Pod, seats: Sequence[PodSeat]) -> TableRow:
+def pod_row(pod: Pod, seats: Sequence[PodSeat], names: Mapping[str, str] | None = None, ends: datetime | None = None) -> TableRow:
     places = {s.player: s.place for s in seats if s.place is not None} or None
     winners = [p for p, place in (places or {}).items() if place == 1]
     logs = [GameRef(1, pod.sha256, winners[0] if len(winners) == 1 else None)] if pod.sha256 else []
     source = cast(Source | None, pod.source)
-    return TableRow(pod.round, pod.number, [s.player for s in seats], None, None, source, pod.reason, logs, places)
+    shown = names or {}
+    return TableRow(
+        pod.round, pod.number, [s.player for s in seats], None, None, source, pod.reason, logs, places,
+        [shown.get(s.player, s.player) for s in seats], pod.extra_minutes or 0,
+        ends + timedelta(minutes=pod.extra_minutes or 0) if ends and source != "bye" else None,
+    )
 
 
 def round_rows(session: Session, event: Event, round_number: int) -> list[TableRow]:
     """A round's tables: matches, or pods (byes last) for a pods event."""
+    names = service.display_names(session, event.id)
+    ends = service.round_ends(session, event.id, round_number)
     if event.format == "pods":
-        return [pod_row(pod, seats) for pod, seats in service.pod_tables(session, event.id, round_number)]
-    return [table_row(session, m) for m in service.matches(session, event.id, round_number)]
+        return [pod_row(pod, seats, names, ends) for pod, seats in service.pod_tables(session, event.id, round_number)]
+    return [table_row(session, m, names, ends) for m in service.matches(session, event.id, round_number)]
 
 
 def round_info(session: Session, event_id: str, number: int) -> RoundInfo:
@@ -95,7 +108,14 @@ def round_info(session: Session, event_id: str, number: int) -> RoundInfo:
         for pair in r.pairs
         if pair.table is None and pair.winner is not None and None in pair.players
     ]
-    return RoundInfo(number, paired.seed, paired.bye, tables, advanced)
+    byes = service.assigned_byes(session, event_id, number)
+    names = service.display_names(session, event_id)
+    listed = {p for t in tables for p in t.players} | {*advanced, *byes, *([paired.bye] if paired.bye else [])}
+    started = as_utc(paired.started_at) if paired.started_at else None
+    return RoundInfo(
+        number, paired.seed, paired.bye, tables, advanced, byes, started, paired.minutes,
+        {p: names.get(p, p) for p in sorted(listed)},
+    )
 
 
 def pairing_rows(session: Session, event_id: str, round_number: int) -> list[TableRow]:
@@ -113,7 +133,7 @@ def log_rows(session: Session, event_id: str) -> list[LogEntryInfo]:
 def event_info(event: Event) -> EventInfo:
     return EventInfo(
         event.id, event.name, event.ruleset, event.profile, event.best_of, event.seed, as_utc(event.created_at), event.rounds,
-        event.format, event.bracket_round, event.table_size, event.points,
+        event.format, event.bracket_round, event.table_size, event.points, event.late_entry,
     )
 
 
@@ -165,7 +185,10 @@ def _double_info(session: Session, event: Event, seeds: list[str]) -> BracketInf
 def export_event(session: Session, event_id: str) -> Export:
     event = service.get_event(session, event_id)
     rounds = [round_info(session, event_id, r.number) for r in service.rounds(session, event_id)]
-    players = [PlayerInfo(p.name, p.registered_round, p.dropped_round) for p in service.players(session, event_id)]
+    players = [
+        PlayerInfo(p.name, p.registered_round, p.dropped_round, p.display_name, p.rating, p.paused, p.bye_round)
+        for p in service.players(session, event_id)
+    ]
     return Export(
         EXPORT_FORMAT, event_info(event), players, rounds, standing_rows(session, event_id), log_rows(session, event_id),
         bracket_info(session, event_id),
@@ -192,7 +215,7 @@ def standing_cells(rows: Sequence[StandingRow]) -> tuple[list[str], list[list[st
     header = [*STANDING_COLUMNS, *(f"{t}%" if t in PERCENTAGES else t for t in tiebreakers), "dropped"]
     cells = [
         [
-            str(r.rank), r.player, str(r.points), str(r.game_points), str(r.wins), str(r.losses), str(r.draws),
+            str(r.rank), r.name or r.player, str(r.points), str(r.game_points), str(r.wins), str(r.losses), str(r.draws),
             str(r.byes), *(tiebreaker_text(t, r.tiebreakers[t]) for t in tiebreakers), "yes" if r.dropped else "",
         ]
         for r in rows
@@ -201,36 +224,60 @@ def standing_cells(rows: Sequence[StandingRow]) -> tuple[list[str], list[list[st
 
 
 def result_text(row: TableRow) -> str:
+    """`2-1`, `1-1-1` with a drawn game, `ID` for an intentional draw, or "" before a result."""
     if row.games is None:
         return ""
     a, b = row.players
+    if row.games[a] == row.games[b] == 0 and not row.draws:
+        return "ID"
     draws = f"-{row.draws}" if row.draws else ""
     return f"{row.games[a]}-{row.games[b]}{draws}"
+
+
+def clock_text(moment: datetime | None) -> str:
+    """A table's end time as the venue reads it: local HH:MM (the machine's time zone; `TZ` changes it)."""
+    return moment.astimezone().strftime("%H:%M") if moment else ""
 
 
 POD_COLUMNS = ("table", "seats", "places", "source", "reason")
 
 
+def shown_names(row: TableRow) -> list[str]:
+    """A row's display names (its ids when it carries none)."""
+    return row.names or row.players
+
+
 def places_text(row: TableRow) -> str:
-    """`ann 1, cat 2, bob 2`: the places, best first (seat order among equals)."""
+    """`Ann Lee 1, Cat 2, Bob 2`: the places, best first (seat order among equals)."""
     if row.places is None:
         return ""
     places = row.places
-    return ", ".join(f"{p} {places[p]}" for p in sorted(row.players, key=lambda p: places[p]))
+    ranked = sorted(zip(row.players, shown_names(row), strict=True), key=lambda p: places[p[0]])
+    return ", ".join(f"{name} {places[p]}" for p, name in ranked)
 
 
 def pairing_cells(
-    rows: Sequence[TableRow], bye: str | None, pods: bool = False, advanced: Sequence[str] = ()
+    rows: Sequence[TableRow], bye: str | None, pods: bool = False, advanced: Sequence[str] = (),
+    names: Mapping[str, str] | None = None,
 ) -> tuple[list[str], list[list[str]]]:
+    """Column names and text cells of a round, display names throughout; `ends` once the clock runs."""
+    timed = any(r.ends_at for r in rows)
     if pods:  # seats in order, then places
         seated = [
-            ["bye" if r.source == "bye" else str(r.table), " ".join(r.players), places_text(r), r.source or "", r.reason or ""]
+            ["bye" if r.source == "bye" else str(r.table), " | ".join(shown_names(r)), places_text(r), r.source or "", r.reason or ""]
+            + ([clock_text(r.ends_at)] if timed else [])
             for r in rows
         ]
-        return list(POD_COLUMNS), seated
-    cells = [[str(r.table), r.players[0], r.players[1], result_text(r), r.source or "", r.reason or ""] for r in rows]
-    cells += [["bye", p, "", "", "", ""] for p in [*([bye] if bye else []), *advanced]]
-    return list(PAIRING_COLUMNS), cells
+        return list(POD_COLUMNS) + (["ends"] if timed else []), seated
+    cells = [
+        [str(r.table), *shown_names(r), result_text(r), r.source or "", r.reason or ""] + ([clock_text(r.ends_at)] if timed else [])
+        for r in rows
+    ]
+    shown = names or {}
+    cells += [
+        ["bye", shown.get(p, p), "", "", "", ""] + ([""] if timed else []) for p in [*([bye] if bye else []), *advanced]
+    ]
+    return list(PAIRING_COLUMNS) + (["ends"] if timed else []), cells
 
 
 def pod_text(rows: Sequence[TableRow]) -> str:
@@ -239,7 +286,7 @@ def pod_text(rows: Sequence[TableRow]) -> str:
     for r in rows:
         label = "bye" if r.source == "bye" else f"table {r.table}"
         result = f"  ->  {places_text(r)}" if r.places and r.source != "bye" else ""
-        lines.append(f"{label:>9}: {' | '.join(r.players)}{result}")
+        lines.append(f"{label:>9}: {' | '.join(shown_names(r))}{result}")
     return "\n".join(lines) + "\n"
 
 
