@@ -1,4 +1,4 @@
-"""The `referee` command: validate, replay, legal, dispute, play, append, rulesets, schema.
+"""The `referee` command: validate, replay, legal, grid, dispute, show, play, append, rulesets, schema.
 
 Results go to stdout; errors and progress to stderr. Exit codes: 0 complete or
 ongoing, 1 illegal, 2 usage error, 3 malformed, 4 tampered.
@@ -244,17 +244,72 @@ def dispute(
     log_a: Annotated[str, typer.Argument(metavar="LOG_A")],
     log_b: Annotated[str, typer.Argument(metavar="LOG_B")],
     as_json: JsonOpt = False,
+    html: Annotated[bool, typer.Option("--html", help="Write the two versions side by side as an HTML page.")] = False,
+    out_file: Annotated[Path | None, typer.Option("--out", "-o", help="With --html: the page's file (default: stdout).")] = None,
 ) -> None:
     """Compare two versions of one game: where they part, and each branch's verdict there."""
     _readable(log_a)
     _readable(log_b)
     if log_a == "-" and log_b == "-":
         fail("stdin (-) can be read only once")
+    if html:
+        from referee.show import dispute_page
+
+        _write_page(out_file, dispute_page(log_a, _read_lines(log_a), log_b, _read_lines(log_b)))
+        return
     report = dispute_mod.compare(log_a, log_b)
     if as_json:
         emit_json(report)
     else:
         out.print(dispute_mod.render(report), markup=False)
+
+
+def _read_lines(path: str) -> list[bytes]:
+    """Every line of a log for a page (stdin for -); an unreadable file is a usage error."""
+    from referee.show import read_lines
+
+    try:
+        return read_lines(path)
+    except OSError as exc:
+        fail(f"{path}: {exc.strerror}")
+
+
+def _write(target: Path, data: bytes) -> None:
+    """Write `data` to `target` whole or not at all (a temporary file renamed into place)."""
+    tmp = target.with_name(target.name + ".tmp")
+    try:
+        tmp.write_bytes(data)
+        os.replace(tmp, target)
+    except OSError as exc:
+        fail(f"{target}: {exc.strerror}")
+
+
+def _write_page(target: Path | None, page: str) -> None:
+    """An HTML page to `target` (stdout for None or -)."""
+    if target is None or str(target) == "-":
+        sys.stdout.write(page)
+        return
+    _write(target, page.encode())
+    err.print(f"wrote {target} ({len(page.encode()) // 1024} KiB)", markup=False)
+
+
+@app.command()
+def show(
+    log: LogArg,
+    out_file: Annotated[Path | None, typer.Option("--out", "-o", help="The page's file (default: LOG with .html; - for stdout).")] = None,
+    at: Annotated[int | None, typer.Option("--at", min=0, help="Open at this record (default: the first failure, else the last).")] = None,
+) -> None:
+    """Write a judge's view: one self-contained HTML page replaying the game record by record."""
+    from referee.show import show_page
+
+    _readable(log)
+    try:
+        page = show_page(_read_lines(log), log, at)
+    except ValueError as exc:
+        fail(str(exc))
+    if out_file is None and log != "-":
+        out_file = Path(log).with_suffix(".html")
+    _write_page(out_file, page)
 
 
 @app.command()
@@ -283,12 +338,7 @@ def play(
         sys.stdout.buffer.write(data)
         sys.stdout.flush()
         return
-    tmp = out_file.with_name(out_file.name + ".tmp")
-    try:
-        tmp.write_bytes(data)
-        os.replace(tmp, out_file)
-    except OSError as exc:
-        fail(f"{out_file}: {exc.strerror}")
+    _write(out_file, data)
     err.print(f"wrote {out_file}", markup=False)
 
 

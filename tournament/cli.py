@@ -24,7 +24,7 @@ from sqlalchemy.orm import Session
 
 from referee.console import emit_json, err, out, say
 from schemas.tournament import TableRow
-from tournament import cli_people, export, service
+from tournament import cli_people, export, pictures, render, service
 from tournament import demo as demo_mod
 from tournament.cli_base import (
     DbOpt,
@@ -182,13 +182,13 @@ def bracket_cmd(
         details = export.event_info(service.get_event(session, event))
     if info is None:
         fail(f"{event!r} has no bracket (yet)", service.EXIT_NOT_FOUND)
-    picture = export.bracket_text(info)
+    picture = pictures.bracket_text(info)
     if fmt == "json":
         write_text(msgspec.json.encode(info).decode(), target)
     elif fmt == "html":
-        header, cells = export.seed_cells(info)
-        drawing = [export.bracket_picture(info)]
-        write_text(export.to_html(f"{details.name}: bracket", "Seeds", details, header, cells, drawing), target)
+        header, cells = render.seed_cells(info)
+        drawing = [pictures.bracket_picture(info)]
+        write_text(render.to_html(f"{details.name}: bracket", "Seeds", details, header, cells, drawing), target)
     else:
         champion = f"champion: {info.champion}\n" if info.champion else ""
         write_text(picture + champion, target)
@@ -256,7 +256,7 @@ def _record(
                 reason=reason, correction=correction,
             )
             row, changed = export.pod_row(pod.pod, pod.seats), pod.changed
-            text = export.places_text(row)
+            text = render.places_text(row)
         else:
             done = service.report(
                 session, event, table, round_number=round_number, logs=contents, result=tally, reason=reason, correction=correction
@@ -293,22 +293,22 @@ def standings_cmd(
         rows = export.standing_rows(session, event)
         info = export.event_info(service.get_event(session, event))
         drawn = export.bracket_info(session, event)
-        pictures = [export.bracket_picture(drawn)] if drawn else []
+        drawings = [pictures.bracket_picture(drawn)] if drawn else []
         if info.format == "pods":
-            pictures += [
-                export.Picture(f"Round {n}", text=export.pod_text(export.pairing_rows(session, event, n)))
+            drawings += [
+                pictures.Picture(f"Round {n}", text=render.pod_text(export.pairing_rows(session, event, n)))
                 for n in range(1, info.rounds + 1)
             ]
-    header, cells = export.standing_cells(rows)
+    header, cells = render.standing_cells(rows)
     title = f"{info.name}: standings after round {info.rounds}"
     if fmt == "json":
         write_text(msgspec.json.encode(rows).decode(), target)
     elif fmt == "csv" or (fmt == "table" and target is not None):
-        write_text(export.to_csv(header, cells), target)
+        write_text(render.to_csv(header, cells), target)
     elif fmt == "html":
-        write_text(export.to_html(title, "Standings", info, header, cells, pictures), target)
+        write_text(render.to_html(title, "Standings", info, header, cells, drawings), target)
     else:
-        out.print(export.to_rich(title, header, cells))
+        out.print(render.to_rich(title, header, cells))
 
 
 @app.command()
@@ -460,10 +460,10 @@ def demo_cmd(
              "bracket": drawn}
         )
         return
-    header, cells = export.standing_cells(rows)
+    header, cells = render.standing_cells(rows)
     if drawn is not None:
-        say(export.bracket_text(drawn))
-    out.print(export.to_rich(f"{info.name} ({ran.event_id}): standings after round {info.rounds}", header, cells))
+        say(pictures.bracket_text(drawn))
+    out.print(render.to_rich(f"{info.name} ({ran.event_id}): standings after round {info.rounds}", header, cells))
     db_flag = "" if db is None and "TOURNAMENT_DB" not in os.environ else f" --db {where}"
     say(f"database: {where}")
     say(f"game logs: {ran.logs.resolve()}/ ({ran.games} games, each validated by the referee)")

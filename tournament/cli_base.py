@@ -22,7 +22,7 @@ from sqlalchemy.orm import Session
 from referee import console
 from referee.console import err, out
 from schemas.tournament import EventInfo, RoundInfo
-from tournament import export, service
+from tournament import render, service
 from tournament.db import DatabaseUnavailable, first_line, open_database, shown
 
 DbOpt = Annotated[
@@ -83,8 +83,8 @@ def reading(db: str | None) -> Iterator[Session]:
 def check_format(fmt: str, as_json: bool) -> str:
     if as_json:
         return "json"
-    if fmt not in export.FORMATS:
-        fail(f"--format must be one of {', '.join(export.FORMATS)}, not {fmt!r}")
+    if fmt not in render.FORMATS:
+        fail(f"--format must be one of {', '.join(render.FORMATS)}, not {fmt!r}")
     return fmt
 
 
@@ -105,19 +105,19 @@ def write_text(text: str, target: Path | None) -> None:
 
 def show_round(info: RoundInfo, fmt: str, target: Path | None, event: EventInfo) -> None:
     """A round's pairings in `fmt`; a `table` sent to a file is written as CSV."""
-    header, cells = export.pairing_cells(
+    header, cells = render.pairing_cells(
         info.tables, info.bye, pods=event.format == "pods", advanced=[*info.byes, *info.advanced], names=info.names
     )
     title = f"{event.name}: round {info.number}"
     if fmt == "json":
         write_text(msgspec.json.encode(info).decode(), target)
     elif fmt == "csv":
-        write_text(export.to_csv(header, cells), target)
+        write_text(render.to_csv(header, cells), target)
     elif fmt == "html":
-        write_text(export.to_html(title, f"Pairings, round {info.number}", event, header, cells), target)
+        write_text(render.to_html(title, f"Pairings, round {info.number}", event, header, cells), target)
     elif target is not None:
-        write_text(export.to_csv(header, cells), target)
+        write_text(render.to_csv(header, cells), target)
     else:
-        out.print(export.to_rich(title, header, cells))
+        out.print(render.to_rich(title, header, cells))
 
 

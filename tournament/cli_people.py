@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from referee.console import emit_json, say
-from tournament import export, service
+from tournament import export, render, service
 from tournament.cli_base import DbOpt, EventArg, JsonOpt, fail, transaction
 from tournament.models import Player
 
@@ -114,7 +114,7 @@ def drop(event: EventArg, player: PlayerArg, db: DbOpt = None, as_json: JsonOpt 
     else:
         say(f"dropped {player} from {event} after round {rounds}")
         if table is not None:
-            say(f"table {table.table} of round {table.round} goes to the opponent: {export.result_text(table)}")
+            say(f"table {table.table} of round {table.round} goes to the opponent: {render.result_text(table)}")
 
 
 @app.command()

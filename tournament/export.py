@@ -1,19 +1,15 @@
-"""Standings, pairings and whole events as data (the Structs in schemas/tournament.py) and as text.
+"""Standings, pairings, brackets and whole events as data (the Structs in schemas/tournament.py).
 
-Builders read the database; renderers turn rows into CSV, HTML or a rich
-table and know nothing of the database.
+Builders read the database; `tournament.render` turns their rows into text,
+CSV and HTML, `tournament.pictures` draws brackets and pods.
 """
 
 from __future__ import annotations
 
-import csv
-import io
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import cast
 
-from rich.table import Table
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
@@ -32,11 +28,9 @@ from schemas.tournament import (
     StandingRow,
     TableRow,
 )
-from tournament import pages, service
+from tournament import service
 from tournament.eventlog import as_utc
 from tournament.models import Event, GameLog, LogEntry, Match, Pod, PodSeat
-
-FORMATS = ("table", "csv", "json", "html")
 
 
 def standing_rows(session: Session, event_id: str) -> list[StandingRow]:
@@ -192,268 +186,4 @@ def export_event(session: Session, event_id: str) -> Export:
     return Export(
         EXPORT_FORMAT, event_info(event), players, rounds, standing_rows(session, event_id), log_rows(session, event_id),
         bracket_info(session, event_id),
-    )
-
-
-# Renderers -----------------------------------------------------------------
-
-STANDING_COLUMNS = ("rank", "player", "points", "game_points", "wins", "losses", "draws", "byes")
-PAIRING_COLUMNS = ("table", "player_a", "player_b", "result", "source", "reason")
-
-
-# The TCG tiebreakers are fractions, printed as percentages; the chess ones are match points.
-PERCENTAGES = {"omw", "gw", "ogw", "owp", "oowp"}
-
-
-def tiebreaker_text(name: str, value: float) -> str:
-    return f"{100 * value:.2f}" if name in PERCENTAGES else f"{value:g}"
-
-
-def standing_cells(rows: Sequence[StandingRow]) -> tuple[list[str], list[list[str]]]:
-    """Column names and text cells; dropped players marked."""
-    tiebreakers = list(rows[0].tiebreakers) if rows else []
-    header = [*STANDING_COLUMNS, *(f"{t}%" if t in PERCENTAGES else t for t in tiebreakers), "dropped"]
-    cells = [
-        [
-            str(r.rank), r.name or r.player, str(r.points), str(r.game_points), str(r.wins), str(r.losses), str(r.draws),
-            str(r.byes), *(tiebreaker_text(t, r.tiebreakers[t]) for t in tiebreakers), "yes" if r.dropped else "",
-        ]
-        for r in rows
-    ]
-    return header, cells
-
-
-def result_text(row: TableRow) -> str:
-    """`2-1`, `1-1-1` with a drawn game, `ID` for an intentional draw, or "" before a result."""
-    if row.games is None:
-        return ""
-    a, b = row.players
-    if row.games[a] == row.games[b] == 0 and not row.draws:
-        return "ID"
-    draws = f"-{row.draws}" if row.draws else ""
-    return f"{row.games[a]}-{row.games[b]}{draws}"
-
-
-def clock_text(moment: datetime | None) -> str:
-    """A table's end time as the venue reads it: local HH:MM (the machine's time zone; `TZ` changes it)."""
-    return moment.astimezone().strftime("%H:%M") if moment else ""
-
-
-POD_COLUMNS = ("table", "seats", "places", "source", "reason")
-
-
-def shown_names(row: TableRow) -> list[str]:
-    """A row's display names (its ids when it carries none)."""
-    return row.names or row.players
-
-
-def places_text(row: TableRow) -> str:
-    """`Ann Lee 1, Cat 2, Bob 2`: the places, best first (seat order among equals)."""
-    if row.places is None:
-        return ""
-    places = row.places
-    ranked = sorted(zip(row.players, shown_names(row), strict=True), key=lambda p: places[p[0]])
-    return ", ".join(f"{name} {places[p]}" for p, name in ranked)
-
-
-def pairing_cells(
-    rows: Sequence[TableRow], bye: str | None, pods: bool = False, advanced: Sequence[str] = (),
-    names: Mapping[str, str] | None = None,
-) -> tuple[list[str], list[list[str]]]:
-    """Column names and text cells of a round, display names throughout; `ends` once the clock runs."""
-    timed = any(r.ends_at for r in rows)
-    if pods:  # seats in order, then places
-        seated = [
-            ["bye" if r.source == "bye" else str(r.table), " | ".join(shown_names(r)), places_text(r), r.source or "", r.reason or ""]
-            + ([clock_text(r.ends_at)] if timed else [])
-            for r in rows
-        ]
-        return list(POD_COLUMNS) + (["ends"] if timed else []), seated
-    cells = [
-        [str(r.table), *shown_names(r), result_text(r), r.source or "", r.reason or ""] + ([clock_text(r.ends_at)] if timed else [])
-        for r in rows
-    ]
-    shown = names or {}
-    cells += [
-        ["bye", shown.get(p, p), "", "", "", ""] + ([""] if timed else []) for p in [*([bye] if bye else []), *advanced]
-    ]
-    return list(PAIRING_COLUMNS) + (["ends"] if timed else []), cells
-
-
-def pod_text(rows: Sequence[TableRow]) -> str:
-    """A pods round as text, one table a line: seats in order, then the places once reported."""
-    lines = []
-    for r in rows:
-        label = "bye" if r.source == "bye" else f"table {r.table}"
-        result = f"  ->  {places_text(r)}" if r.places and r.source != "bye" else ""
-        lines.append(f"{label:>9}: {' | '.join(shown_names(r))}{result}")
-    return "\n".join(lines) + "\n"
-
-
-def seed_cells(info: BracketInfo) -> tuple[list[str], list[list[str]]]:
-    return ["seed", "player"], [[str(k), name] for k, name in enumerate(info.seeds, start=1)]
-
-
-def to_csv(header: list[str], cells: list[list[str]]) -> str:
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(header)
-    writer.writerows(cells)
-    return buffer.getvalue()
-
-
-# Short headings so a standings table fits an 80-column terminal; CSV and JSON keep the full names.
-SHORT = {"rank": "#", "points": "pts", "game_points": "gpts", "wins": "W", "losses": "L", "draws": "D", "dropped": "drop"}
-
-
-def to_rich(title: str, header: list[str], cells: list[list[str]]) -> Table:
-    table = Table(title=title)
-    for name in header:
-        table.add_column(SHORT.get(name, name), justify="left" if name in TEXT_COLUMNS else "right", no_wrap=name != "reason")
-    for row in cells:
-        table.add_row(*row)
-    return table
-
-
-def bracket_text(info: BracketInfo) -> str:
-    """The bracket drawn with box characters, first round on the left, the champion on the right.
-
-    In a bracket of S places, the j-th name of column c sits on row 2^c (2j + 1) - 1 of 2S - 1 rows,
-    halfway between the two names it came from. Rounds not yet known are blank; "bye" is an empty place.
-    """
-    if not info.rounds:
-        return ""
-    if info.double:
-        return double_text(info)
-    seeds = {name: k for k, name in enumerate(info.seeds, start=1)}
-    places = 2 * len(info.rounds[0].pairs)
-    columns: list[list[str]] = []
-    while len(columns) < places.bit_length() - 1:  # one column per round (log2 of the places)
-        c = len(columns)
-        known = c < len(info.rounds)
-        names = [p for pair in info.rounds[c].pairs for p in pair.players] if known else [None] * (places >> c)
-        columns.append([f"{seeds[p]} {p}" if p else "bye" if known else "" for p in names])
-    columns.append([f"{seeds[info.champion]} {info.champion}" if info.champion else ""])
-    rows = [""] * (2 * places - 1)
-    for c, labels in enumerate(columns):
-        width = max(3, *(len(label) for label in labels))
-        step = 1 << c
-        at = {step * (2 * j + 1) - 1: label for j, label in enumerate(labels)}
-        last = c == len(columns) - 1
-        for row in range(len(rows)):
-            label = at.get(row)
-            cell = ("─ " if c and label is not None else "  " if c else "") + (label or "").ljust(width)
-            if not last:
-                # Which pair's span the row is in: pairs span rows [top, bottom] of this column.
-                pair_top = (row + 1) // (4 * step) * (4 * step) + step - 1
-                bottom = pair_top + 2 * step
-                if label is not None:
-                    cell += " ─" + ("┐" if row == pair_top else "┘")
-                elif pair_top < row < bottom:
-                    cell += "  " + ("├" if row == pair_top + step else "│")
-                else:
-                    cell += "   "
-            rows[row] += cell
-    return "\n".join(r.rstrip() for r in rows) + "\n"
-
-
-@dataclass(frozen=True)
-class Box:
-    """One name's box in a bracket drawing (pixels)."""
-
-    x: float
-    y: float
-    width: float
-    height: float
-    label: str
-    bold: bool
-
-
-@dataclass(frozen=True)
-class Svg:
-    """A drawing as coordinates; the template turns it into SVG, escaping every label."""
-
-    width: float
-    height: float
-    boxes: list[Box]
-    lines: list[str]  # polyline points, "x,y x,y ..."
-
-
-@dataclass(frozen=True)
-class Picture:
-    """A drawing shown above a page's table: a text drawing (preformatted) or an SVG one."""
-
-    heading: str
-    text: str = ""
-    svg: Svg | None = None
-
-
-BOX_HEIGHT, ROW, GAP, CHAR = 22, 28, 28, 8  # SVG bracket: pixels
-
-
-def bracket_picture(info: BracketInfo, heading: str = "Bracket") -> Picture:
-    """The bracket as a drawing: SVG for a single elimination, the text listing for a double.
-
-    Boxes sit as in `bracket_text`: the j-th box of column c is centred on
-    ROW * 2^c * (2j + 1) / 2, halfway between the two it came from; winners are bold.
-    """
-    if info.double or not info.rounds:
-        return Picture(heading, text=bracket_text(info))
-    seeds = {name: k for k, name in enumerate(info.seeds, start=1)}
-    places = 2 * len(info.rounds[0].pairs)
-    columns: list[list[str | None]] = []
-    labels: list[list[str]] = []
-    winners: set[tuple[int, str]] = set()
-    while len(columns) < places.bit_length() - 1:
-        c = len(columns)
-        known = c < len(info.rounds)
-        columns.append([p for pair in info.rounds[c].pairs for p in pair.players] if known else [None] * (places >> c))
-        labels.append([f"{seeds[p]} {p}" if p else "bye" if known else "" for p in columns[c]])
-        if known:
-            winners.update((c, pair.winner) for pair in info.rounds[c].pairs if pair.winner)
-    columns.append([info.champion])
-    labels.append([f"{seeds[info.champion]} {info.champion}" if info.champion else ""])
-    width = CHAR * max(3, *(len(label) for column in labels for label in column)) + 12
-    boxes, lines = [], []
-    for c, column in enumerate(labels):
-        x = c * (width + GAP)
-        for j, label in enumerate(column):
-            y = ROW * (1 << c) * (2 * j + 1) / 2
-            bold = (c, columns[c][j]) in winners or c == len(labels) - 1
-            boxes.append(Box(x, y - BOX_HEIGHT / 2, width, BOX_HEIGHT, label, bold))
-            if c < len(labels) - 1:  # to the middle of the gap, then along to the next column's box
-                to_y = ROW * (1 << (c + 1)) * (j // 2 * 2 + 1) / 2
-                mid = x + width + GAP / 2
-                lines.append(f"{x + width},{y} {mid},{y} {mid},{to_y} {x + width + GAP},{to_y}")
-    return Picture(heading, svg=Svg(len(labels) * (width + GAP), ROW * places, boxes, lines))
-
-
-def double_text(info: BracketInfo) -> str:
-    """A double elimination, round by round: each match's node, players (with seeds) and winner."""
-    seeds = {name: k for k, name in enumerate(info.seeds, start=1)}
-
-    def shown(player: str | None) -> str:
-        return f"{seeds[player]} {player}" if player else "bye"
-
-    width = max((len(shown(p)) for r in info.rounds for pair in r.pairs for p in pair.players), default=3)
-    lines = []
-    for r in info.rounds:
-        lines.append(f"round {r.round}" + ("" if any(p.table for p in r.pairs) else " (next)"))
-        for pair in r.pairs:
-            a, b = (shown(p).ljust(width) for p in pair.players)
-            won = f"  -> {pair.winner}" if pair.winner else ""
-            lines.append(f"  {pair.node or '':>5}  {a}  vs  {b}{won}")
-    return "\n".join(lines) + "\n"
-
-
-TEXT_COLUMNS = {"player", "player_a", "player_b", "source", "reason", "seats", "places"}
-
-
-def to_html(
-    title: str, caption: str, event: EventInfo, header: list[str], cells: list[list[str]], pictures: Sequence[Picture] = ()
-) -> str:
-    """One printable static page from `table_page.html.j2`; the template escapes every value."""
-    return pages.render(
-        "table_page.html.j2", title=title, caption=caption, event=event, header=header, cells=cells, pictures=pictures,
-        text_columns=TEXT_COLUMNS, printed=datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"), zip=zip,
     )

@@ -284,6 +284,10 @@ class StccgMultiplayer(Ruleset):
             "unchecked": state.unchecked,
         }
 
+    def view(self, state: State) -> dict[str, Any]:
+        """What view.html.j2 draws: the described state and the spacegrid's drawing."""
+        return self.describe(state) | {"spacegrid": state.grid.drawing(state.ships_at())}
+
     def render(self, state: State) -> str:
         """The phase, each player's counts, and the grid."""
         lines = [f"{state.phase} phase, turn {state.turn}: {state.active} to act"]
