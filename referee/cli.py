@@ -300,12 +300,12 @@ def show(
     at: Annotated[int | None, typer.Option("--at", min=0, help="Open at this record (default: the first failure, else the last).")] = None,
 ) -> None:
     """Write a judge's view: one self-contained HTML page replaying the game record by record."""
-    from referee.show import show_page
+    from referee.show import NoSuchRecord, show_page
 
     _readable(log)
     try:
         page = show_page(_read_lines(log), log, at)
-    except ValueError as exc:
+    except NoSuchRecord as exc:
         fail(str(exc))
     if out_file is None and log != "-":
         out_file = Path(log).with_suffix(".html")

@@ -28,6 +28,8 @@ def brief(value: Any, nested: bool = False) -> str:
         return ", ".join(f"{k}→{brief(v, True)}" for k, v in value.items()) or "–"
     if value is None:
         return "–"
+    if isinstance(value, bool):
+        return "true" if value else "false"  # as the log writes it
     return str(value)
 
 
@@ -41,6 +43,7 @@ def environment() -> jinja2.Environment:
         undefined=jinja2.ChainableUndefined,  # a field a game no longer describes draws as empty, not a crash,
         trim_blocks=True,
         lstrip_blocks=True,
+        auto_reload=False,  # templates are package data: no stat() per include
     )
     env.filters["brief"] = brief
     env.policies["json.dumps_kwargs"] = {"sort_keys": False, "ensure_ascii": False}  # records read as written

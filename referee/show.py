@@ -161,8 +161,12 @@ def _error(replay: Replay) -> dict[str, Any] | None:
     return error
 
 
+class NoSuchRecord(Exception):
+    """`--at` names a record the log does not have (or that could not be read)."""
+
+
 def page_context(lines: list[bytes], path: str, at: int | None = None) -> dict[str, Any]:
-    """Everything show.html.j2 draws; ValueError when `at` names no step of the log."""
+    """Everything show.html.j2 draws; NoSuchRecord when `at` names no step of the log."""
     replay = judge(lines, path)
     steps, states, setup = replay_steps(lines, replay)
     if at is None:
@@ -170,7 +174,7 @@ def page_context(lines: list[bytes], path: str, at: int | None = None) -> dict[s
     else:
         found = [i for i, step in enumerate(steps) if step.seq == at]
         if not found:
-            raise ValueError(f"{path}: record {at} is not among the {steps[-1].seq} records that could be read")
+            raise NoSuchRecord(f"{path}: record {at} is not among the {steps[-1].seq} records that could be read")
         start_at = found[0]
     verdict = replay.verdict
     last_line = steps[-1].line

@@ -35,7 +35,8 @@
 
   // Scroll the record list alone (scrollIntoView would scroll the whole page too).
   function reveal(li) {
-    var list = li.parentNode, top = li.offsetTop - list.offsetTop;
+    var list = li.parentNode;
+    var top = li.getBoundingClientRect().top - list.getBoundingClientRect().top + list.scrollTop;
     if (top < list.scrollTop || top + li.offsetHeight > list.scrollTop + list.clientHeight) {
       list.scrollTop = top - list.clientHeight / 2;
     }
