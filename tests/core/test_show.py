@@ -214,7 +214,7 @@ def test_dispute_html_shows_both_versions_from_the_parting_record(tmp_path: Path
     b = write(tmp_path, "b.jsonl", lines([*BOARD, attack("ann", "QH")]))
     out = tmp_path / "d.html"
     result = invoke("dispute", str(a), str(b), "--html", "-o", str(out))
-    assert result.exit_code == 0
+    assert result.exit_code == 1  # they part: dispute's exit code, with or without --html
     page = out.read_text()
     assert "they part at record 20" in page and str(a) in page and str(b) in page
     left, right = page.split('aria-label="version B"')
