@@ -16,7 +16,7 @@ import msgspec
 from schemas.log import Hash
 
 EXPORT_FORMAT: Literal["tournament-export/1"] = "tournament-export/1"
-Source = Literal["log", "judge", "slip", "drop", "bye"]
+Source = Literal["log", "judge", "slip", "players", "drop", "bye"]
 
 
 class StandingRow(msgspec.Struct, forbid_unknown_fields=True):
@@ -58,9 +58,11 @@ class TableRow(msgspec.Struct, forbid_unknown_fields=True):
     with `source` `bye`.
 
     `source`: `log` (referee-checked game logs), `slip` (a paper result as
-    the players signed it), `judge` (a judge's ruling, with `reason`), or
-    `drop` (conceded when a player dropped mid-round). Games 0-0 with no
-    drawn game is an intentional draw.
+    the players signed it, entered by a scorekeeper), `judge` (a judge's
+    ruling, with `reason`), `players` (entered by a player and confirmed by
+    the others on `tournament serve`; `reason` says who), or `drop`
+    (conceded when a player dropped mid-round). Games 0-0 with no drawn game
+    is an intentional draw.
 
     `names`: the display names, in the order of `players` (the ids).
     `ends_at`: when the table's time is up (the round's clock plus the

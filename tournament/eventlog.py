@@ -27,6 +27,7 @@ from schemas.tournament import Source
 from tournament.models import (
     PROJECTION,
     Base,
+    Claim,
     Event,
     GameLog,
     LogEntry,
@@ -160,7 +161,7 @@ class ResultReported(msgspec.Struct, forbid_unknown_fields=True):
     table: int
     games: dict[str, int]
     draws: int
-    source: Literal["log", "judge", "slip"]  # slip: a paper result as the players signed it
+    source: Literal["log", "judge", "slip", "players"]  # slip: a paper result; players: confirmed by both
     reason: str | None = None
     logs: list[GameRecord] = msgspec.field(default_factory=list)
 
@@ -175,7 +176,7 @@ class PodReported(msgspec.Struct, forbid_unknown_fields=True):
     round: int
     table: int
     places: dict[str, int]
-    source: Literal["log", "judge", "slip"]
+    source: Literal["log", "judge", "slip", "players"]
     reason: str | None = None
     log: GameRecord | None = None
 
@@ -184,10 +185,45 @@ class PodCorrected(PodReported, forbid_unknown_fields=True):
     """A judge changes a pod's result; `reason` is required by the service."""
 
 
+class ResultClaimed(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
+    """A player's claim of their table's result (`tournament serve`): games won and drawn, a pod's places, or the
+    game logs they uploaded (checked by the referee; `last_lines` is the SHA-256 of each log's last line, which
+    the other players must give to confirm). It replaces that player's earlier claim on the table."""
+
+    round: int
+    table: int
+    player: str
+    games: dict[str, int] | None = None
+    draws: int = 0
+    places: dict[str, int] | None = None
+    logs: list[GameRecord] = msgspec.field(default_factory=list)
+    last_lines: list[str] = msgspec.field(default_factory=list)
+
+
+class ClaimConfirmed(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
+    """`player` confirms `claimant`'s claim at their table (for logs: by the hash of each log's last line)."""
+
+    round: int
+    table: int
+    player: str
+    claimant: str
+    last_lines: list[str] = msgspec.field(default_factory=list)
+
+
+class ClaimRuled(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
+    """The organiser settles a disputed table: `accepted` names the claim taken (None: a result of the judge's
+    own). The result itself follows as a `result_reported` or `pod_reported` entry with the same reason."""
+
+    round: int
+    table: int
+    reason: str
+    accepted: str | None = None
+
+
 Payload = (
     EventCreated | PlayerRegistered | PlayerDropped | BracketSeeded | RoundPaired | ResultReported | ResultCorrected
-    | PodsPaired | PodReported | PodCorrected | PlayerRenamed | PlayerPaused | PlayerResumed | ByeAssigned
-    | RoundUnpaired | PlayersSwapped | RoundStarted | TimeExtended
+    | PodsPaired | PodReported | PodCorrected | ResultClaimed | ClaimConfirmed | ClaimRuled
+    | PlayerRenamed | PlayerPaused | PlayerResumed | ByeAssigned | RoundUnpaired | PlayersSwapped | RoundStarted | TimeExtended
 )
 
 PAYLOADS: dict[str, type[Any]] = {
@@ -201,6 +237,9 @@ PAYLOADS: dict[str, type[Any]] = {
     "pods_paired": PodsPaired,
     "pod_reported": PodReported,
     "pod_corrected": PodCorrected,
+    "result_claimed": ResultClaimed,
+    "claim_confirmed": ClaimConfirmed,
+    "claim_ruled": ClaimRuled,
     "player_renamed": PlayerRenamed,
     "player_paused": PlayerPaused,
     "player_resumed": PlayerResumed,
@@ -353,6 +392,8 @@ def project(session: Session, entry: LogEntry, payload: Payload) -> None:
         pod.sha256, pod.log = (payload.log.sha256, payload.log.data) if payload.log else (None, None)
         for taken in session.scalars(select(PodSeat).filter_by(event_id=key, round=payload.round, table=payload.table)):
             taken.place = payload.places[taken.player]
+    elif isinstance(payload, ResultClaimed | ClaimConfirmed):
+        _project_claim(session, entry, payload)
     elif isinstance(payload, ResultReported):  # and ResultCorrected, its subclass
         match = session.get(Match, (key, payload.round, payload.table))
         assert match is not None
@@ -373,7 +414,7 @@ def project(session: Session, entry: LogEntry, payload: Payload) -> None:
 def _unpair(session: Session, event: Event, number: int) -> None:
     """Take a round back: its tables go, and who entered or dropped after it was paired did so before it."""
     key = event.id
-    for model in (PodSeat, Pod, RoundBye, Match):
+    for model in (Claim, PodSeat, Pod, RoundBye, Match):
         session.execute(delete(model).where(model.event_id == key, model.round == number))
     session.execute(delete(Round).where(Round.event_id == key, Round.number == number))
     event.rounds = number - 1
@@ -395,6 +436,37 @@ def _swap(session: Session, key: str, number: int, a: str, b: str) -> None:
     assert paired is not None
     if paired.bye in other:
         paired.bye = other[paired.bye]
+
+
+def claim_key(payload: ResultClaimed) -> tuple[str, str, str]:
+    """A claim's kind, the text two claims must share to agree, and the claim for people."""
+    if payload.logs:
+        return "logs", "logs " + " ".join(payload.last_lines), f"{len(payload.logs)} game log(s) checked by the referee"
+    if payload.places is not None:
+        places = payload.places
+        ordered = sorted(places, key=lambda p: (places[p], p))
+        return "places", "places " + " ".join(f"{p}={places[p]}" for p in sorted(places)), ", ".join(f"{p} {places[p]}" for p in ordered)
+    games = payload.games or {}
+    a, b = sorted(games)
+    draws = f"-{payload.draws}" if payload.draws else ""
+    key = f"result {a}={games[a]} {b}={games[b]} draws={payload.draws}"
+    return "result", key, f"{a} {games[a]}-{games[b]}{draws} {b}"
+
+
+def _project_claim(session: Session, entry: LogEntry, payload: ResultClaimed | ClaimConfirmed) -> None:
+    key = (entry.event_id, payload.round, payload.table, payload.player)
+    row = session.get(Claim, key)
+    if row is None:
+        row = Claim(event_id=entry.event_id, round=payload.round, table=payload.table, player=payload.player)
+        session.add(row)
+    if isinstance(payload, ResultClaimed):
+        row.kind, row.key, row.text = claim_key(payload)
+        row.confirms = None
+    else:
+        theirs = session.get(Claim, (entry.event_id, payload.round, payload.table, payload.claimant))
+        assert theirs is not None, "a confirmation follows the claim it confirms"
+        row.kind, row.key, row.text, row.confirms = theirs.kind, theirs.key, theirs.text, payload.claimant
+    row.last_lines, row.seq = " ".join(payload.last_lines), entry.seq
 
 
 def _set_result(match: Match, games: dict[str, int], draws: int, source: Source, reason: str | None, seq: int) -> None:

@@ -14,7 +14,8 @@ One module per concern; callers use `service.<name>` for all of them:
 - `clock`: the round clock and time extensions;
 - `elimination`: brackets as they stand; `ranking`: standings and entrants;
 - `pairings`: seeding, the top cut, pairing, re-pairing for `verify`;
-- `results`: reports from game logs or a judge, corrections, pods.
+- `results`: reports from game logs or a judge, corrections, pods;
+- `tokens`: `tournament serve`'s sign-in codes, sessions, the organiser token.
 """
 
 from __future__ import annotations
@@ -119,6 +120,20 @@ from tournament.service.roster import (
     rename,
     resume,
 )
+from tournament.service.tokens import (
+    Denied,
+    Identity,
+    TooManyGuesses,
+    check_guesses,
+    ensure_organiser,
+    exchange_code,
+    identify,
+    issue_code,
+    organiser_login,
+    record_guess,
+    server_secret,
+    sign_out,
+)
 
 __all__ = [
     "CUT_SIZES",
@@ -136,6 +151,8 @@ __all__ = [
     "SEEDED",
     "Clock",
     "Conflict",
+    "Denied",
+    "Identity",
     "LogRejected",
     "NotFound",
     "Person",
@@ -144,6 +161,7 @@ __all__ = [
     "ResultsMissing",
     "TableTime",
     "Tally",
+    "TooManyGuesses",
     "TournamentError",
     "Usage",
     "WrongTable",
@@ -151,6 +169,7 @@ __all__ = [
     "assign_bye",
     "assigned_byes",
     "bracket",
+    "check_guesses",
     "check_id",
     "check_tally",
     "clean_name",
@@ -160,16 +179,20 @@ __all__ = [
     "display_names",
     "double_bracket",
     "drop",
+    "ensure_organiser",
     "entrants",
+    "exchange_code",
     "extend",
     "find_match",
     "find_pod",
     "get_event",
     "get_player",
     "had_bye",
+    "identify",
     "is_bracket",
     "is_elimination",
     "is_finished",
+    "issue_code",
     "judge_logs",
     "lock_event",
     "match_over",
@@ -177,6 +200,7 @@ __all__ = [
     "next_pods",
     "next_round",
     "open_match",
+    "organiser_login",
     "pair",
     "parse_result",
     "pause",
@@ -185,6 +209,7 @@ __all__ = [
     "players",
     "pod_entrants",
     "pod_tables",
+    "record_guess",
     "referee_reason",
     "register",
     "register_people",
@@ -197,6 +222,8 @@ __all__ = [
     "rounds",
     "seed",
     "seeded",
+    "server_secret",
+    "sign_out",
     "slug",
     "standings",
     "start_round",
