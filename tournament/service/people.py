@@ -113,4 +113,4 @@ def display_names(session: Session, event_id: str) -> dict[str, str]:
 
 def people_from_args(names: Sequence[str]) -> list[Person]:
     """`register EVENT NAME...`: an argument that is already an id (`ann`, `P01`) keeps it; others get one derived."""
-    return [Person(n, n if ID_PATTERN.match(n) and n not in RESERVED else None) for n in names]
+    return [Person(n, n if ID_PATTERN.fullmatch(n) and n not in RESERVED else None) for n in names]
