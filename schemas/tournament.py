@@ -16,7 +16,7 @@ import msgspec
 from schemas.log import Hash
 
 EXPORT_FORMAT: Literal["tournament-export/1"] = "tournament-export/1"
-Source = Literal["log", "judge", "drop", "bye"]
+Source = Literal["log", "judge", "players", "drop", "bye"]
 
 
 class StandingRow(msgspec.Struct, forbid_unknown_fields=True):
@@ -57,7 +57,9 @@ class TableRow(msgspec.Struct, forbid_unknown_fields=True):
     with `source` `bye`.
 
     `source`: `log` (referee-checked game logs), `judge` (entered by a judge,
-    with `reason`), or `drop` (conceded when a player dropped mid-round).
+    with `reason`), `players` (entered by a player and confirmed by the others
+    on `tournament serve`; `reason` says who), or `drop` (conceded when a
+    player dropped mid-round).
     """
 
     round: int

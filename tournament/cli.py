@@ -34,6 +34,7 @@ from tournament.db import DatabaseUnavailable, first_line, open_database, shown
 from tournament.eventlog import as_utc, decode
 from tournament.eventlog import verify as verify_log
 from tournament.models import Event, GameLog, LogEntry
+from tournament.web.command import serve as serve_cmd
 
 app = typer.Typer(
     name="tournament",
@@ -41,6 +42,7 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    cls=console.UnixGroup,
 )
 db_app = typer.Typer(help="The database: migrations.", no_args_is_help=True)
 
@@ -51,6 +53,7 @@ def _everywhere(
         str | None,
         typer.Option("--db", help="As each command's --db, given before the command: tournament --db URL standings EVENT."),
     ] = None,
+    version: Annotated[bool, console.version_option("tournament")] = False,
 ) -> None:
     """Run Swiss, elimination, round-robin and pods events whose results are referee-checked game logs."""
     if db is not None:
@@ -593,6 +596,9 @@ def db_upgrade(
         say(f"{shown(url)}: at revision {now}")
 
 
+app.command("serve")(serve_cmd)
+
+
 def main() -> None:
-    """Entry point of the `tournament` console script."""
-    app()
+    """Entry point of the `tournament` console script (and of `python -m tournament`)."""
+    app(prog_name="tournament")

@@ -27,6 +27,7 @@ from schemas.tournament import Source
 from tournament.models import (
     PROJECTION,
     Base,
+    Claim,
     Event,
     GameLog,
     LogEntry,
@@ -98,7 +99,7 @@ class ResultReported(msgspec.Struct, forbid_unknown_fields=True):
     table: int
     games: dict[str, int]
     draws: int
-    source: Literal["log", "judge"]
+    source: Literal["log", "judge", "players"]  # players: a result both players entered or confirmed
     reason: str | None = None
     logs: list[GameRecord] = msgspec.field(default_factory=list)
 
@@ -113,7 +114,7 @@ class PodReported(msgspec.Struct, forbid_unknown_fields=True):
     round: int
     table: int
     places: dict[str, int]
-    source: Literal["log", "judge"]
+    source: Literal["log", "judge", "players"]
     reason: str | None = None
     log: GameRecord | None = None
 
@@ -122,9 +123,44 @@ class PodCorrected(PodReported, forbid_unknown_fields=True):
     """A judge changes a pod's result; `reason` is required by the service."""
 
 
+class ResultClaimed(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
+    """A player's claim of their table's result (`tournament serve`): games won and drawn, a pod's places, or the
+    game logs they uploaded (checked by the referee; `last_lines` is the SHA-256 of each log's last line, which
+    the other players must give to confirm). It replaces that player's earlier claim on the table."""
+
+    round: int
+    table: int
+    player: str
+    games: dict[str, int] | None = None
+    draws: int = 0
+    places: dict[str, int] | None = None
+    logs: list[GameRecord] = msgspec.field(default_factory=list)
+    last_lines: list[str] = msgspec.field(default_factory=list)
+
+
+class ClaimConfirmed(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
+    """`player` confirms `claimant`'s claim at their table (for logs: by the hash of each log's last line)."""
+
+    round: int
+    table: int
+    player: str
+    claimant: str
+    last_lines: list[str] = msgspec.field(default_factory=list)
+
+
+class ClaimRuled(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
+    """The organiser settles a disputed table: `accepted` names the claim taken (None: a result of the judge's
+    own). The result itself follows as a `result_reported` or `pod_reported` entry with the same reason."""
+
+    round: int
+    table: int
+    reason: str
+    accepted: str | None = None
+
+
 Payload = (
     EventCreated | PlayerRegistered | PlayerDropped | BracketSeeded | RoundPaired | ResultReported | ResultCorrected
-    | PodsPaired | PodReported | PodCorrected
+    | PodsPaired | PodReported | PodCorrected | ResultClaimed | ClaimConfirmed | ClaimRuled
 )
 
 PAYLOADS: dict[str, type[Any]] = {
@@ -138,6 +174,9 @@ PAYLOADS: dict[str, type[Any]] = {
     "pods_paired": PodsPaired,
     "pod_reported": PodReported,
     "pod_corrected": PodCorrected,
+    "result_claimed": ResultClaimed,
+    "claim_confirmed": ClaimConfirmed,
+    "claim_ruled": ClaimRuled,
 }
 TYPES = {cls: name for name, cls in PAYLOADS.items()}
 ENCODER = msgspec.json.Encoder()
@@ -242,6 +281,8 @@ def project(session: Session, entry: LogEntry, payload: Payload) -> None:
         pod.sha256, pod.log = (payload.log.sha256, payload.log.data) if payload.log else (None, None)
         for taken in session.scalars(select(PodSeat).filter_by(event_id=key, round=payload.round, table=payload.table)):
             taken.place = payload.places[taken.player]
+    elif isinstance(payload, ResultClaimed | ClaimConfirmed):
+        _project_claim(session, entry, payload)
     elif isinstance(payload, ResultReported):  # and ResultCorrected, its subclass
         match = session.get(Match, (key, payload.round, payload.table))
         assert match is not None
@@ -256,6 +297,37 @@ def project(session: Session, entry: LogEntry, payload: Payload) -> None:
                     sha256=record.sha256, winner=record.winner, data=record.data,
                 )
             )
+
+
+def claim_key(payload: ResultClaimed) -> tuple[str, str, str]:
+    """A claim's kind, the text two claims must share to agree, and the claim for people."""
+    if payload.logs:
+        return "logs", "logs " + " ".join(payload.last_lines), f"{len(payload.logs)} game log(s) checked by the referee"
+    if payload.places is not None:
+        places = payload.places
+        ordered = sorted(places, key=lambda p: (places[p], p))
+        return "places", "places " + " ".join(f"{p}={places[p]}" for p in sorted(places)), ", ".join(f"{p} {places[p]}" for p in ordered)
+    games = payload.games or {}
+    a, b = sorted(games)
+    draws = f"-{payload.draws}" if payload.draws else ""
+    key = f"result {a}={games[a]} {b}={games[b]} draws={payload.draws}"
+    return "result", key, f"{a} {games[a]}-{games[b]}{draws} {b}"
+
+
+def _project_claim(session: Session, entry: LogEntry, payload: ResultClaimed | ClaimConfirmed) -> None:
+    key = (entry.event_id, payload.round, payload.table, payload.player)
+    row = session.get(Claim, key)
+    if row is None:
+        row = Claim(event_id=entry.event_id, round=payload.round, table=payload.table, player=payload.player)
+        session.add(row)
+    if isinstance(payload, ResultClaimed):
+        row.kind, row.key, row.text = claim_key(payload)
+        row.confirms = None
+    else:
+        theirs = session.get(Claim, (entry.event_id, payload.round, payload.table, payload.claimant))
+        assert theirs is not None, "a confirmation follows the claim it confirms"
+        row.kind, row.key, row.text, row.confirms = theirs.kind, theirs.key, theirs.text, payload.claimant
+    row.last_lines, row.seq = " ".join(payload.last_lines), entry.seq
 
 
 def _set_result(match: Match, games: dict[str, int], draws: int, source: Source, reason: str | None, seq: int) -> None:

@@ -19,6 +19,7 @@ from sqlalchemy import (
     LargeBinary,
     MetaData,
     String,
+    Text,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -163,5 +164,63 @@ class PodSeat(Base):
     place: Mapped[int | None] = mapped_column(Integer)
 
 
-PROJECTION: tuple[type[Base], ...] = (Event, Player, Round, Match, GameLog, Pod, PodSeat)
+class Claim(Base):
+    """A player's word on their table of a round (`tournament serve`): a result, places or game logs they
+    report, or their confirmation of another player's claim (`confirms`). Claims agree when `key` is equal."""
+
+    __tablename__ = "claims"
+    __table_args__ = (ForeignKeyConstraint(["event_id", "round"], ["rounds.event_id", "rounds.number"]),)
+
+    event_id: Mapped[str] = mapped_column(ID, primary_key=True)
+    round: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player: Mapped[str] = mapped_column(ID, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(16))  # result, places or logs
+    key: Mapped[str] = mapped_column(Text)  # what must be equal for two claims to agree
+    text: Mapped[str] = mapped_column(Text)  # the claim for people: "ann 2-1 bob"
+    confirms: Mapped[str | None] = mapped_column(ID)  # whose claim this confirms; None: the player's own
+    last_lines: Mapped[str] = mapped_column(Text, server_default="")  # SHA-256 of each log's last line, space-separated
+    seq: Mapped[int] = mapped_column(Integer)  # the log entry that made it
+
+
+PROJECTION: tuple[type[Base], ...] = (Event, Player, Round, Match, GameLog, Pod, PodSeat, Claim)
 """The tables rebuilt from the log, in the order rows must be written."""
+
+
+# Sign-in secrets (`tournament serve`): not part of an event's history, so not in the event log.
+
+
+class Credential(Base):
+    """A secret someone signs in with, `selector.verifier`: the selector finds the row, the verifier is kept only
+    as its SHA-256 and compared in constant time. `kind`: `code` (a player's one-time sign-in code), `session`
+    (a player's), `organiser` (the organiser token) or `organiser_session`."""
+
+    __tablename__ = "credentials"
+
+    selector: Mapped[str] = mapped_column(String(32), primary_key=True)
+    kind: Mapped[str] = mapped_column(String(24))
+    event_id: Mapped[str | None] = mapped_column(ID, ForeignKey("events.id"))
+    player: Mapped[str | None] = mapped_column(ID)
+    hash: Mapped[str] = mapped_column(HASH)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    expires_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    used_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))  # a code, once exchanged
+
+
+class FailedGuess(Base):
+    """A wrong code or token, by client address: too many in a window and that client must wait."""
+
+    __tablename__ = "failed_guesses"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    client: Mapped[str] = mapped_column(String(64), index=True)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class ServerSecret(Base):
+    """Keys every worker of one deployment shares (the CSRF cookies' signing key), made on first start."""
+
+    __tablename__ = "server_secrets"
+
+    name: Mapped[str] = mapped_column(String(32), primary_key=True)
+    value: Mapped[str] = mapped_column(String(128))

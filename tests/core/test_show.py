@@ -120,6 +120,11 @@ def test_show_to_stdout(tmp_path: Path) -> None:
     assert result.exit_code == 0 and result.stdout.startswith("<!doctype html>")
 
 
+def test_show_reads_stdin_and_writes_stdout(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["show", "-"], input=bot_game(tmp_path, "cardwars").read_bytes())
+    assert result.exit_code == 0 and result.stdout.startswith("<!doctype html>") and "cardwars-seed1" in result.stdout
+
+
 def test_a_note_with_markup_shows_as_text(tmp_path: Path) -> None:
     evil = '<script>alert("x")</script><img src=x onerror=alert(1)>'
     log = write(tmp_path, "evil.jsonl", lines([{**BOARD[0], "note": evil}, *BOARD[1:]]))
@@ -209,11 +214,11 @@ def test_dispute_html_shows_both_versions_from_the_parting_record(tmp_path: Path
     b = write(tmp_path, "b.jsonl", lines([*BOARD, attack("ann", "QH")]))
     out = tmp_path / "d.html"
     result = invoke("dispute", str(a), str(b), "--html", "-o", str(out))
-    assert result.exit_code == 0
+    assert result.exit_code == 1  # they part: dispute's exit code, with or without --html
     page = out.read_text()
     assert "they part at record 20" in page and str(a) in page and str(b) in page
     left, right = page.split('aria-label="version B"')
-    assert "whole log: <span class=\"vk\">ongoing" in left and "attackers <b>JH</b>" in left
+    assert "whole log: <span class=\"vk\">ongoing" in left and 'href="#r' not in page and "attackers <b>JH</b>" in left
     assert "whole log: <span class=\"vk\">illegal" in right and "CW-5.1" in right and "attackers <b>QH</b>" in right
     assert "the table before they part" in page and "after record 19" in page
     assert "after record 20" in left  # A's record was legal: the table after it

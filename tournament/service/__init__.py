@@ -12,7 +12,8 @@ One module per concern; callers use `service.<name>` for all of them:
 - `events`: creating an event; `roster`: registering and dropping players;
 - `elimination`: brackets as they stand; `ranking`: standings and entrants;
 - `pairings`: seeding, the top cut, pairing, re-pairing for `verify`;
-- `results`: reports from game logs or a judge, corrections, pods.
+- `results`: reports from game logs or a judge, corrections, pods;
+- `tokens`: `tournament serve`'s sign-in codes, sessions, the organiser token.
 """
 
 from __future__ import annotations
@@ -93,6 +94,20 @@ from tournament.service.roster import (
     drop,
     register,
 )
+from tournament.service.tokens import (
+    Denied,
+    Identity,
+    TooManyGuesses,
+    check_guesses,
+    ensure_organiser,
+    exchange_code,
+    identify,
+    issue_code,
+    organiser_login,
+    record_guess,
+    server_secret,
+    sign_out,
+)
 
 __all__ = [
     "CUT_SIZES",
@@ -108,31 +123,39 @@ __all__ = [
     "ID_PATTERN",
     "SEEDED",
     "Conflict",
+    "Denied",
+    "Identity",
     "LogRejected",
     "NotFound",
     "PodResult",
     "Reported",
     "ResultsMissing",
     "Tally",
+    "TooManyGuesses",
     "TournamentError",
     "Usage",
     "WrongTable",
     "absent_from",
     "bracket",
+    "check_guesses",
     "check_id",
     "check_tally",
     "create_event",
     "cut",
     "double_bracket",
     "drop",
+    "ensure_organiser",
     "entrants",
+    "exchange_code",
     "find_match",
     "find_pod",
     "get_event",
     "get_player",
+    "identify",
     "is_bracket",
     "is_elimination",
     "is_finished",
+    "issue_code",
     "judge_logs",
     "lock_event",
     "match_over",
@@ -140,11 +163,13 @@ __all__ = [
     "next_pods",
     "next_round",
     "open_match",
+    "organiser_login",
     "pair",
     "parse_result",
     "players",
     "pod_entrants",
     "pod_tables",
+    "record_guess",
     "referee_reason",
     "register",
     "repairing_problem",
@@ -153,6 +178,8 @@ __all__ = [
     "rounds",
     "seed",
     "seeded",
+    "server_secret",
+    "sign_out",
     "standings",
     "top_cut",
 ]

@@ -13,11 +13,11 @@ from tournament.service.errors import (
     Usage,
 )
 
-ID_PATTERN = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")  # the referee's player-id pattern
+ID_PATTERN = re.compile(r"[A-Za-z0-9_.-]{1,64}")  # the referee's player-id pattern; always fullmatch
 
 
 def check_id(kind: str, value: str) -> str:
-    if not ID_PATTERN.match(value):
+    if not ID_PATTERN.fullmatch(value):  # not match: `$` would let a final newline through
         raise Usage(f"{kind} {value!r} must be 1 to 64 letters, digits, '_', '.' or '-'")
     return value
 

@@ -176,6 +176,10 @@ class Maginot(Ruleset):
             },
         }
 
+    def view(self, state: State) -> dict[str, Any]:
+        """What view.html.j2 draws: the described state and the damage an ace takes (MG-1.4)."""
+        return self.describe(state) | {"ace_life": ACE_LIFE}
+
     def render(self, state: State) -> str:
         """A few lines a player can read at the table."""
         lines = [f"turn {state.turn}: {state.active} is active, {state.phase} phase, pool {state.pool}"]
