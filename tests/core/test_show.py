@@ -196,6 +196,21 @@ def test_a_tampered_log_shows_the_broken_chain(tmp_path: Path) -> None:
     assert 'data-seq="5"' in current(page)
 
 
+@pytest.mark.parametrize(
+    "bad",
+    [
+        b'{"seq": 5, "by": "ann", "type": "attack", "attackers": [], "note": "\xff\xfe"}',  # not UTF-8
+        b"[" * 100_000 + b"]" * 100_000,  # nesting deeper than any stack
+        b'{"seq": 5, "by": "ann", "type": "attack", "attackers": []}\r',  # a stray carriage return
+    ],
+)
+def test_bytes_the_engine_refuses_give_a_page_with_the_error(tmp_path: Path, bad: bytes) -> None:
+    rows = lines(BOARD)[:5]
+    page = show(write(tmp_path, "odd.jsonl", [*rows, bad]))
+    assert "malformed" in page and 'data-seq="5"' in current(page) and "failed" in current(page)
+    assert len(packed_states(page)) == 5
+
+
 def test_an_unreadable_header_still_gives_a_page(tmp_path: Path) -> None:
     page = show(write(tmp_path, "junk.jsonl", [b"\xff\xfe not a header", b"{}"]))
     assert "malformed" in page and "No table can be drawn" in page and 'data-seq="0"' in current(page)
