@@ -256,12 +256,16 @@ def colours(png: bytes) -> int:
     return 4096 if found is None else len(found)
 
 
-def open_page(page: Any, path: Path) -> None:
+def open_page(page: Any, path: Path, anchor: str = "") -> None:
+    """Open a page, wait until its states are unpacked; it must fetch nothing and raise no script error."""
     errors: list[str] = []
+    fetched: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.goto(path.as_uri())
+    page.on("request", lambda request: fetched.append(request.url))
+    page.goto(path.as_uri() + anchor)
     page.wait_for_function("document.body.dataset.ready === '1'", timeout=10_000)
     assert errors == []
+    assert [url for url in fetched if not url.startswith(("file:", "data:"))] == []
 
 
 def where(page: Any) -> str:
@@ -295,6 +299,18 @@ def test_a_bot_game_renders_and_steps(page: Any, tmp_path: Path, ruleset: str) -
     page.locator("#slider").fill("3")
     assert where(page) == f"record 3 of {records}" and "after record 3" in caption(page)
     assert page.locator("#records li.current").get_attribute("data-seq") == "3"
+    page.locator("#r2").click()
+    assert where(page) == f"record 2 of {records}" and "after record 2" in caption(page)
+    page.locator("button[data-go=next]").click()
+    assert "after record 3" in caption(page)
+
+
+@pytest.mark.browser
+def test_a_link_to_a_record_opens_there(page: Any, tmp_path: Path) -> None:
+    log = bot_game(tmp_path, "cardwars")
+    show(log)
+    open_page(page, log.with_suffix(".page.html"), "#r7")
+    assert "after record 7" in caption(page) and page.locator("#records li.current").get_attribute("data-seq") == "7"
 
 
 @pytest.mark.browser
@@ -320,3 +336,16 @@ def test_an_illegal_fixture_highlights_the_bad_record(page: Any, tmp_path: Path,
     assert not page.locator("#refused").is_visible()
     page.keyboard.press("ArrowRight")
     assert page.locator("#refused").is_visible() and f"after record {bad.seq - 1}" in caption(page)
+
+
+def test_every_page_file_is_package_data() -> None:
+    """Templates, styles and scripts ship in the wheel: each file's suffix is in pyproject's package data."""
+    import fnmatch
+    import tomllib
+
+    root = FIXTURES.parent
+    patterns = tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]["*"]
+    files = [*(root / "referee" / "templates").iterdir(), *(root / "referee" / "rulesets").glob("*/*.j2")]
+    assert len(files) > 10
+    for path in files:
+        assert any(fnmatch.fnmatch(path.name, pattern) for pattern in patterns), path
