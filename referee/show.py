@@ -25,7 +25,7 @@ import msgspec
 from markupsafe import Markup
 
 from referee.engine import Replay, judge, start
-from referee.logio import record_decoder, strip_ending
+from referee.logio import DECODE_ERRORS, record_decoder, strip_ending
 from referee.pages import game_view, render
 from referee.ruleset import Ruleset
 
@@ -134,7 +134,7 @@ def replay_steps(lines: list[bytes], replay: Replay) -> tuple[list[Step], list[d
         at = len(states) - 1
         try:  # an illegal or tampered record reads as a record; a malformed one is shown as it is
             steps.append(_record_step(decode(line), failed_at, at, failed=True))
-        except (msgspec.MsgspecError, RecursionError, UnicodeDecodeError):
+        except DECODE_ERRORS:
             steps.append(Step(verdict.error.seq or failed_at - 1, failed_at, at, raw=_raw(line), failed=True))
     return steps, states, setup
 

@@ -120,6 +120,11 @@ def test_show_to_stdout(tmp_path: Path) -> None:
     assert result.exit_code == 0 and result.stdout.startswith("<!doctype html>")
 
 
+def test_show_reads_stdin_and_writes_stdout(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["show", "-"], input=bot_game(tmp_path, "cardwars").read_bytes())
+    assert result.exit_code == 0 and result.stdout.startswith("<!doctype html>") and "cardwars-seed1" in result.stdout
+
+
 def test_a_note_with_markup_shows_as_text(tmp_path: Path) -> None:
     evil = '<script>alert("x")</script><img src=x onerror=alert(1)>'
     log = write(tmp_path, "evil.jsonl", lines([{**BOARD[0], "note": evil}, *BOARD[1:]]))
@@ -191,6 +196,21 @@ def test_a_tampered_log_shows_the_broken_chain(tmp_path: Path) -> None:
     assert 'data-seq="5"' in current(page)
 
 
+@pytest.mark.parametrize(
+    "bad",
+    [
+        b'{"seq": 5, "by": "ann", "type": "attack", "attackers": [], "note": "\xff\xfe"}',  # not UTF-8
+        b"[" * 100_000 + b"]" * 100_000,  # nesting deeper than any stack
+        b'{"seq": 5, "by": "ann", "type": "attack", "attackers": []}\r',  # a stray carriage return
+    ],
+)
+def test_bytes_the_engine_refuses_give_a_page_with_the_error(tmp_path: Path, bad: bytes) -> None:
+    rows = lines(BOARD)[:5]
+    page = show(write(tmp_path, "odd.jsonl", [*rows, bad]))
+    assert "malformed" in page and 'data-seq="5"' in current(page) and "failed" in current(page)
+    assert len(packed_states(page)) == 5
+
+
 def test_an_unreadable_header_still_gives_a_page(tmp_path: Path) -> None:
     page = show(write(tmp_path, "junk.jsonl", [b"\xff\xfe not a header", b"{}"]))
     assert "malformed" in page and "No table can be drawn" in page and 'data-seq="0"' in current(page)
@@ -213,7 +233,7 @@ def test_dispute_html_shows_both_versions_from_the_parting_record(tmp_path: Path
     page = out.read_text()
     assert "they part at record 20" in page and str(a) in page and str(b) in page
     left, right = page.split('aria-label="version B"')
-    assert "whole log: <span class=\"vk\">ongoing" in left and "attackers <b>JH</b>" in left
+    assert "whole log: <span class=\"vk\">ongoing" in left and 'href="#r' not in page and "attackers <b>JH</b>" in left
     assert "whole log: <span class=\"vk\">illegal" in right and "CW-5.1" in right and "attackers <b>QH</b>" in right
     assert "the table before they part" in page and "after record 19" in page
     assert "after record 20" in left  # A's record was legal: the table after it
@@ -236,12 +256,16 @@ def colours(png: bytes) -> int:
     return 4096 if found is None else len(found)
 
 
-def open_page(page: Any, path: Path) -> None:
+def open_page(page: Any, path: Path, anchor: str = "") -> None:
+    """Open a page, wait until its states are unpacked; it must fetch nothing and raise no script error."""
     errors: list[str] = []
+    fetched: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.goto(path.as_uri())
+    page.on("request", lambda request: fetched.append(request.url))
+    page.goto(path.as_uri() + anchor)
     page.wait_for_function("document.body.dataset.ready === '1'", timeout=10_000)
     assert errors == []
+    assert [url for url in fetched if not url.startswith(("file:", "data:"))] == []
 
 
 def where(page: Any) -> str:
@@ -275,6 +299,18 @@ def test_a_bot_game_renders_and_steps(page: Any, tmp_path: Path, ruleset: str) -
     page.locator("#slider").fill("3")
     assert where(page) == f"record 3 of {records}" and "after record 3" in caption(page)
     assert page.locator("#records li.current").get_attribute("data-seq") == "3"
+    page.locator("#r2").click()
+    assert where(page) == f"record 2 of {records}" and "after record 2" in caption(page)
+    page.locator("button[data-go=next]").click()
+    assert "after record 3" in caption(page)
+
+
+@pytest.mark.browser
+def test_a_link_to_a_record_opens_there(page: Any, tmp_path: Path) -> None:
+    log = bot_game(tmp_path, "cardwars")
+    show(log)
+    open_page(page, log.with_suffix(".page.html"), "#r7")
+    assert "after record 7" in caption(page) and page.locator("#records li.current").get_attribute("data-seq") == "7"
 
 
 @pytest.mark.browser
@@ -300,3 +336,28 @@ def test_an_illegal_fixture_highlights_the_bad_record(page: Any, tmp_path: Path,
     assert not page.locator("#refused").is_visible()
     page.keyboard.press("ArrowRight")
     assert page.locator("#refused").is_visible() and f"after record {bad.seq - 1}" in caption(page)
+
+
+def test_every_page_file_is_package_data() -> None:
+    """Templates, styles and scripts ship in the wheel: each file's suffix is in pyproject's package data."""
+    import fnmatch
+    import tomllib
+
+    root = FIXTURES.parent
+    patterns = tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]["*"]
+    files = [*(root / "referee" / "templates").iterdir(), *(root / "referee" / "rulesets").glob("*/*.j2")]
+    assert len(files) > 10
+    for path in files:
+        assert any(fnmatch.fnmatch(path.name, pattern) for pattern in patterns), path
+
+
+def test_a_game_without_its_own_view_is_drawn_as_nested_lists() -> None:
+    """A sixth game needs no view.html.j2 to get a page: the fallback draws what it describes."""
+    from referee.pages import FALLBACK, game_view, render
+
+    assert game_view("no-such-game") == game_view(None) == FALLBACK
+    assert game_view("cardwars") == "cardwars/view.html.j2"
+    st = {"seq": 3, "to_act": ["ann"], "result": None, "view": {"turn": 2, "hands": {"ann": ["<QS>", "2H"]}}}
+    html = render("state.html.j2", st=st, view=FALLBACK, setup={})
+    assert "after record 3" in html and "<dt>turn</dt><dd>2</dd>" in html.replace("\n", "")
+    assert "&lt;QS&gt; 2H" in html

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from referee.show import read_lines, show_page
 from tests.maginot.mglog import armies, battle_ready
 
 MEDIUM = ("5H", "5S", "5C")
@@ -197,3 +200,11 @@ def test_mg_6_1_ruling_a_third_player_takes_no_part() -> None:
     t.act("attack", target="bob", units=["2H"])
     assert t.illegal("cat", "pass").rule == "MG-2.2"
     assert t.illegal("cat", "tap_base", target="2H").rule == "MG-2.2"
+
+
+def test_mg_6_2_a_judge_sees_the_declared_ace() -> None:
+    """The judge's view names the ace under attack and rings it, not the top one."""
+    path = Path(__file__).resolve().parents[2] / "fixtures" / "maginot" / "legal-attack-declares-a-lower-ace.jsonl"
+    page = show_page(read_lines(str(path)), str(path), at=74)
+    assert "attacks <b>bob</b>'s <b>AC</b>" in page
+    assert '<b class="c sC hot">A</b>' in page and '<b class="c sS hot">A</b>' not in page  # AC ringed, AS (top) not
