@@ -349,3 +349,15 @@ def test_every_page_file_is_package_data() -> None:
     assert len(files) > 10
     for path in files:
         assert any(fnmatch.fnmatch(path.name, pattern) for pattern in patterns), path
+
+
+def test_a_game_without_its_own_view_is_drawn_as_nested_lists() -> None:
+    """A sixth game needs no view.html.j2 to get a page: the fallback draws what it describes."""
+    from referee.pages import FALLBACK, game_view, render
+
+    assert game_view("no-such-game") == game_view(None) == FALLBACK
+    assert game_view("cardwars") == "cardwars/view.html.j2"
+    st = {"seq": 3, "to_act": ["ann"], "result": None, "view": {"turn": 2, "hands": {"ann": ["<QS>", "2H"]}}}
+    html = render("state.html.j2", st=st, view=FALLBACK, setup={})
+    assert "after record 3" in html and "<dt>turn</dt><dd>2</dd>" in html.replace("\n", "")
+    assert "&lt;QS&gt; 2H" in html
