@@ -155,6 +155,17 @@ def test_a_directory_is_called_a_directory(command: list[str], tmp_path: Path) -
     assert result.exit_code == 2 and result.stderr == f"referee: {tmp_path}: is a directory, not a log\n"
 
 
+def test_a_pipe_is_a_log(logs: dict[str, Path]) -> None:
+    """bash's process substitution names a pipe (/dev/fd/63): it is read like a file."""
+    result = run("bash", "-c", f"referee validate <(cat {logs['game']}) && referee dispute {logs['game']} <(cat {logs['game']})")
+    assert result.returncode == 0 and b"complete" in result.stdout and result.stderr == b""
+
+
+def test_tournament_calls_a_directory_a_directory(tmp_path: Path) -> None:
+    result = runner.invoke(tournament_app, ["--db", f"sqlite:///{tmp_path / 't.db'}", "report", "e", "--table", "1", "--log", str(tmp_path)])
+    assert result.exit_code == 2 and result.stderr == f"tournament: {tmp_path}: Is a directory\n"
+
+
 def test_validate_quiet_prints_only_the_logs_that_are_not_legal(logs: dict[str, Path]) -> None:
     result = referee("validate", "--quiet", str(logs["game"]), str(logs["illegal"]), str(logs["prefix"]))
     assert result.exit_code == 1 and str(logs["illegal"]) in result.stdout
