@@ -110,6 +110,14 @@ def test_show_at_a_record_the_log_lacks_is_a_usage_error(tmp_path: Path) -> None
     assert not (tmp_path / "x.html").exists()
 
 
+def test_a_log_too_long_for_one_page_is_a_usage_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    log = bot_game(tmp_path, "cardwars")
+    monkeypatch.setattr("referee.show.MAX_RECORDS", 10)
+    result = invoke("show", str(log))
+    assert result.exit_code == 2 and "more than 10 records" in result.output
+    assert not log.with_suffix(".html").exists()
+
+
 def test_show_missing_log_is_a_usage_error(tmp_path: Path) -> None:
     result = invoke("show", str(tmp_path / "nope.jsonl"))
     assert result.exit_code == 2 and "no such file" in result.output
