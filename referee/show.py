@@ -36,6 +36,7 @@ MAX_RECORDS = 20_000  # a page draws every state; longer logs are not a table a 
 
 _RULE_ITEM = re.compile(r"^- \*\*([A-Z]{2,}-[0-9][0-9A-Za-z.]*)\*\*\s*(.*)$")
 _RULE_HEADING = re.compile(r"^#+\s+([A-Z]{2,}-[0-9]+)\s+(.*)$")
+_EMPHASIS = re.compile(r"\*\*?([^*]+)\*\*?")  # **bold** and *italic* read as plain words
 
 
 @cache
@@ -58,7 +59,7 @@ def rulebook(ruleset_id: str) -> dict[str, str]:
             rules[current] += " " + line.strip()  # the item's wrapped lines
         else:
             current = None
-    return {rule: text.replace("**", "") for rule, text in rules.items()}
+    return {rule: _EMPHASIS.sub(r"\1", text) for rule, text in rules.items()}
 
 
 def rule_text(ruleset_id: str | None, rule: str | None) -> list[tuple[str, bool]] | None:

@@ -182,6 +182,7 @@ def test_rulebook_reads_wrapped_items_and_headings() -> None:
     assert book["CW-1.1"].startswith("Cardwars is for exactly two players") and book["CW-1.1"].endswith("lists them.")
     assert "**" not in book["CW-1.2"] and "Ruling (cardwars 2)" in book["CW-1.2"]
     assert book["CW-2"] == "Turns"
+    assert not [rule for game in ruleset_ids() for rule, text in rulebook(game).items() if "*" in text]  # no markdown emphasis
 
 
 def test_a_malformed_log_shows_what_could_be_read_and_the_error(tmp_path: Path) -> None:
