@@ -202,6 +202,7 @@ def test_a_tampered_log_shows_the_broken_chain(tmp_path: Path) -> None:
     rows[4] = rows[4].replace(b'"by"', b'"note":"edited","by"', 1)
     page = show(write(tmp_path, "tampered.jsonl", rows))
     assert "tampered" in page and "chain broken" in page and "prev does not match" in page
+    assert "legal instead" not in page  # only an illegal record has alternatives
     assert 'data-seq="5"' in current(page)
 
 
