@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import itertools
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -28,9 +29,11 @@ from referee.logio import (
 from referee.ruleset import CHANCE, JUDGE, Illegal, Ruleset
 from referee.rulesets import get as get_ruleset
 from referee.rulesets import ids as ruleset_ids
-from schemas.log import Header, Record
+from schemas.log import HASH_PATTERN, Header, Record
 from schemas.verdict import ChainState, Error, Verdict, VerdictKind
 
+is_hash = re.compile(HASH_PATTERN).match
+PREV_PATTERN = f"Expected `str` matching regex {HASH_PATTERN!r}"  # msgspec's words, as when the decode checked it
 LEGAL_SHOWN = 20
 LEGAL_COUNTED = 10_000  # blocks and payments can be combinatorial: count the rest only this far
 
@@ -140,6 +143,9 @@ def judge(lines: Iterable[bytes], path: str | None = None, *, upto: int | None =
         except msgspec.MsgspecError as exc:
             bad = explain(exc)
             return _stop(replay, "malformed", Error(lineno, bad.message, seq=expected, field=bad.field), _chain(chained))
+        # the decode leaves prev's pattern to here: a prev equal to the hash has it
+        if record.prev is not None and record.prev != prev_hash and not is_hash(record.prev):
+            return _stop(replay, "malformed", Error(lineno, PREV_PATTERN, seq=expected, field="prev"), _chain(chained))
         if key := repeated_key(line, record):
             message = f"the key {key!r} appears twice in one object"
             return _stop(replay, "malformed", Error(lineno, message, seq=expected, field=key), _chain(chained))
