@@ -15,7 +15,7 @@ from schemas.log import PlayerId, Record
 
 Ace = Literal["AS", "AH", "AD", "AC"]
 Zone = Literal["patrol", "guardian"]
-Tokens = Annotated[int, msgspec.Meta(ge=1, le=10)]
+Tokens = Annotated[int, msgspec.Meta(ge=1)]  # the pool bounds it (MG-4.3)
 
 
 class Setup(msgspec.Struct, forbid_unknown_fields=True):
@@ -57,10 +57,14 @@ class Build(Record, tag="build"):
 
 
 class Attack(Record, tag="attack"):
-    """The active player declares a battle against `target`'s base with `units` (named by their heart cards)."""
+    """The active player declares a battle against `target`'s base with `units` (named by their heart cards).
+
+    `ace` is the ace of that base the battle is against; without it, the top ace.
+    """
 
     target: PlayerId
     units: list[Card]
+    ace: Ace | None = None
 
 
 class Engage(Record, tag="engage"):

@@ -1,19 +1,15 @@
-"""Standings, pairings and whole events as data (the Structs in schemas/tournament.py) and as text.
+"""Standings, pairings, brackets and whole events as data (the Structs in schemas/tournament.py).
 
-Builders read the database; renderers turn rows into CSV, HTML or a rich
-table and know nothing of the database.
+Builders read the database; `tournament.render` turns their rows into text,
+CSV and HTML, `tournament.pictures` draws brackets and pods.
 """
 
 from __future__ import annotations
 
-import csv
-import html
-import io
-from collections.abc import Sequence
-from datetime import UTC, datetime
+from collections.abc import Mapping, Sequence
+from datetime import datetime, timedelta
 from typing import cast
 
-from rich.table import Table
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
@@ -36,26 +32,27 @@ from tournament import service
 from tournament.eventlog import as_utc
 from tournament.models import Event, GameLog, LogEntry, Match, Pod, PodSeat
 
-FORMATS = ("table", "csv", "json", "html")
-
 
 def standing_rows(session: Session, event_id: str) -> list[StandingRow]:
+    names = service.display_names(session, event_id)
     return [
         StandingRow(
             s.rank, s.player, s.points, s.game_points, s.wins, s.losses, s.draws, s.byes,
-            dict(s.tiebreakers), s.dropped,
+            dict(s.tiebreakers), s.dropped, names.get(s.player, s.player),
         )
         for s in service.standings(session, event_id)
     ]
 
 
-def table_row(session: Session, match: Match) -> TableRow:
+def table_row(session: Session, match: Match, names: Mapping[str, str] | None = None, ends: datetime | None = None) -> TableRow:
+    """One match as a row; `names` (display names by id) saves a query per table when given."""
     logs = session.scalars(
         select(GameLog).filter_by(event_id=match.event_id, round=match.round, table=match.number).order_by(GameLog.game)
     )
     games = None
     if match.games_a is not None and match.games_b is not None:
         games = {match.player_a: match.games_a, match.player_b: match.games_b}
+    shown = names if names is not None else service.display_names(session, match.event_id)
     return TableRow(
         round=match.round,
         table=match.number,
@@ -65,22 +62,32 @@ def table_row(session: Session, match: Match) -> TableRow:
         source=match.source,
         reason=match.reason,
         logs=[GameRef(g.game, g.sha256, g.winner) for g in logs],
+        names=[shown.get(p, p) for p in (match.player_a, match.player_b)],
+        extra_minutes=match.extra_minutes or 0,
+        ends_at=ends + timedelta(minutes=match.extra_minutes or 0) if ends else None,
     )
 
 
-def pod_row(pod: Pod, seats: Sequence[PodSeat]) -> TableRow:
+def pod_row(pod: Pod, seats: Sequence[PodSeat], names: Mapping[str, str] | None = None, ends: datetime | None = None) -> TableRow:
     places = {s.player: s.place for s in seats if s.place is not None} or None
     winners = [p for p, place in (places or {}).items() if place == 1]
     logs = [GameRef(1, pod.sha256, winners[0] if len(winners) == 1 else None)] if pod.sha256 else []
     source = cast(Source | None, pod.source)
-    return TableRow(pod.round, pod.number, [s.player for s in seats], None, None, source, pod.reason, logs, places)
+    shown = names or {}
+    return TableRow(
+        pod.round, pod.number, [s.player for s in seats], None, None, source, pod.reason, logs, places,
+        [shown.get(s.player, s.player) for s in seats], pod.extra_minutes or 0,
+        ends + timedelta(minutes=pod.extra_minutes or 0) if ends and source != "bye" else None,
+    )
 
 
 def round_rows(session: Session, event: Event, round_number: int) -> list[TableRow]:
     """A round's tables: matches, or pods (byes last) for a pods event."""
+    names = service.display_names(session, event.id)
+    ends = service.round_ends(session, event.id, round_number)
     if event.format == "pods":
-        return [pod_row(pod, seats) for pod, seats in service.pod_tables(session, event.id, round_number)]
-    return [table_row(session, m) for m in service.matches(session, event.id, round_number)]
+        return [pod_row(pod, seats, names, ends) for pod, seats in service.pod_tables(session, event.id, round_number)]
+    return [table_row(session, m, names, ends) for m in service.matches(session, event.id, round_number)]
 
 
 def round_info(session: Session, event_id: str, number: int) -> RoundInfo:
@@ -95,7 +102,14 @@ def round_info(session: Session, event_id: str, number: int) -> RoundInfo:
         for pair in r.pairs
         if pair.table is None and pair.winner is not None and None in pair.players
     ]
-    return RoundInfo(number, paired.seed, paired.bye, tables, advanced)
+    byes = service.assigned_byes(session, event_id, number)
+    names = service.display_names(session, event_id)
+    listed = {p for t in tables for p in t.players} | {*advanced, *byes, *([paired.bye] if paired.bye else [])}
+    started = as_utc(paired.started_at) if paired.started_at else None
+    return RoundInfo(
+        number, paired.seed, paired.bye, tables, advanced, byes, started, paired.minutes,
+        {p: names.get(p, p) for p in sorted(listed)},
+    )
 
 
 def pairing_rows(session: Session, event_id: str, round_number: int) -> list[TableRow]:
@@ -113,7 +127,7 @@ def log_rows(session: Session, event_id: str) -> list[LogEntryInfo]:
 def event_info(event: Event) -> EventInfo:
     return EventInfo(
         event.id, event.name, event.ruleset, event.profile, event.best_of, event.seed, as_utc(event.created_at), event.rounds,
-        event.format, event.bracket_round, event.table_size, event.points,
+        event.format, event.bracket_round, event.table_size, event.points, event.late_entry,
     )
 
 
@@ -165,267 +179,11 @@ def _double_info(session: Session, event: Event, seeds: list[str]) -> BracketInf
 def export_event(session: Session, event_id: str) -> Export:
     event = service.get_event(session, event_id)
     rounds = [round_info(session, event_id, r.number) for r in service.rounds(session, event_id)]
-    players = [PlayerInfo(p.name, p.registered_round, p.dropped_round) for p in service.players(session, event_id)]
+    players = [
+        PlayerInfo(p.name, p.registered_round, p.dropped_round, p.display_name, p.rating, p.paused, p.bye_round)
+        for p in service.players(session, event_id)
+    ]
     return Export(
         EXPORT_FORMAT, event_info(event), players, rounds, standing_rows(session, event_id), log_rows(session, event_id),
         bracket_info(session, event_id),
     )
-
-
-# Renderers -----------------------------------------------------------------
-
-STANDING_COLUMNS = ("rank", "player", "points", "game_points", "wins", "losses", "draws", "byes")
-PAIRING_COLUMNS = ("table", "player_a", "player_b", "result", "source", "reason")
-
-
-# The TCG tiebreakers are fractions, printed as percentages; the chess ones are match points.
-PERCENTAGES = {"omw", "gw", "ogw", "owp", "oowp"}
-
-
-def tiebreaker_text(name: str, value: float) -> str:
-    return f"{100 * value:.2f}" if name in PERCENTAGES else f"{value:g}"
-
-
-def standing_cells(rows: Sequence[StandingRow]) -> tuple[list[str], list[list[str]]]:
-    """Column names and text cells; dropped players marked."""
-    tiebreakers = list(rows[0].tiebreakers) if rows else []
-    header = [*STANDING_COLUMNS, *(f"{t}%" if t in PERCENTAGES else t for t in tiebreakers), "dropped"]
-    cells = [
-        [
-            str(r.rank), r.player, str(r.points), str(r.game_points), str(r.wins), str(r.losses), str(r.draws),
-            str(r.byes), *(tiebreaker_text(t, r.tiebreakers[t]) for t in tiebreakers), "yes" if r.dropped else "",
-        ]
-        for r in rows
-    ]
-    return header, cells
-
-
-def result_text(row: TableRow) -> str:
-    if row.games is None:
-        return ""
-    a, b = row.players
-    draws = f"-{row.draws}" if row.draws else ""
-    return f"{row.games[a]}-{row.games[b]}{draws}"
-
-
-POD_COLUMNS = ("table", "seats", "places", "source", "reason")
-
-
-def places_text(row: TableRow) -> str:
-    """`ann 1, cat 2, bob 2`: the places, best first (seat order among equals)."""
-    if row.places is None:
-        return ""
-    places = row.places
-    return ", ".join(f"{p} {places[p]}" for p in sorted(row.players, key=lambda p: places[p]))
-
-
-def pairing_cells(
-    rows: Sequence[TableRow], bye: str | None, pods: bool = False, advanced: Sequence[str] = ()
-) -> tuple[list[str], list[list[str]]]:
-    if pods:  # seats in order, then places
-        seated = [
-            ["bye" if r.source == "bye" else str(r.table), " ".join(r.players), places_text(r), r.source or "", r.reason or ""]
-            for r in rows
-        ]
-        return list(POD_COLUMNS), seated
-    cells = [[str(r.table), r.players[0], r.players[1], result_text(r), r.source or "", r.reason or ""] for r in rows]
-    cells += [["bye", p, "", "", "", ""] for p in [*([bye] if bye else []), *advanced]]
-    return list(PAIRING_COLUMNS), cells
-
-
-def pod_text(rows: Sequence[TableRow]) -> str:
-    """A pods round as text, one table a line: seats in order, then the places once reported."""
-    lines = []
-    for r in rows:
-        label = "bye" if r.source == "bye" else f"table {r.table}"
-        result = f"  ->  {places_text(r)}" if r.places and r.source != "bye" else ""
-        lines.append(f"{label:>9}: {' | '.join(r.players)}{result}")
-    return "\n".join(lines) + "\n"
-
-
-def seed_cells(info: BracketInfo) -> tuple[list[str], list[list[str]]]:
-    return ["seed", "player"], [[str(k), name] for k, name in enumerate(info.seeds, start=1)]
-
-
-def to_csv(header: list[str], cells: list[list[str]]) -> str:
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(header)
-    writer.writerows(cells)
-    return buffer.getvalue()
-
-
-# Short headings so a standings table fits an 80-column terminal; CSV and JSON keep the full names.
-SHORT = {"rank": "#", "points": "pts", "game_points": "gpts", "wins": "W", "losses": "L", "draws": "D", "dropped": "drop"}
-
-
-def to_rich(title: str, header: list[str], cells: list[list[str]]) -> Table:
-    table = Table(title=title)
-    for name in header:
-        table.add_column(SHORT.get(name, name), justify="left" if name in TEXT_COLUMNS else "right", no_wrap=name != "reason")
-    for row in cells:
-        table.add_row(*row)
-    return table
-
-
-def bracket_text(info: BracketInfo) -> str:
-    """The bracket drawn with box characters, first round on the left, the champion on the right.
-
-    In a bracket of S places, the j-th name of column c sits on row 2^c (2j + 1) - 1 of 2S - 1 rows,
-    halfway between the two names it came from. Rounds not yet known are blank; "bye" is an empty place.
-    """
-    if not info.rounds:
-        return ""
-    if info.double:
-        return double_text(info)
-    seeds = {name: k for k, name in enumerate(info.seeds, start=1)}
-    places = 2 * len(info.rounds[0].pairs)
-    columns: list[list[str]] = []
-    while len(columns) < places.bit_length() - 1:  # one column per round (log2 of the places)
-        c = len(columns)
-        known = c < len(info.rounds)
-        names = [p for pair in info.rounds[c].pairs for p in pair.players] if known else [None] * (places >> c)
-        columns.append([f"{seeds[p]} {p}" if p else "bye" if known else "" for p in names])
-    columns.append([f"{seeds[info.champion]} {info.champion}" if info.champion else ""])
-    rows = [""] * (2 * places - 1)
-    for c, labels in enumerate(columns):
-        width = max(3, *(len(label) for label in labels))
-        step = 1 << c
-        at = {step * (2 * j + 1) - 1: label for j, label in enumerate(labels)}
-        last = c == len(columns) - 1
-        for row in range(len(rows)):
-            label = at.get(row)
-            cell = ("─ " if c and label is not None else "  " if c else "") + (label or "").ljust(width)
-            if not last:
-                # Which pair's span the row is in: pairs span rows [top, bottom] of this column.
-                pair_top = (row + 1) // (4 * step) * (4 * step) + step - 1
-                bottom = pair_top + 2 * step
-                if label is not None:
-                    cell += " ─" + ("┐" if row == pair_top else "┘")
-                elif pair_top < row < bottom:
-                    cell += "  " + ("├" if row == pair_top + step else "│")
-                else:
-                    cell += "   "
-            rows[row] += cell
-    return "\n".join(r.rstrip() for r in rows) + "\n"
-
-
-def preformatted(text: str) -> str:
-    """A text drawing as an HTML fragment (escaped)."""
-    return f'<pre class="picture">{html.escape(text)}</pre>'
-
-
-BOX_HEIGHT, ROW, GAP, CHAR = 22, 28, 28, 8  # SVG bracket: pixels
-
-
-def bracket_html(info: BracketInfo) -> str:
-    """The bracket as an HTML fragment: an SVG drawing for a single elimination, the text listing for a double.
-
-    Boxes sit as in `bracket_text`: the j-th box of column c is centred on
-    ROW * 2^c * (2j + 1) / 2, halfway between the two it came from; winners are bold.
-    """
-    if info.double or not info.rounds:
-        return preformatted(bracket_text(info))
-    seeds = {name: k for k, name in enumerate(info.seeds, start=1)}
-    places = 2 * len(info.rounds[0].pairs)
-    columns: list[list[str | None]] = []
-    labels: list[list[str]] = []
-    winners: set[tuple[int, str]] = set()
-    while len(columns) < places.bit_length() - 1:
-        c = len(columns)
-        known = c < len(info.rounds)
-        columns.append([p for pair in info.rounds[c].pairs for p in pair.players] if known else [None] * (places >> c))
-        labels.append([f"{seeds[p]} {p}" if p else "bye" if known else "" for p in columns[c]])
-        if known:
-            winners.update((c, pair.winner) for pair in info.rounds[c].pairs if pair.winner)
-    columns.append([info.champion])
-    labels.append([f"{seeds[info.champion]} {info.champion}" if info.champion else ""])
-    width = CHAR * max(3, *(len(label) for column in labels for label in column)) + 12
-    parts = []
-    for c, column in enumerate(labels):
-        x = c * (width + GAP)
-        for j, label in enumerate(column):
-            y = ROW * (1 << c) * (2 * j + 1) / 2
-            bold = ' font-weight="bold"' if (c, columns[c][j]) in winners or c == len(labels) - 1 else ""
-            parts.append(f'<rect x="{x}" y="{y - BOX_HEIGHT / 2}" width="{width}" height="{BOX_HEIGHT}" fill="none" stroke="#666"/>')
-            parts.append(f'<text x="{x + 6}" y="{y + 5}"{bold}>{html.escape(label)}</text>')
-            if c < len(labels) - 1:  # to the middle of the gap, then along to the next column's box
-                to_y = ROW * (1 << (c + 1)) * (j // 2 * 2 + 1) / 2
-                mid = x + width + GAP / 2
-                parts.append(f'<polyline points="{x + width},{y} {mid},{y} {mid},{to_y} {x + width + GAP},{to_y}" fill="none" stroke="#666"/>')
-    size = f'width="{len(labels) * (width + GAP)}" height="{ROW * places}"'
-    return f'<svg xmlns="http://www.w3.org/2000/svg" {size} font-family="system-ui, sans-serif" font-size="13">{"".join(parts)}</svg>'
-
-
-def double_text(info: BracketInfo) -> str:
-    """A double elimination, round by round: each match's node, players (with seeds) and winner."""
-    seeds = {name: k for k, name in enumerate(info.seeds, start=1)}
-
-    def shown(player: str | None) -> str:
-        return f"{seeds[player]} {player}" if player else "bye"
-
-    width = max((len(shown(p)) for r in info.rounds for pair in r.pairs for p in pair.players), default=3)
-    lines = []
-    for r in info.rounds:
-        lines.append(f"round {r.round}" + ("" if any(p.table for p in r.pairs) else " (next)"))
-        for pair in r.pairs:
-            a, b = (shown(p).ljust(width) for p in pair.players)
-            won = f"  -> {pair.winner}" if pair.winner else ""
-            lines.append(f"  {pair.node or '':>5}  {a}  vs  {b}{won}")
-    return "\n".join(lines) + "\n"
-
-
-PAGE = """<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<title>{title}</title>
-<style>
-  body {{ font-family: system-ui, sans-serif; margin: 2em; color: #000; background: #fff; }}
-  table {{ border-collapse: collapse; width: 100%; }}
-  th, td {{ border: 1px solid #999; padding: 0.25em 0.5em; text-align: right; }}
-  th {{ background: #eee; }}
-  td.name {{ text-align: left; }}
-  caption {{ text-align: left; font-weight: bold; margin-bottom: 0.5em; }}
-  p.meta {{ color: #444; font-size: 0.9em; }}
-  pre.picture {{ font-family: ui-monospace, monospace; line-height: 1.2; page-break-inside: avoid; }}
-  @media print {{ body {{ margin: 0; }} th {{ background: none; }} tr {{ page-break-inside: avoid; }} }}
-</style>
-</head>
-<body>
-<h1>{title}</h1>
-<p class="meta">{meta}</p>
-{picture}<table>
-<caption>{caption}</caption>
-<thead><tr>{head}</tr></thead>
-<tbody>
-{body}
-</tbody>
-</table>
-</body>
-</html>
-"""
-
-TEXT_COLUMNS = {"player", "player_a", "player_b", "source", "reason", "seats", "places"}
-
-
-def to_html(
-    title: str, caption: str, event: EventInfo, header: list[str], cells: list[list[str]], pictures: Sequence[tuple[str, str]] = ()
-) -> str:
-    """One printable static page; every value from the database is escaped.
-
-    `pictures`: (heading, HTML fragment) pairs shown above the table, such as the bracket; the
-    fragments come from `preformatted` and `bracket_html`, which escape what they draw.
-    """
-    esc = html.escape
-    head = "".join(f"<th>{esc(h)}</th>" for h in header)
-    body = "\n".join(
-        "<tr>" + "".join(
-            f'<td class="name">{esc(c)}</td>' if h in TEXT_COLUMNS else f"<td>{esc(c)}</td>" for h, c in zip(header, row, strict=True)
-        ) + "</tr>"
-        for row in cells
-    )
-    stamp = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
-    meta = f"{esc(event.ruleset)}, best of {event.best_of}, {event.rounds} round(s) paired, tiebreakers: {esc(event.profile)}; printed {stamp}"
-    picture = "".join(f"<h2>{esc(heading)}</h2>\n{fragment}\n" for heading, fragment in pictures)
-    return PAGE.format(title=esc(title), meta=meta, caption=esc(caption), head=head, body=body, picture=picture)

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from referee.show import read_lines, show_page
 from tests.maginot.mglog import armies, battle_ready
 
 MEDIUM = ("5H", "5S", "5C")
@@ -32,12 +35,35 @@ def test_mg_6_1_ruling_any_number_of_battles_a_turn() -> None:
     assert t.side("bob").damage["AS"] == 2 and t.side("cat").damage["AS"] == 3
 
 
-def test_mg_6_2_ruling_unengaged_attackers_hit_the_top_ace() -> None:
+def test_mg_6_2_ruling_an_attack_naming_no_ace_is_against_the_top_ace() -> None:
     t = battle_ready(armies())
     t.act("attack", target="bob", units=["2H"])
     assert t.state.phase == "combat"  # bob has no guardian: no engagement step (MG-6.3)
     t.passes(2)
     assert t.side("bob").damage == {"AS": 2, "AH": 0, "AD": 0, "AC": 0}
+
+
+def test_mg_6_2_the_attacker_declares_which_ace() -> None:
+    t = battle_ready(armies())
+    t.act("attack", target="bob", units=["2H"], ace="AC").passes(2)
+    assert t.side("bob").damage == {"AS": 0, "AH": 0, "AD": 0, "AC": 2}
+
+
+def test_mg_6_2_a_lower_ace_destroyed_leaves_the_top_ace_on_top() -> None:
+    t = battle_ready(armies())
+    t.side("bob").damage["AD"] = 14  # fast-forward: earlier battles on AD
+    t.act("attack", target="bob", units=["2H"], ace="AD").passes(2)
+    assert t.side("bob").base == ["AS", "AH", "AC"] and t.side("bob").ruins == ["AD"]
+
+
+def test_mg_6_2_only_a_standing_ace_can_be_declared() -> None:
+    t = battle_ready(armies())
+    bob = t.side("bob")
+    bob.base.remove("AH")
+    bob.ruins.append("AH")
+    del bob.damage["AH"]  # fast-forward: AH destroyed earlier
+    illegal = t.illegal(None, "attack", target="bob", units=["2H"], ace="AH")
+    assert illegal.rule == "MG-6.2" and "AH" in illegal.message
 
 
 def test_mg_6_3_ruling_speed_classes_limit_engagement() -> None:
@@ -112,6 +138,13 @@ def test_mg_6_7_armor_absorbs_and_a_unit_dies_at_its_life() -> None:
     assert t.side("bob").damage["AS"] == 0  # the engaged attacker does not reach the base
 
 
+def test_mg_6_7_ruling_wounds_equal_to_life_destroy() -> None:
+    """Ruling: the outcome's "equal to or greater" decides, not the hearts line's "greater than"."""
+    t = battle_ready(armies(units={"ann": [("4H", "4S", "4C")]}, guard=("bob",)))
+    t.act("attack", target="bob", units=["4H"]).act("engage", pairs={"2H": "4H"}).passes(2)
+    assert "2H" not in t.side("bob").units  # 4 attack - 2 armor = 2 wounds = 2 life
+
+
 def test_mg_6_7_ruling_wounds_stay() -> None:
     """Ruling (project 4): wounds stay on a unit from one turn to the next."""
     t = armies(units={"ann": [MEDIUM], "bob": [MEDIUM]}, guard=("bob",))
@@ -129,6 +162,13 @@ def test_mg_6_8_ruling_an_ace_has_16_life_and_damage_does_not_carry() -> None:
     t.act("attack", target="bob", units=["2H"]).passes(2)
     assert t.side("bob").base == ["AH", "AD", "AC"] and t.side("bob").ruins == ["AS"]
     assert t.side("bob").damage["AH"] == 0
+
+
+def test_mg_6_8_ruling_an_ace_falls_at_exactly_16() -> None:
+    t = battle_ready(armies())
+    t.side("bob").damage["AS"] = 14
+    t.act("attack", target="bob", units=["2H"]).passes(2)
+    assert t.side("bob").ruins == ["AS"]
 
 
 def test_mg_6_8_a_base_without_a_standing_ace_takes_no_damage() -> None:
@@ -160,3 +200,11 @@ def test_mg_6_1_ruling_a_third_player_takes_no_part() -> None:
     t.act("attack", target="bob", units=["2H"])
     assert t.illegal("cat", "pass").rule == "MG-2.2"
     assert t.illegal("cat", "tap_base", target="2H").rule == "MG-2.2"
+
+
+def test_mg_6_2_a_judge_sees_the_declared_ace() -> None:
+    """The judge's view names the ace under attack and rings it, not the top one."""
+    path = Path(__file__).resolve().parents[2] / "fixtures" / "maginot" / "legal-attack-declares-a-lower-ace.jsonl"
+    page = show_page(read_lines(str(path)), str(path), at=74)
+    assert "attacks <b>bob</b>'s <b>AC</b>" in page
+    assert '<b class="c sC hot">A</b>' in page and '<b class="c sS hot">A</b>' not in page  # AC ringed, AS (top) not

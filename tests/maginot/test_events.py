@@ -95,9 +95,18 @@ def test_mg_7_5_king_of_spades_negates_damage_to_a_unit_or_the_ace() -> None:
     t = armies().quiet_turn()
     t.draw("KS", "").passes(3)
     t = in_combat(t)
-    assert t.illegal(None, "play", card="KS", target="AH").rule == "MG-7.5"  # not the top ace
+    assert t.illegal(None, "play", card="KS", target="AH").rule == "MG-7.5"  # not the ace attacked
     t.act("play", card="KS", target="AS").passes(2)
     assert t.side("bob").damage["AS"] == 0
+
+
+def test_mg_7_5_king_of_spades_shields_the_declared_ace_not_the_top_one() -> None:
+    t = armies().quiet_turn()
+    t.draw("KS", "").passes(3)
+    t.finish_draws().passes(1).act("attack", target="bob", units=["2H"], ace="AC")
+    assert t.illegal("bob", "play", card="KS", target="AS").rule == "MG-7.5"  # on top, but not attacked
+    t.act("play", card="KS", target="AC").passes(1)
+    assert t.side("bob").damage["AC"] == 0
 
 
 def test_mg_7_6_king_of_clubs_negates_armor_of_an_opposing_unit() -> None:
@@ -120,6 +129,15 @@ def test_mg_7_7_king_of_hearts_removes_all_wounds() -> None:
     assert t.illegal(None, "play", card="KH", target="AH").rule == "MG-7.7"
     t.act("play", card="KH", target="AS")
     assert t.side("bob").damage["AS"] == 0
+
+
+def test_mg_7_7_king_of_hearts_repairs_any_standing_ace() -> None:
+    """A declared attack can damage an ace below the top (MG-6.2), so repair reaches every standing ace."""
+    t = battle_ready(armies())
+    t.side("bob").damage["AD"] = 9  # fast-forward: an earlier battle declared AD
+    t.passes(2).draw("KH", "")
+    t.act("play", card="KH", target="AD")
+    assert t.side("bob").damage["AD"] == 0
 
 
 def test_mg_7_8_ruling_a_joker_restores_an_ace_to_the_bottom() -> None:

@@ -68,9 +68,9 @@ def targets(state: State, player: str, card: str) -> list[tuple[str | None, str 
         return [(None, None), *((t, None) for t in side.building)]
     names: list[str]
     if card in ("JC", "JS", "KS"):
-        names = (battle.fighters(player) if battle is not None else []) + side.base[:1]
+        names = [] if battle is None else [*battle.fighters(player), *([battle.ace] if battle.ace else [])]
     elif card in ("JH", "KH"):
-        names = [*side.units, *side.base[:1]]
+        names = [*side.units, *side.base]
     elif card == "JD":
         names = sort_cards(state.tapped_now)
     elif card == "QD":
@@ -170,17 +170,17 @@ def _jack_of_clubs(state: State, player: str, card: str, owner: str, target: str
 
 
 def _jack_of_spades(state: State, player: str, card: str, owner: str, target: str) -> Effect:
-    """JS: +3 armor for the turn to a unit of yours in this battle, or to the top ace you defend (MG-7.2)."""
+    """JS: +3 armor for the turn to a unit of yours in this battle, or to the ace you defend (MG-7.2)."""
     return _bonus(state, player, target, "MG-7.2", "armor", 3, ace_ok=True)
 
 
 def _jack_of_hearts(state: State, player: str, card: str, owner: str, target: str) -> Effect:
-    """JH: up to 3 wounds healed on your unit or top ace (MG-7.2)."""
+    """JH: up to 3 wounds healed on your unit or standing ace (MG-7.2)."""
     return _heal(state, player, target, "MG-7.2", 3, ace_ok=True)
 
 
 def _king_of_hearts(state: State, player: str, card: str, owner: str, target: str) -> Effect:
-    """KH: every wound healed on your unit or top ace (MG-7.7)."""
+    """KH: every wound healed on your unit or standing ace (MG-7.7)."""
     return _heal(state, player, target, "MG-7.7", None, ace_ok=True)
 
 
@@ -227,7 +227,7 @@ def _take_initiative(state: State, player: str) -> Effect:
 
 
 def _king_of_spades(state: State, player: str, card: str, owner: str, target: str) -> Effect:
-    """KS: a unit of yours in this battle, or the top ace you defend, takes no damage this battle (MG-7.5)."""
+    """KS: a unit of yours in this battle, or the ace you defend, takes no damage this battle (MG-7.5)."""
     _fighter_or_ace(state, player, target, "MG-7.5")
     battle = state.battle
     assert battle is not None
@@ -288,15 +288,14 @@ def _add_tokens(state: State, count: int) -> Effect:
 
 
 def _fighter_or_ace(state: State, player: str, target: str, rule: str) -> None:
-    """Raise unless `target` is `player`'s unit in this battle, or their top ace when they defend."""
+    """Raise unless `target` is `player`'s unit in this battle, or the ace they defend in it."""
     battle = state.battle
     assert battle is not None
     if target in battle.fighters(player):
         return
-    base = state.sides[player].base
-    if player == battle.defender and base and target == base[0]:
+    if player == battle.defender and target == battle.ace:
         return
-    raise Illegal(rule, f"{target} is not {player}'s unit in this battle, nor the top ace they defend")
+    raise Illegal(rule, f"{target} is not {player}'s unit in this battle, nor the ace they defend in it")
 
 
 def _bonus(state: State, player: str, target: str, rule: str, stat: str, amount: int, *, ace_ok: bool) -> Effect:
@@ -316,16 +315,16 @@ def _bonus(state: State, player: str, target: str, rule: str, stat: str, amount:
 
 
 def _heal(state: State, player: str, target: str, rule: str, amount: int | None, *, ace_ok: bool) -> Effect:
-    """Remove up to `amount` wounds (all when None) from `player`'s wounded unit or damaged top ace."""
+    """Remove up to `amount` wounds (all when None) from `player`'s wounded unit or damaged standing ace."""
     side = state.sides[player]
     unit = side.units.get(target)
     if unit is not None:
         if unit.wounds == 0:
             raise Illegal(rule, f"{player}'s {target} has no wounds to heal")
         return lambda: setattr(unit, "wounds", max(0, unit.wounds - amount) if amount else 0)
-    if ace_ok and side.base and target == side.base[0]:
+    if ace_ok and target in side.base:
         if side.damage[target] == 0:
             raise Illegal(rule, f"{player}'s {target} has no damage to repair")
         return lambda: side.damage.__setitem__(target, max(0, side.damage[target] - amount) if amount else 0)
-    where = "units or their top ace" if ace_ok else "units"
+    where = "units or standing aces" if ace_ok else "units"
     raise Illegal(rule, f"{target} is not one of {player}'s {where}")

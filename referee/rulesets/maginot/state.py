@@ -78,6 +78,11 @@ class Unit:
         return [self.life, self.armor, self.weapon] + ([self.queen] if self.queen else [])
 
 
+def may_engage(guard: Unit, attacker: Unit) -> bool:
+    """MG-6.3: light is engaged only by light, medium by light or medium, heavy by any."""
+    return CLASS_RANK[guard.unit_class] <= CLASS_RANK[attacker.unit_class]
+
+
 class Side:
     """One player's cards: deck, hand, discard, base, resources, construction and units."""
 
@@ -106,11 +111,12 @@ class Side:
 class Battle:
     """One battle in progress: who fights, who engages whom, initiative, and the battle-long effects."""
 
-    __slots__ = ("attacker", "defender", "exposed", "order", "pairs", "shielded", "units")
+    __slots__ = ("ace", "attacker", "defender", "exposed", "order", "pairs", "shielded", "units")
 
-    def __init__(self, attacker: str, defender: str, units: list[str]) -> None:
+    def __init__(self, attacker: str, defender: str, units: list[str], ace: str | None) -> None:
         self.attacker, self.defender = attacker, defender
         self.units = units  # the attacking units
+        self.ace = ace  # the defender's ace the battle is against (MG-6.2); None when no ace stands
         self.pairs: dict[str, str] = {}  # engaging unit -> attacking unit
         self.order: list[str] = []  # combat steps still to come, in reveal order (MG-6.6)
         self.shielded: set[tuple[str, str]] = set()  # (owner, unit or ace) under a king of spades

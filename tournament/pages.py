@@ -1,0 +1,29 @@
+"""Every HTML page comes from a Jinja2 template in `tournament/templates/`, with autoescape on.
+
+Python code passes data (names, numbers, drawings as coordinates) and never
+markup, so whatever a player typed is escaped by the template engine.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
+
+
+@cache
+def environment() -> Environment:
+    """The one template environment: autoescape for .html and .svg templates, undefined names are errors."""
+    return Environment(
+        loader=PackageLoader("tournament", "templates"),
+        autoescape=select_autoescape(["html", "svg", "j2"], default_for_string=True, default=True),
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+
+
+def render(template: str, **context: Any) -> str:
+    """Render one template to text."""
+    return environment().get_template(template).render(**context)

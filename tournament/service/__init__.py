@@ -1,0 +1,231 @@
+"""The operations the CLI and the web run, each inside the caller's one transaction.
+
+Every change locks the event row first (`lock_event`), checks against what
+it then reads, and appends one or more log entries; a check that fails
+raises a `TournamentError` before anything is written, so the caller's
+rollback leaves the database as it was.
+
+One module per concern; callers use `service.<name>` for all of them:
+
+- `errors`: exit codes and the errors;
+- `queries`: reading the event, players, rounds, tables and pods;
+- `events`: creating an event; `roster`: registering, renaming, pausing and dropping players, pre-assigned byes;
+- `people`: display names, ids derived from them, people from a CSV file;
+- `clock`: the round clock and time extensions;
+- `elimination`: brackets as they stand; `ranking`: standings and entrants;
+- `pairings`: seeding, the top cut, pairing, re-pairing for `verify`;
+- `results`: reports from game logs or a judge, corrections, pods;
+- `tokens`: `tournament serve`'s sign-in codes, sessions, the organiser token.
+"""
+
+from __future__ import annotations
+
+from tournament.service.clock import (
+    DEFAULT_MINUTES,
+    Clock,
+    TableTime,
+    clock,
+    extend,
+    round_ends,
+    start_round,
+)
+from tournament.service.elimination import (
+    absent_from,
+    bracket,
+    double_bracket,
+    is_bracket,
+    is_elimination,
+    is_finished,
+)
+from tournament.service.errors import (
+    EXIT_CONFLICT,
+    EXIT_DATABASE,
+    EXIT_LOG_REJECTED,
+    EXIT_NOT_FOUND,
+    EXIT_RESULTS_MISSING,
+    EXIT_USAGE,
+    EXIT_VERIFY_FAILED,
+    EXIT_WRONG_TABLE,
+    Conflict,
+    LogRejected,
+    NotFound,
+    ResultsMissing,
+    TournamentError,
+    Usage,
+    WrongTable,
+)
+from tournament.service.events import (
+    FORMATS,
+    SEEDED,
+    create_event,
+)
+from tournament.service.pairings import (
+    CUT_SIZES,
+    cut,
+    next_pods,
+    next_round,
+    pair,
+    repairing_problem,
+    seed,
+    top_cut,
+)
+from tournament.service.people import (
+    Person,
+    clean_name,
+    display_names,
+    people_from_args,
+    people_from_csv,
+    slug,
+)
+from tournament.service.queries import (
+    ID_PATTERN,
+    assigned_byes,
+    check_id,
+    find_match,
+    find_pod,
+    get_event,
+    get_player,
+    had_bye,
+    lock_event,
+    matches,
+    open_match,
+    players,
+    pod_tables,
+    rounds,
+    seeded,
+)
+from tournament.service.ranking import (
+    entrants,
+    pod_entrants,
+    standings,
+)
+from tournament.service.results import (
+    PodResult,
+    Reported,
+    Tally,
+    check_tally,
+    judge_logs,
+    match_over,
+    parse_result,
+    referee_reason,
+    report,
+    report_pod,
+)
+from tournament.service.roster import (
+    assign_bye,
+    drop,
+    pause,
+    register,
+    register_people,
+    rename,
+    resume,
+)
+from tournament.service.tokens import (
+    Denied,
+    Identity,
+    TooManyGuesses,
+    check_guesses,
+    ensure_organiser,
+    exchange_code,
+    identify,
+    issue_code,
+    organiser_login,
+    record_guess,
+    server_secret,
+    sign_out,
+)
+
+__all__ = [
+    "CUT_SIZES",
+    "DEFAULT_MINUTES",
+    "EXIT_CONFLICT",
+    "EXIT_DATABASE",
+    "EXIT_LOG_REJECTED",
+    "EXIT_NOT_FOUND",
+    "EXIT_RESULTS_MISSING",
+    "EXIT_USAGE",
+    "EXIT_VERIFY_FAILED",
+    "EXIT_WRONG_TABLE",
+    "FORMATS",
+    "ID_PATTERN",
+    "SEEDED",
+    "Clock",
+    "Conflict",
+    "Denied",
+    "Identity",
+    "LogRejected",
+    "NotFound",
+    "Person",
+    "PodResult",
+    "Reported",
+    "ResultsMissing",
+    "TableTime",
+    "Tally",
+    "TooManyGuesses",
+    "TournamentError",
+    "Usage",
+    "WrongTable",
+    "absent_from",
+    "assign_bye",
+    "assigned_byes",
+    "bracket",
+    "check_guesses",
+    "check_id",
+    "check_tally",
+    "clean_name",
+    "clock",
+    "create_event",
+    "cut",
+    "display_names",
+    "double_bracket",
+    "drop",
+    "ensure_organiser",
+    "entrants",
+    "exchange_code",
+    "extend",
+    "find_match",
+    "find_pod",
+    "get_event",
+    "get_player",
+    "had_bye",
+    "identify",
+    "is_bracket",
+    "is_elimination",
+    "is_finished",
+    "issue_code",
+    "judge_logs",
+    "lock_event",
+    "match_over",
+    "matches",
+    "next_pods",
+    "next_round",
+    "open_match",
+    "organiser_login",
+    "pair",
+    "parse_result",
+    "pause",
+    "people_from_args",
+    "people_from_csv",
+    "players",
+    "pod_entrants",
+    "pod_tables",
+    "record_guess",
+    "referee_reason",
+    "register",
+    "register_people",
+    "rename",
+    "repairing_problem",
+    "report",
+    "report_pod",
+    "resume",
+    "round_ends",
+    "rounds",
+    "seed",
+    "seeded",
+    "server_secret",
+    "sign_out",
+    "slug",
+    "standings",
+    "start_round",
+    "top_cut",
+]

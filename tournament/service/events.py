@@ -1,0 +1,71 @@
+"""Creating an event in one of the formats."""
+
+from __future__ import annotations
+
+from sqlalchemy.orm import Session
+
+from referee.rulesets import get as get_ruleset
+from referee.rulesets import ids as ruleset_ids
+from tournament import pods
+from tournament import standings as tiebreaks
+from tournament.eventlog import (
+    EventCreated,
+    append,
+)
+from tournament.models import Event
+from tournament.service.errors import (
+    Conflict,
+    Usage,
+)
+from tournament.service.queries import (
+    check_id,
+    get_event,
+)
+
+# Event formats (tournament/README.md, "Formats"). A Swiss event may end in a top cut (`cut`).
+FORMATS = {
+    "swiss": "Swiss rounds, optionally followed by a top cut",
+    "single": "single elimination",
+    "double": "double elimination",
+    "roundrobin": "round robin",
+    "pods": "Swiss pods (3 to 6 players a table)",
+}
+
+
+SEEDED = ("single", "double", "roundrobin")  # formats seeded before round 1 (by `seed`, or at random by `pair`)
+
+
+def create_event(
+    session: Session, event_id: str, *, name: str, ruleset: str, profile: str, best_of: int, seed: int,
+    format: str = "swiss", table_size: int | None = None, points: str = "3,1",
+) -> Event:
+    check_id("event id", event_id)
+    if format not in FORMATS:
+        raise Usage(f"unknown format {format!r} (known: {', '.join(FORMATS)})")
+    if ruleset not in ruleset_ids():
+        raise Usage(f"unknown ruleset {ruleset!r} (known: {', '.join(ruleset_ids())})")
+    game = get_ruleset(ruleset)
+    size = table_size or (4 if format == "pods" else 2)
+    if format == "pods":
+        if not pods.MIN_TABLE <= size <= pods.MAX_TABLE:
+            raise Usage(f"--table-size {size}: pods seat {pods.MIN_TABLE} to {pods.MAX_TABLE} players")
+        if best_of != 1:
+            raise Usage("a pod plays one game a round: --best-of 1")
+        try:
+            points = pods.Points.parse(points).text()
+        except ValueError as exc:
+            raise Usage(str(exc)) from None
+    elif size != 2:
+        raise Usage("--table-size goes with --format pods; the other formats seat two players a table")
+    smallest = size - 1 if format == "pods" else size  # a pod may be one seat short
+    if not (game.min_players <= smallest and size <= game.max_players):
+        raise Usage(f"{ruleset} is for {game.min_players} to {game.max_players} players; it cannot seat {size} a table")
+    if profile not in tiebreaks.PROFILES:
+        raise Usage(f"unknown tiebreaker profile {profile!r} (known: {', '.join(sorted(tiebreaks.PROFILES))})")
+    if best_of < 1 or best_of % 2 == 0:
+        raise Usage(f"--best-of must be an odd number of games, not {best_of}")
+    if session.get(Event, event_id) is not None:
+        raise Conflict(f"event {event_id!r} already exists")
+    append(session, event_id, EventCreated(name or event_id, ruleset, profile, best_of, seed, format, size, points))
+    return get_event(session, event_id)
+

@@ -1,0 +1,192 @@
+"""Making rounds: seeding a bracket, the top cut, pairing the next round, and `verify`'s re-pairing check."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from sqlalchemy.orm import Session
+
+from tournament import brackets, pairing, pods
+from tournament.eventlog import (
+    BracketSeeded,
+    Payload,
+    PodsPaired,
+    RoundPaired,
+    append,
+)
+from tournament.models import Event, LogEntry, Round
+from tournament.service.elimination import (
+    absent_from,
+    bracket,
+    double_bracket,
+)
+from tournament.service.errors import (
+    Conflict,
+    ResultsMissing,
+    TournamentError,
+    Usage,
+)
+from tournament.service.events import FORMATS, SEEDED
+from tournament.service.queries import (
+    lock_event,
+    matches,
+    players,
+    pod_tables,
+    seeded,
+)
+from tournament.service.ranking import (
+    entrants,
+    pod_entrants,
+    sitting_out,
+    standings,
+)
+
+
+def pair(session: Session, event_id: str) -> Round:
+    """Pair the next round in the event's format; refuse while the current one has tables without a result.
+
+    A single or double elimination or round robin not seeded by `seed` is seeded here: by rating (highest
+    first), the unrated after them, ties at random from the event seed.
+    """
+    event = lock_event(session, event_id)
+    _refuse_open_tables(session, event, f"pairing round {event.rounds + 1}")
+    if event.format in SEEDED and event.bracket_round is None:
+        entered = [p for p in players(session, event_id) if p.dropped_round is None]
+        if len(entered) < 2:
+            raise Conflict(f"event {event_id!r} has {len(entered)} active player(s); pairing needs two")
+        random.Random(f"{event.seed}/seeds").shuffle(entered)  # reproducible from the event's seed
+        entered.sort(key=lambda p: (p.rating is None, -(p.rating or 0)))  # rated players first, highest first
+        append(session, event.id, BracketSeeded(1, [p.name for p in entered]))
+    number = event.rounds + 1
+    if event.format == "pods":
+        grouped = next_pods(session, event, number, event.seed)
+        append(session, event.id, PodsPaired(number, event.seed, grouped.tables, grouped.byes, grouped.repeats))
+    else:
+        result = next_round(session, event, number, event.seed)
+        byes = sitting_out(session, event_id, number)[1] if event.bracket_round is None else []
+        append(session, event.id, RoundPaired(number, event.seed, list(result.tables), result.bye, result.cost, byes))
+    paired = session.get(Round, (event_id, number))
+    assert paired is not None
+    return paired
+
+
+def next_pods(session: Session, event: Event, number: int, seed: int) -> pods.PodPairing:
+    """A pods round; paused players sit out, and pre-assigned byes come first among the byes."""
+    paused, byes = sitting_out(session, event.id, number)
+    active = [e for e in pod_entrants(session, event.id) if e.id not in paused and e.id not in byes]
+    if len(active) < max(2, event.table_size - 1):  # fewer could not fill even a table one seat short
+        raise Conflict(f"event {event.id!r} has {len(active)} active player(s); its pods need {max(2, event.table_size - 1)}")
+    grouped = pods.pair_pods(active, number, seed, event.table_size)
+    return pods.PodPairing(grouped.tables, [*byes, *grouped.byes], grouped.repeats)
+
+
+def _refuse_open_tables(session: Session, event: Event, doing: str) -> None:
+    missing = [m.number for m in matches(session, event.id, event.rounds) if m.games_a is None]
+    missing += [pod.number for pod, _ in pod_tables(session, event.id, event.rounds) if pod.source is None]
+    if missing:
+        tables = ", ".join(str(n) for n in missing)
+        raise ResultsMissing(
+            f"round {event.rounds} has no result at table{'s' if len(missing) > 1 else ''} {tables}; "
+            f"report {'them' if len(missing) > 1 else 'it'} before {doing}"
+        )
+
+
+def seed(session: Session, event_id: str, names: Sequence[str]) -> list[str]:
+    """Seed an elimination or round robin by hand (best first), before its first round."""
+    event = lock_event(session, event_id)
+    if event.format not in SEEDED:
+        raise Usage(f"{event_id!r} is a {FORMATS[event.format]} event; only an elimination or round robin is seeded by hand")
+    if event.bracket_round is not None:
+        raise Conflict(f"{event_id!r} is already seeded")
+    active = {p.name for p in players(session, event_id) if p.dropped_round is None}
+    if len(set(names)) != len(names) or set(names) != active:
+        missing, extra = sorted(active - set(names)), sorted(set(names) - active)
+        raise Usage(
+            "name every active player once, best first"
+            + (f"; missing: {', '.join(missing)}" if missing else "") + (f"; not active: {', '.join(extra)}" if extra else "")
+        )
+    append(session, event.id, BracketSeeded(1, list(names)))
+    return list(names)
+
+
+CUT_SIZES = (2, 4, 8, 16, 32, 64)
+
+
+def cut(session: Session, event_id: str, size: int) -> list[str]:
+    """End a Swiss event's Swiss rounds: the top `size` active players of the standings, seeded in that order."""
+    event = lock_event(session, event_id)
+    if size not in CUT_SIZES:
+        raise Usage(f"--cut must be one of {', '.join(map(str, CUT_SIZES))}, not {size}")
+    if event.format != "swiss":
+        raise Usage(f"{event_id!r} is a {FORMATS[event.format]} event; only a Swiss event has a top cut")
+    if event.bracket_round is not None:
+        raise Conflict(f"{event_id!r} has had its top cut already")
+    if event.rounds == 0:
+        raise Conflict(f"{event_id!r} has played no Swiss round yet")
+    _refuse_open_tables(session, event, "cutting")
+    seeds = top_cut(session, event_id, size)
+    append(session, event.id, BracketSeeded(event.rounds + 1, seeds))
+    return seeds
+
+
+def top_cut(session: Session, event_id: str, size: int) -> list[str]:
+    active = [s.player for s in standings(session, event_id) if not s.dropped]
+    if len(active) < size:
+        raise Conflict(f"a top {size} needs {size} active players; {event_id!r} has {len(active)}")
+    return active[:size]
+
+
+def next_round(session: Session, event: Event, number: int, seed: int) -> pairing.Pairing:
+    """The tables of round `number` in the event's format (`pair` writes them; `verify` recomputes them).
+
+    `seed` is the Swiss pairing seed; brackets and round robins follow from their seeds alone.
+    """
+    if event.bracket_round is None:  # Swiss: paused players and pre-assigned byes sit out
+        out = set().union(*sitting_out(session, event.id, number))
+        active = [e for e in entrants(session, event.id) if e.id not in out]
+        if len(active) < 2:
+            raise Conflict(f"event {event.id!r} has {len(active)} active player(s); pairing needs two")
+        return pairing.pair_swiss(active, number, seed)
+    k = number - event.bracket_round + 1  # the bracket's (or round robin's) own round number
+    if event.format == "roundrobin":
+        seeds = seeded(session, event.id)
+        if k > brackets.round_robin_rounds(len(seeds)):
+            raise Conflict(f"all {brackets.round_robin_rounds(len(seeds))} rounds of {event.id!r} are paired")
+        tables, idle = brackets.round_robin(seeds, k, frozenset(absent_from(session, event)))
+        return pairing.Pairing(tables, idle)
+    if event.format == "double":
+        twice = double_bracket(session, event)
+        if twice.finished:
+            raise Conflict(f"the bracket of {event.id!r} is decided: {twice.champion} won it")
+        return pairing.Pairing([(a, b) for _, a, b in twice.ready], None)
+    state = bracket(session, event)
+    if state.finished:
+        won = f"{state.champion} won it" if state.champion else "nobody is left in it"
+        raise Conflict(f"the bracket of {event.id!r} is decided: {won}")
+    return pairing.Pairing(state.rounds[k - 1].tables, None)
+
+
+def repairing_problem(rebuilt: Session, entry: LogEntry, payload: Payload) -> str | None:
+    """For `verify`: does pairing the round (or making the top cut) again, from the log up to here, agree?"""
+    event = rebuilt.get(Event, entry.event_id)
+    if event is None:
+        return None
+    where = f"log entry {entry.seq}"
+    try:
+        if isinstance(payload, BracketSeeded) and event.format == "swiss":
+            same = top_cut(rebuilt, entry.event_id, len(payload.seeds)) == payload.seeds
+            return None if same else f"{where}: the standings give another top cut"
+        if isinstance(payload, PodsPaired):
+            grouped = next_pods(rebuilt, event, payload.round, payload.seed)
+            same = (grouped.tables, grouped.byes) == (payload.tables, payload.byes)
+        elif isinstance(payload, RoundPaired):
+            again = next_round(rebuilt, event, payload.round, payload.seed)
+            byes = sitting_out(rebuilt, event.id, payload.round)[1] if event.bracket_round is None else []
+            same = (list(again.tables), again.bye, byes) == ([tuple(t) for t in payload.tables], payload.bye, payload.byes)
+        else:
+            return None
+    except TournamentError as exc:
+        return f"{where}: it cannot be made again from the log: {exc.message}"
+    return None if same else f"{where}: pairing round {payload.round} again with seed {payload.seed} gives other tables"
+

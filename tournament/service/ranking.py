@@ -1,0 +1,139 @@
+"""Standings (with a bracket, by how far each player got) and the entrants the pairing functions take."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from sqlalchemy.orm import Session
+
+from tournament import brackets, pairing, pods
+from tournament import standings as tiebreaks
+from tournament.models import Event
+from tournament.service.elimination import (
+    bracket,
+    double_bracket,
+    is_bracket,
+)
+from tournament.service.queries import (
+    get_event,
+    matches,
+    players,
+    pod_tables,
+    round_byes,
+    rounds,
+)
+
+
+def _as_matches(session: Session, event_id: str) -> list[tiebreaks.Match]:
+    """Every decided match and bye, in the form the standings functions take (a match conceded by a drop is a forfeit)."""
+    done = [
+        tiebreaks.Match(
+            m.round, (m.player_a, m.player_b), {m.player_a: m.games_a, m.player_b: m.games_b}, m.draws or 0,
+            played=m.source != "drop",
+        )
+        for m in matches(session, event_id)
+        if m.games_a is not None and m.games_b is not None
+    ]
+    byes = [tiebreaks.Match(r.number, (r.bye,), {r.bye: 2}) for r in rounds(session, event_id) if r.bye]
+    byes += [tiebreaks.Match(number, (name,), {name: 2}) for number, name in round_byes(session, event_id)]
+    return sorted(done + byes, key=lambda m: m.round)
+
+
+def standings(session: Session, event_id: str) -> list[tiebreaks.Standing]:
+    """The event's standings; with a bracket, ordered by how far each player got in it (see `_bracket_order`)."""
+    event = get_event(session, event_id)
+    everyone = players(session, event_id)
+    dropped = {p.name: p.dropped_round for p in everyone if p.dropped_round is not None}
+    if event.format == "pods":
+        return pods.pod_standings([p.name for p in everyone], _as_pod_games(session, event_id), pods.Points.parse(event.points), dropped)
+    played = _as_matches(session, event_id)
+    joined = {p.name: p.registered_round + 1 for p in everyone if p.registered_round}
+    # Unplayed rounds (chess) are counted over the Swiss rounds every table has reported.
+    swiss_rounds = _reported_swiss_rounds(session, event)
+    table = tiebreaks.standings([p.name for p in everyone], played, event.profile, dropped, joined, swiss_rounds)
+    if not is_bracket(event):
+        return table
+    assert event.bracket_round is not None
+    before = [m for m in played if m.round < event.bracket_round]
+    swiss = tiebreaks.standings([p.name for p in everyone], before, event.profile, dropped, joined, swiss_rounds)
+    seeds = {p.name: p.seed for p in everyone}
+    if event.format == "double":
+        order = _double_order(double_bracket(session, event), seeds, [s.player for s in swiss])
+    else:
+        order = _bracket_order(bracket(session, event), seeds, [s.player for s in swiss])
+    by_player = {s.player: s for s in table}
+    return [dataclasses.replace(by_player[name], rank=rank) for rank, name in enumerate(order, start=1)]
+
+
+def _reported_swiss_rounds(session: Session, event: Event) -> int:
+    """The Swiss rounds whose every table has a result (0 for a bracket or round robin from round 1)."""
+    if event.format != "swiss":
+        return 0
+    last = event.rounds if event.bracket_round is None else event.bracket_round - 1
+    open_rounds = {m.round for m in matches(session, event.id) if m.games_a is None and m.round <= last}
+    return min(open_rounds, default=last + 1) - 1
+
+
+def _as_pod_games(session: Session, event_id: str) -> list[pods.PodGame]:
+    """Every reported pod (byes too), in the form the pod standings take."""
+    return [pods.PodGame(pod.round, {s.player: s.place for s in seats if s.place is not None}) for pod, seats in pod_tables(session, event_id) if pod.source]
+
+
+def pod_entrants(session: Session, event_id: str) -> list[pods.PodEntrant]:
+    """The players still in a pods event, with their points, rank, byes, opponents and turns in seat one."""
+    table = standings(session, event_id)
+    met: dict[str, set[str]] = {s.player: set() for s in table}
+    firsts = dict.fromkeys(met, 0)
+    for _pod, seats in pod_tables(session, event_id):
+        names = [s.player for s in seats]
+        if len(names) > 1:
+            firsts[names[0]] += 1
+        for name in names:
+            met[name].update(n for n in names if n != name)
+    return [
+        pods.PodEntrant(s.player, int(s.points), s.rank, s.byes > 0, frozenset(met[s.player]), firsts[s.player])
+        for s in table
+        if not s.dropped
+    ]
+
+
+def sitting_out(session: Session, event_id: str, number: int) -> tuple[set[str], list[str]]:
+    """Who the pairing of round `number` leaves out: the paused players, and those with a pre-assigned bye for it."""
+    paused, byes = set(), []
+    for p in players(session, event_id):
+        if p.dropped_round is None and p.paused:
+            paused.add(p.name)
+        elif p.dropped_round is None and p.bye_round == number:
+            byes.append(p.name)
+    return paused, byes
+
+
+def _bracket_order(state: brackets.Bracket, seeds: dict[str, int | None], swiss_order: list[str]) -> list[str]:
+    """Players ranked by the last bracket round they reached, then by seed; those outside it by the Swiss standings."""
+    reached = state.reached()
+    place = {name: k for k, name in enumerate(swiss_order)}
+    return sorted(swiss_order, key=lambda p: (-reached.get(p, 0), seeds.get(p) or len(place) + 1, place[p]))
+
+
+def _double_order(state: brackets.DoubleBracket, seeds: dict[str, int | None], names: list[str]) -> list[str]:
+    """Double elimination: the champion, those still in, then the rest by how late they went out, then seed."""
+    out = brackets.knocked_out(state)
+    top = brackets.NEVER + 1
+    return sorted(names, key=lambda p: (p != state.champion, -out.get(p, top), seeds.get(p) or len(names) + 1))
+
+
+def entrants(session: Session, event_id: str) -> list[pairing.Entrant]:
+    """The players still in the event, as the pairing function takes them (`sitting_out` says who sits out a round)."""
+    table = standings(session, event_id)
+    profile = get_event(session, event_id).profile
+    byes = {r.bye for r in rounds(session, event_id) if r.bye} | {name for _, name in round_byes(session, event_id)}
+    opponents: dict[str, set[str]] = {s.player: set() for s in table}
+    for m in matches(session, event_id):
+        opponents[m.player_a].add(m.player_b)
+        opponents[m.player_b].add(m.player_a)
+    return [
+        pairing.Entrant(s.player, tiebreaks.pairing_points(profile, s.points), s.rank, s.player in byes, frozenset(opponents[s.player]))
+        for s in table
+        if not s.dropped
+    ]
+

@@ -1,0 +1,307 @@
+"""Results: game logs judged by the referee, a judge's results, corrections, and pods' placements."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from referee.engine import judge
+from schemas.verdict import Verdict
+from tournament.eventlog import (
+    GameRecord,
+    PodCorrected,
+    PodReported,
+    ResultCorrected,
+    ResultReported,
+    append,
+)
+from tournament.models import Event, GameLog, Match, Pod, PodSeat
+from tournament.service.elimination import (
+    is_elimination,
+)
+from tournament.service.errors import (
+    Conflict,
+    LogRejected,
+    Usage,
+    WrongTable,
+)
+from tournament.service.queries import (
+    ID_PATTERN,
+    find_match,
+    find_pod,
+    lock_event,
+)
+
+
+@dataclass(frozen=True)
+class Tally:
+    """A match result: games won by each player, and drawn games."""
+
+    games: dict[str, int]
+    draws: int = 0
+
+    def text(self, a: str, b: str) -> str:
+        draws = f"-{self.draws}" if self.draws else ""
+        return f"{a} {self.games[a]}-{self.games[b]}{draws} {b}"
+
+
+def parse_result(text: str, draws: int = 0) -> Tally:
+    """`ann=2,bob=1` (games won by each player) into a Tally; Usage on anything else."""
+    games: dict[str, int] = {}
+    for part in text.split(","):
+        name, sep, count = part.strip().partition("=")
+        if not sep or not ID_PATTERN.fullmatch(name.strip()) or not count.strip().isdigit():
+            raise Usage(f"--result {text!r}: write games won by each player, like ann=2,bob=1")
+        if name.strip() in games:
+            raise Usage(f"--result {text!r}: {name.strip()} is named twice")
+        games[name.strip()] = int(count)
+    if draws < 0:
+        raise Usage("--draws cannot be negative")
+    return Tally(games, draws)
+
+
+def _where(match: Match) -> str:
+    return f"table {match.number} of round {match.round} ({match.player_a} vs {match.player_b})"
+
+
+def judge_logs(event: Event, match: Match, logs: Sequence[tuple[str, bytes]]) -> tuple[Tally, list[GameRecord]]:
+    """Referee every game log of a match, check each belongs to it, and add up the match."""
+    seats = {match.player_a, match.player_b}
+    games = {match.player_a: 0, match.player_b: 0}
+    draws = 0
+    needed = event.best_of // 2 + 1
+    records = []
+    for number, (path, data) in enumerate(logs, start=1):
+        verdict = _judged(event, seats, match.round, match.number, _where(match), path, data)
+        if verdict.verdict != "complete":
+            raise LogRejected(f"{path}: {referee_reason(verdict)}")
+        assert verdict.result is not None
+        if max(games.values()) >= needed:
+            raise LogRejected(f"{path}: the match was already decided before game {number} (best of {event.best_of})")
+        if match_over(event, match.round, games, number - 1):
+            raise LogRejected(f"{path}: game {number} of a best of {event.best_of}")
+        winner = verdict.result.winners[0] if len(verdict.result.winners) == 1 else None
+        if winner is None:
+            draws += 1
+        else:
+            games[winner] += 1
+        records.append(GameRecord(hashlib.sha256(data).hexdigest(), winner, data))
+    if not match_over(event, match.round, games, len(logs)):
+        tally = Tally(games, draws)
+        tied = " (tied: a bracket match goes on until someone wins a game)" if len(logs) >= event.best_of else ""
+        raise LogRejected(
+            f"the match is unfinished at {tally.text(match.player_a, match.player_b)} after {len(logs)} game(s) "
+            f"of a best of {event.best_of}{tied}; give every game's log (--log once per game, in order)"
+        )
+    return Tally(games, draws), records
+
+
+def _judged(event: Event, seats: set[str], round_number: int, table: int, where: str, path: str, data: bytes) -> Verdict:
+    """The referee's verdict on a log, after checking its header names this event's game, table and players."""
+    replay = judge(io.BytesIO(data), path)
+    header = replay.header
+    if header is not None:
+        if header.ruleset != event.ruleset:
+            raise WrongTable(f"{path}: a {header.ruleset} log, but {event.id!r} plays {event.ruleset}")
+        if set(header.players) != seats:
+            raise WrongTable(f"{path}: the log's players are {', '.join(header.players)}, not those of {where}")
+        place = header.event
+        if place is not None and (
+            place.tournament != event.id
+            or (place.round is not None and place.round != round_number)
+            or (place.table is not None and str(place.table) != str(table))
+        ):
+            raise WrongTable(
+                f"{path}: the log says it is from {place.tournament} round {place.round} table {place.table}, "
+                f"not {where} of {event.id}"
+            )
+    return replay.verdict
+
+
+def match_over(event: Event, round_number: int, games: dict[str, int], played: int) -> bool:
+    """Is a match with these game wins after `played` games finished?
+
+    Someone has the wins a best of N needs, or N games are played; in a
+    bracket round a tied match goes on after N games until someone is ahead.
+    """
+    if max(games.values()) >= event.best_of // 2 + 1:
+        return True
+    tied = len(set(games.values())) == 1
+    return played >= event.best_of and not (tied and is_elimination(event, round_number))
+
+
+def referee_reason(verdict: Verdict) -> str:
+    """The referee's reason a log is not a finished legal game, in one line."""
+    if verdict.verdict == "ongoing":
+        waiting = ", ".join(verdict.to_act) or "nobody"
+        return f"the game is unfinished after {verdict.records_checked} records (to act: {waiting})"
+    error = verdict.error
+    assert error is not None
+    label = error.rule or (f"field {error.field}" if error.field else "")
+    where = f"record {error.seq} (line {error.line})" if error.seq else f"line {error.line}"
+    return f"the referee says {verdict.verdict} at {where}: {label + ': ' if label else ''}{error.message}"
+
+
+def check_tally(event: Event, match: Match, tally: Tally) -> None:
+    """A judge's result must name the table's two players and fit a best of N."""
+    seats = {match.player_a, match.player_b}
+    if set(tally.games) != seats:
+        raise WrongTable(f"--result names {', '.join(sorted(tally.games))}, but {_where(match)}")
+    needed = event.best_of // 2 + 1
+    played = sum(tally.games.values()) + tally.draws
+    extra = is_elimination(event, match.round)  # a bracket match may need games past N to break a tie
+    if played < 1 or (played > event.best_of and not extra) or min(tally.games.values()) >= needed:
+        raise Usage(f"{tally.text(match.player_a, match.player_b)} is not a result of a best of {event.best_of}")
+    if max(tally.games.values()) > needed:
+        raise Usage(f"in a best of {event.best_of} nobody wins more than {needed} games")
+    if is_elimination(event, match.round) and len(set(tally.games.values())) == 1:
+        raise Usage(f"{_where(match)} is a bracket match: it needs a winner, not a draw")
+
+
+def _stored(session: Session, match: Match) -> tuple[Tally, list[str]]:
+    logs = session.scalars(
+        select(GameLog.sha256).filter_by(event_id=match.event_id, round=match.round, table=match.number).order_by(GameLog.game)
+    )
+    assert match.games_a is not None and match.games_b is not None
+    return Tally({match.player_a: match.games_a, match.player_b: match.games_b}, match.draws or 0), list(logs)
+
+
+@dataclass(frozen=True)
+class Reported:
+    match: Match
+    tally: Tally
+    changed: bool  # False when the same result was already there
+
+
+def report(
+    session: Session,
+    event_id: str,
+    table: int,
+    *,
+    round_number: int | None = None,
+    logs: Sequence[tuple[str, bytes]] = (),
+    result: Tally | None = None,
+    reason: str | None = None,
+    correction: bool = False,
+) -> Reported:
+    """Record a table's result from game logs, or a judge's result with a reason.
+
+    Reporting what is already there changes nothing; a different result for a
+    reported table needs `correction` (and a reason).
+    """
+    event = lock_event(session, event_id)
+    match = find_match(session, event, table, round_number)
+    if bool(logs) == (result is not None):
+        raise Usage("give the game logs (--log) or a judge's result (--result), not both or neither")
+    if (result is not None or correction) and not (reason and reason.strip()):
+        raise Usage("a judge's result or a correction needs --reason")
+    if logs:
+        tally, records = judge_logs(event, match, logs)
+        _check_new_logs(session, event_id, match, records)
+    else:
+        assert result is not None
+        tally, records = result, []
+        check_tally(event, match, tally)
+    hashes = [r.sha256 for r in records]
+    if match.games_a is not None:
+        if _stored(session, match) == (tally, hashes) and not correction:
+            return Reported(match, tally, changed=False)
+        if not correction:
+            old, _ = _stored(session, match)
+            raise Conflict(
+                f"{_where(match)} already has a result ({old.text(match.player_a, match.player_b)}); "
+                "use `tournament correct` with a --reason to change it"
+            )
+    elif correction:
+        raise Conflict(f"{_where(match)} has no result to correct yet; use `tournament report`")
+    kind = ResultCorrected if correction else ResultReported
+    source: Literal["log", "judge"] = "log" if logs else "judge"
+    append(session, event.id, kind(match.round, match.number, tally.games, tally.draws, source, reason, records))
+    return Reported(match, tally, changed=True)
+
+
+def _check_new_logs(session: Session, event_id: str, match: Match, records: list[GameRecord]) -> None:
+    """The same log cannot decide games at two tables, or twice at one."""
+    hashes = [r.sha256 for r in records]
+    if len(set(hashes)) != len(hashes):
+        raise LogRejected("the same game log is given twice")
+    for row in session.scalars(select(GameLog).filter_by(event_id=event_id).where(GameLog.sha256.in_(hashes))):
+        if (row.round, row.table) != (match.round, match.number):
+            raise WrongTable(f"game {row.game} of table {row.table}, round {row.round} was already reported with this log")
+
+
+@dataclass(frozen=True)
+class PodResult:
+    pod: Pod
+    seats: list[PodSeat]
+    changed: bool  # False when the same result was already there
+
+
+def report_pod(
+    session: Session,
+    event_id: str,
+    table: int,
+    *,
+    round_number: int | None = None,
+    logs: Sequence[tuple[str, bytes]] = (),
+    places: dict[str, int] | None = None,
+    reason: str | None = None,
+    correction: bool = False,
+) -> PodResult:
+    """A pod's result: the placements of its one game's log, or a judge's places with a reason."""
+    event = lock_event(session, event_id)
+    pod, seats = find_pod(session, event, table, round_number)
+    where = f"table {pod.number} of round {pod.round} ({', '.join(s.player for s in seats)})"
+    if pod.source == "bye":
+        raise Conflict(f"{where} is a bye; it has no result to report")
+    if bool(logs) == (places is not None):
+        raise Usage("give the game's log (--log) or a judge's places (--result ann=1,bob=2,...), not both or neither")
+    if (places is not None or correction) and not (reason and reason.strip()):
+        raise Usage("a judge's result or a correction needs --reason")
+    names = {s.player for s in seats}
+    record = None
+    if logs:
+        if len(logs) != 1:
+            raise LogRejected(f"a pod plays one game; give its one log, not {len(logs)}")
+        places, record = _judge_pod_log(session, event, pod, names, where, *logs[0])
+    assert places is not None
+    if set(places) != names:
+        raise WrongTable(f"--result names {', '.join(sorted(places))}, but {where}")
+    if sorted(places.values())[0] != 1 or any(p < 1 or p > len(names) for p in places.values()):
+        raise Usage(f"places run from 1 (best) to {len(names)}; equal places share, and someone is first")
+    stored = {s.player: s.place for s in seats}
+    if pod.source is not None:
+        same = stored == places and pod.sha256 == (record.sha256 if record else None)
+        if same and not correction:
+            return PodResult(pod, seats, changed=False)
+        if not correction:
+            raise Conflict(f"{where} already has a result; use `tournament correct` with a --reason to change it")
+    elif correction:
+        raise Conflict(f"{where} has no result to correct yet; use `tournament report`")
+    kind = PodCorrected if correction else PodReported
+    source: Literal["log", "judge"] = "log" if record else "judge"
+    append(session, event.id, kind(pod.round, pod.number, places, source, reason, record))
+    return PodResult(pod, seats, changed=True)
+
+
+def _judge_pod_log(
+    session: Session, event: Event, pod: Pod, names: set[str], where: str, path: str, data: bytes
+) -> tuple[dict[str, int], GameRecord]:
+    """The referee's placements for a pod's game log, after checking the log belongs to this pod."""
+    verdict = _judged(event, names, pod.round, pod.number, where, path, data)
+    if verdict.verdict != "complete":
+        raise LogRejected(f"{path}: {referee_reason(verdict)}")
+    assert verdict.result is not None
+    digest = hashlib.sha256(data).hexdigest()
+    for other in session.scalars(select(Pod).filter_by(event_id=event.id, sha256=digest)):
+        if (other.round, other.number) != (pod.round, pod.number):
+            raise WrongTable(f"{path}: table {other.number} of round {other.round} was already reported with this log")
+    winner = verdict.result.winners[0] if len(verdict.result.winners) == 1 else None
+    return dict(verdict.result.placements), GameRecord(digest, winner, data)
+
