@@ -110,6 +110,14 @@ def test_show_at_a_record_the_log_lacks_is_a_usage_error(tmp_path: Path) -> None
     assert not (tmp_path / "x.html").exists()
 
 
+def test_a_log_too_long_for_one_page_is_a_usage_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    log = bot_game(tmp_path, "cardwars")
+    monkeypatch.setattr("referee.show.MAX_RECORDS", 10)
+    result = invoke("show", str(log))
+    assert result.exit_code == 2 and "more than 10 records" in result.output
+    assert not log.with_suffix(".html").exists()
+
+
 def test_show_missing_log_is_a_usage_error(tmp_path: Path) -> None:
     result = invoke("show", str(tmp_path / "nope.jsonl"))
     assert result.exit_code == 2 and "no such file" in result.output
@@ -174,6 +182,7 @@ def test_rulebook_reads_wrapped_items_and_headings() -> None:
     assert book["CW-1.1"].startswith("Cardwars is for exactly two players") and book["CW-1.1"].endswith("lists them.")
     assert "**" not in book["CW-1.2"] and "Ruling (cardwars 2)" in book["CW-1.2"]
     assert book["CW-2"] == "Turns"
+    assert not [rule for game in ruleset_ids() for rule, text in rulebook(game).items() if "*" in text]  # no markdown emphasis
 
 
 def test_a_malformed_log_shows_what_could_be_read_and_the_error(tmp_path: Path) -> None:

@@ -277,6 +277,8 @@ class StccgMultiplayer(Ruleset):
                     "seed_deck": len(s.seeds),
                     "draw_deck": sum(s.draw.values()),
                     "hand": sorted(s.hand.elements()),
+                    "played": sorted(s.played.elements()),
+                    "q_swaps": s.qs,
                 }
                 for p, s in state.seats.items()
             },
