@@ -370,3 +370,30 @@ def test_a_game_without_its_own_view_is_drawn_as_nested_lists() -> None:
     html = render("state.html.j2", st=st, view=FALLBACK, setup={})
     assert "after record 3" in html and "<dt>turn</dt><dd>2</dd>" in html.replace("\n", "")
     assert "&lt;QS&gt; 2H" in html
+
+
+@pytest.mark.browser
+def test_the_page_prints_the_table_without_its_controls(page: Any, tmp_path: Path) -> None:
+    log = bot_game(tmp_path, "cardwars")
+    show(log, "--at", "9")
+    open_page(page, log.with_suffix(".page.html"))
+    page.emulate_media(media="print")
+    assert not page.locator(".controls").is_visible()
+    assert page.locator("#state").is_visible() and "after record 9" in caption(page)
+    assert page.locator("#records").is_visible()
+
+
+@pytest.mark.browser
+def test_a_dispute_page_shows_both_versions(page: Any, tmp_path: Path) -> None:
+    a = write(tmp_path, "a.jsonl", lines([*BOARD, attack("ann", "JH")]))
+    b = write(tmp_path, "b.jsonl", lines([*BOARD, attack("ann", "QH")]))
+    out = tmp_path / "d.html"
+    assert invoke("dispute", str(a), str(b), "--html", "-o", str(out)).exit_code == 1
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(out.as_uri())
+    branches = page.locator(".branch")
+    assert branches.count() == 2 and errors == []
+    assert "legal" in str(branches.nth(0).locator(".judgement").text_content())
+    assert "CW-5.1" in str(branches.nth(1).locator(".judgement").text_content())
+    assert page.locator(".before").is_visible() and colours(page.locator(".before").screenshot()) > 8
