@@ -16,11 +16,13 @@ from schemas.tournament import TableRow
 
 class ErrorBody(msgspec.Struct, forbid_unknown_fields=True):
     """Every refused `/api/...` request: the HTTP status, the CLI's exit code for the same refusal
-    (null when the CLI has none, e.g. a bad token), and one line saying why."""
+    (null when the CLI has none, e.g. a bad token), and one line saying why; for a game log the referee
+    refused, what it said (`referee`)."""
 
     status: int
     error: str
     exit_code: int | None = None
+    referee: RefereeError | None = None
 
 
 class Version(msgspec.Struct, forbid_unknown_fields=True):
@@ -84,7 +86,8 @@ class MatchView(msgspec.Struct, forbid_unknown_fields=True):
 
 
 class Joined(msgspec.Struct, forbid_unknown_fields=True):
-    """A one-time code exchanged for a session: send `session` as `Authorization: Bearer ...`."""
+    """A one-time code (or the organiser token) exchanged for a session: send `session` as
+    `Authorization: Bearer ...` with every later `/api/...` request."""
 
     event: str | None
     player: str | None
@@ -99,3 +102,24 @@ class Code(msgspec.Struct, forbid_unknown_fields=True):
     player: str
     code: str
     link: str
+
+
+class SignIn(msgspec.Struct, forbid_unknown_fields=True):
+    """`POST /api/join` (a player's one-time code) and `POST /api/admin/login` (the organiser token)."""
+
+    code: str
+
+
+class ResultClaim(msgspec.Struct, forbid_unknown_fields=True):
+    """A player's typed claim: games won by each player at the table and drawn games, or a pod's places."""
+
+    games: dict[str, int] | None = None
+    draws: int = 0
+    places: dict[str, int] | None = None
+
+
+class Confirmation(msgspec.Struct, forbid_unknown_fields=True):
+    """Confirm `claimant`'s claim; for uploaded logs, give the SHA-256 of each log's last line, in order."""
+
+    claimant: str
+    last_lines: list[str] = msgspec.field(default_factory=list)

@@ -13,11 +13,25 @@ One module per concern; callers use `service.<name>` for all of them:
 - `elimination`: brackets as they stand; `ranking`: standings and entrants;
 - `pairings`: seeding, the top cut, pairing, re-pairing for `verify`;
 - `results`: reports from game logs or a judge, corrections, pods;
+- `claims`: players' claims on `tournament serve`, confirmations, the judge queue, rulings;
 - `tokens`: `tournament serve`'s sign-in codes, sessions, the organiser token.
 """
 
 from __future__ import annotations
 
+from tournament.service.claims import (
+    Table,
+    TableState,
+    claim,
+    confirm,
+    current_tables,
+    judge_queue,
+    last_line_hash,
+    rule,
+    seat_of,
+    state_of,
+    tables,
+)
 from tournament.service.elimination import (
     absent_from,
     bracket,
@@ -130,6 +144,8 @@ __all__ = [
     "PodResult",
     "Reported",
     "ResultsMissing",
+    "Table",
+    "TableState",
     "Tally",
     "TooManyGuesses",
     "TournamentError",
@@ -140,7 +156,10 @@ __all__ = [
     "check_guesses",
     "check_id",
     "check_tally",
+    "claim",
+    "confirm",
     "create_event",
+    "current_tables",
     "cut",
     "double_bracket",
     "drop",
@@ -157,6 +176,8 @@ __all__ = [
     "is_finished",
     "issue_code",
     "judge_logs",
+    "judge_queue",
+    "last_line_hash",
     "lock_event",
     "match_over",
     "matches",
@@ -176,10 +197,14 @@ __all__ = [
     "report",
     "report_pod",
     "rounds",
+    "rule",
+    "seat_of",
     "seed",
     "seeded",
     "server_secret",
     "sign_out",
     "standings",
+    "state_of",
+    "tables",
     "top_cut",
 ]

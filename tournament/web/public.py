@@ -16,7 +16,7 @@ from sqlalchemy.orm import Session
 from tournament import export, pictures, render, service
 from tournament.models import Event
 from tournament.web import views
-from tournament.web.app import reading
+from tournament.web.common import reading
 
 
 def page(request: Request[Any, Any, Any], name: str, session: Session | None = None, event: Event | None = None, **context: Any) -> Template:
