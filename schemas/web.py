@@ -123,3 +123,22 @@ class Confirmation(msgspec.Struct, forbid_unknown_fields=True):
 
     claimant: str
     last_lines: list[str] = msgspec.field(default_factory=list)
+
+
+class Ruling(msgspec.Struct, forbid_unknown_fields=True):
+    """The organiser settles an open table of the current round, or corrects one (`correct`): accept a
+    player's claim (`accept`), or give the result (`games` and `draws`, or a pod's `places`); `reason` is kept."""
+
+    table: int
+    reason: str
+    accept: str | None = None
+    games: dict[str, int] | None = None
+    draws: int = 0
+    places: dict[str, int] | None = None
+    correct: bool = False
+
+
+class PlayerRef(msgspec.Struct, forbid_unknown_fields=True):
+    """One player of the event, by id."""
+
+    player: str

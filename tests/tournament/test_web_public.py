@@ -27,7 +27,7 @@ def test_unknown_things_are_404_with_a_json_error_and_an_html_page(db_url: str) 
     with client(db_url) as c:
         answer = c.get("/api/events/nope/round")
         assert answer.status_code == 404
-        assert answer.json() == {"status": 404, "error": "unknown event 'nope'", "exit_code": service.EXIT_NOT_FOUND}
+        assert answer.json() == {"status": 404, "error": "unknown event 'nope'", "exit_code": service.EXIT_NOT_FOUND, "referee": None}
         assert c.get("/api/events/ev/rounds/5").status_code == 404
         assert c.get("/api/events/ev/bracket").json()["error"] == "'ev' has no bracket (yet)"
         page = c.get("/e/nope")

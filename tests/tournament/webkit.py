@@ -44,3 +44,36 @@ def make_event(
 def client(db_url: str) -> Iterator[TestClient]:  # type: ignore[type-arg]
     with TestClient(app=create_app(db_url)) as test_client:
         yield test_client
+
+
+ORGANISER_TOKEN = "organiser-token-for-tests-0123456789"
+
+
+def codes(db_url: str, event: str = "ev") -> dict[str, str]:
+    """A one-time sign-in code for every player of the event, and the organiser token set."""
+    with database(db_url) as engine, Session(engine) as session, session.begin():
+        service.ensure_organiser(session, ORGANISER_TOKEN)
+        return {p.name: service.issue_code(session, event, p.name) for p in service.players(session, event)}
+
+
+def tables(db_url: str, event: str = "ev") -> list[list[str]]:
+    """The current round's tables (players in seat order)."""
+    with database(db_url) as engine, Session(engine) as session:
+        return [t.players for t in service.current_tables(session, service.get_event(session, event))]
+
+
+def bearer(session: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {session}"}
+
+
+def sign_in(c: TestClient, code: str) -> dict[str, str]:  # type: ignore[type-arg]
+    """Spend a code through the API: the Bearer header for the session."""
+    answer = c.post("/api/join", json={"code": code})
+    assert answer.status_code == 201, answer.text
+    return bearer(answer.json()["session"])
+
+
+def organiser(c: TestClient) -> dict[str, str]:  # type: ignore[type-arg]
+    answer = c.post("/api/admin/login", json={"code": ORGANISER_TOKEN})
+    assert answer.status_code == 201, answer.text
+    return bearer(answer.json()["session"])

@@ -8,13 +8,12 @@ comes from their session, never from the request.
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Any
 
 from litestar import Request, Response, get, post
 from litestar.concurrency import sync_to_thread
 from litestar.datastructures import UploadFile
-from litestar.enums import RequestEncodingType
-from litestar.params import Body
+from litestar.params import JSONBody, MultipartBody
 from litestar.response import Redirect, Template
 
 from schemas.web import Confirmation, Joined, MatchView, ResultClaim, SignIn, TableClaims
@@ -163,7 +162,7 @@ async def confirm_form(request: Request[Any, Any, Any]) -> Template:
 
 
 @post("/api/join", sync_to_thread=True, tags=["players"])
-def api_join(request: Request[Any, Any, Any], data: SignIn) -> Joined:
+def api_join(request: Request[Any, Any, Any], data: JSONBody[SignIn]) -> Joined:
     """Spend a one-time sign-in code for a session (401 for a wrong or used code; 429 after too many)."""
     who, secret = _exchange(request, data.code)
     return Joined(who.event_id, who.player, secret, "player")
@@ -187,7 +186,7 @@ def _answer(request: Request[Any, Any, Any], action: str, **kwargs: Any) -> Tabl
 
 
 @post("/api/me/claim", sync_to_thread=True, tags=["players"])
-def api_claim(request: Request[Any, Any, Any], data: ResultClaim) -> TableClaims:
+def api_claim(request: Request[Any, Any, Any], data: JSONBody[ResultClaim]) -> TableClaims:
     """Claim your table's result: `games` (and `draws`), or a pod's `places`."""
     kwargs: dict[str, Any] = {"places": data.places} if data.places is not None else {
         "result": service.Tally(data.games or {}, data.draws)
@@ -198,7 +197,7 @@ def api_claim(request: Request[Any, Any, Any], data: ResultClaim) -> TableClaims
 @post("/api/me/logs", tags=["players"])
 async def api_logs(
     request: Request[Any, Any, Any],
-    data: Annotated[dict[str, Any], Body(media_type=RequestEncodingType.MULTI_PART)],
+    data: MultipartBody[dict[str, Any]],
 ) -> TableClaims:
     """Upload your table's game logs (form field `log`, once per game, in order); 422 with the referee's verdict."""
     form = await request.form()
@@ -206,7 +205,7 @@ async def api_logs(
 
 
 @post("/api/me/confirm", sync_to_thread=True, tags=["players"])
-def api_confirm(request: Request[Any, Any, Any], data: Confirmation) -> TableClaims:
+def api_confirm(request: Request[Any, Any, Any], data: JSONBody[Confirmation]) -> TableClaims:
     """Confirm another player's claim at your table (logs: each one's last-line SHA-256, in order)."""
     return _answer(request, "confirm", claimant=data.claimant, last_lines=data.last_lines)
 

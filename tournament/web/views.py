@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import unicodedata
+from dataclasses import dataclass
 
+import segno
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
@@ -98,3 +100,35 @@ def referee_error(exc: service.LogRejected) -> RefereeError | None:
         return None
     error = verdict.error
     return RefereeError(verdict.path or "", verdict.verdict, error.rule, error.message, error.seq or None, error.line)
+
+
+def join_link(base_url: str, code: str) -> str:
+    """A player's sign-in link: the code after `#`, which browsers never send to a server (so no log has it)."""
+    return f"{base_url.rstrip('/')}/join#code={code}"
+
+
+@dataclass(frozen=True)
+class QR:
+    """A QR code as coordinates (in modules, quiet zone included): the template draws each dark run."""
+
+    size: int
+    runs: list[tuple[int, int, int]]  # x, y, width
+
+
+QUIET = 4  # modules of light border a scanner needs
+
+
+def qr(text: str) -> QR:
+    matrix = segno.make(text, error="m").matrix
+    runs = []
+    for y, row in enumerate(matrix):
+        x = 0
+        while x < len(row):
+            if row[x]:
+                start = x
+                while x < len(row) and row[x]:
+                    x += 1
+                runs.append((start + QUIET, y + QUIET, x - start))
+            else:
+                x += 1
+    return QR(len(matrix) + 2 * QUIET, runs)
