@@ -77,3 +77,30 @@ def organiser(c: TestClient) -> dict[str, str]:  # type: ignore[type-arg]
     answer = c.post("/api/admin/login", json={"code": ORGANISER_TOKEN})
     assert answer.status_code == 201, answer.text
     return bearer(answer.json()["session"])
+
+
+@contextmanager
+def serving(db_url: str) -> Iterator[str]:
+    """A real uvicorn server on 127.0.0.1 (a free port) in a thread: its base URL, stopped afterwards."""
+    import socket
+    import threading
+    import time
+
+    import uvicorn
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = int(sock.getsockname()[1])
+    server = uvicorn.Server(uvicorn.Config(create_app(db_url), host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not server.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            raise RuntimeError("the test server did not start")
+        time.sleep(0.05)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=15)

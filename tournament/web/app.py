@@ -8,6 +8,7 @@ thread pool, since the service and the referee are sync code.
 
 from __future__ import annotations
 
+import logging
 import os
 from typing import Any
 
@@ -59,6 +60,12 @@ def _http_error(request: Request[Any, Any, Any], exc: HTTPException) -> Response
     return _refusal(request, exc.status_code, str(exc.detail), None)
 
 
+def _unexpected(request: Request[Any, Any, Any], exc: Exception) -> Response[Any]:
+    """A bug: logged with its traceback on the server, one plain line for the client."""
+    logging.getLogger("tournament.web").error("%s %s failed", request.method, request.url.path, exc_info=exc)
+    return _refusal(request, 500, "the server failed on this request; the organiser can see why in its log", None)
+
+
 def _database_error(request: Request[Any, Any, Any], exc: Exception) -> Response[Any]:
     if isinstance(exc, IntegrityError):  # lost a race, e.g. two first starts creating one secret
         return _refusal(request, 409, f"the change conflicts with one made at the same time: {first_line(exc)}", 7)
@@ -91,6 +98,7 @@ def create_app(db_url: str | None = None, *, csrf_secret: str | None = None) -> 
             HTTPException: _http_error,
             OperationalError: _database_error,
             DBAPIError: _database_error,
+            Exception: _unexpected,
         },
         request_max_body_size=MAX_UPLOAD,
         on_shutdown=[dispose],

@@ -52,10 +52,11 @@ def _event_page(request: Request[Any, Any, Any], event_id: str, status: int = 20
         event = service.get_event(session, event_id)
         everyone = service.players(session, event_id)
         answer = page(
-            request, "admin_event", session, event, tables=_tables(request, event_id), names=views.names(session, event_id),
+            request, "admin_event", session, event, tables=_claims(session, event_id), names=views.names(session, event_id),
             active=[p.name for p in everyone if p.dropped_round is None], everyone=[p.name for p in everyone],
             notice=notices.get("notice"), error=notices.get("error"), code=notices.get("code"),
             qr=views.qr(notices["code"].link) if notices.get("code") else None,
+            hold=bool(notices.get("code")),  # no reload while a code is on screen: it is shown once
         )
     answer.status_code = status
     return answer
@@ -166,10 +167,14 @@ def api_login(request: Request[Any, Any, Any], data: JSONBody[SignIn]) -> Joined
     return Joined(None, None, _login(request, data.code), "organiser")
 
 
+def _claims(session: Session, event_id: str) -> list[TableClaims]:
+    event = service.get_event(session, event_id)
+    return [views.table_claims(session, event, s) for s in service.tables(session, event_id)]
+
+
 def _tables(request: Request[Any, Any, Any], event_id: str) -> list[TableClaims]:
-    with reading(request) as session:
-        event = service.get_event(session, event_id)
-        return [views.table_claims(session, event, s) for s in service.tables(session, event_id)]
+    with reading(request) as session:  # never inside another session: SQLite's transactions queue on one lock
+        return _claims(session, event_id)
 
 
 @get("/api/admin/events/{event_id:str}/tables", sync_to_thread=True, tags=["organiser"])

@@ -92,12 +92,12 @@ def _act(request: Request[Any, Any, Any], action: str, **kwargs: Any) -> Templat
     who = player(request)
     try:
         with writing(request) as session:
-            state = _run(session, who, action, **kwargs)
+            state = _run(session, who, action, **kwargs).state
     except service.TournamentError as exc:
         refused = views.referee_error(exc) if isinstance(exc, service.LogRejected) else None
         return _me_page(request, who, status_of(exc), error=exc.message, refused=refused)
-    done = "The result is in: everyone at the table agrees." if state.state == "done" else (
-        "The claims at your table differ: a judge will decide." if state.state == "disputed" else
+    done = "The result is in: everyone at the table agrees." if state == "done" else (
+        "The claims at your table differ: a judge will decide." if state == "disputed" else
         "Saved. The other player(s) at your table must confirm it."
     )
     return _me_page(request, who, notice=done)
@@ -123,7 +123,7 @@ def _numbers(form: Any, prefix: str) -> dict[str, int]:
 
 
 async def _logs(form: Any) -> Logs:
-    files = [f for f in form.getall("log") if isinstance(f, UploadFile) and f.filename]
+    files = [f for f in form.getall("log", []) if isinstance(f, UploadFile) and f.filename]
     return [(f.filename, await f.read()) for f in files]
 
 

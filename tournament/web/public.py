@@ -66,7 +66,9 @@ def standings(request: Request[Any, Any, Any], event_id: FromPath[str]) -> Templ
     with reading(request) as session:
         event = service.get_event(session, event_id)
         header, cells = render.standing_cells(export.standing_rows(session, event_id))
-        return page(request, "standings", session, event, header=header, cells=cells, text_columns=render.TEXT_COLUMNS)
+        return page(
+            request, "standings", session, event, header=header, cells=cells, text_columns=render.TEXT_COLUMNS, short=render.SHORT,
+        )
 
 
 @get("/e/{event_id:str}/bracket", sync_to_thread=True, include_in_schema=False)
