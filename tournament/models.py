@@ -12,6 +12,7 @@ from datetime import datetime
 
 from sqlalchemy import (
     BigInteger,
+    Boolean,
     DateTime,
     ForeignKey,
     ForeignKeyConstraint,
@@ -20,6 +21,7 @@ from sqlalchemy import (
     MetaData,
     String,
     Text,
+    false,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -35,6 +37,7 @@ NAMING_CONVENTION = {
 }
 
 ID = String(64)  # event and player ids: [A-Za-z0-9_.-]{1,64}, as in referee logs
+DISPLAY_NAME = 100  # the longest display name, in characters
 HASH = String(64)  # hex SHA-256
 
 
@@ -60,6 +63,8 @@ class Event(Base):
     rounds: Mapped[int] = mapped_column(Integer)  # rounds paired so far
     # The first round of the bracket or round robin (its seeds are players.seed); None while Swiss.
     bracket_round: Mapped[int | None] = mapped_column(Integer)
+    # A late entry's missed rounds: "loss" (a match loss each, as the MTR) or "none" (not counted).
+    late_entry: Mapped[str] = mapped_column(String(8), server_default="none")
     last_seq: Mapped[int] = mapped_column(Integer)
     last_hash: Mapped[str] = mapped_column(HASH)
 
@@ -79,10 +84,16 @@ class LogEntry(Base):
 
 
 class Player(Base):
+    """A person in an event: `name` is their stable id (as in game logs), `display_name` what people read."""
+
     __tablename__ = "players"
 
     event_id: Mapped[str] = mapped_column(ID, ForeignKey("events.id"), primary_key=True)
-    name: Mapped[str] = mapped_column(ID, primary_key=True)
+    name: Mapped[str] = mapped_column(ID, primary_key=True)  # the player id
+    display_name: Mapped[str] = mapped_column(String(DISPLAY_NAME))
+    rating: Mapped[int | None] = mapped_column(Integer)  # from registration; higher is stronger (seeds a bracket)
+    paused: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())  # sits out the rounds paired until `resume`
+    bye_round: Mapped[int | None] = mapped_column(Integer)  # a pre-assigned bye: the round it is for
     registered_round: Mapped[int] = mapped_column(Integer)  # rounds paired when they entered (0: on time)
     dropped_round: Mapped[int | None] = mapped_column(Integer)  # rounds paired when they dropped
     seed: Mapped[int | None] = mapped_column(Integer)  # 1 = top seed of the bracket or round robin; None if not in it
@@ -96,6 +107,19 @@ class Round(Base):
     seed: Mapped[int] = mapped_column(BigInteger)
     bye: Mapped[str | None] = mapped_column(ID)
     cost: Mapped[int] = mapped_column(Integer)
+    started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))  # the clock: `round start`
+    minutes: Mapped[int | None] = mapped_column(Integer)  # the round's length
+
+
+class RoundBye(Base):
+    """A pre-assigned bye granted in a round (`tournament bye`), besides the pairing's own `Round.bye`."""
+
+    __tablename__ = "round_byes"
+    __table_args__ = (ForeignKeyConstraint(["event_id", "round"], ["rounds.event_id", "rounds.number"]),)
+
+    event_id: Mapped[str] = mapped_column(ID, primary_key=True)
+    round: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player: Mapped[str] = mapped_column(ID, primary_key=True)
 
 
 class Match(Base):
@@ -115,6 +139,7 @@ class Match(Base):
     source: Mapped[Source | None] = mapped_column(String(16))
     reason: Mapped[str | None] = mapped_column(String(500))
     reported_seq: Mapped[int | None] = mapped_column(Integer)  # the log entry that set the result
+    extra_minutes: Mapped[int] = mapped_column(Integer, default=0, server_default="0")  # time extensions a judge gave
 
 
 class GameLog(Base):
@@ -148,6 +173,7 @@ class Pod(Base):
     reported_seq: Mapped[int | None] = mapped_column(Integer)
     sha256: Mapped[str | None] = mapped_column(HASH)
     log: Mapped[bytes | None] = mapped_column(LargeBinary)
+    extra_minutes: Mapped[int] = mapped_column(Integer, default=0, server_default="0")  # time extensions a judge gave
 
 
 class PodSeat(Base):
@@ -183,7 +209,7 @@ class Claim(Base):
     seq: Mapped[int] = mapped_column(Integer)  # the log entry that made it
 
 
-PROJECTION: tuple[type[Base], ...] = (Event, Player, Round, Match, GameLog, Pod, PodSeat, Claim)
+PROJECTION: tuple[type[Base], ...] = (Event, Player, Round, RoundBye, Match, GameLog, Pod, PodSeat, Claim)
 """The tables rebuilt from the log, in the order rows must be written."""
 
 

@@ -9,7 +9,9 @@ One module per concern; callers use `service.<name>` for all of them:
 
 - `errors`: exit codes and the errors;
 - `queries`: reading the event, players, rounds, tables and pods;
-- `events`: creating an event; `roster`: registering and dropping players;
+- `events`: creating an event; `roster`: registering, renaming, pausing and dropping players, pre-assigned byes;
+- `people`: display names, ids derived from them, people from a CSV file;
+- `clock`: the round clock and time extensions;
 - `elimination`: brackets as they stand; `ranking`: standings and entrants;
 - `pairings`: seeding, the top cut, pairing, re-pairing for `verify`;
 - `results`: reports from game logs or a judge, corrections, pods;
@@ -31,6 +33,15 @@ from tournament.service.claims import (
     seat_of,
     state_of,
     tables,
+)
+from tournament.service.clock import (
+    DEFAULT_MINUTES,
+    Clock,
+    TableTime,
+    clock,
+    extend,
+    round_ends,
+    start_round,
 )
 from tournament.service.elimination import (
     absent_from,
@@ -72,13 +83,23 @@ from tournament.service.pairings import (
     seed,
     top_cut,
 )
+from tournament.service.people import (
+    Person,
+    clean_name,
+    display_names,
+    people_from_args,
+    people_from_csv,
+    slug,
+)
 from tournament.service.queries import (
     ID_PATTERN,
+    assigned_byes,
     check_id,
     find_match,
     find_pod,
     get_event,
     get_player,
+    had_bye,
     lock_event,
     matches,
     open_match,
@@ -105,8 +126,13 @@ from tournament.service.results import (
     report_pod,
 )
 from tournament.service.roster import (
+    assign_bye,
     drop,
+    pause,
     register,
+    register_people,
+    rename,
+    resume,
 )
 from tournament.service.tokens import (
     Denied,
@@ -125,6 +151,7 @@ from tournament.service.tokens import (
 
 __all__ = [
     "CUT_SIZES",
+    "DEFAULT_MINUTES",
     "EXIT_CONFLICT",
     "EXIT_DATABASE",
     "EXIT_LOG_REJECTED",
@@ -136,40 +163,50 @@ __all__ = [
     "FORMATS",
     "ID_PATTERN",
     "SEEDED",
+    "Clock",
     "Conflict",
     "Denied",
     "Identity",
     "LogRejected",
     "NotFound",
+    "Person",
     "PodResult",
     "Reported",
     "ResultsMissing",
     "Table",
     "TableState",
+    "TableTime",
     "Tally",
     "TooManyGuesses",
     "TournamentError",
     "Usage",
     "WrongTable",
     "absent_from",
+    "assign_bye",
+    "assigned_byes",
     "bracket",
     "check_guesses",
     "check_id",
     "check_tally",
     "claim",
+    "clean_name",
+    "clock",
     "confirm",
     "create_event",
     "current_tables",
     "cut",
+    "display_names",
     "double_bracket",
     "drop",
     "ensure_organiser",
     "entrants",
     "exchange_code",
+    "extend",
     "find_match",
     "find_pod",
     "get_event",
     "get_player",
+    "had_bye",
     "identify",
     "is_bracket",
     "is_elimination",
@@ -187,15 +224,22 @@ __all__ = [
     "organiser_login",
     "pair",
     "parse_result",
+    "pause",
+    "people_from_args",
+    "people_from_csv",
     "players",
     "pod_entrants",
     "pod_tables",
     "record_guess",
     "referee_reason",
     "register",
+    "register_people",
+    "rename",
     "repairing_problem",
     "report",
     "report_pod",
+    "resume",
+    "round_ends",
     "rounds",
     "rule",
     "seat_of",
@@ -203,7 +247,9 @@ __all__ = [
     "seeded",
     "server_secret",
     "sign_out",
+    "slug",
     "standings",
+    "start_round",
     "state_of",
     "tables",
     "top_cut",

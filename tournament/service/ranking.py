@@ -19,6 +19,7 @@ from tournament.service.queries import (
     matches,
     players,
     pod_tables,
+    round_byes,
     rounds,
 )
 
@@ -34,6 +35,7 @@ def _as_matches(session: Session, event_id: str) -> list[tiebreaks.Match]:
         if m.games_a is not None and m.games_b is not None
     ]
     byes = [tiebreaks.Match(r.number, (r.bye,), {r.bye: 2}) for r in rounds(session, event_id) if r.bye]
+    byes += [tiebreaks.Match(number, (name,), {name: 2}) for number, name in round_byes(session, event_id)]
     return sorted(done + byes, key=lambda m: m.round)
 
 
@@ -95,6 +97,17 @@ def pod_entrants(session: Session, event_id: str) -> list[pods.PodEntrant]:
     ]
 
 
+def sitting_out(session: Session, event_id: str, number: int) -> tuple[set[str], list[str]]:
+    """Who the pairing of round `number` leaves out: the paused players, and those with a pre-assigned bye for it."""
+    paused, byes = set(), []
+    for p in players(session, event_id):
+        if p.dropped_round is None and p.paused:
+            paused.add(p.name)
+        elif p.dropped_round is None and p.bye_round == number:
+            byes.append(p.name)
+    return paused, byes
+
+
 def _bracket_order(state: brackets.Bracket, seeds: dict[str, int | None], swiss_order: list[str]) -> list[str]:
     """Players ranked by the last bracket round they reached, then by seed; those outside it by the Swiss standings."""
     reached = state.reached()
@@ -110,10 +123,10 @@ def _double_order(state: brackets.DoubleBracket, seeds: dict[str, int | None], n
 
 
 def entrants(session: Session, event_id: str) -> list[pairing.Entrant]:
-    """The players still in the event, as the pairing function takes them."""
+    """The players still in the event, as the pairing function takes them (`sitting_out` says who sits out a round)."""
     table = standings(session, event_id)
     profile = get_event(session, event_id).profile
-    byes = {r.bye for r in rounds(session, event_id) if r.bye}
+    byes = {r.bye for r in rounds(session, event_id) if r.bye} | {name for _, name in round_byes(session, event_id)}
     opponents: dict[str, set[str]] = {s.player: set() for s in table}
     for m in matches(session, event_id):
         opponents[m.player_a].add(m.player_b)
