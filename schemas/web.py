@@ -72,7 +72,6 @@ class TableClaims(msgspec.Struct, forbid_unknown_fields=True):
     table: TableRow
     state: Literal["waiting", "disputed", "done"]
     claims: list[Claim]
-    extra_minutes: int = 0
 
 
 class MatchView(msgspec.Struct, forbid_unknown_fields=True):
@@ -142,3 +141,17 @@ class PlayerRef(msgspec.Struct, forbid_unknown_fields=True):
     """One player of the event, by id."""
 
     player: str
+
+
+class ClockStart(msgspec.Struct, forbid_unknown_fields=True):
+    """Start the current round's clock now, for `minutes`."""
+
+    minutes: int = 50
+
+
+class Extension(msgspec.Struct, forbid_unknown_fields=True):
+    """Give a table of the current round extra minutes (they add up); `reason` is kept."""
+
+    table: int
+    minutes: int
+    reason: str | None = None

@@ -13,7 +13,9 @@ from tournament import service
 from tournament.db import open_database
 from tournament.web import create_app
 
-HOSTILE = '<script>alert("x")</script> \u202eevil\u202c O\'Brien\u200b "quoted"'
+# An event name may carry anything; a display name anything but control and format characters.
+HOSTILE = '<script>window.__injected=1</script> \u202eevil O\'Brien\u200b "quoted"'
+HOSTILE_PERSON = '<img src=x onerror="window.__injected=1"> "O\'Brien" שלום & co'
 
 
 @contextmanager
@@ -28,14 +30,16 @@ def database(db_url: str) -> Iterator[Engine]:
 def make_event(
     db_url: str, players: Sequence[str] = ("ann", "bob", "cat", "dan"), *, event: str = "ev", name: str = "Spring Open",
     format: str = "swiss", table_size: int | None = None, ruleset: str = "cardwars", best_of: int = 1, pair: bool = True,
+    display: dict[str, str] | None = None,
 ) -> None:
-    """An event with its players and, with `pair`, round 1 paired."""
+    """An event with its players (ids; `display` gives some a display name) and, with `pair`, round 1 paired."""
     with database(db_url) as engine, Session(engine) as session, session.begin():
         service.create_event(
             session, event, name=name, ruleset=ruleset, profile="mtg", best_of=best_of, seed=7, format=format,
             table_size=table_size,
         )
-        service.register(session, event, list(players))
+        shown = display or {}
+        service.register_people(session, event, [service.Person(shown.get(p, p), p) for p in players])
         if pair:
             service.pair(session, event)
 

@@ -14,7 +14,7 @@ from litestar.response import Redirect, Template
 from sqlalchemy.orm import Session
 
 from schemas.tournament import RoundInfo
-from schemas.web import Code, Joined, PlayerRef, Ruling, SignIn, TableClaims
+from schemas.web import ClockStart, Code, Extension, Joined, PlayerRef, Ruling, SignIn, TableClaims
 from tournament import export, service
 from tournament.web import views
 from tournament.web.auth import guarded, identity, keep, organiser
@@ -56,6 +56,7 @@ def _event_page(request: Request[Any, Any, Any], event_id: str, status: int = 20
             active=[p.name for p in everyone if p.dropped_round is None], everyone=[p.name for p in everyone],
             notice=notices.get("notice"), error=notices.get("error"), code=notices.get("code"),
             qr=views.qr(notices["code"].link) if notices.get("code") else None,
+            ends_at=service.round_ends(session, event_id, event.rounds) if event.rounds else None,
             hold=bool(notices.get("code")),  # no reload while a code is on screen: it is shown once
         )
     answer.status_code = status
@@ -117,6 +118,16 @@ def settle(session: Session, event_id: str, ruling: Ruling) -> str:
     return f"table {ruling.table}: corrected ({ruling.reason})"
 
 
+def start_clock(session: Session, event_id: str, minutes: int) -> str:
+    started = service.start_round(session, event_id, minutes)
+    return f"round {started.number}: the clock runs {minutes} minutes from now"
+
+
+def extend_table(session: Session, event_id: str, table: int, minutes: int, reason: str | None) -> str:
+    ends = service.extend(session, event_id, table, minutes, reason)
+    return f"table {table}: {minutes} more minutes (time is up at {ends:%H:%M} UTC)"
+
+
 def pair_next(session: Session, event_id: str) -> str:
     return f"round {service.pair(session, event_id).number} is paired"
 
@@ -144,6 +155,28 @@ async def rule_form(request: Request[Any, Any, Any], event_id: FromPath[str]) ->
 @post("/admin/e/{event_id:str}/pair", include_in_schema=False)
 async def pair_form(request: Request[Any, Any, Any], event_id: FromPath[str]) -> Template:
     return await sync_to_thread(_acting, request, event_id, lambda s: pair_next(s, event_id))
+
+
+def _whole(form: Any, name: str) -> int:
+    text = str(form.get(name, "")).strip()
+    if not text.isdigit():
+        raise service.Usage(f"{name}: write a whole number, not {text!r}")
+    return int(text)
+
+
+@post("/admin/e/{event_id:str}/clock", include_in_schema=False)
+async def clock_form(request: Request[Any, Any, Any], event_id: FromPath[str]) -> Template:
+    form = await request.form()
+    return await sync_to_thread(_acting, request, event_id, lambda s: start_clock(s, event_id, _whole(form, "minutes")))
+
+
+@post("/admin/e/{event_id:str}/extend", include_in_schema=False)
+async def extend_form(request: Request[Any, Any, Any], event_id: FromPath[str]) -> Template:
+    form = await request.form()
+    reason = str(form.get("reason", "")).strip() or None
+    return await sync_to_thread(
+        _acting, request, event_id, lambda s: extend_table(s, event_id, _whole(form, "table"), _whole(form, "minutes"), reason)
+    )
 
 
 @post("/admin/e/{event_id:str}/drop", include_in_schema=False)
@@ -211,6 +244,24 @@ def api_drop(request: Request[Any, Any, Any], event_id: FromPath[str], data: JSO
     return _tables(request, event_id)
 
 
+@post("/api/admin/events/{event_id:str}/clock", sync_to_thread=True, tags=["organiser"])
+def api_clock(request: Request[Any, Any, Any], event_id: FromPath[str], data: JSONBody[ClockStart]) -> RoundInfo:
+    """Start the current round's clock now (409 once started: extend tables instead)."""
+    organiser(request)
+    with writing(request) as session:
+        number = service.start_round(session, event_id, data.minutes).number
+        return export.round_info(session, event_id, number)
+
+
+@post("/api/admin/events/{event_id:str}/extend", sync_to_thread=True, tags=["organiser"])
+def api_extend(request: Request[Any, Any, Any], event_id: FromPath[str], data: JSONBody[Extension]) -> list[TableClaims]:
+    """Give a table of the current round extra minutes, with a reason."""
+    organiser(request)
+    with writing(request) as session:
+        extend_table(session, event_id, data.table, data.minutes, data.reason)
+    return _tables(request, event_id)
+
+
 @post("/api/admin/events/{event_id:str}/codes", sync_to_thread=True, tags=["organiser"])
 def api_code(request: Request[Any, Any, Any], event_id: FromPath[str], data: JSONBody[PlayerRef]) -> Code:
     """A new one-time sign-in code for a player (their older codes and sessions stop working)."""
@@ -220,6 +271,6 @@ def api_code(request: Request[Any, Any, Any], event_id: FromPath[str], data: JSO
 
 
 HANDLERS = [
-    admin, admin_login, admin_event, rule_form, pair_form, drop_form, code_form,
-    api_login, api_tables, api_rule, api_pair, api_drop, api_code,
+    admin, admin_login, admin_event, rule_form, pair_form, clock_form, extend_form, drop_form, code_form,
+    api_login, api_tables, api_rule, api_pair, api_clock, api_extend, api_drop, api_code,
 ]

@@ -41,12 +41,12 @@ def _round_page(request: Request[Any, Any, Any], event_id: str, number: int | No
         number = event.rounds if number is None else number
         info = export.round_info(session, event_id, number) if number else None
         shown = views.names(session, event_id)
-        header, cells = render.pairing_cells(info.tables, info.bye, event.format == "pods", info.advanced) if info else ([], [])
+        header, cells = render.pairing_cells(info.tables, info.bye, event.format == "pods", info.advanced, info.names) if info else ([], [])
         return page(
             request, "round", session, event, info=info, number=number, current=number == event.rounds,
             header=header, cells=cells, text_columns=render.TEXT_COLUMNS, by_name=views.by_name(info, shown) if info else [],
             by="name" if by == "name" else "table", q=q, seats=views.seats(session, event, q) if q and number == event.rounds else [],
-            names=shown,
+            names=shown, ends_at=service.round_ends(session, event_id, number) if number else None,
         )
 
 

@@ -27,7 +27,7 @@ def version(event: Event) -> Version:
 
 def names(session: Session, event_id: str) -> dict[str, str]:
     """Each player's id -> the name people read."""
-    return {p.name: p.name for p in service.players(session, event_id)}
+    return service.display_names(session, event_id)
 
 
 def current_round(session: Session, event: Event) -> RoundInfo | None:
