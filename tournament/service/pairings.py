@@ -68,7 +68,7 @@ def pair(session: Session, event_id: str) -> Round:
 
 
 def next_pods(session: Session, event: Event, number: int, seed: int) -> pods.PodPairing:
-    active = pod_entrants(session, event.id)
+    active = pod_entrants(session, event.id, event.table_size)
     if len(active) < max(2, event.table_size - 1):  # fewer could not fill even a table one seat short
         raise Conflict(f"event {event.id!r} has {len(active)} active player(s); its pods need {max(2, event.table_size - 1)}")
     return pods.pair_pods(active, number, seed, event.table_size)
