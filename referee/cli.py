@@ -1,4 +1,4 @@
-"""The `referee` command: validate, replay, legal, dispute, play, append, rulesets, schema.
+"""The `referee` command: validate, replay, legal, grid, dispute, show, play, append, rulesets, schema.
 
 Results go to stdout; errors and progress to stderr. Exit codes: 0 complete or
 ongoing, 1 illegal, 2 usage error, 3 malformed, 4 tampered.
@@ -22,7 +22,16 @@ from referee import console
 from referee import dispute as dispute_mod
 from referee.console import emit_json, err, out
 from referee.engine import LEGAL_COUNTED, Replay, judge, judge_file, legal_listing
-from referee.logio import ENCODER, Malformed, explain, line_hash, record_decoder
+from referee.logio import (
+    DECODE_ERRORS,
+    ENCODER,
+    Malformed,
+    explain,
+    line_hash,
+    record_decoder,
+    repeated_key,
+    strip_ending,
+)
 from referee.ruleset import Illegal
 from referee.rulesets import get as get_ruleset
 from referee.rulesets import ids as ruleset_ids
@@ -34,10 +43,17 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    cls=console.UnixGroup,
 )
 
+DISPUTE_PART = 1  # as diff and cmp: 0 the same, 1 different, 2 trouble
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")]
 LogArg = Annotated[str, typer.Argument(help="A referee-log/1 file; - reads stdin.", metavar="LOG")]
+
+
+@app.callback()
+def _everywhere(version: Annotated[bool, console.version_option("referee")] = False) -> None:
+    """Judge game logs: replay them, check every record against the rules, and give a verdict."""
 
 
 def fail(message: str, code: int = EXIT_USAGE) -> NoReturn:
@@ -45,9 +61,16 @@ def fail(message: str, code: int = EXIT_USAGE) -> NoReturn:
     console.fail("referee", message, code)
 
 
-def _readable(path: str) -> None:
-    if path != "-" and not Path(path).is_file():
-        fail(f"{path}: no such file")
+def _unreadable(path: str | Path) -> str | None:
+    """Why `path` cannot be read as a log, or None."""
+    if str(path) == "-" or Path(path).is_file():
+        return None
+    return f"{path}: is a directory, not a log" if Path(path).is_dir() else f"{path}: no such file"
+
+
+def _readable(path: str | Path) -> None:
+    if problem := _unreadable(path):
+        fail(problem)
 
 
 def _judge(path: str, upto: int | None = None) -> Replay:
@@ -121,6 +144,9 @@ def _validate_path(path: str) -> Verdict:
 def validate(
     logs: Annotated[list[str], typer.Argument(help="Log files; - reads stdin.", metavar="LOG...")],
     jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Worker processes.")] = 1,
+    quiet: Annotated[
+        bool, typer.Option("--quiet", "-q", help="Print only the logs that are not legal (with --json: always an array).")
+    ] = False,
     as_json: JsonOpt = False,
 ) -> None:
     """Judge logs: the first record that broke a rule, or that the game is legal and its result."""
@@ -144,12 +170,13 @@ def validate(
             for path in logs:
                 verdicts.append(_validate_path(path))
                 progress.advance(task)
+    shown = [v for v in verdicts if v.error is not None] if quiet else verdicts
     if as_json:
-        emit_json(verdicts[0] if len(verdicts) == 1 else verdicts)
+        emit_json(shown if quiet or len(shown) != 1 else shown[0])
     else:
-        for verdict in verdicts:
+        for verdict in shown:
             out.print(describe_verdict(verdict), markup=False)
-        if len(verdicts) > 1:
+        if len(verdicts) > 1 and not quiet:
             summary = Table(title="summary")
             summary.add_column("verdict")
             summary.add_column("logs", justify="right")
@@ -217,6 +244,7 @@ def grid(
     log: LogArg,
     at: Annotated[int | None, typer.Option("--at", min=0, help="After this record (default: the last).")] = None,
     svg: Annotated[Path | None, typer.Option("--svg", help="Also write the map as SVG to this file (- for stdout).")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the map as JSON: seq, to_act, text and svg.")] = False,
 ) -> None:
     """Draw the playing area's map (the spacegrid of stccg-multiplayer) as text, and as SVG with --svg."""
     replay = _at_point(log, at)
@@ -224,6 +252,12 @@ def grid(
     text = replay.ruleset.grid_text(replay.state)
     if text is None:
         fail(f"{replay.ruleset.id} has no map to draw")
+    if as_json:
+        if svg is not None:
+            fail("--json and --svg do not go together: the JSON holds the SVG")
+        drawing = replay.ruleset.grid_svg(replay.state)
+        emit_json({"seq": replay.last_seq, "to_act": replay.verdict.to_act, "text": text, "svg": drawing})
+        return
     if svg is None:
         out.print(text, markup=False)
         return
@@ -244,17 +278,81 @@ def dispute(
     log_a: Annotated[str, typer.Argument(metavar="LOG_A")],
     log_b: Annotated[str, typer.Argument(metavar="LOG_B")],
     as_json: JsonOpt = False,
+    html: Annotated[bool, typer.Option("--html", help="Write the two versions side by side as an HTML page.")] = False,
+    out_file: Annotated[Path | None, typer.Option("--out", "-o", help="With --html: the page's file (default: stdout).")] = None,
 ) -> None:
-    """Compare two versions of one game: where they part, and each branch's verdict there."""
+    """Compare two versions of one game: where they part, and each branch's verdict there.
+
+    Exits 0 when the two record the same game, 1 when they part, 2 when a log cannot be read.
+    """
     _readable(log_a)
     _readable(log_b)
     if log_a == "-" and log_b == "-":
         fail("stdin (-) can be read only once")
-    report = dispute_mod.compare(log_a, log_b)
+    if html:
+        from referee.show import dispute_page
+
+        lines_a, lines_b = _read_lines(log_a), _read_lines(log_b)
+        _write_page(out_file, dispute_page(log_a, lines_a, log_b, lines_b))
+        parted = dispute_mod.parting(map(strip_ending, lines_a), map(strip_ending, lines_b))
+        raise typer.Exit(0 if parted is None else DISPUTE_PART)
+    try:
+        report = dispute_mod.compare(log_a, log_b)
+    except OSError as exc:
+        fail(f"{exc.filename or log_a}: {exc.strerror}")
     if as_json:
         emit_json(report)
     else:
         out.print(dispute_mod.render(report), markup=False)
+    raise typer.Exit(DISPUTE_PART if report["parted_at"] else 0)
+
+
+def _read_lines(path: str) -> list[bytes]:
+    """Every line of a log for a page (stdin for -); an unreadable file is a usage error."""
+    from referee.show import read_lines
+
+    try:
+        return read_lines(path)
+    except OSError as exc:
+        fail(f"{path}: {exc.strerror}")
+
+
+def _write(target: Path, data: bytes) -> None:
+    """Write `data` to `target` whole or not at all (a temporary file renamed into place)."""
+    tmp = target.with_name(target.name + ".tmp")
+    try:
+        tmp.write_bytes(data)
+        os.replace(tmp, target)
+    except OSError as exc:
+        fail(f"{target}: {exc.strerror}")
+
+
+def _write_page(target: Path | None, page: str) -> None:
+    """An HTML page to `target` (stdout for None or -)."""
+    if target is None or str(target) == "-":
+        sys.stdout.write(page)
+        return
+    _write(target, page.encode())
+    err.print(f"wrote {target} ({len(page.encode()) // 1024} KiB)", markup=False)
+
+
+@app.command()
+def show(
+    log: LogArg,
+    out_file: Annotated[Path | None, typer.Option("--out", "-o", help="The page's file (default: LOG with .html; - for stdout).")] = None,
+    at: Annotated[int | None, typer.Option("--at", min=0, help="Open at this record (default: the first failure, else the last).")] = None,
+) -> None:
+    """Write a judge's view: one self-contained HTML page replaying the game record by record."""
+    from referee.show import NoSuchRecord, show_page
+
+    _readable(log)
+    try:
+        page = show_page(_read_lines(log), log, at)
+    except NoSuchRecord as exc:
+        fail(str(exc))
+    if out_file is None and log != "-":
+        out_file = Path(log).with_suffix(".html")
+    _write_page(out_file, page)
 
 
 @app.command()
@@ -283,12 +381,7 @@ def play(
         sys.stdout.buffer.write(data)
         sys.stdout.flush()
         return
-    tmp = out_file.with_name(out_file.name + ".tmp")
-    try:
-        tmp.write_bytes(data)
-        os.replace(tmp, out_file)
-    except OSError as exc:
-        fail(f"{out_file}: {exc.strerror}")
+    _write(out_file, data)
     err.print(f"wrote {out_file}", markup=False)
 
 
@@ -298,45 +391,60 @@ def append(
     record: Annotated[str, typer.Argument(help="The record as JSON (seq and prev are filled in); - reads stdin.")],
     as_json: JsonOpt = False,
 ) -> None:
-    """Check RECORD against the game so far, then append it with its seq and prev."""
+    """Check RECORD against the game so far, then append it with its seq and prev.
+
+    With --json, a refusal is also a JSON object on stdout: {"appended": null, "error": {...}}.
+    """
     import fcntl
 
-    text = sys.stdin.read() if record == "-" else record
+    def refuse(message: str, kind: str, *, field: str | None = None, rule: str | None = None, whole: Verdict | None = None) -> NoReturn:
+        code = EXIT_CODES.get(kind, EXIT_USAGE)
+        if as_json:
+            error = {"verdict": kind, "code": code, "message": message, "field": field, "rule": rule}
+            emit_json({"appended": None, "error": error, "log": msgspec.to_builtins(whole) if whole else None})
+        fail(message, code)
+
+    # bytes, not text: stdin or an argument that is not UTF-8 is a malformed record, not a crash
+    text = sys.stdin.buffer.read() if record == "-" else record.encode("utf-8", "surrogateescape")
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        fail(f"RECORD: not JSON: {exc.msg} at column {exc.colno}", EXIT_CODES["malformed"])
+        data = msgspec.json.decode(text)
+        key = repeated_key(text, None) if isinstance(data, dict) else None
+    except DECODE_ERRORS as exc:
+        bad = explain(exc, line=text)
+        refuse(f"RECORD: {bad.message}", "malformed", field=bad.field)
     if not isinstance(data, dict):
-        fail("RECORD: must be a JSON object", EXIT_CODES["malformed"])
-    if not log.is_file():
-        fail(f"{log}: no such file")
+        refuse("RECORD: must be a JSON object", "malformed")
+    if key:
+        refuse(f"RECORD: the key {key!r} appears twice", "malformed", field=key)
+    if problem := _unreadable(log):
+        refuse(problem, "usage")
     with open(log, "r+b") as stream:
         fcntl.flock(stream, fcntl.LOCK_EX)  # one appender at a time; the check and the write are one step
         replay = judge(stream, str(log))
         verdict = replay.verdict
         if verdict.error is not None:
             err.print(describe_verdict(verdict), markup=False)
-            fail(f"{log}: the log is {verdict.verdict}; nothing appended", EXIT_CODES[verdict.verdict])
+            refuse(f"{log}: the log is {verdict.verdict}; nothing appended", verdict.verdict, whole=verdict)
         if verdict.result is not None:
-            fail(f"{log}: the game is over; nothing appended", EXIT_CODES["illegal"])
+            refuse(f"{log}: the game is over; nothing appended", "illegal")
         assert replay.ruleset is not None and replay.header is not None and replay.last_line is not None
         seq = replay.last_seq + 1
         if data.setdefault("seq", seq) != seq:
-            fail(f"RECORD: field seq: is {data['seq']}, expected {seq}", EXIT_CODES["malformed"])
+            refuse(f"RECORD: field seq: is {data['seq']}, expected {seq}", "malformed", field="seq")
         chained = replay.last_seq == 0 or verdict.chain == "verified"
         data.pop("prev", None)
         if chained:
             data["prev"] = line_hash(replay.last_line)
-        line = ENCODER.encode(data)
         try:
+            line = ENCODER.encode(data)
             parsed = record_decoder(replay.header.ruleset).decode(line)
-        except msgspec.MsgspecError as exc:
-            bad: Malformed = explain(exc)
-            fail(f"RECORD: field {bad.field or '?'}: {bad.message}", EXIT_CODES["malformed"])
+        except (*DECODE_ERRORS, OverflowError) as exc:  # OverflowError: an integer JSON allows but no field does
+            bad = explain(exc) if not isinstance(exc, OverflowError) else Malformed(str(exc))
+            refuse(f"RECORD: field {bad.field or '?'}: {bad.message}", "malformed", field=bad.field)
         try:
             replay.ruleset.apply(replay.state, parsed)
         except Illegal as exc:
-            fail(f"RECORD: illegal ({exc.rule}): {exc.message}", EXIT_CODES["illegal"])
+            refuse(f"RECORD: illegal ({exc.rule}): {exc.message}", "illegal", rule=exc.rule)
         stream.seek(0, os.SEEK_END)
         if stream.tell() > 0:
             stream.seek(-1, os.SEEK_END)
@@ -396,6 +504,6 @@ def schema(
 
 
 def main() -> None:
-    """Entry point of the `referee` console script."""
-    app()
+    """Entry point of the `referee` console script (and of `python -m referee`)."""
+    app(prog_name="referee")
 

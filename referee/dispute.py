@@ -9,7 +9,7 @@ from typing import Any
 import msgspec
 
 from referee.engine import Replay, judge
-from referee.logio import strip_ending
+from referee.logio import DECODE_ERRORS, strip_ending
 
 IGNORED = ("seq", "prev", "at", "note")  # where a record sits and what it says aside, not what it does
 
@@ -27,7 +27,7 @@ def _meaning(line: bytes, header: bool) -> Any:
     """What a line says about the game: its JSON without bookkeeping fields, or its bytes if not JSON."""
     try:
         data = msgspec.json.decode(line)
-    except msgspec.DecodeError:
+    except DECODE_ERRORS:
         return line
     if isinstance(data, dict):
         keep = ("ruleset", "players", "setup") if header else None
@@ -67,14 +67,17 @@ def _branch(replay: Replay, line: int, record: bytes | None) -> dict[str, Any]:
     return {"record": shown, "judgement": judgement, "verdict": msgspec.to_builtins(v)}
 
 
-def compare(path_a: str, path_b: str) -> dict[str, Any]:
-    """The dispute report: where the logs part, the state before it, and each branch there and overall."""
-    if "-" in (path_a, path_b):
+def compare(
+    path_a: str, path_b: str, lines_a: list[bytes] | None = None, lines_b: list[bytes] | None = None
+) -> dict[str, Any]:
+    """The dispute report: where the logs part, the state before it, and each branch there and overall.
+
+    `lines_a` and `lines_b`, when given, are the logs already read (the paths then only name them).
+    """
+    if "-" in (path_a, path_b) and lines_a is None and lines_b is None:
         stdin = list(_lines("-"))
         lines_a = stdin if path_a == "-" else None
         lines_b = stdin if path_b == "-" else None
-    else:
-        lines_a = lines_b = None
 
     def lines(path: str, cached: list[bytes] | None) -> Iterable[bytes]:
         return cached if cached is not None else _lines(path)

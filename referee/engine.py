@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import hashlib
 import itertools
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-import msgspec
-
 from referee.logio import (
+    DECODE_ERRORS,
     HEADER_DECODER,
     Malformed,
     explain,
@@ -33,6 +33,12 @@ from schemas.verdict import ChainState, Error, Verdict, VerdictKind
 
 LEGAL_SHOWN = 20
 LEGAL_COUNTED = 10_000  # blocks and payments can be combinatorial: count the rest only this far
+# `\r\n` is a line ending; a `\r` left over after it (`\r\r\n`, or a last line ending in `\r`) is not.
+STRAY_CR = "the line ends in a stray carriage return (only \\n or \\r\\n end a line)"
+# An error is one line whatever the log holds: control characters are escaped, and
+# a message quoting a megabyte-long key or card name is cut short.
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+MESSAGE_LIMIT, FIELD_LIMIT = 300, 100
 
 
 @dataclass
@@ -58,6 +64,9 @@ def _stop(replay: Replay, kind: VerdictKind, error: Error, chain: ChainState) ->
     """Fill in a failing verdict, with the state and what was legal at the failure."""
     verdict = replay.verdict
     verdict.verdict = kind
+    error.message = one_line(error.message, MESSAGE_LIMIT)
+    if error.field:
+        error.field = one_line(error.field, FIELD_LIMIT)
     verdict.error = error
     verdict.chain = chain
     verdict.records_checked = max(0, (error.seq or 1) - 1)
@@ -72,13 +81,19 @@ def _stop(replay: Replay, kind: VerdictKind, error: Error, chain: ChainState) ->
     return replay
 
 
+def one_line(text: str, limit: int) -> str:
+    """`text` on one line (control characters escaped as Python writes them), at most about `limit` characters."""
+    text = _CONTROL.sub(lambda m: repr(m.group())[1:-1], text)
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} characters)"
+
+
 def start(header_line: bytes) -> tuple[Header, Ruleset, Any]:
     """Decode and check the header; raise Malformed or Illegal."""
     try:
         header = HEADER_DECODER.decode(header_line)
-    except msgspec.MsgspecError as exc:
-        raise explain(exc) from None
-    key = repeated_key(header_line, header)
+        key = repeated_key(header_line, header)
+    except DECODE_ERRORS as exc:
+        raise explain(exc, line=header_line) from None
     if key:
         raise Malformed(f"the key {key!r} appears twice in one object", key)
     if header.ruleset not in ruleset_ids():
@@ -90,8 +105,8 @@ def start(header_line: bytes) -> tuple[Header, Ruleset, Any]:
     ruleset = get_ruleset(header.ruleset)
     try:
         setup = setup_decoder(header.ruleset).decode(header.setup)
-    except msgspec.MsgspecError as exc:
-        raise explain(exc, "setup.") from None
+    except DECODE_ERRORS as exc:
+        raise explain(exc, "setup.", header_line) from None
     return header, ruleset, ruleset.start(header, setup)
 
 
@@ -108,6 +123,8 @@ def judge(lines: Iterable[bytes], path: str | None = None, *, upto: int | None =
     if raw is None:
         return _stop(replay, "malformed", Error(1, "the log is empty: line 1 must be the header"), "absent")
     header_line = strip_ending(raw)
+    if header_line[-1:] == b"\r":
+        return _stop(replay, "malformed", Error(1, STRAY_CR, seq=0), "absent")
     try:
         header, ruleset, state = start(header_line)
     except Malformed as exc:
@@ -130,17 +147,20 @@ def judge(lines: Iterable[bytes], path: str | None = None, *, upto: int | None =
         if upto is not None and seq >= upto:
             break
         line = raw[:-1] if raw[-1:] == b"\n" else raw
-        if line[-1:] == b"\r":
-            line = line[:-1]
         expected = seq + 1
+        if line[-1:] == b"\r":  # only CRLF logs come here: LF lines pay nothing for the check
+            line = line[:-1]
+            if line[-1:] == b"\r" or raw[-1:] != b"\n":
+                return _stop(replay, "malformed", Error(lineno, STRAY_CR, seq=expected), _chain(chained))
         if not line:
             return _stop(replay, "malformed", Error(lineno, "blank line", seq=expected), _chain(chained))
         try:
             record: Record = decode(line)
-        except msgspec.MsgspecError as exc:
-            bad = explain(exc)
+            key = repeated_key(line, record)
+        except DECODE_ERRORS as exc:
+            bad = explain(exc, line=line)
             return _stop(replay, "malformed", Error(lineno, bad.message, seq=expected, field=bad.field), _chain(chained))
-        if key := repeated_key(line, record):
+        if key:
             message = f"the key {key!r} appears twice in one object"
             return _stop(replay, "malformed", Error(lineno, message, seq=expected, field=key), _chain(chained))
         if record.by not in actors:
@@ -186,7 +206,7 @@ def get_ruleset_id(header_line: bytes) -> str | None:
     """The ruleset a header names, or None when it cannot be read."""
     try:
         return HEADER_DECODER.decode(header_line).ruleset
-    except msgspec.MsgspecError:
+    except DECODE_ERRORS:
         return None
 
 

@@ -77,6 +77,10 @@ class Ruleset:
         """The state as plain JSON-able data (for verdicts and `replay --json`)."""
         raise NotImplementedError
 
+    def view(self, state: Any) -> dict[str, Any]:
+        """What the game's `view.html.j2` draws a state from: `describe`, plus drawing data if a game needs it."""
+        return self.describe(state)
+
     def render(self, state: Any) -> str:
         """The state as text a player reads."""
         raise NotImplementedError

@@ -9,8 +9,19 @@ import msgspec
 
 LOG_FORMAT: Final = "referee-log/1"
 
-PlayerId = Annotated[str, msgspec.Meta(pattern=r"^[A-Za-z0-9_.-]{1,64}$")]
-Hash = Annotated[str, msgspec.Meta(pattern=r"^[0-9a-f]{64}$")]
+
+def whole(pattern: str) -> str:
+    """`pattern` matched against the whole string.
+
+    msgspec searches with Python's `re`, where `$` also matches before a final
+    newline (`ann\\n` would pass as `ann`); `(?!\\n)` closes that, and stays a
+    valid JSON Schema (ECMA-262) pattern.
+    """
+    return rf"^(?:{pattern})$(?!\n)"
+
+
+PlayerId = Annotated[str, msgspec.Meta(pattern=whole(r"[A-Za-z0-9_.-]{1,64}"))]
+Hash = Annotated[str, msgspec.Meta(pattern=whole(r"[0-9a-f]{64}"))]
 
 
 class Event(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):

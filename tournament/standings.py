@@ -1,26 +1,29 @@
-"""Standings: match points, game points and each event's tiebreakers.
+"""Standings: points and each event's tiebreakers, as each profile's rulebook defines them.
 
-A match is a win (3 match points), a draw (1) or a loss (0); the winner is the
-player with more games won, and equal games won is a drawn match. A bye is a
-2-0 win. Game points are 3 per game won and 1 per drawn game.
+A match is a win, a draw or a loss: the winner is the player with more games
+won, and equal games won is a drawn match. A bye is a 2-0 win. Game points are
+3 per game won and 1 per drawn game. Points per match (`POINTS`): 3/1/0 in
+`mtg` and `pokemon`, 1/½/0 in `chess`.
 
-Tiebreaker profiles (`PROFILES`), all of them "higher is better":
+Tiebreaker profiles (`PROFILES`), all of them "higher is better"; the sources
+and rulings are in tournament/README.md ("Standings and tiebreakers"):
 
-- `mtg`, as in the Magic Tournament Rules, appendix C:
-  `omw` (opponents' match-win percentage), `gw` (game-win percentage),
-  `ogw` (opponents' game-win percentage). A player's match-win percentage is
-  their match points over 3 per round played, their game-win percentage their
-  game points over 3 per game played, each at least 0.33 (exactly 0.33, as
-  the rules write it, not a third). Byes count in a
-  player's own percentages but are left out of their opponents' averages.
-  A player who dropped has their percentages over the rounds they played.
-- `pokemon`: `owp` (opponents' win percentage, the same match-win percentage
-  with a floor of 0.25) and `oowp` (the average of the opponents' `owp`).
-- `chess`: `buchholz` (the sum of the opponents' match points),
-  `buchholz_cut1` (the same without the lowest opponent) and
-  `sonneborn_berger` (the match points of the opponents beaten, plus half of
-  those of the opponents drawn). Scores are the event's match points; byes
-  add nothing.
+- `mtg`, the Magic Tournament Rules, appendix C: `omw` (opponents' match-win
+  percentage), `gw` (game-win percentage), `ogw` (opponents' game-win
+  percentage). A match-win percentage is match points over 3 per round played,
+  a game-win percentage game points over 3 per game played, each at least
+  0.33 (exactly, as the rules write it). Byes count in a player's own
+  percentages but are left out of their opponents' averages. A player who
+  dropped has their percentages over the rounds they played.
+- `pokemon`, the Play! Pokémon tournament rules: `owp` (the average of the
+  opponents' win percentages) and `oowp` (the average of the opponents'
+  `owp`). A win percentage is (wins + ½ ties) over the rounds counted: byes
+  are left out (neither the round nor the win counts), a late entry's missed
+  rounds count as losses, a dropped player's record ends when they dropped.
+  At least 25%; a dropped player's at most 75%. Byes are not opponents.
+- `chess`, the FIDE Tie-Break Regulations (C.07): `buchholz` (8.1),
+  `buchholz_cut1` (14.1), `sonneborn_berger` (9.1), with article 16's
+  handling of unplayed rounds (see `_chess_tiebreakers`).
 
 An average over no opponents (a player who only had byes) is 0. Every value
 is computed exactly (fractions), so equal tiebreakers compare equal; ties
@@ -33,15 +36,21 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-WIN, DRAW, LOSS = 3, 1, 0  # match points
 GAME_WIN, GAME_DRAW = 3, 1  # game points
 MTG_FLOOR = Fraction(33, 100)
-POKEMON_FLOOR = Fraction(1, 4)
+POKEMON_FLOOR, POKEMON_DROPPED_CAP = Fraction(1, 4), Fraction(3, 4)
+HALF = Fraction(1, 2)
 
 PROFILES: dict[str, tuple[str, ...]] = {
     "mtg": ("omw", "gw", "ogw"),
     "pokemon": ("owp", "oowp"),
     "chess": ("buchholz", "buchholz_cut1", "sonneborn_berger"),
+}
+# Points for a won and a drawn match (a loss scores 0), per profile.
+POINTS: dict[str, tuple[Fraction, Fraction]] = {
+    "mtg": (Fraction(3), Fraction(1)),
+    "pokemon": (Fraction(3), Fraction(1)),
+    "chess": (Fraction(1), HALF),
 }
 
 
@@ -51,6 +60,8 @@ class Match:
     players: tuple[str, ...]  # two players; one player alone is a bye (a 2-0 win)
     games: dict[str, int]  # games won by each player in the match
     draws: int = 0  # drawn games in the match
+    # False: not played over the table but conceded by a player who dropped mid-round (a forfeit)
+    played: bool = True
     # the match winner has more games won; equal games won is a drawn match
 
 
@@ -58,7 +69,7 @@ class Match:
 class Standing:
     rank: int
     player: str
-    points: int  # match points: win 3, draw 1, loss 0 (a bye is a win)
+    points: int | float  # the profile's points (a bye is a win); whole numbers as int
     game_points: int  # 3 per game won, 1 per game drawn
     wins: int
     losses: int
@@ -68,11 +79,20 @@ class Standing:
     dropped: bool
 
 
+@dataclass(frozen=True)
+class _Slot:
+    """One round of a player's record: what they scored and against whom (FIDE C.07 article 16)."""
+
+    scored: str  # "W", "D" or "L"
+    opponent: str | None  # the opponent met, or the scheduled one of a forfeit
+    kind: str  # "game", "bye", "forfeit", or "absent" (not entered yet, withdrawn, or unpaired)
+
+
 @dataclass
 class _Record:
     """One player's results, built up match by match."""
 
-    points: int = 0
+    points: Fraction = Fraction(0)
     game_points: int = 0
     games: int = 0
     rounds: int = 0
@@ -80,12 +100,14 @@ class _Record:
     losses: int = 0
     draws: int = 0
     byes: int = 0
-    # One entry per match played against someone (byes left out): the
-    # opponent and the match points this player scored in that match.
-    played: list[tuple[str, int]] = field(default_factory=list)
+    missed: int = 0  # rounds before a late entry's first
+    dropped: bool = False
+    # One entry per match against someone (byes left out): the opponent and W, D or L.
+    played: list[tuple[str, str]] = field(default_factory=list)
+    slots: dict[int, _Slot] = field(default_factory=dict)  # round -> what happened in it
 
     def match_win(self, floor: Fraction) -> Fraction:
-        return max(floor, Fraction(self.points, 3 * self.rounds)) if self.rounds else floor
+        return max(floor, self.points / (3 * self.rounds)) if self.rounds else floor
 
     def game_win(self, floor: Fraction) -> Fraction:
         return max(floor, Fraction(self.game_points, 3 * self.games)) if self.games else floor
@@ -96,28 +118,43 @@ def standings(
     matches: Sequence[Match],
     profile: str = "mtg",
     dropped: Mapping[str, int] | None = None,
+    joined: Mapping[str, int] | None = None,
+    rounds: int | None = None,
 ) -> list[Standing]:
     """Rank `players`: by points, then the profile's tiebreakers in order, then player id.
 
     `dropped` maps a player who left to the last round they played; a match of
     theirs recorded for a later round is left out of their own record (their
-    opponent keeps the result).
+    opponent keeps the result). `joined` maps a late entry to their first
+    round. `rounds` is how many rounds the event has played (default: the
+    last round of `matches`): a player without a match or bye in one of them
+    has an unplayed round (chess).
     """
     if profile not in PROFILES:
         raise ValueError(f"unknown tiebreaker profile {profile!r}; known: {sorted(PROFILES)}")
-    dropped = dropped or {}
-    records = _records(players, matches, dropped)
+    dropped, joined = dropped or {}, joined or {}
+    win, draw = POINTS[profile]
+    records = _records(players, matches, dropped, {"W": win, "D": draw, "L": Fraction(0)})
+    for p, first in joined.items():
+        if p in records:
+            records[p].missed = max(0, first - 1)
     names = PROFILES[profile]
-    values = {p: [_TIEBREAKERS[name](records, p) for name in names] for p in players}
+    if profile == "chess":
+        played_rounds = max((m.round for m in matches), default=0) if rounds is None else rounds
+        chess = _chess_tiebreakers(records, played_rounds)
+        values = {p: list(chess[p]) for p in players}
+    else:
+        values = {p: [_TIEBREAKERS[name](records, p) for name in names] for p in players}
     order = sorted(players, key=lambda p: (-records[p].points, *(-v for v in values[p]), p))
     return [
         Standing(
             rank=rank,
             player=p,
-            points=records[p].points,
+            points=_number(records[p].points),
             game_points=records[p].game_points,
             wins=records[p].wins,
-            losses=records[p].losses,
+            # Pokémon: a late entry's missed rounds are losses on their record.
+            losses=records[p].losses + (records[p].missed if profile == "pokemon" else 0),
             draws=records[p].draws,
             byes=records[p].byes,
             tiebreakers={name: float(v) for name, v in zip(names, values[p], strict=True)},
@@ -127,35 +164,48 @@ def standings(
     ]
 
 
+def pairing_points(profile: str, points: float) -> int:
+    """Points as the whole numbers the pairing functions take: in steps of a drawn match (chess: half-points)."""
+    return int(Fraction(points) / POINTS[profile][1])
+
+
+def _number(value: Fraction) -> int | float:
+    return int(value) if value.denominator == 1 else float(value)
+
+
 def _records(
-    players: Sequence[str], matches: Sequence[Match], dropped: Mapping[str, int]
+    players: Sequence[str], matches: Sequence[Match], dropped: Mapping[str, int], value: Mapping[str, Fraction]
 ) -> dict[str, _Record]:
     """Every player's record, including opponents who are not being ranked."""
-    records = {p: _Record() for p in players}
+    records = {p: _Record(dropped=p in dropped) for p in players}
     for match in matches:
         if len(match.players) not in (1, 2):
             raise ValueError(f"a match has one player (a bye) or two: {match.players}")
         counted = [p for p in match.players if match.round <= dropped.get(p, match.round)]
         for p in counted:
-            record = records.setdefault(p, _Record())
+            record = records.setdefault(p, _Record(dropped=p in dropped))
             record.rounds += 1
             if len(match.players) == 1:
                 record.byes += 1
                 record.wins += 1
-                record.points += WIN
+                record.points += value["W"]
                 record.game_points += 2 * GAME_WIN
                 record.games += 2
+                record.slots[match.round] = _Slot("W", None, "bye")
                 continue
             (other,) = (q for q in match.players if q != p)
             mine, theirs = match.games.get(p, 0), match.games.get(other, 0)
-            scored = WIN if mine > theirs else LOSS if mine < theirs else DRAW
-            record.points += scored
-            record.wins += scored == WIN
-            record.losses += scored == LOSS
-            record.draws += scored == DRAW
+            scored = "W" if mine > theirs else "L" if mine < theirs else "D"
+            record.points += value[scored]
+            record.wins += scored == "W"
+            record.losses += scored == "L"
+            record.draws += scored == "D"
             record.game_points += GAME_WIN * mine + GAME_DRAW * match.draws
             record.games += mine + theirs + match.draws
             record.played.append((other, scored))
+            # A match its opponent had already left (or conceded by dropping) was not played over the table.
+            over_the_table = match.played and len(counted) == 2
+            record.slots[match.round] = _Slot(scored, other, "game" if over_the_table else "forfeit")
     return records
 
 
@@ -175,28 +225,20 @@ def _ogw(records: dict[str, _Record], p: str) -> Fraction:
     return _average([records[o].game_win(MTG_FLOOR) for o, _ in records[p].played])
 
 
+def _pokemon_win(record: _Record) -> Fraction:
+    """A player's win percentage as their opponents see it: byes left out, missed rounds lost, 25% to 75%/100%."""
+    counted = record.rounds - record.byes + record.missed
+    won = record.wins - record.byes + HALF * record.draws
+    share = max(POKEMON_FLOOR, won / counted) if counted else POKEMON_FLOOR
+    return min(share, POKEMON_DROPPED_CAP) if record.dropped else share
+
+
 def _owp(records: dict[str, _Record], p: str) -> Fraction:
-    return _average([records[o].match_win(POKEMON_FLOOR) for o, _ in records[p].played])
+    return _average([_pokemon_win(records[o]) for o, _ in records[p].played])
 
 
 def _oowp(records: dict[str, _Record], p: str) -> Fraction:
     return _average([_owp(records, o) for o, _ in records[p].played])
-
-
-def _buchholz(records: dict[str, _Record], p: str) -> Fraction:
-    return Fraction(sum(records[o].points for o, _ in records[p].played))
-
-
-def _buchholz_cut1(records: dict[str, _Record], p: str) -> Fraction:
-    scores = [records[o].points for o, _ in records[p].played]
-    return Fraction(sum(scores) - min(scores, default=0))
-
-
-def _sonneborn_berger(records: dict[str, _Record], p: str) -> Fraction:
-    share = {WIN: Fraction(1), DRAW: Fraction(1, 2), LOSS: Fraction(0)}
-    return sum(
-        (share[scored] * records[o].points for o, scored in records[p].played), Fraction(0)
-    )
 
 
 _TIEBREAKERS: dict[str, Callable[[dict[str, _Record], str], Fraction]] = {
@@ -205,7 +247,52 @@ _TIEBREAKERS: dict[str, Callable[[dict[str, _Record], str], Fraction]] = {
     "ogw": _ogw,
     "owp": _owp,
     "oowp": _oowp,
-    "buchholz": _buchholz,
-    "buchholz_cut1": _buchholz_cut1,
-    "sonneborn_berger": _sonneborn_berger,
 }
+
+
+def _chess_tiebreakers(records: dict[str, _Record], rounds: int) -> dict[str, tuple[Fraction, Fraction, Fraction]]:
+    """Buchholz, Buchholz cut-1 and Sonneborn-Berger of every player, by FIDE C.07 (articles 8.1, 9.1, 14.1, 16).
+
+    Each of rounds 1..`rounds` a player has no match or bye in is unplayed: a
+    zero-point bye (a late entry's rounds before their first, a withdrawn
+    player's after they left). A voluntary unplayed round (VUR, 16.1.2) is such
+    a round or a forfeit loss. For the opponents' tiebreakers a player's score
+    counts a VUR followed only by VURs as a draw (16.3.2), every other round as
+    scored (16.3.1). For the player's own, each unplayed round is a game
+    against a dummy whose score is the player's own, at most the scheduled
+    opponent's adjusted score for a forfeit and half a point a round
+    otherwise (16.4). Cut-1 drops the lowest value, or, for a player with
+    VURs, the lowest value from a VUR (16.5).
+    """
+    value = {"W": Fraction(1), "D": HALF, "L": Fraction(0)}
+    for record in records.values():
+        for r in range(1, rounds + 1):
+            record.slots.setdefault(r, _Slot("L", None, "absent"))
+
+    def vur(slot: _Slot) -> bool:
+        return slot.kind == "absent" or (slot.kind == "forfeit" and slot.scored == "L")
+
+    adjusted: dict[str, Fraction] = {}
+    for p, record in records.items():
+        ordered = [record.slots[r] for r in sorted(record.slots)]
+        # A zero-point bye followed only by VURs counts as a draw for the opponents (16.2.5, 16.3.2).
+        tail = next((k for k in range(len(ordered), 0, -1) if not vur(ordered[k - 1])), 0)
+        adjusted[p] = record.points + HALF * sum(1 for slot in ordered[tail:] if slot.kind == "absent")
+    result = {}
+    for p, record in records.items():
+        contributions: list[tuple[Fraction, Fraction, bool]] = []  # (Buchholz part, Sonneborn-Berger part, VUR)
+        for slot in record.slots.values():
+            if slot.kind == "game":
+                assert slot.opponent is not None
+                opponent = adjusted[slot.opponent]
+            elif slot.kind == "forfeit":
+                assert slot.opponent is not None
+                opponent = min(record.points, adjusted[slot.opponent])
+            else:
+                opponent = min(record.points, HALF * rounds)
+            contributions.append((opponent, value[slot.scored] * opponent, vur(slot)))
+        buchholz = sum((c[0] for c in contributions), Fraction(0))
+        cuttable = [c[0] for c in contributions if c[2]] or [c[0] for c in contributions]
+        cut = buchholz - min(cuttable, default=Fraction(0))
+        result[p] = (buchholz, cut, sum((c[1] for c in contributions), Fraction(0)))
+    return result

@@ -337,9 +337,14 @@ def test_bt_7_5_first_strike_attacker_is_not_checked_back() -> None:
     assert fight("Duelist", "Bear") == (True, False)
 
 
-def test_bt_7_5_ruling_a_defending_first_striker_strikes_first() -> None:
-    assert fight("Bear", "Duelist") == (False, True)
-    assert fight("Bear", "Ox", blocker="Duelist") == (False, True)
+def test_bt_7_5_ruling_a_defending_first_striker_does_not_save_itself() -> None:
+    """Ruling (RULINGS basictcg-mtg 3): first strike is the attacker's; an attacked or blocking first-striker is checked as usual."""
+    assert fight("Bear", "Duelist") == (False, False)
+    assert fight("Bear", "Ox", blocker="Duelist") == (False, False)
+
+
+def test_bt_7_5_ruling_a_defending_first_striker_does_not_cancel_poison() -> None:
+    assert fight("Adder", "Duelist") == (False, False)  # 1 poison damage reaches the level-0 Duelist
 
 
 def test_bt_7_5_both_first_strike_both_checked() -> None:
@@ -517,6 +522,16 @@ def test_bt_10_3_protection_against_the_source_colour() -> None:
         illegal(state, "BT-10.3", "ann", "effect", source="a-hex", text="x", **field)
 
 
+def test_bt_10_3_ruling_protection_stops_tokens_and_bonuses_too() -> None:
+    """Ruling (RULINGS basictcg-mtg 5): nothing from a source of that colour reaches the card, helpful or not."""
+    state = board(["Bear"], ["Paladin"], bob_hand=["Hex", "Bolt"])
+    end(state)
+    assert state.active == "bob" and state.phase == "main"
+    for field in ({"tokens": {"b-paladin": 1}}, {"boost": {"b-paladin": 2}}):
+        illegal(state, "BT-10.3", "bob", "effect", source="b-hex", text="x", **field)  # black, even on bob's own
+    do(state, "bob", "effect", source="b-bolt", text="x", tokens={"b-paladin": 1})  # red reaches it
+
+
 def test_bt_10_4_damage_is_checked_after_the_whole_effect() -> None:
     state = board(["Bear"], ["Ox"], ann_hand=["Bolt"])
     do(state, "ann", "effect", source="a-bolt", text="x", tokens={"a-bear": 1}, damage={"a-bear": 1})
@@ -678,8 +693,8 @@ def test_bt_7_7_deathtouch_even_when_the_attacker_is_removed() -> None:
     assert fight("Viper", "Bear") == (False, False)
 
 
-def test_bt_7_5_a_first_striker_removing_the_attacker_stops_its_deathtouch() -> None:
-    assert fight("Viper", "Duelist") == (False, True)
+def test_bt_7_5_ruling_a_defending_first_striker_does_not_cancel_deathtouch() -> None:
+    assert fight("Viper", "Duelist") == (False, False)
 
 
 def test_bt_9_1_several_regenerations_are_asked_in_card_id_order() -> None:

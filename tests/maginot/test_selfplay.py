@@ -3,12 +3,14 @@ every sampled record is among the legal ones, and mutated logs get a verdict, ne
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 from collections import Counter
 from typing import Any
 
 import msgspec
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -20,7 +22,8 @@ from referee.rulesets import get
 from tests import selfplay
 
 MG = get("maginot")
-GAMES = 2000
+GAMES = 2000  # the slow run
+SAMPLE = 40  # the bounded sample of the default run
 LEGAL_CAP = 4000
 
 
@@ -29,13 +32,19 @@ def players(seed: int) -> int:
     return 2 + seed % 5
 
 
+@functools.lru_cache(maxsize=64)
+def _bot_log(seed: int) -> tuple[bytes, ...]:
+    return tuple(selfplay.bot_log("maginot", seed, players(seed)))
+
+
 def bot_log(seed: int) -> list[bytes]:
-    return selfplay.bot_log("maginot", seed, players(seed))
+    return list(_bot_log(seed))
 
 
-def test_2000_bot_games_are_complete_and_replay_the_same() -> None:
+def check_bot_games(seeds: range) -> Counter[str]:
+    """Every bot game of `seeds` is complete, judged the same twice, and places every player; the record kinds seen."""
     kinds: Counter[str] = Counter()
-    for seed in range(GAMES):
+    for seed in seeds:
         header = bot_header("maginot", seed, players(seed))
         records = list(play(header, seed))
         log = list(encode_lines(header, records))
@@ -44,15 +53,60 @@ def test_2000_bot_games_are_complete_and_replay_the_same() -> None:
         assert first.records_checked == len(records)
         assert first.result is not None and sorted(first.result.placements) == sorted(header.players)
         kinds.update(type(r).__name__ for r in records)
-    # the bots reach every part of the game, not only construction
+    return kinds
+
+
+def test_bot_games_are_complete_and_reach_every_part_of_the_game() -> None:
+    kinds = check_bot_games(range(SAMPLE))
     for kind in ("Resource", "Tap", "Build", "Assemble", "Move", "Attack", "Engage", "Play", "TapBase", "Time"):
         assert kinds[kind] > 0, kind
+
+
+@pytest.mark.slow
+def test_2000_bot_games_are_complete_and_replay_the_same() -> None:
+    check_bot_games(range(GAMES))
+
+
+def finish(seed: int, count: int) -> tuple[str, list[int]]:
+    """Play bot game `seed` with `count` players: how it ended, and the turn at which each player went out."""
+    header = bot_header("maginot", seed, count)
+    state = MG.start(header, setup_decoder("maginot").decode(header.setup))
+    out_at: list[int] = []
+    for record in play(header, seed):
+        MG.apply(state, record)
+        out_at += [state.turn] * (len(state.out_order) - len(out_at))
+    assert state.outcome is not None
+    return state.outcome.reason, out_at
+
+
+def test_most_two_player_bot_games_end_by_elimination() -> None:
+    """The bots build and attack, so at least 80% of 200 two-player games end with a player out, not by time."""
+    ends = Counter(finish(seed, 2)[0] for seed in range(200))
+    assert ends["elimination"] >= 160, ends
+
+
+def test_multiplayer_bot_games_eliminate_players_one_by_one() -> None:
+    """In four-player games players fall on different turns, and placements follow the order they fell."""
+    sequences = 0
+    for seed in range(10):
+        reason, out_at = finish(seed, 4)
+        if reason == "elimination" and len(set(out_at)) == 3:
+            sequences += 1
+    assert sequences >= 5
+    header = bot_header("maginot", 0, 4)
+    verdict = selfplay.judge_twice(list(encode_lines(header, play(header, 0))))
+    assert verdict.result is not None and verdict.result.reason == "elimination"
+    assert sorted(verdict.result.placements.values()) == [1, 2, 3, 4]
+
+
+def test_a_seed_always_gives_the_same_game() -> None:
+    assert bot_log(7) == bot_log(7)
 
 
 def test_every_sampled_record_is_legal_and_accepted() -> None:
     """Draw each record with `sample`; it must be in `legal` (where that is small) and `apply` must take it."""
     checked = 0
-    for seed in range(100):
+    for seed in range(SAMPLE):
         header = bot_header("maginot", seed, players(seed))
         state = MG.start(header, setup_decoder("maginot").decode(header.setup))
         rng = random.Random(seed)
@@ -67,7 +121,7 @@ def test_every_sampled_record_is_legal_and_accepted() -> None:
                 assert record_to_dict(record) in options, (seed, record)
                 checked += 1
             MG.apply(state, record)
-    assert checked > 20000
+    assert checked > 10000
 
 
 def test_seeds_give_different_games() -> None:
@@ -78,7 +132,7 @@ VALUES = st.one_of(st.none(), st.booleans(), st.integers(-3, 60), st.text(max_si
                    st.sampled_from(["ann", "bob", "chance", "judge", "JK1", "KD", "2H", "10D", "patrol"]),
                    st.lists(st.sampled_from(["2H", "AS", "JK2", "QD"]), max_size=4),
                    st.dictionaries(st.sampled_from(["2H", "3H"]), st.sampled_from(["2H", "5H"]), max_size=2))  # fmt: skip
-KEYS = ["seq", "by", "type", "card", "player", "target", "owner", "units", "pairs", "tokens", "aces", "zone", "prev", "zzz"]
+KEYS = ["seq", "by", "type", "card", "player", "target", "owner", "units", "pairs", "tokens", "aces", "ace", "zone", "prev", "zzz"]
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -111,7 +165,8 @@ FIELDS: dict[str, dict[str, st.SearchStrategy[Any]]] = {
     "resource": {"card": st.sampled_from(CARDS)},
     "tap": {"card": st.sampled_from(CARDS)},
     "build": {"card": st.sampled_from(CARDS), "tokens": st.integers(1, 10)},
-    "attack": {"target": st.sampled_from(["ann", "bob", "cat"]), "units": st.lists(st.sampled_from(CARDS), max_size=3)},
+    "attack": {"target": st.sampled_from(["ann", "bob", "cat"]), "units": st.lists(st.sampled_from(CARDS), max_size=3),
+               "ace": st.sampled_from(["AS", "AH", "AD", "AC", None])},
     "engage": {"pairs": st.dictionaries(st.sampled_from(CARDS), st.sampled_from(CARDS), max_size=3)},
     "play": {"card": st.sampled_from(CARDS), "target": st.sampled_from([*CARDS, None]), "owner": st.sampled_from(["ann", "bob", None])},
     "tap_base": {"target": st.sampled_from([*CARDS, None])},

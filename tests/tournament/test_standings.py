@@ -6,15 +6,15 @@ appendix C ("Tiebreaker Explanation"): the three match-win percentages of an
 withdraws), the two game-win percentages (2-0, 2-1, 1-2, 2-0 and 1-2, 1-2,
 0-2, 1-2), and the opponents' match-win percentage of a 6-2-0 player, without
 and with a first-round bye. Each expected value is worked out by hand in the
-comments, not by calling the code. The chess and pokemon examples are a small
-hand-computed round robin.
+comments, not by calling the code. The pokemon and chess profiles are tested
+in test_tiebreakers.py.
 """
 
 from __future__ import annotations
 
 import pytest
 
-from tournament.standings import PROFILES, Match, Standing, standings
+from tournament.standings import Match, Standing, standings
 
 MTG_FLOOR = 0.33
 
@@ -188,7 +188,7 @@ def test_byes_are_left_out_of_opponents_game_win_percentage() -> None:
     assert rows["ann"].tiebreakers["gw"] == pytest.approx(0.8)
 
 
-# -- a small round robin for the pokemon and chess profiles --
+# -- a small round robin (its pokemon and chess figures are in test_tiebreakers.py) --
 # Round 1: a beats b, c draws d. Round 2: a draws c, b beats d.
 # Round 3: a beats d, b draws c. One game a match.
 # Match points: a W D W = 7, b L W D = 4, c D D D = 3, d D L L = 1.
@@ -210,42 +210,6 @@ def round_robin() -> list[Match]:
     ]
 
 
-def test_chess_profile() -> None:
-    rows = by_player(standings("abcd", round_robin(), profile="chess"))
-    assert [rows[p].points for p in "abcd"] == [7, 4, 3, 1]
-    # Buchholz, the opponents' points: a: 4+3+1 = 8; b: 7+1+3 = 11;
-    # c: 1+7+4 = 12; d: 3+4+7 = 14.
-    assert [rows[p].tiebreakers["buchholz"] for p in "abcd"] == [8, 11, 12, 14]
-    # Cut-1, without the weakest opponent: a: 8-1 = 7; b: 11-1 = 10;
-    # c: 12-1 = 11; d: 14-3 = 11.
-    assert [rows[p].tiebreakers["buchholz_cut1"] for p in "abcd"] == [7, 10, 11, 11]
-    # Sonneborn-Berger: beaten opponents' points + half the drawn ones':
-    # a: b 4 + c 3/2 + d 1 = 6.5; b: d 1 + c 3/2 = 2.5;
-    # c: d 1/2 + a 7/2 + b 4/2 = 6; d: c 3/2 = 1.5.
-    assert [rows[p].tiebreakers["sonneborn_berger"] for p in "abcd"] == [6.5, 2.5, 6, 1.5]
-    assert list(rows["a"].tiebreakers) == list(PROFILES["chess"])
-
-
-def test_pokemon_profile_and_its_25_percent_floor() -> None:
-    # Win percentages over 3 rounds: a 7/9, b 4/9, c 3/9, d 1/9 -> 0.25 (floor).
-    # OWP: a (4/9 + 1/3 + 1/4)/3 = (16+12+9)/36/3 = 37/108
-    #      b (7/9 + 1/4 + 1/3)/3 = (28+9+12)/108 = 49/108
-    #      c (1/4 + 7/9 + 4/9)/3 = (9+28+16)/108 = 53/108
-    #      d (1/3 + 4/9 + 7/9)/3 = (12+16+28)/108 = 56/108
-    # OOWP: a (49+53+56)/324 = 158/324; b (37+56+53)/324 = 146/324;
-    #       c (56+37+49)/324 = 142/324; d (53+49+37)/324 = 139/324
-    rows = by_player(standings("abcd", round_robin(), profile="pokemon"))
-    assert [rows[p].tiebreakers["owp"] for p in "abcd"] == pytest.approx(
-        [37 / 108, 49 / 108, 53 / 108, 56 / 108]
-    )
-    assert [rows[p].tiebreakers["oowp"] for p in "abcd"] == pytest.approx(
-        [158 / 324, 146 / 324, 142 / 324, 139 / 324]
-    )
-    # Under mtg the same d counts 0.33 for a: (4/9 + 1/3 + 0.33)/3.
-    mtg = by_player(standings("abcd", round_robin(), profile="mtg"))
-    assert mtg["a"].tiebreakers["omw"] == pytest.approx((4 / 9 + 1 / 3 + 0.33) / 3)
-
-
 def test_mtg_game_percentages_on_the_round_robin() -> None:
     # Game points (one game a match, a drawn game is 1): a 3+1+3 = 7 of 9;
     # b 0+3+1 = 4 of 9; c 1+1+1 = 3 of 9 = 0.333 (above 0.33); d 1 of 9 -> 0.33.
@@ -259,16 +223,18 @@ def test_mtg_game_percentages_on_the_round_robin() -> None:
 
 
 def test_sorted_by_points_then_tiebreakers_then_player_id() -> None:
-    # zed and amy both only had a bye: the same points and tiebreakers, so
-    # amy (the smaller id) is ranked first. Between a (7) and the others,
-    # points decide; c and d are apart on points too.
+    # Chess points: a 2.5, b 1.5, c 1.5, d 0.5 (test_tiebreakers.py works them
+    # out); zed and amy only had a round-1 bye: 1 point each and the same
+    # tiebreakers, so amy (the smaller id) is ranked first. b and c tie on
+    # points, Buchholz (4.5) and cut-1 (4); Sonneborn-Berger puts c (2.25)
+    # before b (1.25).
     matches = [
         *round_robin(),
         Match(round=1, players=("zed",), games={"zed": 2}),
         Match(round=1, players=("amy",), games={"amy": 2}),
     ]
     rows = standings(["zed", "d", "c", "b", "a", "amy"], matches, profile="chess")
-    assert [r.player for r in rows] == ["a", "b", "c", "amy", "zed", "d"]
+    assert [r.player for r in rows] == ["a", "c", "b", "amy", "zed", "d"]
     assert [r.rank for r in rows] == [1, 2, 3, 4, 5, 6]
 
 

@@ -9,14 +9,26 @@ One module per concern; callers use `service.<name>` for all of them:
 
 - `errors`: exit codes and the errors;
 - `queries`: reading the event, players, rounds, tables and pods;
-- `events`: creating an event; `roster`: registering and dropping players;
+- `events`: creating an event; `roster`: registering, renaming, pausing and dropping players, pre-assigned byes;
+- `people`: display names, ids derived from them, people from a CSV file;
+- `clock`: the round clock and time extensions;
 - `elimination`: brackets as they stand; `ranking`: standings and entrants;
 - `pairings`: seeding, the top cut, pairing, re-pairing for `verify`;
-- `results`: reports from game logs or a judge, corrections, pods.
+- `results`: reports from game logs or a judge, corrections, pods;
+- `tokens`: `tournament serve`'s sign-in codes, sessions, the organiser token.
 """
 
 from __future__ import annotations
 
+from tournament.service.clock import (
+    DEFAULT_MINUTES,
+    Clock,
+    TableTime,
+    clock,
+    extend,
+    round_ends,
+    start_round,
+)
 from tournament.service.elimination import (
     absent_from,
     bracket,
@@ -57,13 +69,23 @@ from tournament.service.pairings import (
     seed,
     top_cut,
 )
+from tournament.service.people import (
+    Person,
+    clean_name,
+    display_names,
+    people_from_args,
+    people_from_csv,
+    slug,
+)
 from tournament.service.queries import (
     ID_PATTERN,
+    assigned_byes,
     check_id,
     find_match,
     find_pod,
     get_event,
     get_player,
+    had_bye,
     lock_event,
     matches,
     open_match,
@@ -90,12 +112,32 @@ from tournament.service.results import (
     report_pod,
 )
 from tournament.service.roster import (
+    assign_bye,
     drop,
+    pause,
     register,
+    register_people,
+    rename,
+    resume,
+)
+from tournament.service.tokens import (
+    Denied,
+    Identity,
+    TooManyGuesses,
+    check_guesses,
+    ensure_organiser,
+    exchange_code,
+    identify,
+    issue_code,
+    organiser_login,
+    record_guess,
+    server_secret,
+    sign_out,
 )
 
 __all__ = [
     "CUT_SIZES",
+    "DEFAULT_MINUTES",
     "EXIT_CONFLICT",
     "EXIT_DATABASE",
     "EXIT_LOG_REJECTED",
@@ -107,32 +149,50 @@ __all__ = [
     "FORMATS",
     "ID_PATTERN",
     "SEEDED",
+    "Clock",
     "Conflict",
+    "Denied",
+    "Identity",
     "LogRejected",
     "NotFound",
+    "Person",
     "PodResult",
     "Reported",
     "ResultsMissing",
+    "TableTime",
     "Tally",
+    "TooManyGuesses",
     "TournamentError",
     "Usage",
     "WrongTable",
     "absent_from",
+    "assign_bye",
+    "assigned_byes",
     "bracket",
+    "check_guesses",
     "check_id",
     "check_tally",
+    "clean_name",
+    "clock",
     "create_event",
     "cut",
+    "display_names",
     "double_bracket",
     "drop",
+    "ensure_organiser",
     "entrants",
+    "exchange_code",
+    "extend",
     "find_match",
     "find_pod",
     "get_event",
     "get_player",
+    "had_bye",
+    "identify",
     "is_bracket",
     "is_elimination",
     "is_finished",
+    "issue_code",
     "judge_logs",
     "lock_event",
     "match_over",
@@ -140,19 +200,32 @@ __all__ = [
     "next_pods",
     "next_round",
     "open_match",
+    "organiser_login",
     "pair",
     "parse_result",
+    "pause",
+    "people_from_args",
+    "people_from_csv",
     "players",
     "pod_entrants",
     "pod_tables",
+    "record_guess",
     "referee_reason",
     "register",
+    "register_people",
+    "rename",
     "repairing_problem",
     "report",
     "report_pod",
+    "resume",
+    "round_ends",
     "rounds",
     "seed",
     "seeded",
+    "server_secret",
+    "sign_out",
+    "slug",
     "standings",
+    "start_round",
     "top_cut",
 ]

@@ -8,6 +8,7 @@ from sqlalchemy.orm import Session
 
 from tournament import brackets, pairing, pods
 from tournament import standings as tiebreaks
+from tournament.models import Event
 from tournament.service.elimination import (
     bracket,
     double_bracket,
@@ -18,18 +19,23 @@ from tournament.service.queries import (
     matches,
     players,
     pod_tables,
+    round_byes,
     rounds,
 )
 
 
 def _as_matches(session: Session, event_id: str) -> list[tiebreaks.Match]:
-    """Every decided match and bye, in the form the standings functions take."""
+    """Every decided match and bye, in the form the standings functions take (a match conceded by a drop is a forfeit)."""
     done = [
-        tiebreaks.Match(m.round, (m.player_a, m.player_b), {m.player_a: m.games_a, m.player_b: m.games_b}, m.draws or 0)
+        tiebreaks.Match(
+            m.round, (m.player_a, m.player_b), {m.player_a: m.games_a, m.player_b: m.games_b}, m.draws or 0,
+            played=m.source != "drop",
+        )
         for m in matches(session, event_id)
         if m.games_a is not None and m.games_b is not None
     ]
     byes = [tiebreaks.Match(r.number, (r.bye,), {r.bye: 2}) for r in rounds(session, event_id) if r.bye]
+    byes += [tiebreaks.Match(number, (name,), {name: 2}) for number, name in round_byes(session, event_id)]
     return sorted(done + byes, key=lambda m: m.round)
 
 
@@ -41,12 +47,15 @@ def standings(session: Session, event_id: str) -> list[tiebreaks.Standing]:
     if event.format == "pods":
         return pods.pod_standings([p.name for p in everyone], _as_pod_games(session, event_id), pods.Points.parse(event.points), dropped)
     played = _as_matches(session, event_id)
-    table = tiebreaks.standings([p.name for p in everyone], played, event.profile, dropped)
+    joined = {p.name: p.registered_round + 1 for p in everyone if p.registered_round}
+    # Unplayed rounds (chess) are counted over the Swiss rounds every table has reported.
+    swiss_rounds = _reported_swiss_rounds(session, event)
+    table = tiebreaks.standings([p.name for p in everyone], played, event.profile, dropped, joined, swiss_rounds)
     if not is_bracket(event):
         return table
     assert event.bracket_round is not None
     before = [m for m in played if m.round < event.bracket_round]
-    swiss = tiebreaks.standings([p.name for p in everyone], before, event.profile, dropped)
+    swiss = tiebreaks.standings([p.name for p in everyone], before, event.profile, dropped, joined, swiss_rounds)
     seeds = {p.name: p.seed for p in everyone}
     if event.format == "double":
         order = _double_order(double_bracket(session, event), seeds, [s.player for s in swiss])
@@ -54,6 +63,15 @@ def standings(session: Session, event_id: str) -> list[tiebreaks.Standing]:
         order = _bracket_order(bracket(session, event), seeds, [s.player for s in swiss])
     by_player = {s.player: s for s in table}
     return [dataclasses.replace(by_player[name], rank=rank) for rank, name in enumerate(order, start=1)]
+
+
+def _reported_swiss_rounds(session: Session, event: Event) -> int:
+    """The Swiss rounds whose every table has a result (0 for a bracket or round robin from round 1)."""
+    if event.format != "swiss":
+        return 0
+    last = event.rounds if event.bracket_round is None else event.bracket_round - 1
+    open_rounds = {m.round for m in matches(session, event.id) if m.games_a is None and m.round <= last}
+    return min(open_rounds, default=last + 1) - 1
 
 
 def _as_pod_games(session: Session, event_id: str) -> list[pods.PodGame]:
@@ -71,10 +89,21 @@ def pod_entrants(session: Session, event_id: str, size: int) -> list[pods.PodEnt
             met[name].update(n for n in names if n != name)
     positions = pods.tally_seats(seated, size)
     return [
-        pods.PodEntrant(s.player, s.points, s.rank, s.byes > 0, frozenset(met[s.player]), positions.get(s.player, ()))
+        pods.PodEntrant(s.player, int(s.points), s.rank, s.byes > 0, frozenset(met[s.player]), positions.get(s.player, ()))
         for s in table
         if not s.dropped
     ]
+
+
+def sitting_out(session: Session, event_id: str, number: int) -> tuple[set[str], list[str]]:
+    """Who the pairing of round `number` leaves out: the paused players, and those with a pre-assigned bye for it."""
+    paused, byes = set(), []
+    for p in players(session, event_id):
+        if p.dropped_round is None and p.paused:
+            paused.add(p.name)
+        elif p.dropped_round is None and p.bye_round == number:
+            byes.append(p.name)
+    return paused, byes
 
 
 def _bracket_order(state: brackets.Bracket, seeds: dict[str, int | None], swiss_order: list[str]) -> list[str]:
@@ -92,15 +121,16 @@ def _double_order(state: brackets.DoubleBracket, seeds: dict[str, int | None], n
 
 
 def entrants(session: Session, event_id: str) -> list[pairing.Entrant]:
-    """The players still in the event, as the pairing function takes them."""
+    """The players still in the event, as the pairing function takes them (`sitting_out` says who sits out a round)."""
     table = standings(session, event_id)
-    byes = {r.bye for r in rounds(session, event_id) if r.bye}
+    profile = get_event(session, event_id).profile
+    byes = {r.bye for r in rounds(session, event_id) if r.bye} | {name for _, name in round_byes(session, event_id)}
     opponents: dict[str, set[str]] = {s.player: set() for s in table}
     for m in matches(session, event_id):
         opponents[m.player_a].add(m.player_b)
         opponents[m.player_b].add(m.player_a)
     return [
-        pairing.Entrant(s.player, s.points, s.rank, s.player in byes, frozenset(opponents[s.player]))
+        pairing.Entrant(s.player, tiebreaks.pairing_points(profile, s.points), s.rank, s.player in byes, frozenset(opponents[s.player]))
         for s in table
         if not s.dropped
     ]

@@ -426,9 +426,9 @@ class BasicTcgMtg(Ruleset):
         for card in record.boost:
             if not _is_creature(state, card, in_play[card]):
                 raise Illegal("BT-8.2", f"{card} is not a creature; only creatures take a stamina bonus")
-        for card in [*record.targets, *record.damage, *record.destroy]:
+        for card in [*record.targets, *record.tokens, *record.boost, *record.damage, *record.destroy]:
             if state.cards[card].protected_from(source):
-                raise Illegal("BT-10.3", f"{card} has protection from {source.name}'s colour")
+                raise Illegal("BT-10.3", f"{card} has protection from {source.name}'s colour: nothing from it reaches {card}")
         for card in record.discard:
             hand.discard(card)
             state.sides[actor].discard.add(card)
@@ -479,14 +479,10 @@ class BasicTcgMtg(Ruleset):
         a_on, d_on = a_side.field[attacker], d_side.field[defender]
         a_wins = _power(a, a_on) >= _stamina(d, d_on) and not d.protected_from(a)
         d_wins = _power(d, d_on) >= _stamina(a, a_on) and not a.protected_from(d)
-        a_first, d_first = "first_strike" in a.keywords, "first_strike" in d.keywords
-        if a_first and not d_first and a_wins:
-            d_wins = False
-        attacker_acts = True  # poison and deathtouch happen unless a first-striker removed the attacker first
-        if d_first and not a_first and d_wins:
-            a_wins, attacker_acts = False, False
+        if "first_strike" in a.keywords and "first_strike" not in d.keywords and a_wins:
+            d_wins = False  # BT-7.5: only the attacker's first strike spares it the check back
         doomed = [c for c, out in ((defender, a_wins), (attacker, d_wins)) if out]
-        if attacker_acts and not d.protected_from(a):
+        if not d.protected_from(a):  # poison and deathtouch happen even when the attacker is removed
             if "poison" in a.keywords:
                 d_on.damage += _power(a, a_on)
                 doomed += _overdamaged(state, [defender])

@@ -5,24 +5,22 @@ draw and untap, construction, battle (any number of battles: attack,
 engagement, the KD window, two combat steps, the outcome) and consolidation.
 Untapping, the outcome of a battle, the end of a turn and elimination are not
 records: `apply` performs them when the record before them makes them due.
-Event cards and the base tap live in events.py, the state in state.py.
+Event cards and the base tap live in events.py, the state in state.py, the
+legal records in options.py and the bot in bot.py.
 """
 
 from __future__ import annotations
 
 import functools
-import itertools
 import random
-from collections import Counter
 from collections.abc import Callable, Iterator
 from typing import Any
 
 from referee.ruleset import CHANCE, JUDGE, Illegal, Ruleset, require_actor
-from referee.rulesets.maginot import events
+from referee.rulesets.maginot import bot, events, options
 from referee.rulesets.maginot.state import (
     ACE_LIFE,
     ACES,
-    CLASS_RANK,
     MAX_UNITS,
     PART,
     Battle,
@@ -32,6 +30,7 @@ from referee.rulesets.maginot.state import (
     class_of,
     is_component,
     is_resource,
+    may_engage,
     sort_cards,
     suit,
     value,
@@ -42,7 +41,7 @@ from schemas.verdict import Result
 
 OPENING_HAND = 5
 DRAWS_PER_TURN = 2
-BOT_TURNS = 36  # bot games end by time after this many turns in all
+BOT_ROUNDS = 22  # bot games end by time after this many turns per player
 
 
 class Maginot(Ruleset):
@@ -107,65 +106,14 @@ class Maginot(Ruleset):
         return (state.active,)
 
     def legal(self, state: State) -> Iterator[Record]:
-        """Every legal game record here: `pass` first, then the rest; attacks and engagements lazily."""
-        phase = state.phase
-        if phase == "over":
+        """Every legal game record here: `pass` first, then the rest; attacks and engagements lazily (options.py)."""
+        if state.phase == "over":
             return
-        actor = self.to_act(state)[0]
-        if phase == "base":
-            for aces in itertools.permutations(ACES):
-                yield mg.Base(by=actor, aces=list(aces))
-            return
-        if phase == "draw":
-            player = state.draws[0]
-            for card in sort_cards(state.sides[player].deck):
-                yield mg.Draw(by=CHANCE, player=player, card=card)
-            return
-        if phase != "engage":
-            yield mg.Pass(by=actor)
-        if phase == "construction":
-            yield from self._construction_options(state)
-        elif phase == "battle":
-            ready = self._ready(state)
-            for target in self._targets(state):
-                base = state.sides[target].base
-                lower = [a for a in ACES if a in base[1:]]  # the top ace is the one named by omission (MG-6.2)
-                for size in range(1, len(ready) + 1):
-                    for units in itertools.combinations(ready, size):
-                        yield mg.Attack(by=actor, target=target, units=list(units))
-                        for ace in lower:
-                            yield mg.Attack(by=actor, target=target, units=list(units), ace=ace)
-        elif phase == "engage":
-            yield from self._engagements(state)
-        elif phase == "consolidation":
-            yield from self._consolidation_options(state)
-        yield from self._event_options(state, actor)
+        yield from options.legal(state, self.to_act(state)[0])
 
     def sample(self, state: State, rng: random.Random) -> Record:
-        """A legal record for a bot that builds, attacks often and passes only now and then."""
-        phase = state.phase
-        if phase == "draw":
-            player = state.draws[0]
-            return mg.Draw(by=CHANCE, player=player, card=rng.choice(sort_cards(state.sides[player].deck)))
-        if phase == "battle":
-            ready = self._ready(state)
-            if ready and rng.random() < 0.8:
-                units = [u for u in ready if rng.random() < 0.8] or [rng.choice(ready)]
-                return mg.Attack(by=state.active, target=rng.choice(self._targets(state)), units=units)
-            return mg.Pass(by=state.active)
-        if phase == "engage":
-            return self._random_engagement(state, rng)
-        if phase == "construction" and rng.random() < 0.9:
-            plan = self._bot_construction(state)
-            if plan is not None:
-                return plan
-        options = list(self.legal(state))
-        assemble = [r for r in options if isinstance(r, mg.Assemble)]
-        if assemble:
-            return rng.choice(assemble)
-        if phase == "base" or (len(options) > 1 and rng.random() < 0.9):
-            options = [r for r in options if not isinstance(r, mg.Pass)]
-        return rng.choice(options)
+        """A legal record for a bot that builds and attacks (bot.py)."""
+        return bot.sample(self, state, rng)
 
     def apply(self, state: State, record: Record) -> None:
         """Check `record` against the rules, then perform it and whatever follows automatically."""
@@ -199,6 +147,10 @@ class Maginot(Ruleset):
             },
         }
 
+    def view(self, state: State) -> dict[str, Any]:
+        """What view.html.j2 draws: the described state and the damage an ace takes (MG-1.4)."""
+        return self.describe(state) | {"ace_life": ACE_LIFE}
+
     def render(self, state: State) -> str:
         """A few lines a player can read at the table."""
         lines = [f"turn {state.turn}: {state.active} is active, {state.phase} phase, pool {state.pool}"]
@@ -223,8 +175,8 @@ class Maginot(Ruleset):
         return "\n".join(lines)
 
     def turn_limit(self, state: State) -> bool:
-        """Bot games end by time after BOT_TURNS turns."""
-        return state.turn > BOT_TURNS
+        """Bot games end by time after BOT_ROUNDS turns per player."""
+        return state.turn > BOT_ROUNDS * len(state.players)
 
     # -- setup and draws -----------------------------------------------------------
 
@@ -343,7 +295,7 @@ class Maginot(Ruleset):
         for name in units:
             side.units[name].tapped = True
         state.battle = Battle(record.by, target, list(units), record.ace or (base[0] if base else None))
-        if self._engagers(state):
+        if options.engagers(state):
             state.phase = "engage"
         else:
             self._initiative(state)
@@ -366,7 +318,7 @@ class Maginot(Ruleset):
             if target in seen:
                 raise Illegal("MG-6.3", f"{target} is engaged twice; an attacker is engaged by at most one unit")
             seen.add(target)
-            if not _may_engage(unit, attacking[target]):
+            if not may_engage(unit, attacking[target]):
                 raise Illegal(
                     "MG-6.3",
                     f"{guard} is {unit.unit_class} and cannot engage {target}, which is {attacking[target].unit_class}",
@@ -597,123 +549,6 @@ class Maginot(Ruleset):
         _by(record, state.active, f"only the active player, {state.active}, may {doing}")
         return state.sides[state.active]
 
-    def _ready(self, state: State) -> list[str]:
-        """The active player's untapped patrol units: those that may attack."""
-        units = state.sides[state.active].units
-        return [n for n in sort_cards(units) if units[n].zone == "patrol" and not units[n].tapped]
-
-    def _targets(self, state: State) -> list[str]:
-        """The players the active player may attack."""
-        return [p for p in state.still_in() if p != state.active]
-
-    def _engagers(self, state: State) -> list[str]:
-        """The defender's untapped guardian units."""
-        assert state.battle is not None
-        units = state.sides[state.battle.defender].units
-        return [n for n in sort_cards(units) if units[n].zone == "guardian" and not units[n].tapped]
-
-    def _engagements(self, state: State) -> Iterator[mg.Engage]:
-        """Every legal engagement: each guard takes no attacker or one it may engage, no attacker twice."""
-        battle = state.battle
-        assert battle is not None
-        guards = self._engagers(state)
-        defender, attacking = state.sides[battle.defender].units, state.sides[battle.attacker].units
-        choices = [[None, *(a for a in battle.units if _may_engage(defender[g], attacking[a]))] for g in guards]
-        for picks in itertools.product(*choices):
-            taken = [a for a in picks if a is not None]
-            if len(taken) == len(set(taken)):
-                yield mg.Engage(by=battle.defender, pairs={g: a for g, a in zip(guards, picks, strict=True) if a is not None})
-
-    def _random_engagement(self, state: State, rng: random.Random) -> mg.Engage:
-        """A random legal engagement: each guard in turn picks a free attacker it may engage, or none."""
-        battle = state.battle
-        assert battle is not None
-        defender, attacking = state.sides[battle.defender].units, state.sides[battle.attacker].units
-        pairs: dict[str, str] = {}
-        for guard in self._engagers(state):
-            free = [a for a in battle.units if a not in pairs.values() and _may_engage(defender[guard], attacking[a])]
-            if free and rng.random() < 0.8:
-                pairs[guard] = rng.choice(free)
-        return mg.Engage(by=battle.defender, pairs=pairs)
-
-    def _bot_construction(self, state: State) -> Record | None:
-        """A builder's next step: resources out, every resource tapped, then tokens where a unit is closest."""
-        me, side = state.active, state.sides[state.active]
-        hand = sort_cards(side.hand)
-        diamonds = [c for c in hand if is_resource(c)]
-        if diamonds:
-            return mg.Resource(by=me, card=diamonds[0])
-        untapped = [c for c in sort_cards(side.resources) if not side.resources[c]]
-        if untapped:
-            return mg.Tap(by=me, card=untapped[0])
-        if not state.pool:
-            return None
-        if side.building:  # finish what was started, least left first
-            card = min(sort_cards(side.building), key=lambda c: (value(c) or 0) - side.building[c])
-        else:  # start a component the best-begun class still lacks, cheapest first
-            have = {(class_of(value(c) or 0), suit(c)) for c in side.built}
-            begun = Counter(kind for kind, _ in have)
-            fresh = [c for c in hand if is_component(c) and (class_of(value(c) or 0), suit(c)) not in have]
-            if not fresh:
-                return None
-            card = min(fresh, key=lambda c: (-begun[class_of(value(c) or 0)], value(c) or 0))
-        needed = (value(card) or 0) - side.building.get(card, 0)
-        return mg.Build(by=me, card=card, tokens=min(state.pool, needed))
-
-    def _construction_options(self, state: State) -> Iterator[Record]:
-        """Resources, taps and builds open to the active player."""
-        me, side = state.active, state.sides[state.active]
-        for card in sort_cards(side.hand):
-            if is_resource(card):
-                yield mg.Resource(by=me, card=card)
-        for card in sort_cards(side.resources):
-            if not side.resources[card]:
-                yield mg.Tap(by=me, card=card)
-        components = [c for c in sort_cards(side.hand) if is_component(c)]
-        for card in sort_cards(side.building) + components:
-            for tokens in range(1, state.pool + 1):
-                yield mg.Build(by=me, card=card, tokens=tokens)
-
-    def _consolidation_options(self, state: State) -> Iterator[Record]:
-        """Moves (before any assembly) and the assemblies open to the active player."""
-        me, side = state.active, state.sides[state.active]
-        if not state.assembled:
-            for name in sort_cards(side.units):
-                if name not in state.moved:
-                    zone: mg.Zone = "guardian" if side.units[name].zone == "patrol" else "patrol"
-                    yield mg.Move(by=me, unit=name, zone=zone)
-        if len(side.units) >= MAX_UNITS:
-            return
-        built = sort_cards(side.built)
-        by_suit = {s: [c for c in built if suit(c) == s] for s in PART}
-        for life, armor, weapon in itertools.product(by_suit["H"], by_suit["S"], by_suit["C"]):
-            if class_of(value(life) or 0) == class_of(value(armor) or 0) == class_of(value(weapon) or 0):
-                yield mg.Assemble(by=me, life=life, armor=armor, weapon=weapon)
-
-    def _event_options(self, state: State, player: str) -> Iterator[Record]:
-        """The `play` and `tap_base` records `player` may make now: candidates kept when their check passes."""
-        if events.window_of(state, player) is None:
-            return
-        side = state.sides[player]
-        candidates: list[Record] = [
-            mg.Play(by=player, card=card, target=target, owner=owner)
-            for card in sort_cards(c for c in side.hand if c in events.WINDOWS)
-            for target, owner in events.targets(state, player, card)
-        ]
-        if not side.base_tapped and side.base:
-            candidates.append(mg.TapBase(by=player))
-            candidates += [mg.TapBase(by=player, target=t) for t in sort_cards(side.units)]
-        for record in candidates:
-            try:
-                if isinstance(record, mg.Play):
-                    events.check_play(state, record)
-                else:
-                    assert isinstance(record, mg.TapBase)
-                    events.check_tap_base(state, record)
-            except Illegal:
-                continue
-            yield record
-
 
 _PART_SUIT = {"life": "heart", "armor": "spade", "weapon": "club"}
 _DUE = {"base": "lay out their base", "draw": "draw (a chance record)", "engage": "declare engagements (engage)"}
@@ -734,11 +569,6 @@ def _unit(side: Side, name: str, player: str) -> Unit:
     if unit is None:
         raise Illegal("MG-2.4", f"{player} has no unit {name} (a unit is named by its heart card)")
     return unit
-
-
-def _may_engage(guard: Unit, attacker: Unit) -> bool:
-    """MG-6.3: light is engaged only by light, medium by light or medium, heavy by any."""
-    return CLASS_RANK[guard.unit_class] <= CLASS_RANK[attacker.unit_class]
 
 
 def _next_player(state: State, after: str) -> str:

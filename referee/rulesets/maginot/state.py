@@ -78,6 +78,11 @@ class Unit:
         return [self.life, self.armor, self.weapon] + ([self.queen] if self.queen else [])
 
 
+def may_engage(guard: Unit, attacker: Unit) -> bool:
+    """MG-6.3: light is engaged only by light, medium by light or medium, heavy by any."""
+    return CLASS_RANK[guard.unit_class] <= CLASS_RANK[attacker.unit_class]
+
+
 class Side:
     """One player's cards: deck, hand, discard, base, resources, construction and units."""
 

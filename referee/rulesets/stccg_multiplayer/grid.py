@@ -14,10 +14,12 @@ import math
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import partial
-from html import escape
+from typing import Any
 
 CENTRE = "N"
 PLANET_KINDS = ("planet", "dual")
+QUADRANT_COLOURS = {"Alpha": "#4a7bd0", "Gamma": "#3ba55c", "Delta": "#d08a2a", "Mirror": "#9a4fc4"}
+SVG_SIZE = 760
 
 
 @dataclass
@@ -303,35 +305,40 @@ class Grid:
         lines.append("ring (clockwise): " + " | ".join(show(s) for s in self.ring))
         return "\n".join(lines)
 
-    def svg(self, ships: dict[str, list[str]]) -> str:
-        """The grid as a self-contained SVG document: a wheel of circles coloured by quadrant."""
+    def drawing(self, ships: dict[str, list[str]]) -> dict[str, Any]:
+        """What `spacegrid.svg.j2` draws: the links and the places, at drawing coordinates."""
         pos = self._positions()
-        colour = {"Alpha": "#4a7bd0", "Gamma": "#3ba55c", "Delta": "#d08a2a", "Mirror": "#9a4fc4"}
-        size = 760
-        half = size / 2
-        parts = [
-            f'<svg xmlns="http://www.w3.org/2000/svg" width="{size}" height="{size}" viewBox="0 0 {size} {size}" font-family="sans-serif" font-size="10">',
-            f'<rect width="{size}" height="{size}" fill="white"/>',
-        ]
-        drawn = set()
+        half = SVG_SIZE / 2
+        drawn: set[tuple[str, str]] = set()
+        links = []
         for a in self.slots:
             for b in self.neighbours(a):
                 if (b, a) in drawn:
                     continue
                 drawn.add((a, b))
                 (x1, y1), (x2, y2) = pos[a], pos[b]
-                parts.append(f'<line x1="{half + x1:.1f}" y1="{half + y1:.1f}" x2="{half + x2:.1f}" y2="{half + y2:.1f}" stroke="#999"/>')
+                links.append((half + x1, half + y1, half + x2, half + y2))
+        places = []
         for slot, (x, y) in pos.items():
             loc = self.slots[slot]
-            fill = colour.get(loc.quadrant, "#777") if loc else "white"
-            label = escape(loc.name if loc else "(empty)")
-            parts.append(f'<circle cx="{half + x:.1f}" cy="{half + y:.1f}" r="16" fill="{fill}" stroke="black"><title>{escape(slot)}</title></circle>')
-            parts.append(f'<text x="{half + x:.1f}" y="{half + y + 4:.1f}" text-anchor="middle" fill="black">{escape(slot)}</text>')
-            parts.append(f'<text x="{half + x:.1f}" y="{half + y + 28:.1f}" text-anchor="middle">{label}</text>')
-            if ships.get(slot):
-                parts.append(f'<text x="{half + x:.1f}" y="{half + y + 40:.1f}" text-anchor="middle" fill="#b00">{escape(", ".join(ships[slot]))}</text>')
-        parts.append("</svg>")
-        return "\n".join(parts) + "\n"
+            places.append(
+                {
+                    "slot": slot,
+                    "x": half + x,
+                    "y": half + y,
+                    "fill": QUADRANT_COLOURS.get(loc.quadrant, "#777") if loc else "white",
+                    "name": loc.name if loc else "(empty)",
+                    "owner": loc.owner if loc else None,
+                    "ships": ships.get(slot, []),
+                }
+            )
+        return {"size": SVG_SIZE, "links": links, "places": places}
+
+    def svg(self, ships: dict[str, list[str]]) -> str:
+        """The grid as a self-contained SVG document: a wheel of circles coloured by quadrant."""
+        from referee.pages import render
+
+        return render("stccg-multiplayer/spacegrid.svg.j2", grid=self.drawing(ships), document=True)
 
     def _positions(self) -> dict[str, tuple[float, float]]:
         """Drawing coordinates: spokes as rays, the ring as a circle, inserted slots between neighbours."""
