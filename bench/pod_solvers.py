@@ -10,7 +10,7 @@ solver proves the minimum from scratch. Two objectives: `repeats` alone (what
 the proof needs) and `repeats+spread` (repeats first, then the points spread,
 weighted so repeats always count more), one thread each, `--limit` seconds of
 wall clock each. Columns: seconds, and the proven fewest repeats ("?" when the
-limit came first). HiGHS needs `pip install highspy` (in the `dev` extra).
+limit came first). HiGHS needs `pip install highspy` (in the `bench` extra).
 """
 
 from __future__ import annotations
