@@ -187,7 +187,7 @@ def _error(replay: Replay) -> dict[str, Any] | None:
     verdict = replay.verdict
     if verdict.error is None:
         return None
-    error = msgspec.to_builtins(verdict.error)
+    error = msgspec.structs.asdict(verdict.error)  # every field, unset ones as None (to_builtins would drop them)
     error["rule_text"] = rule_text(verdict.ruleset, verdict.error.rule)
     return error
 

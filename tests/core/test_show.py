@@ -202,6 +202,7 @@ def test_a_tampered_log_shows_the_broken_chain(tmp_path: Path) -> None:
     rows[4] = rows[4].replace(b'"by"', b'"note":"edited","by"', 1)
     page = show(write(tmp_path, "tampered.jsonl", rows))
     assert "tampered" in page and "chain broken" in page and "prev does not match" in page
+    assert "legal instead" not in page  # only an illegal record has alternatives
     assert 'data-seq="5"' in current(page)
 
 
@@ -223,6 +224,13 @@ def test_bytes_the_engine_refuses_give_a_page_with_the_error(tmp_path: Path, bad
 def test_an_unreadable_header_still_gives_a_page(tmp_path: Path) -> None:
     page = show(write(tmp_path, "junk.jsonl", [b"\xff\xfe not a header", b"{}"]))
     assert "malformed" in page and "No table can be drawn" in page and 'data-seq="0"' in current(page)
+    assert "the header was refused (malformed)" in page
+
+
+def test_a_setup_that_breaks_a_rule_gives_the_rule(tmp_path: Path) -> None:
+    page = show(write(tmp_path, "three.jsonl", lines([], players=["ann", "bob", "cat"])))
+    assert "the header was refused (CW-1.1)" in page and "No table can be drawn" in page
+    assert rulebook("cardwars")["CW-1.1"][:30] in page
 
 
 def test_page_size_stays_small_for_a_long_game(tmp_path: Path) -> None:
