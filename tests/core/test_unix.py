@@ -81,7 +81,7 @@ def test_an_unexpected_error_is_one_line_with_exit_70(monkeypatch: pytest.Monkey
     def broken(path: str) -> None:
         raise KeyError("a bug")
 
-    monkeypatch.setattr("referee.cli.judge_file", broken)
+    monkeypatch.setattr("referee.validate.judge_file", broken)
     result = referee("validate", str(logs["game"]))
     assert result.exit_code == 70 and result.stderr.count("\n") == 1
     assert result.stderr.startswith("referee: internal error") and "KeyError" in result.stderr
