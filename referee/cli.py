@@ -60,10 +60,12 @@ def fail(message: str, code: int = EXIT_USAGE) -> NoReturn:
 
 
 def _unreadable(path: str | Path) -> str | None:
-    """Why `path` cannot be read as a log, or None."""
-    if str(path) == "-" or Path(path).is_file():
+    """Why `path` cannot be read as a log, or None (a pipe, like bash's `<(...)`, is readable)."""
+    if str(path) == "-":
         return None
-    return f"{path}: is a directory, not a log" if Path(path).is_dir() else f"{path}: no such file"
+    if Path(path).is_dir():
+        return f"{path}: is a directory, not a log"
+    return None if Path(path).exists() else f"{path}: no such file"
 
 
 def _readable(path: str | Path) -> None:

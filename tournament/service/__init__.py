@@ -15,11 +15,25 @@ One module per concern; callers use `service.<name>` for all of them:
 - `elimination`: brackets as they stand; `ranking`: standings and entrants;
 - `pairings`: seeding, the top cut, pairing, re-pairing for `verify`;
 - `results`: reports from game logs or a judge, corrections, pods;
+- `claims`: players' claims on `tournament serve`, confirmations, the judge queue, rulings;
 - `tokens`: `tournament serve`'s sign-in codes, sessions, the organiser token.
 """
 
 from __future__ import annotations
 
+from tournament.service.claims import (
+    Table,
+    TableState,
+    claim,
+    confirm,
+    current_tables,
+    judge_queue,
+    last_line_hash,
+    rule,
+    seat_of,
+    state_of,
+    tables,
+)
 from tournament.service.clock import (
     DEFAULT_MINUTES,
     Clock,
@@ -159,6 +173,8 @@ __all__ = [
     "PodResult",
     "Reported",
     "ResultsMissing",
+    "Table",
+    "TableState",
     "TableTime",
     "Tally",
     "TooManyGuesses",
@@ -172,9 +188,12 @@ __all__ = [
     "check_guesses",
     "check_id",
     "check_tally",
+    "claim",
     "clean_name",
     "clock",
+    "confirm",
     "create_event",
+    "current_tables",
     "cut",
     "display_names",
     "double_bracket",
@@ -194,6 +213,8 @@ __all__ = [
     "is_finished",
     "issue_code",
     "judge_logs",
+    "judge_queue",
+    "last_line_hash",
     "lock_event",
     "match_over",
     "matches",
@@ -220,6 +241,8 @@ __all__ = [
     "resume",
     "round_ends",
     "rounds",
+    "rule",
+    "seat_of",
     "seed",
     "seeded",
     "server_secret",
@@ -227,5 +250,7 @@ __all__ = [
     "slug",
     "standings",
     "start_round",
+    "state_of",
+    "tables",
     "top_cut",
 ]
