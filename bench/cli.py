@@ -2,8 +2,9 @@
 
 Each command runs as a new process several times; the floor (the interpreter
 starting and stopping) is timed in the same run, interleaved, so a busy
-machine slows both alike. Prints the minimum and the median, and each
-command's minimum above the floor's.
+machine slows both alike. Prints the minimum and the median wall time, each
+command's minimum above the floor's, and the least CPU time (user + system),
+which a busy machine disturbs less than wall time.
 
     python bench/cli.py               # 7 runs of each
     python bench/cli.py --runs 15
@@ -15,6 +16,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -28,14 +30,16 @@ sys.path.insert(0, str(ROOT))
 AIMS = {"referee validate": 0.120, "tournament standings": 0.200}  # seconds above the floor (issue 13)
 
 
-def run(args: list[str], cwd: Path, env: dict[str, str]) -> float:
-    """Wall seconds for one process; it must succeed."""
+def run(args: list[str], cwd: Path, env: dict[str, str]) -> tuple[float, float]:
+    """Wall seconds and CPU seconds (user + system) for one process; it must succeed."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     done = subprocess.run(args, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     seconds = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode != 0:
         raise SystemExit(f"{' '.join(args)} exited {done.returncode}: {done.stderr.decode().strip()}")
-    return seconds
+    return seconds, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
 def prepare(folder: Path, env: dict[str, str], reports: int) -> tuple[Path, list[list[str]]]:
@@ -88,17 +92,22 @@ def main() -> None:
             "referee --help": [sys.executable, "-m", "referee", "--help"],
             "tournament standings": [sys.executable, "-m", "tournament", "--db", db, "standings", "demo"],
         }
-        times: dict[str, list[float]] = {name: [] for name in [*commands, "tournament report"]}
+        times: dict[str, list[tuple[float, float]]] = {name: [] for name in [*commands, "tournament report"]}
         for n in range(args.runs):  # interleaved: each round times every command once
             for name, command in commands.items():
                 times[name].append(run(command, folder, env))
             times["tournament report"].append(run(reports[n], folder, env))
-        floor = min(times["python -c pass"])
-        print(f"{'command':<24}{'min ms':>8}{'median ms':>11}{'above floor ms':>16}   ({args.runs} runs, load average {os.getloadavg()[0]:.1f})")
+        floor = min(wall for wall, _ in times["python -c pass"])
+        floor_cpu = min(cpu for _, cpu in times["python -c pass"])
+        print(f"{'command':<24}{'min ms':>8}{'median ms':>11}{'above floor':>13}{'CPU ms':>8}{'above':>7}"
+              f"   ({args.runs} runs, load average {os.getloadavg()[0]:.1f})")  # fmt: skip
         for name, values in times.items():
-            above = "" if name == "python -c pass" else f"{(min(values) - floor) * 1000:>16.0f}"
-            aim = f"   aim < {AIMS[name] * 1000:.0f}" if name in AIMS else ""
-            print(f"{name:<24}{min(values) * 1000:>8.0f}{statistics.median(values) * 1000:>11.0f}{above}{aim}")
+            walls, cpus = [w for w, _ in values], [c for _, c in values]
+            above = "" if name == "python -c pass" else f"{(min(walls) - floor) * 1000:>13.0f}"
+            cpu_above = "" if name == "python -c pass" else f"{(min(cpus) - floor_cpu) * 1000:>7.0f}"
+            aim = f"   aim < {AIMS[name] * 1000:.0f} above" if name in AIMS else ""
+            print(f"{name:<24}{min(walls) * 1000:>8.0f}{statistics.median(walls) * 1000:>11.0f}{above:>13}"
+                  f"{min(cpus) * 1000:>8.0f}{cpu_above:>7}{aim}")  # fmt: skip
         if args.importtime:
             for name in ("referee validate", "tournament standings"):
                 print(f"\nslowest imports of {name} (cumulative microseconds):")
