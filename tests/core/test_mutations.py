@@ -36,6 +36,20 @@ def test_a_sample_of_mutated_logs_never_crashes(start: int) -> None:
     assert not crashes, "\n".join(crashes[:5])
 
 
+def test_the_judge_s_pages_draw_mutated_logs() -> None:
+    """`referee show` and `dispute --html` answer mutated logs too: a page, or their one-line refusal."""
+    from referee.show import CannotShow, dispute_page, show_page
+
+    for case in mutations.cases(20, 7_000):
+        mutated = io.BytesIO(case.data).readlines()
+        original = io.BytesIO(mutations.bot_log(case.ruleset, case.seed, case.players)).readlines()
+        try:
+            assert "<html" in show_page(mutated, "mutated.jsonl")
+        except CannotShow:
+            pass
+        assert "<html" in dispute_page("original.jsonl", original, "mutated.jsonl", mutated), case
+
+
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(game=st.sampled_from(GAMES), seed=st.integers(0, 20), kind=st.sampled_from(selfplay.MUTATIONS),
        where=st.floats(0, 1), other=st.floats(0, 1), key=st.sampled_from(["seq", "by", "type", "card", "player", "prev", "zzz"]),
