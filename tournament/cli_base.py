@@ -121,3 +121,11 @@ def show_round(info: RoundInfo, fmt: str, target: Path | None, event: EventInfo)
         out.print(render.to_rich(title, header, cells))
 
 
+def read_text(path: Path) -> str:
+    """A UTF-8 text file (a spreadsheet's byte-order mark is fine); a one-line usage error if it cannot be read."""
+    try:
+        return path.read_text(encoding="utf-8-sig")
+    except OSError as exc:
+        fail(f"{path}: {exc.strerror}")
+    except UnicodeDecodeError as exc:
+        fail(f"{path}: not UTF-8 text (byte {exc.start}); save it as UTF-8 CSV")
