@@ -229,17 +229,20 @@ def standings_cmd(
 def pairings(
     event: EventArg,
     round_number: Annotated[int | None, typer.Option("--round", help="The round (default: the current one).")] = None,
+    by: Annotated[str, typer.Option("--by", help="table (the default), or name: alphabetical, with table, opponent and seat.")] = "table",
     fmt: FormatOpt = "table",
     target: OutOpt = None,
     db: DbOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """A round's tables, bye and results."""
+    """A round's tables, byes, results and end times; `--by name` lists everyone alphabetically, to find a seat."""
     fmt = check_format(fmt, as_json)
+    if by not in ("table", "name"):
+        fail(f"--by must be table or name, not {by!r}")
     with database(db) as (_url, engine), Session(engine) as session:
         details = export.event_info(service.get_event(session, event))
         info = export.round_info(session, event, details.rounds if round_number is None else round_number)
-    show_round(info, fmt, target, details)
+    show_round(info, fmt, target, details, by)
 
 
 @app.command("export")

@@ -9,8 +9,18 @@ from typing import Annotated
 import typer
 
 from referee.console import emit_json, say
-from tournament import export, render, service
-from tournament.cli_base import DbOpt, EventArg, JsonOpt, fail, reading, show_round, transaction
+from tournament import export, printables, render, service
+from tournament.cli_base import (
+    DbOpt,
+    EventArg,
+    JsonOpt,
+    OutOpt,
+    fail,
+    reading,
+    show_round,
+    transaction,
+    write_text,
+)
 
 app = typer.Typer()
 round_app = typer.Typer(help="The round clock: `round start`.", no_args_is_help=True)
@@ -125,3 +135,17 @@ def clock(event: EventArg, db: DbOpt = None, as_json: JsonOpt = False) -> None:
     say(f"round {found.round}: {left_text(found.seconds_left)} (time is up at {render.clock_text(found.ends_at)})")
     for t in found.tables:
         say(f"  table {t.table}: {left_text(t.seconds_left)} (time is up at {render.clock_text(t.ends_at)})")
+
+
+@app.command()
+def slips(
+    event: EventArg,
+    round_number: Annotated[int | None, typer.Option("--round", help="The round (default: the current one).")] = None,
+    target: OutOpt = None,
+    db: DbOpt = None,
+) -> None:
+    """Match slips for a round: one printable HTML page, several slips to an A4 sheet (names, game boxes, signatures)."""
+    with reading(db) as session:
+        details = export.event_info(service.get_event(session, event))
+        info = export.round_info(session, event, details.rounds if round_number is None else round_number)
+    write_text(printables.slips_html(details, info), target)
