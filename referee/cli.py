@@ -308,13 +308,15 @@ def dispute(
 
 
 def _read_lines(path: str) -> list[bytes]:
-    """Every line of a log for a page (stdin for -); an unreadable file is a usage error."""
-    from referee.show import read_lines
+    """Every line of a log for a page (stdin for -); an unreadable or too long file is a usage error."""
+    from referee.show import CannotShow, read_lines
 
     try:
         return read_lines(path)
     except OSError as exc:
         fail(f"{path}: {exc.strerror}")
+    except CannotShow as exc:
+        fail(str(exc))
 
 
 def _write(target: Path, data: bytes) -> None:
@@ -343,12 +345,12 @@ def show(
     at: Annotated[int | None, typer.Option("--at", min=0, help="Open at this record (default: the first failure, else the last).")] = None,
 ) -> None:
     """Write a judge's view: one self-contained HTML page replaying the game record by record."""
-    from referee.show import NoSuchRecord, show_page
+    from referee.show import CannotShow, show_page
 
     _readable(log)
     try:
         page = show_page(_read_lines(log), log, at)
-    except NoSuchRecord as exc:
+    except CannotShow as exc:
         fail(str(exc))
     if out_file is None and log != "-":
         out_file = Path(log).with_suffix(".html")

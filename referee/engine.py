@@ -14,8 +14,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+import msgspec
+
 from referee.logio import (
     DECODE_ERRORS,
+    ENCODER,
     HEADER_DECODER,
     Malformed,
     explain,
@@ -28,7 +31,7 @@ from referee.logio import (
 from referee.ruleset import CHANCE, JUDGE, Illegal, Ruleset
 from referee.rulesets import get as get_ruleset
 from referee.rulesets import ids as ruleset_ids
-from schemas.log import Header, Record
+from schemas.log import Hash, Header, Record
 from schemas.verdict import ChainState, Error, Verdict, VerdictKind
 
 LEGAL_SHOWN = 20
@@ -136,15 +139,17 @@ def judge(lines: Iterable[bytes], path: str | None = None, *, upto: int | None =
     replay.ruleset, replay.header, replay.state = ruleset, header, state
 
     decode = record_decoder(header.ruleset).decode
+    encode = ENCODER.encode
     apply = ruleset.apply
     actors = {*header.players, CHANCE, JUDGE}
     sha256 = hashlib.sha256
     chained: bool | None = None
     prev_hash = sha256(header_line).hexdigest()
+    stop = -1 if upto is None else max(upto, 0)
     seq = 0
     line = header_line
     for lineno, raw in enumerate(source, start=2):
-        if upto is not None and seq >= upto:
+        if seq == stop:
             break
         line = raw[:-1] if raw[-1:] == b"\n" else raw
         expected = seq + 1
@@ -152,37 +157,29 @@ def judge(lines: Iterable[bytes], path: str | None = None, *, upto: int | None =
             line = line[:-1]
             if line[-1:] == b"\r" or raw[-1:] != b"\n":
                 return _stop(replay, "malformed", Error(lineno, STRAY_CR, seq=expected), _chain(chained))
-        if not line:
-            return _stop(replay, "malformed", Error(lineno, "blank line", seq=expected), _chain(chained))
         try:
             record: Record = decode(line)
-            key = repeated_key(line, record)
         except DECODE_ERRORS as exc:
+            if not line:
+                return _stop(replay, "malformed", Error(lineno, "blank line", seq=expected), _chain(chained))
             bad = explain(exc, line=line)
             return _stop(replay, "malformed", Error(lineno, bad.message, seq=expected, field=bad.field), _chain(chained))
-        if key:
-            message = f"the key {key!r} appears twice in one object"
-            return _stop(replay, "malformed", Error(lineno, message, seq=expected, field=key), _chain(chained))
-        if record.by not in actors:
-            message = f"{record.by!r} is not a player in this game, {CHANCE!r} or {JUDGE!r}"
-            return _stop(replay, "malformed", Error(lineno, message, seq=expected, field="by"), _chain(chained))
-        if record.seq != expected:
-            message = f"seq is {record.seq}, expected {expected}"
-            return _stop(replay, "malformed", Error(lineno, message, seq=expected, field="seq"), _chain(chained))
-        if chained is None:
-            chained = record.prev is not None
+        # One test for a line as the project writes it: canonical (so no repeated key), the
+        # right player, seq and prev. Anything else is looked at in order by `_line_fault`.
+        if (
+            chained is None
+            or encode(record) != line
+            or record.by not in actors
+            or record.seq != expected
+            or record.prev != (prev_hash if chained else None)
+        ):
+            fault = _line_fault(line, record, lineno, expected, actors, chained, prev_hash)
+            if fault is not None:
+                return _stop(replay, *fault)
+            if chained is None:
+                chained = record.prev is not None
         if chained:
-            if record.prev != prev_hash:
-                message = (
-                    f"prev does not match the SHA-256 of line {lineno - 1}"
-                    if record.prev
-                    else "prev is missing, but the log's chain started at record 1"
-                )
-                return _stop(replay, "tampered", Error(lineno, message, seq=expected, field="prev"), "broken")
             prev_hash = sha256(line).hexdigest()
-        elif record.prev is not None:
-            message = "prev appears, but record 1 started the log without a chain"
-            return _stop(replay, "tampered", Error(lineno, message, seq=expected, field="prev"), "broken")
         try:
             apply(state, record)
         except Illegal as exc:
@@ -196,6 +193,45 @@ def judge(lines: Iterable[bytes], path: str | None = None, *, upto: int | None =
     verdict.to_act = list(ruleset.to_act(state))
     verdict.unchecked = ruleset.unchecked(state)
     return replay
+
+
+def _line_fault(
+    line: bytes, record: Record, lineno: int, expected: int, actors: set[str], chained: bool | None, prev_hash: str
+) -> tuple[VerdictKind, Error, ChainState] | None:
+    """The first thing wrong with a decoded line, in DESIGN.md's order (fields, seq, chain), or None."""
+    prev = record.prev
+    if prev is not None and prev != prev_hash:  # the decode leaves prev's pattern to here
+        try:
+            msgspec.convert(prev, Hash)
+        except msgspec.ValidationError as exc:
+            return "malformed", Error(lineno, explain(exc).message, seq=expected, field="prev"), _chain(chained)
+    try:
+        key = repeated_key(line, record)
+    except DECODE_ERRORS as exc:
+        bad = explain(exc, line=line)
+        return "malformed", Error(lineno, bad.message, seq=expected, field=bad.field), _chain(chained)
+    if key:
+        message = f"the key {key!r} appears twice in one object"
+        return "malformed", Error(lineno, message, seq=expected, field=key), _chain(chained)
+    if record.by not in actors:
+        message = f"{record.by!r} is not a player in this game, {CHANCE!r} or {JUDGE!r}"
+        return "malformed", Error(lineno, message, seq=expected, field="by"), _chain(chained)
+    if record.seq != expected:
+        message = f"seq is {record.seq}, expected {expected}"
+        return "malformed", Error(lineno, message, seq=expected, field="seq"), _chain(chained)
+    if chained is None:
+        chained = prev is not None
+    if chained and prev != prev_hash:
+        message = (
+            f"prev does not match the SHA-256 of line {lineno - 1}"
+            if prev
+            else "prev is missing, but the log's chain started at record 1"
+        )
+        return "tampered", Error(lineno, message, seq=expected, field="prev"), "broken"
+    if not chained and prev is not None:
+        message = "prev appears, but record 1 started the log without a chain"
+        return "tampered", Error(lineno, message, seq=expected, field="prev"), "broken"
+    return None
 
 
 def _chain(chained: bool | None) -> ChainState:

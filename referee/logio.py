@@ -19,6 +19,7 @@ HEADER_DECODER = msgspec.json.Decoder(Header)
 # (bytes that are not UTF-8 inside a string, nesting deeper than the stack).
 DECODE_ERRORS = (msgspec.MsgspecError, UnicodeDecodeError, RecursionError)
 ENCODER = msgspec.json.Encoder()
+_PLAIN = msgspec.json.Decoder()
 _AT = re.compile(r" - at `\$\.?([^`]*)`$")
 
 
@@ -109,9 +110,15 @@ def repeated_key(line: bytes, decoded: Any) -> str | None:
     msgspec keeps the last of repeated keys; another reader may keep the first,
     so a log with repeats could be read two ways. A line that is exactly the
     canonical encoding of what it decoded to (every line the project writes)
-    has no repeats; only other lines pay for the exact check.
+    has no repeats. For other lines without escapes, the colons decide: each
+    key in the text brings one colon, every other colon sits inside a string,
+    and re-encoding the plain decode keeps every key and string that survived,
+    so the counts are equal exactly when no key was dropped. Only a line that
+    has escapes or a repeat pays for the parse that names the key.
     """
     if ENCODER.encode(decoded) == line:
+        return None
+    if b"\\" not in line and ENCODER.encode(_PLAIN.decode(line)).count(b":") == line.count(b":"):
         return None
     try:
         json.loads(line, object_pairs_hook=_no_repeats)

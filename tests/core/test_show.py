@@ -110,6 +110,14 @@ def test_show_at_a_record_the_log_lacks_is_a_usage_error(tmp_path: Path) -> None
     assert not (tmp_path / "x.html").exists()
 
 
+def test_a_log_too_long_for_one_page_is_a_usage_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    log = bot_game(tmp_path, "cardwars")
+    monkeypatch.setattr("referee.show.MAX_RECORDS", 10)
+    result = invoke("show", str(log))
+    assert result.exit_code == 2 and "more than 10 records" in result.output
+    assert not log.with_suffix(".html").exists()
+
+
 def test_show_missing_log_is_a_usage_error(tmp_path: Path) -> None:
     result = invoke("show", str(tmp_path / "nope.jsonl"))
     assert result.exit_code == 2 and "no such file" in result.output
@@ -174,6 +182,7 @@ def test_rulebook_reads_wrapped_items_and_headings() -> None:
     assert book["CW-1.1"].startswith("Cardwars is for exactly two players") and book["CW-1.1"].endswith("lists them.")
     assert "**" not in book["CW-1.2"] and "Ruling (cardwars 2)" in book["CW-1.2"]
     assert book["CW-2"] == "Turns"
+    assert not [rule for game in ruleset_ids() for rule, text in rulebook(game).items() if "*" in text]  # no markdown emphasis
 
 
 def test_a_malformed_log_shows_what_could_be_read_and_the_error(tmp_path: Path) -> None:
@@ -193,6 +202,7 @@ def test_a_tampered_log_shows_the_broken_chain(tmp_path: Path) -> None:
     rows[4] = rows[4].replace(b'"by"', b'"note":"edited","by"', 1)
     page = show(write(tmp_path, "tampered.jsonl", rows))
     assert "tampered" in page and "chain broken" in page and "prev does not match" in page
+    assert "legal instead" not in page  # only an illegal record has alternatives
     assert 'data-seq="5"' in current(page)
 
 
@@ -214,6 +224,13 @@ def test_bytes_the_engine_refuses_give_a_page_with_the_error(tmp_path: Path, bad
 def test_an_unreadable_header_still_gives_a_page(tmp_path: Path) -> None:
     page = show(write(tmp_path, "junk.jsonl", [b"\xff\xfe not a header", b"{}"]))
     assert "malformed" in page and "No table can be drawn" in page and 'data-seq="0"' in current(page)
+    assert "the header was refused (malformed)" in page
+
+
+def test_a_setup_that_breaks_a_rule_gives_the_rule(tmp_path: Path) -> None:
+    page = show(write(tmp_path, "three.jsonl", lines([], players=["ann", "bob", "cat"])))
+    assert "the header was refused (CW-1.1)" in page and "No table can be drawn" in page
+    assert rulebook("cardwars")["CW-1.1"][:30] in page
 
 
 def test_page_size_stays_small_for_a_long_game(tmp_path: Path) -> None:
@@ -361,3 +378,30 @@ def test_a_game_without_its_own_view_is_drawn_as_nested_lists() -> None:
     html = render("state.html.j2", st=st, view=FALLBACK, setup={})
     assert "after record 3" in html and "<dt>turn</dt><dd>2</dd>" in html.replace("\n", "")
     assert "&lt;QS&gt; 2H" in html
+
+
+@pytest.mark.browser
+def test_the_page_prints_the_table_without_its_controls(page: Any, tmp_path: Path) -> None:
+    log = bot_game(tmp_path, "cardwars")
+    show(log, "--at", "9")
+    open_page(page, log.with_suffix(".page.html"))
+    page.emulate_media(media="print")
+    assert not page.locator(".controls").is_visible()
+    assert page.locator("#state").is_visible() and "after record 9" in caption(page)
+    assert page.locator("#records").is_visible()
+
+
+@pytest.mark.browser
+def test_a_dispute_page_shows_both_versions(page: Any, tmp_path: Path) -> None:
+    a = write(tmp_path, "a.jsonl", lines([*BOARD, attack("ann", "JH")]))
+    b = write(tmp_path, "b.jsonl", lines([*BOARD, attack("ann", "QH")]))
+    out = tmp_path / "d.html"
+    assert invoke("dispute", str(a), str(b), "--html", "-o", str(out)).exit_code == 1
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(out.as_uri())
+    branches = page.locator(".branch")
+    assert branches.count() == 2 and errors == []
+    assert "legal" in str(branches.nth(0).locator(".judgement").text_content())
+    assert "CW-5.1" in str(branches.nth(1).locator(".judgement").text_content())
+    assert page.locator(".before").is_visible() and colours(page.locator(".before").screenshot()) > 8

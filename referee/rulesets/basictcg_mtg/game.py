@@ -19,7 +19,7 @@ from typing import Any
 import msgspec
 
 from referee.ruleset import CHANCE, JUDGE, Illegal, Ruleset, require_actor
-from referee.rulesets.basictcg_mtg.cards import BOT_EFFECTS, Card, built_in_setup
+from referee.rulesets.basictcg_mtg.cards import BOT_EFFECTS, Card, built_in_setup, facts
 from schemas import basictcg_mtg as bt
 from schemas.log import Concede, GameLoss, Header, Record, Time
 from schemas.verdict import Result
@@ -120,13 +120,14 @@ class BasicTcgMtg(Ruleset):
         if set(setup.decks) != set(players):
             raise Illegal("BT-1.4", "the setup must give a deck to each player and to no one else")
         cards: dict[str, Card] = {}
+        known = {name: facts(spec) for name, spec in setup.cards.items()}
         for player in players:
             for card_id, name in setup.decks[player].items():
                 if name not in setup.cards:
                     raise Illegal("BT-1.4", f"{player}'s card {card_id} is {name!r}, which the setup does not declare")
                 if card_id in cards:
                     raise Illegal("BT-1.4", f"card id {card_id} is in two decks; ids must be unique")
-                cards[card_id] = Card.from_spec(card_id, name, player, setup.cards[name])
+                cards[card_id] = Card(card_id, name, player, *known[name])
         state = State(players, setup.first, cards, setup.threshold)
         seat = players.index(setup.first)
         clockwise = players[seat:] + players[:seat]
@@ -444,10 +445,13 @@ class BasicTcgMtg(Ruleset):
     def _end_turn(self, state: State, record: bt.EndTurn) -> None:
         """BT-11.2: bonuses end, damage is checked again, then the turn finishes."""
         self._main(state, record, "end the turn")
+        doomed = []
         for side in state.sides.values():
-            for on in side.field.values():
+            for card, on in side.field.items():
                 on.boost = 0
-        self._settle(state, _overdamaged(state, (c for s in state.sides.values() for c in s.field)), resume="end")
+                if on.damage and on.damage >= (1 if on.face_down else state.cards[card].level + on.tokens):
+                    doomed.append(card)  # BT-8.3, as _overdamaged with the bonus gone
+        self._settle(state, doomed, resume="end")
 
     def _concede(self, state: State, record: Concede) -> None:
         """BT-12.1: a player may concede at any time and leaves the game."""
@@ -754,4 +758,5 @@ def _to_discard(state: State, card: str) -> None:
 
 def _total(state: State, player: str) -> int:
     """BT-11.3: the sum of the levels of a player's cards in play."""
-    return sum(_level(state, c) for c in state.sides[player].field)
+    cards = state.cards
+    return sum(1 if on.face_down else cards[c].level + on.tokens for c, on in state.sides[player].field.items())  # _level, inlined

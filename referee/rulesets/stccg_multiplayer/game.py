@@ -277,6 +277,8 @@ class StccgMultiplayer(Ruleset):
                     "seed_deck": len(s.seeds),
                     "draw_deck": sum(s.draw.values()),
                     "hand": sorted(s.hand.elements()),
+                    "played": sorted(s.played.elements()),
+                    "q_swaps": s.qs,
                 }
                 for p, s in state.seats.items()
             },
@@ -334,22 +336,25 @@ class StccgMultiplayer(Ruleset):
             raise Illegal("SG-3.1", f"{record.mission!r} is not one of {record.by}'s missions still to seed")
         self._slot(grid, record.place, "SG-2.1")
         quadrant, region = mission.quadrant, mission.region
-        empty = grid.empty_fits(quadrant, region)
         if record.shift is None:
             if grid.slots[record.place] is not None:
                 raise Illegal("SG-3.5", f"{record.place} is taken; to seed there, shift missions outward with `shift`")
-            if record.place not in empty and (empty or grid.legal_shifts(quadrant, region)):
-                raise Illegal(*self._misfit(grid, record.place, mission, bool(empty)))
+            # a place that fits is legal; only one that does not asks what else there is (SG-3.10)
+            if not grid.fits(record.place, quadrant, region):
+                empty = grid.empty_fits(quadrant, region)
+                if empty or grid.legal_shifts(quadrant, region):
+                    raise Illegal(*self._misfit(grid, record.place, mission, bool(empty)))
         else:
-            if empty:
-                raise Illegal("SG-3.5", f"no shift is allowed while an empty place fits {mission.name}, e.g. {empty[0]}")
+            empty_fit = grid.first_empty_fit(quadrant, region)
+            if empty_fit is not None:
+                raise Illegal("SG-3.5", f"no shift is allowed while an empty place fits {mission.name}, e.g. {empty_fit}")
             if record.shift[:1] != [record.place]:
                 raise Illegal("SG-3.5", "a shift starts at the place the new mission takes")
             problem = grid.shift_problem(record.shift, quadrant, region)
             if problem is not None:
                 raise Illegal(*problem)
-            fewest = len(grid.legal_shifts(quadrant, region)[0]) - 1
-            if len(record.shift) - 1 > fewest:
+            if grid.shorter_shift(len(record.shift), quadrant, region):
+                fewest = len(grid.legal_shifts(quadrant, region)[0]) - 1
                 raise Illegal("SG-3.9", f"that shift moves {len(record.shift) - 1} missions; {fewest} would do")
             grid.shift(record.shift)
         grid.slots[record.place] = Loc(mission.name, quadrant, mission.span, mission.kind, region, record.by)
