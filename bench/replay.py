@@ -10,6 +10,7 @@ them less than wall time would; both sides are measured in the same run.
     python bench/replay.py --games 1000 --rulesets cardwars
     python bench/replay.py --foreign       # also the same logs as json.dumps writes them (not byte for byte msgspec's)
     python bench/replay.py --anchor        # python-chess's PGN reader on random legal chess games, for scale
+    python bench/replay.py --jobs          # validate 1,000 logs with 1 and 2 worker processes: serial share, Amdahl
     python bench/replay.py --profile       # where the referee's time goes, per ruleset
     python bench/replay.py --million       # stream one million records: time and peak memory
 
@@ -143,6 +144,33 @@ def anchor(games: int, runs: int, folder: Path) -> None:
           f"{'':>8}   moves/s, every move checked legal")  # fmt: skip
 
 
+def jobs_scaling(logs: int, runs: int, folder: Path) -> None:
+    """1 and 2 jobs over `logs` logs of every game: wall time, the parent's share, and what Amdahl allows at 16 cores."""
+    import os
+
+    from referee.validate import as_json, judge_many
+
+    per_game = logs // len(ids())
+    paths = [str(p) for ruleset_id in ids() for p in corpus(ruleset_id, per_game, folder)]
+
+    def run(jobs: int) -> tuple[float, float]:
+        """Wall seconds, and CPU seconds spent in this (the parent) process."""
+        wall, cpu = time.perf_counter(), time.process_time()
+        with open(os.devnull, "wb") as sink:
+            for judged in judge_many(paths, jobs, as_json):
+                sink.write(judged.output)
+        return time.perf_counter() - wall, time.process_time() - cpu
+
+    one = min(run(1) for _ in range(runs))
+    two = min((run(2) for _ in range(runs)), key=lambda r: r[0])
+    share = two[1] / one[1]  # the parent's work in a parallel run, against all the work done in one process
+    amdahl = 1 / (share + (1 - share) / 16)
+    print(f"validate {len(paths)} logs ({os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}):")
+    print(f"  1 job  {one[0]:.2f} s wall ({one[1]:.2f} s CPU)")
+    print(f"  2 jobs {two[0]:.2f} s wall: {one[0] / two[0]:.2f}x; parent CPU {two[1]:.3f} s")
+    print(f"  serial share {share:.1%} of the one-job work: Amdahl allows {amdahl:.1f}x at 16 cores")
+
+
 def million() -> None:
     """Judge a legal one-million-record cardwars log from a file; report time and how much peak RSS grew."""
     from tests.core.test_engine import endless
@@ -169,11 +197,16 @@ def main() -> None:
     parser.add_argument("--rulesets", nargs="*", default=None)
     parser.add_argument("--foreign", action="store_true", help="also time the logs as json.dumps writes them")
     parser.add_argument("--anchor", action="store_true", help="also time python-chess reading random legal games")
+    parser.add_argument("--jobs", action="store_true", help="1 and 2 worker processes over 1,000 logs (with --games: that many)")
     parser.add_argument("--profile", action="store_true")
     parser.add_argument("--million", action="store_true")
     args = parser.parse_args()
     if args.million:
         million()
+        return
+    if args.jobs:
+        with tempfile.TemporaryDirectory() as tmp:
+            jobs_scaling(args.games if args.games != parser.get_default("games") else 1000, args.runs, Path(tmp))
         return
     chosen = args.rulesets if args.rulesets is not None else ids()
     extra = f"{'foreign rec/s':>15}{'ratio':>8}" if args.foreign else ""

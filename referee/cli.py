@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import os
 import sys
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
@@ -62,10 +61,12 @@ def fail(message: str, code: int = EXIT_USAGE) -> NoReturn:
 
 
 def _unreadable(path: str | Path) -> str | None:
-    """Why `path` cannot be read as a log, or None."""
-    if str(path) == "-" or Path(path).is_file():
+    """Why `path` cannot be read as a log, or None (a pipe, like bash's `<(...)`, is readable)."""
+    if str(path) == "-":
         return None
-    return f"{path}: is a directory, not a log" if Path(path).is_dir() else f"{path}: no such file"
+    if Path(path).is_dir():
+        return f"{path}: is a directory, not a log"
+    return None if Path(path).exists() else f"{path}: no such file"
 
 
 def _readable(path: str | Path) -> None:
@@ -125,21 +126,6 @@ def more_text(more: int) -> str:
     return f"{more} or" if more >= LEGAL_COUNTED else str(more)
 
 
-def exit_code(verdicts: list[Verdict]) -> int:
-    """The highest exit code among the verdicts (tampered > malformed > illegal > fine)."""
-    return max((EXIT_CODES[v.verdict] for v in verdicts), default=0)
-
-
-def _validate_path(path: str) -> Verdict:
-    """Worker: the verdict of one file."""
-    try:
-        return judge_file(path).verdict
-    except OSError as exc:
-        from schemas.verdict import Error
-
-        return Verdict("malformed", None, None, 0, "absent", Error(0, f"cannot read: {exc.strerror}"), [], None, path=path)
-
-
 @app.command()
 def validate(
     logs: Annotated[list[str], typer.Argument(help="Log files; - reads stdin.", metavar="LOG...")],
@@ -154,38 +140,47 @@ def validate(
         _readable(path)
     if logs.count("-") > 1:
         fail("stdin (-) can be read only once")
-    verdicts: list[Verdict] = []
+    from collections import Counter
+
+    from referee.validate import as_json as json_bytes
+    from referee.validate import judge_many
+
+    counts: Counter[str] = Counter()
+    single = len(logs) == 1 and not quiet  # one log: one JSON object; otherwise an array
+    write = sys.stdout.buffer.write
     show_progress = len(logs) > 1 and err.is_terminal
     with Progress(
         TextColumn("validating"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
         console=err, transient=True, disable=not show_progress,
     ) as progress:
         task = progress.add_task("logs", total=len(logs))
-        if jobs > 1 and len(logs) > 1 and "-" not in logs:
-            with ProcessPoolExecutor(max_workers=jobs) as pool:
-                for verdict in pool.map(_validate_path, logs, chunksize=max(1, len(logs) // (jobs * 8))):
-                    verdicts.append(verdict)
-                    progress.advance(task)
-        else:
-            for path in logs:
-                verdicts.append(_validate_path(path))
+        separator = b"" if single or not as_json else b"["
+        for judged in judge_many(logs, jobs, json_bytes if as_json else _text):
+            counts[judged.kind] += 1
+            if show_progress:
                 progress.advance(task)
-    shown = [v for v in verdicts if v.error is not None] if quiet else verdicts
+            if quiet and not judged.failed:
+                continue
+            write(separator + judged.output)
+            if as_json and not single:
+                separator = b","
     if as_json:
-        emit_json(shown if quiet or len(shown) != 1 else shown[0])
-    else:
-        for verdict in shown:
-            out.print(describe_verdict(verdict), markup=False)
-        if len(verdicts) > 1 and not quiet:
-            summary = Table(title="summary")
-            summary.add_column("verdict")
-            summary.add_column("logs", justify="right")
-            for kind in EXIT_CODES:
-                count = sum(v.verdict == kind for v in verdicts)
-                if count:
-                    summary.add_row(kind, str(count))
-            out.print(summary)
-    raise typer.Exit(exit_code(verdicts))
+        write(b"\n" if single else (b"[]\n" if separator == b"[" else b"]\n"))
+    elif len(logs) > 1 and not quiet:
+        sys.stdout.flush()
+        summary = Table(title="summary")
+        summary.add_column("verdict")
+        summary.add_column("logs", justify="right")
+        for kind in EXIT_CODES:
+            if counts[kind]:
+                summary.add_row(kind, str(counts[kind]))
+        out.print(summary)
+    raise typer.Exit(max((EXIT_CODES[kind] for kind in counts), default=0))
+
+
+def _text(verdict: Verdict) -> bytes:
+    """A verdict as text lines, for `validate` (a worker renders it)."""
+    return (describe_verdict(verdict) + "\n").encode()
 
 
 def _at_point(path: str, seq: int | None) -> Replay:

@@ -16,11 +16,13 @@ from schemas.tournament import TableRow
 
 class ErrorBody(msgspec.Struct, forbid_unknown_fields=True):
     """Every refused `/api/...` request: the HTTP status, the CLI's exit code for the same refusal
-    (null when the CLI has none, e.g. a bad token), and one line saying why."""
+    (null when the CLI has none, e.g. a bad token), and one line saying why; for a game log the referee
+    refused, what it said (`referee`)."""
 
     status: int
     error: str
     exit_code: int | None = None
+    referee: RefereeError | None = None
 
 
 class Version(msgspec.Struct, forbid_unknown_fields=True):
@@ -70,7 +72,6 @@ class TableClaims(msgspec.Struct, forbid_unknown_fields=True):
     table: TableRow
     state: Literal["waiting", "disputed", "done"]
     claims: list[Claim]
-    extra_minutes: int = 0
 
 
 class MatchView(msgspec.Struct, forbid_unknown_fields=True):
@@ -84,7 +85,8 @@ class MatchView(msgspec.Struct, forbid_unknown_fields=True):
 
 
 class Joined(msgspec.Struct, forbid_unknown_fields=True):
-    """A one-time code exchanged for a session: send `session` as `Authorization: Bearer ...`."""
+    """A one-time code (or the organiser token) exchanged for a session: send `session` as
+    `Authorization: Bearer ...` with every later `/api/...` request."""
 
     event: str | None
     player: str | None
@@ -99,3 +101,57 @@ class Code(msgspec.Struct, forbid_unknown_fields=True):
     player: str
     code: str
     link: str
+
+
+class SignIn(msgspec.Struct, forbid_unknown_fields=True):
+    """`POST /api/join` (a player's one-time code) and `POST /api/admin/login` (the organiser token)."""
+
+    code: str
+
+
+class ResultClaim(msgspec.Struct, forbid_unknown_fields=True):
+    """A player's typed claim: games won by each player at the table and drawn games, or a pod's places."""
+
+    games: dict[str, int] | None = None
+    draws: int = 0
+    places: dict[str, int] | None = None
+
+
+class Confirmation(msgspec.Struct, forbid_unknown_fields=True):
+    """Confirm `claimant`'s claim; for uploaded logs, give the SHA-256 of each log's last line, in order."""
+
+    claimant: str
+    last_lines: list[str] = msgspec.field(default_factory=list)
+
+
+class Ruling(msgspec.Struct, forbid_unknown_fields=True):
+    """The organiser settles an open table of the current round, or corrects one (`correct`): accept a
+    player's claim (`accept`), or give the result (`games` and `draws`, or a pod's `places`); `reason` is kept."""
+
+    table: int
+    reason: str
+    accept: str | None = None
+    games: dict[str, int] | None = None
+    draws: int = 0
+    places: dict[str, int] | None = None
+    correct: bool = False
+
+
+class PlayerRef(msgspec.Struct, forbid_unknown_fields=True):
+    """One player of the event, by id."""
+
+    player: str
+
+
+class ClockStart(msgspec.Struct, forbid_unknown_fields=True):
+    """Start the current round's clock now, for `minutes`."""
+
+    minutes: int = 50
+
+
+class Extension(msgspec.Struct, forbid_unknown_fields=True):
+    """Give a table of the current round extra minutes (they add up); `reason` is kept."""
+
+    table: int
+    minutes: int
+    reason: str | None = None

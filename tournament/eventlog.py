@@ -454,18 +454,17 @@ def claim_key(payload: ResultClaimed) -> tuple[str, str, str]:
 
 
 def _project_claim(session: Session, entry: LogEntry, payload: ResultClaimed | ClaimConfirmed) -> None:
-    key = (entry.event_id, payload.round, payload.table, payload.player)
-    row = session.get(Claim, key)
-    if row is None:
-        row = Claim(event_id=entry.event_id, round=payload.round, table=payload.table, player=payload.player)
-        session.add(row)
     if isinstance(payload, ResultClaimed):
-        row.kind, row.key, row.text = claim_key(payload)
-        row.confirms = None
+        (kind, key, text), confirms = claim_key(payload), None
     else:
         theirs = session.get(Claim, (entry.event_id, payload.round, payload.table, payload.claimant))
         assert theirs is not None, "a confirmation follows the claim it confirms"
-        row.kind, row.key, row.text, row.confirms = theirs.kind, theirs.key, theirs.text, payload.claimant
+        kind, key, text, confirms = theirs.kind, theirs.key, theirs.text, payload.claimant
+    row = session.get(Claim, (entry.event_id, payload.round, payload.table, payload.player))
+    if row is None:
+        row = Claim(event_id=entry.event_id, round=payload.round, table=payload.table, player=payload.player)
+        session.add(row)
+    row.kind, row.key, row.text, row.confirms = kind, key, text, confirms
     row.last_lines, row.seq = " ".join(payload.last_lines), entry.seq
 
 

@@ -88,7 +88,7 @@ def test_a_prev_that_is_not_a_hash_is_malformed_and_named() -> None:
     v = judge(io.BytesIO(b"\n".join([*log[:3], json.dumps(record).encode()]))).verdict
     assert v.error is not None
     assert (v.verdict, v.error.line, v.error.field) == ("malformed", 4, "prev")
-    assert "^[0-9a-f]{64}$" in v.error.message
+    assert "[0-9a-f]{64}" in v.error.message
 
 
 def test_a_well_formed_wrong_prev_is_tampered() -> None:

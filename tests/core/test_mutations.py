@@ -117,6 +117,14 @@ def test_a_last_line_ending_in_a_bare_cr_is_malformed() -> None:
     assert (v.verdict, v.error.line) == ("malformed", LOG.count(b"\n"))
 
 
+@pytest.mark.parametrize("line", [1, 3])
+def test_a_byte_order_mark_is_named(line: int) -> None:
+    lines = LOG.split(b"\n")
+    lines[line - 1] = b"\xef\xbb\xbf" + lines[line - 1]
+    v = verdict_of(b"\n".join(lines))
+    assert (v.verdict, v.error.line) == ("malformed", line) and "byte-order mark" in v.error.message
+
+
 def test_crlf_alone_is_still_fine() -> None:
     assert verdict_of(LOG.replace(b"\n", b"\r\n")).verdict == "complete"
 

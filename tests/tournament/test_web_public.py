@@ -8,7 +8,7 @@ import re
 from sqlalchemy.orm import Session
 
 from tests.tournament.tlib import cli
-from tests.tournament.webkit import HOSTILE, client, database, make_event
+from tests.tournament.webkit import HOSTILE, HOSTILE_PERSON, client, database, make_event
 from tournament import service
 
 
@@ -27,7 +27,7 @@ def test_unknown_things_are_404_with_a_json_error_and_an_html_page(db_url: str) 
     with client(db_url) as c:
         answer = c.get("/api/events/nope/round")
         assert answer.status_code == 404
-        assert answer.json() == {"status": 404, "error": "unknown event 'nope'", "exit_code": service.EXIT_NOT_FOUND}
+        assert answer.json() == {"status": 404, "error": "unknown event 'nope'", "exit_code": service.EXIT_NOT_FOUND, "referee": None}
         assert c.get("/api/events/ev/rounds/5").status_code == 404
         assert c.get("/api/events/ev/bracket").json()["error"] == "'ev' has no bracket (yet)"
         page = c.get("/e/nope")
@@ -63,15 +63,18 @@ def test_every_page_renders_and_pairings_come_by_table_and_by_name(db_url: str) 
         assert by_name == ["ann", "bob", "cat", "dan"]
 
 
-def test_hostile_event_names_are_escaped(db_url: str) -> None:
-    make_event(db_url, name=HOSTILE)
+def test_hostile_names_are_escaped_everywhere(db_url: str) -> None:
+    make_event(db_url, name=HOSTILE, display={"ann": HOSTILE_PERSON})
     with client(db_url) as c:
-        for path in ("/", "/e/ev", "/e/ev/standings"):
+        for path in ("/", "/e/ev", "/e/ev?by=name", "/e/ev?q=brien", "/e/ev/standings"):
             text = c.get(path).text
-            assert '<script>alert("x")' not in text
-            assert "&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt;" in text
-            assert "O&#39;Brien" in text and "\u202eevil" in text
+            assert "<script>window" not in text and "<img src=x" not in text, path
+        page = c.get("/e/ev").text
+        assert "&lt;script&gt;window.__injected=1&lt;/script&gt; \u202eevil O&#39;Brien\u200b &#34;quoted&#34;" in page
+        assert "&lt;img src=x onerror=&#34;window.__injected=1&#34;&gt; &#34;O&#39;Brien&#34; שלום &amp; co" in page
+        assert "&lt;img src=x" in c.get("/e/ev", params={"q": "brien"}).text, "find-your-seat matches display names"
         assert c.get("/api/events/ev").json()["name"] == HOSTILE
+        assert c.get("/api/events/ev/seats", params={"q": "שלום"}).json()[0]["name"] == HOSTILE_PERSON
 
 
 def test_the_version_moves_when_the_event_changes(db_url: str) -> None:

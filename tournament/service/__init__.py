@@ -16,6 +16,7 @@ One module per concern; callers use `service.<name>` for all of them:
 - `elimination`: brackets as they stand; `ranking`: standings and entrants;
 - `pairings`: seeding, the top cut, pairing, re-pairing for `verify`;
 - `results`: reports from game logs or a judge, corrections, pods;
+- `claims`: players' claims on `tournament serve`, confirmations, the judge queue, rulings;
 - `tokens`: `tournament serve`'s sign-in codes, sessions, the organiser token.
 """
 
@@ -24,6 +25,19 @@ from __future__ import annotations
 from tournament.service.amend import (
     swap,
     unpair,
+)
+from tournament.service.claims import (
+    Table,
+    TableState,
+    claim,
+    confirm,
+    current_tables,
+    judge_queue,
+    last_line_hash,
+    rule,
+    seat_of,
+    state_of,
+    tables,
 )
 from tournament.service.clock import (
     DEFAULT_MINUTES,
@@ -175,6 +189,8 @@ __all__ = [
     "Reported",
     "ResultRow",
     "ResultsMissing",
+    "Table",
+    "TableState",
     "TableTime",
     "Tally",
     "TooManyGuesses",
@@ -189,9 +205,12 @@ __all__ = [
     "check_id",
     "check_places",
     "check_tally",
+    "claim",
     "clean_name",
     "clock",
+    "confirm",
     "create_event",
+    "current_tables",
     "cut",
     "display_names",
     "double_bracket",
@@ -212,6 +231,8 @@ __all__ = [
     "is_finished",
     "issue_code",
     "judge_logs",
+    "judge_queue",
+    "last_line_hash",
     "lock_event",
     "match_over",
     "matches",
@@ -241,8 +262,10 @@ __all__ = [
     "resume",
     "round_ends",
     "rounds",
+    "rule",
     "score_places",
     "score_tally",
+    "seat_of",
     "seed",
     "seeded",
     "server_secret",
@@ -250,7 +273,9 @@ __all__ = [
     "slug",
     "standings",
     "start_round",
+    "state_of",
     "swap",
+    "tables",
     "top_cut",
     "unpair",
 ]

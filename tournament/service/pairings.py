@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Sequence
 
@@ -78,11 +79,11 @@ def pair(session: Session, event_id: str, seed: int | None = None) -> Round:
 def next_pods(session: Session, event: Event, number: int, seed: int) -> pods.PodPairing:
     """A pods round; paused players sit out, and pre-assigned byes come first among the byes."""
     paused, byes = sitting_out(session, event.id, number)
-    active = [e for e in pod_entrants(session, event.id) if e.id not in paused and e.id not in byes]
+    active = [e for e in pod_entrants(session, event.id, event.table_size) if e.id not in paused and e.id not in byes]
     if len(active) < max(2, event.table_size - 1):  # fewer could not fill even a table one seat short
         raise Conflict(f"event {event.id!r} has {len(active)} active player(s); its pods need {max(2, event.table_size - 1)}")
     grouped = pods.pair_pods(active, number, seed, event.table_size)
-    return pods.PodPairing(grouped.tables, [*byes, *grouped.byes], grouped.repeats)
+    return dataclasses.replace(grouped, byes=[*byes, *grouped.byes])
 
 
 def _refuse_open_tables(session: Session, event: Event, doing: str) -> None:

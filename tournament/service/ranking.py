@@ -80,19 +80,17 @@ def _as_pod_games(session: Session, event_id: str) -> list[pods.PodGame]:
     return [pods.PodGame(pod.round, {s.player: s.place for s in seats if s.place is not None}) for pod, seats in pod_tables(session, event_id) if pod.source]
 
 
-def pod_entrants(session: Session, event_id: str) -> list[pods.PodEntrant]:
-    """The players still in a pods event, with their points, rank, byes, opponents and turns in seat one."""
+def pod_entrants(session: Session, event_id: str, size: int) -> list[pods.PodEntrant]:
+    """The players still in a pods event, with their points, rank, byes, opponents and positions at the table."""
     table = standings(session, event_id)
     met: dict[str, set[str]] = {s.player: set() for s in table}
-    firsts = dict.fromkeys(met, 0)
-    for _pod, seats in pod_tables(session, event_id):
-        names = [s.player for s in seats]
-        if len(names) > 1:
-            firsts[names[0]] += 1
+    seated = [[s.player for s in seats] for _pod, seats in pod_tables(session, event_id)]
+    for names in seated:
         for name in names:
             met[name].update(n for n in names if n != name)
+    positions = pods.tally_seats(seated, size)
     return [
-        pods.PodEntrant(s.player, int(s.points), s.rank, s.byes > 0, frozenset(met[s.player]), firsts[s.player])
+        pods.PodEntrant(s.player, int(s.points), s.rank, s.byes > 0, frozenset(met[s.player]), positions.get(s.player, ()))
         for s in table
         if not s.dropped
     ]

@@ -80,7 +80,7 @@ def judge_logs(event: Event, match: Match, logs: Sequence[tuple[str, bytes]]) ->
     for number, (path, data) in enumerate(logs, start=1):
         verdict = _judged(event, seats, match.round, match.number, _where(match), path, data)
         if verdict.verdict != "complete":
-            raise LogRejected(f"{path}: {referee_reason(verdict)}")
+            raise LogRejected(f"{path}: {referee_reason(verdict)}", verdict)
         assert verdict.result is not None
         if max(games.values()) >= needed:
             raise LogRejected(f"{path}: the match was already decided before game {number} (best of {event.best_of})")
@@ -192,22 +192,25 @@ def report(
     reason: str | None = None,
     correction: bool = False,
     judge: bool = False,
+    agreed: bool = False,
 ) -> Reported:
     """Record a table's result from game logs, a paper result (a slip), or a judge's ruling.
 
     A result without logs is a judge's ruling when `judge` is set or a reason
-    is given (a ruling needs its reason), and otherwise the slip the players
-    signed. Reporting what is already there changes nothing; a different
-    result for a reported table needs `correction` (and a reason).
+    is given (a ruling needs its reason), the players' own when `agreed`
+    (confirmed on `tournament serve`; its reason says by whom), and otherwise
+    the slip the players signed. Reporting what is already there changes
+    nothing; a different result for a reported table needs `correction` (and
+    a reason).
     """
     event = lock_event(session, event_id)
     match = find_match(session, event, table, round_number)
     if bool(logs) == (result is not None):
         raise Usage("give the game logs (--log) or the result, not both or neither")
-    source = result_source(bool(logs), reason, correction=correction, judge=judge)
+    source = result_source(bool(logs), reason, correction=correction, judge=judge, agreed=agreed)
     if logs:
         tally, records = judge_logs(event, match, logs)
-        _check_new_logs(session, event_id, match, records)
+        check_new_logs(session, event_id, match, records)
     else:
         assert result is not None
         tally, records = result, []
@@ -229,7 +232,7 @@ def report(
     return Reported(match, tally, changed=True)
 
 
-def _check_new_logs(session: Session, event_id: str, match: Match, records: list[GameRecord]) -> None:
+def check_new_logs(session: Session, event_id: str, match: Match, records: list[GameRecord]) -> None:
     """The same log cannot decide games at two tables, or twice at one."""
     hashes = [r.sha256 for r in records]
     if len(set(hashes)) != len(hashes):
@@ -257,6 +260,7 @@ def report_pod(
     reason: str | None = None,
     correction: bool = False,
     judge: bool = False,
+    agreed: bool = False,
 ) -> PodResult:
     """A pod's result: the placements of its one game's log, or places from a slip or a judge's ruling (as `report`)."""
     event = lock_event(session, event_id)
@@ -266,13 +270,13 @@ def report_pod(
         raise Conflict(f"{where} is a bye; it has no result to report")
     if bool(logs) == (places is not None):
         raise Usage("give the game's log (--log) or the places (--result ann=1,bob=2,...), not both or neither")
-    source = result_source(bool(logs), reason, correction=correction, judge=judge)
+    source = result_source(bool(logs), reason, correction=correction, judge=judge, agreed=agreed)
     names = {s.player for s in seats}
     record = None
     if logs:
         if len(logs) != 1:
             raise LogRejected(f"a pod plays one game; give its one log, not {len(logs)}")
-        places, record = _judge_pod_log(session, event, pod, names, where, *logs[0])
+        places, record = judge_pod_log(session, event, pod, names, where, *logs[0])
     assert places is not None
     check_places(places, names, where)
     stored = {s.player: s.place for s in seats}
@@ -290,33 +294,38 @@ def report_pod(
 
 
 def check_places(places: dict[str, int], names: set[str], where: str) -> None:
-    """A pod's places must name its players, run from 1 (best) and put someone first."""
+    """A pod's places name every player at it, run from 1 (best) to the table's size, and someone is first."""
     if set(places) != names:
-        raise WrongTable(f"the result names {', '.join(sorted(places))}, but {where}")
+        raise WrongTable(f"--result names {', '.join(sorted(places))}, but {where}")
     if sorted(places.values())[0] != 1 or any(p < 1 or p > len(names) for p in places.values()):
         raise Usage(f"places run from 1 (best) to {len(names)}; equal places share, and someone is first")
 
 
-Kind = Literal["log", "judge", "slip"]
+Kind = Literal["log", "judge", "slip", "players"]
 
 
-def result_source(logs: bool, reason: str | None, *, correction: bool = False, judge: bool = False) -> Kind:
-    """Where a result comes from: logs; a judge's ruling (`judge`, or any reason; it needs one); else a slip."""
+def result_source(
+    logs: bool, reason: str | None, *, correction: bool = False, judge: bool = False, agreed: bool = False
+) -> Kind:
+    """Where a result comes from: logs; the players' agreement; a judge's ruling (`judge`, or any reason; it
+    needs one); else a slip."""
     given = bool(reason and reason.strip())
     if (correction or judge) and not given:
         raise Usage("a correction or a judge's ruling needs --reason")
     if logs:
         return "log"
+    if agreed:
+        return "players"
     return "judge" if given or judge else "slip"
 
 
-def _judge_pod_log(
+def judge_pod_log(
     session: Session, event: Event, pod: Pod, names: set[str], where: str, path: str, data: bytes
 ) -> tuple[dict[str, int], GameRecord]:
     """The referee's placements for a pod's game log, after checking the log belongs to this pod."""
     verdict = _judged(event, names, pod.round, pod.number, where, path, data)
     if verdict.verdict != "complete":
-        raise LogRejected(f"{path}: {referee_reason(verdict)}")
+        raise LogRejected(f"{path}: {referee_reason(verdict)}", verdict)
     assert verdict.result is not None
     digest = hashlib.sha256(data).hexdigest()
     for other in session.scalars(select(Pod).filter_by(event_id=event.id, sha256=digest)):

@@ -11,7 +11,7 @@ from schemas.tournament import BracketInfo, EventInfo, RoundInfo, StandingRow
 from schemas.web import Seat, Version
 from tournament import export, service
 from tournament.web import views
-from tournament.web.app import reading
+from tournament.web.common import reading
 
 
 @get("/api/events", sync_to_thread=True, tags=["public"])

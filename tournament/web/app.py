@@ -8,9 +8,8 @@ thread pool, since the service and the referee are sync code.
 
 from __future__ import annotations
 
+import logging
 import os
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 from litestar import Litestar, MediaType, Request, Response
@@ -29,42 +28,12 @@ from sqlalchemy.orm import Session
 from schemas.web import ErrorBody
 from tournament import pages, service
 from tournament.db import first_line, open_database
+from tournament.web import api, organiser, players, public
+from tournament.web.common import status_of, wants_json
+from tournament.web.views import referee_error
 
-# HTTP status for each service refusal (the CLI's exit code goes in the body too).
-STATUS = {
-    service.EXIT_USAGE: 400,
-    service.EXIT_NOT_FOUND: 404,
-    service.EXIT_RESULTS_MISSING: 409,
-    service.EXIT_WRONG_TABLE: 422,
-    service.EXIT_LOG_REJECTED: 422,
-    service.EXIT_CONFLICT: 409,
-    service.EXIT_DATABASE: 503,
-}
 MAX_UPLOAD = 2 * 1024 * 1024  # bytes a request may carry: game logs are a few kilobytes
 POLL_SECONDS = 15  # how often an open page asks whether its event changed
-
-
-def engine(request: Request[Any, Any, Any]) -> Engine:
-    return request.app.state.engine
-
-
-@contextmanager
-def reading(request: Request[Any, Any, Any]) -> Iterator[Session]:
-    """A session for reading only."""
-    with Session(engine(request)) as session:
-        yield session
-
-
-@contextmanager
-def writing(request: Request[Any, Any, Any]) -> Iterator[Session]:
-    """One session and one transaction: committed when the block succeeds, else rolled back."""
-    with Session(engine(request)) as session, session.begin():
-        yield session
-
-
-def wants_json(request: Request[Any, Any, Any]) -> bool:
-    return request.url.path.startswith("/api/")
-
 
 def _refusal(request: Request[Any, Any, Any], status: int, message: str, code: int | None) -> Response[Any]:
     """A refused request: a JSON `ErrorBody` under /api, else the error page."""
@@ -76,7 +45,10 @@ def _refusal(request: Request[Any, Any, Any], status: int, message: str, code: i
 
 
 def _service_error(request: Request[Any, Any, Any], exc: service.TournamentError) -> Response[Any]:
-    return _refusal(request, STATUS.get(exc.code, 400), exc.message, exc.code)
+    if wants_json(request) and isinstance(exc, service.LogRejected):
+        body = ErrorBody(status_of(exc), exc.message, exc.code, referee_error(exc))
+        return Response(body, status_code=status_of(exc), media_type=MediaType.JSON)
+    return _refusal(request, status_of(exc), exc.message, exc.code)
 
 
 def _too_large(request: Request[Any, Any, Any], _exc: RequestEntityTooLarge) -> Response[Any]:
@@ -86,6 +58,12 @@ def _too_large(request: Request[Any, Any, Any], _exc: RequestEntityTooLarge) -> 
 
 def _http_error(request: Request[Any, Any, Any], exc: HTTPException) -> Response[Any]:
     return _refusal(request, exc.status_code, str(exc.detail), None)
+
+
+def _unexpected(request: Request[Any, Any, Any], exc: Exception) -> Response[Any]:
+    """A bug: logged with its traceback on the server, one plain line for the client."""
+    logging.getLogger("tournament.web").error("%s %s failed", request.method, request.url.path, exc_info=exc)
+    return _refusal(request, 500, "the server failed on this request; the organiser can see why in its log", None)
 
 
 def _database_error(request: Request[Any, Any, Any], exc: Exception) -> Response[Any]:
@@ -100,8 +78,6 @@ def create_app(db_url: str | None = None, *, csrf_secret: str | None = None) -> 
     `csrf_secret` signs the CSRF cookies; every worker of one deployment needs
     the same one, so `tournament serve` keeps it in the database.
     """
-    from tournament.web import api, public
-
     _url, db_engine = open_database(db_url)
     secret = csrf_secret or os.environ.get("TOURNAMENT_CSRF_SECRET") or _stored_secret(db_engine)
 
@@ -109,7 +85,7 @@ def create_app(db_url: str | None = None, *, csrf_secret: str | None = None) -> 
         db_engine.dispose()
 
     app = Litestar(
-        route_handlers=[*public.HANDLERS, *api.HANDLERS],
+        route_handlers=[*public.HANDLERS, *api.HANDLERS, *players.HANDLERS, *organiser.HANDLERS],
         template_config=TemplateConfig(engine=JinjaTemplateEngine.from_environment(pages.environment())),
         csrf_config=CSRFConfig(secret=secret, exclude=["/api/"], cookie_httponly=True, cookie_samesite="strict"),
         openapi_config=OpenAPIConfig(
@@ -122,6 +98,7 @@ def create_app(db_url: str | None = None, *, csrf_secret: str | None = None) -> 
             HTTPException: _http_error,
             OperationalError: _database_error,
             DBAPIError: _database_error,
+            Exception: _unexpected,
         },
         request_max_body_size=MAX_UPLOAD,
         on_shutdown=[dispose],

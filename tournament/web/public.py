@@ -16,7 +16,7 @@ from sqlalchemy.orm import Session
 from tournament import export, pictures, render, service
 from tournament.models import Event
 from tournament.web import views
-from tournament.web.app import reading
+from tournament.web.common import reading
 
 
 def page(request: Request[Any, Any, Any], name: str, session: Session | None = None, event: Event | None = None, **context: Any) -> Template:
@@ -41,12 +41,12 @@ def _round_page(request: Request[Any, Any, Any], event_id: str, number: int | No
         number = event.rounds if number is None else number
         info = export.round_info(session, event_id, number) if number else None
         shown = views.names(session, event_id)
-        header, cells = render.pairing_cells(info.tables, info.bye, event.format == "pods", info.advanced) if info else ([], [])
+        header, cells = render.pairing_cells(info.tables, info.bye, event.format == "pods", info.advanced, info.names) if info else ([], [])
         return page(
             request, "round", session, event, info=info, number=number, current=number == event.rounds,
             header=header, cells=cells, text_columns=render.TEXT_COLUMNS, by_name=views.by_name(info, shown) if info else [],
             by="name" if by == "name" else "table", q=q, seats=views.seats(session, event, q) if q and number == event.rounds else [],
-            names=shown,
+            names=shown, ends_at=service.round_ends(session, event_id, number) if number else None,
         )
 
 
@@ -66,7 +66,9 @@ def standings(request: Request[Any, Any, Any], event_id: FromPath[str]) -> Templ
     with reading(request) as session:
         event = service.get_event(session, event_id)
         header, cells = render.standing_cells(export.standing_rows(session, event_id))
-        return page(request, "standings", session, event, header=header, cells=cells, text_columns=render.TEXT_COLUMNS)
+        return page(
+            request, "standings", session, event, header=header, cells=cells, text_columns=render.TEXT_COLUMNS, short=render.SHORT,
+        )
 
 
 @get("/e/{event_id:str}/bracket", sync_to_thread=True, include_in_schema=False)
