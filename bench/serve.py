@@ -210,9 +210,12 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="bench-serve-") as scratch:
         url = args.db or f"sqlite:///{Path(scratch) / 'bench.db'}"
         if args.pg:
-            from tests.tournament.conftest import Cluster  # the tests' throwaway cluster
+            from tests.tournament.conftest import Cluster, pg_tool  # the tests' throwaway cluster (fsync off)
 
-            cluster = Cluster()
+            initdb, pg_ctl = pg_tool("initdb"), pg_tool("pg_ctl")
+            if not (initdb and pg_ctl):
+                raise SystemExit("--pg needs PostgreSQL's initdb and pg_ctl (Debian: the postgresql package)")
+            cluster = Cluster(initdb, pg_ctl)
             url = cluster.start()
         try:
             run(url, args.players, args.workers)
