@@ -45,10 +45,10 @@ from sqlalchemy.orm import Session
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tournament import service  # noqa: E402
-from tournament.db import open_database  # noqa: E402
-from tournament.eventlog import decode, verify  # noqa: E402
-from tournament.models import LogEntry  # noqa: E402
+from tournament import service
+from tournament.db import open_database
+from tournament.eventlog import decode, verify
+from tournament.models import LogEntry
 
 EVENT = "bench"
 MOST_PLAYERS = 2000
@@ -210,7 +210,10 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="bench-serve-") as scratch:
         url = args.db or f"sqlite:///{Path(scratch) / 'bench.db'}"
         if args.pg:
-            from tests.tournament.conftest import Cluster, pg_tool  # the tests' throwaway cluster (fsync off)
+            from tests.tournament.conftest import (  # the tests' throwaway cluster (fsync off)
+                Cluster,
+                pg_tool,
+            )
 
             initdb, pg_ctl = pg_tool("initdb"), pg_tool("pg_ctl")
             if not (initdb and pg_ctl):
