@@ -57,6 +57,16 @@ def location(grid: Grid, slot: str, rule: str) -> Loc:
 
 def take(pile: Counter[str], cards: list[str], where: str, rule: str) -> None:
     """Remove `cards` from `pile`, or raise if any is not there (counting copies)."""
+    if len(cards) == 1:  # most records name one card: the same check without counting
+        card = cards[0]
+        left = pile.get(card, 0)
+        if left < 1:
+            raise Illegal(rule, f"{card!r} is not in the {where} ({left} left, 1 named)")
+        if left == 1:
+            del pile[card]
+        else:
+            pile[card] = left - 1
+        return
     need = Counter(cards)
     for card, count in need.items():
         if pile[card] < count:
