@@ -33,6 +33,7 @@ from tournament.cli_base import (
     database,
     fail,
     show_round,
+    terminal_table,
     transaction,
     write_text,
 )
@@ -199,11 +200,15 @@ def standings_cmd(
     target: OutOpt = None,
     db: DbOpt = None,
     as_json: JsonOpt = False,
+    top: Annotated[int | None, typer.Option("--top", min=1, help="Only the first N rows (every format).")] = None,
 ) -> None:
-    """The standings, with the event's tiebreakers."""
+    """The standings, with the event's tiebreakers. A terminal table of more than 500 rows is plain text."""
     fmt = check_format(fmt, as_json)
     with database(db) as (_url, engine), Session(engine) as session:
         rows = export.standing_rows(session, event)
+        if top is not None and len(rows) > top:
+            err.print(f"the first {top} of {len(rows)} rows ({len(rows) - top} not shown: leave out --top for all)", markup=False)
+            rows = rows[:top]
         info = export.event_info(service.get_event(session, event))
         drawn = export.bracket_info(session, event)
         drawings = [pictures.bracket_picture(drawn)] if drawn else []
@@ -221,7 +226,7 @@ def standings_cmd(
     elif fmt == "html":
         write_text(render.to_html(title, "Standings", info, header, cells, drawings), target)
     else:
-        out.print(render.to_rich(title, header, cells))
+        terminal_table(title, header, cells)
 
 
 @app.command()

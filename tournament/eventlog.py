@@ -21,6 +21,7 @@ from typing import Any, Literal
 
 import msgspec
 from sqlalchemy import create_engine, delete, select
+from sqlalchemy.event import listen
 from sqlalchemy.orm import Session
 
 from schemas.tournament import Source
@@ -281,6 +282,7 @@ def append(session: Session, event_id: str, payload: Payload) -> LogEntry:
 
 def append_many(session: Session, event_id: str, payloads: Sequence[Payload]) -> list[LogEntry]:
     """Append several changes in order, chained, with one flush at the end (bulk imports)."""
+    held = _prefetch(session, event_id, payloads)  # kept alive until the flush: the session holds rows only weakly
     entries = []
     for payload in payloads:
         event = None if isinstance(payload, EventCreated) else session.get(Event, event_id)
@@ -296,7 +298,28 @@ def append_many(session: Session, event_id: str, payloads: Sequence[Payload]) ->
         session.add(entry)
         entries.append(entry)
     session.flush()
+    del held
     return entries
+
+
+def _prefetch(session: Session, event_id: str, payloads: Sequence[Payload]) -> list[Base]:
+    """The tables a batch of results will change, loaded in one query per round.
+
+    Without it each result's `session.get` misses the identity map (which holds
+    rows weakly, so rows a caller read and let go are gone): one query, and one
+    autoflush of everything before it, per table.
+    """
+    matches = {p.round for p in payloads if isinstance(p, ResultReported)}
+    pods = {p.round for p in payloads if isinstance(p, PodReported)}
+    if len(payloads) < 2 or not (matches or pods):
+        return []
+    held: list[Base] = []
+    for number in matches:
+        held += session.scalars(select(Match).filter_by(event_id=event_id, round=number))
+    for number in pods:
+        held += session.scalars(select(Pod).filter_by(event_id=event_id, round=number))
+        held += session.scalars(select(PodSeat).filter_by(event_id=event_id, round=number))
+    return held
 
 
 def project(session: Session, entry: LogEntry, payload: Payload) -> None:
@@ -390,7 +413,9 @@ def project(session: Session, entry: LogEntry, payload: Payload) -> None:
         assert pod is not None
         pod.source, pod.reason, pod.reported_seq = payload.source, payload.reason, entry.seq
         pod.sha256, pod.log = (payload.log.sha256, payload.log.data) if payload.log else (None, None)
-        for taken in session.scalars(select(PodSeat).filter_by(event_id=key, round=payload.round, table=payload.table)):
+        for chair in range(1, len(payload.places) + 1):  # by key: no query when the seats are loaded already
+            taken = session.get(PodSeat, (key, payload.round, payload.table, chair))
+            assert taken is not None
             taken.place = payload.places[taken.player]
     elif isinstance(payload, ResultClaimed | ClaimConfirmed):
         _project_claim(session, entry, payload)
@@ -516,6 +541,10 @@ def verify(session: Session, event_id: str, check: Check | None = None) -> Verif
     scratch = create_engine("sqlite://")
     Base.metadata.create_all(scratch)
     with Session(scratch) as rebuilt:
+        # Every row made stays in memory: a row let go would be read back (with an autoflush) by each
+        # `get` that needs it, one query and one flush per entry.
+        held: list[object] = []
+        listen(rebuilt, "transient_to_pending", lambda _session, row: held.append(row))
         for entry, payload in zip(entries, payloads, strict=True):
             copy = _detached(entry)
             problem = check(rebuilt, copy, payload) if check else None
