@@ -70,7 +70,7 @@ def results_csv(tables: int, seed: int) -> str:
 class Steps:
     """Runs steps, keeping each one's wall time and (under tracemalloc) peak; `profile` names a step to profile."""
 
-    def __init__(self, trace: bool, profile: str | None) -> None:
+    def __init__(self, trace: bool, profile: list[str]) -> None:
         self.trace, self.profile = trace, profile
         self.found: list[tuple[str, float, float, int]] = []
 
@@ -79,7 +79,7 @@ class Steps:
         if self.trace:
             tracemalloc.reset_peak()
             base = tracemalloc.get_traced_memory()[0]
-        profiler = cProfile.Profile() if self.profile == name.split(" ")[0] and not self.trace else None
+        profiler = cProfile.Profile() if name.split(" ")[0] in self.profile and not self.trace else None
         started, cpu = time.perf_counter(), time.process_time()
         if profiler:
             profiler.enable()
@@ -91,7 +91,7 @@ class Steps:
         self.found.append((name, elapsed, cpu, peak))
         if profiler:
             print(f"--- cProfile of {name} ---", file=sys.stderr)
-            pstats.Stats(profiler, stream=sys.stderr).sort_stats("cumulative").print_stats(30)
+            pstats.Stats(profiler, stream=sys.stderr).sort_stats("cumulative").print_stats(25).sort_stats("tottime").print_stats(12)
         return result
 
 
@@ -182,12 +182,12 @@ def fresh_database(backend: str, admin_url: str | None, scratch: Path) -> Iterat
             admin.dispose()
 
 
-def measure(backend: str, admin_url: str | None, n: int, rounds: int, seed: int, memory: bool, profile: str | None) -> None:
+def measure(backend: str, admin_url: str | None, n: int, rounds: int, seed: int, memory: bool, profile: list[str]) -> None:
     with tempfile.TemporaryDirectory(prefix="bench-event-") as scratch:
         timed = Steps(trace=False, profile=profile)
         with fresh_database(backend, admin_url, Path(scratch)) as engine:
             run_event(engine, n, rounds, seed, timed)
-        traced = Steps(trace=True, profile=None)
+        traced = Steps(trace=True, profile=[])
         if memory:
             tracemalloc.start()
             with fresh_database(backend, admin_url, Path(scratch)) as engine:
@@ -210,8 +210,8 @@ def main() -> None:
     parser.add_argument("--pg", action="store_true", help="also PostgreSQL: TOURNAMENT_TEST_PG_URL, else a throwaway cluster")
     parser.add_argument("--no-sqlite", action="store_true", help="PostgreSQL only (with --pg)")
     parser.add_argument("--no-memory", action="store_true", help="skip the tracemalloc run (times only)")
-    parser.add_argument("--profile", choices=("register", "pair", "results", "standings", "text", "html", "verify"),
-                        help="print a cProfile of this step (each round's, for pair and results)")
+    parser.add_argument("--profile", action="append", default=[], choices=("register", "pair", "results", "standings", "text", "html", "verify"),
+                        help="print a cProfile of this step (repeatable; each round's, for pair and results)")
     args = parser.parse_args()
     sizes = args.players or list(SIZES)
     if any(n < 2 or n > 100_000 for n in sizes) or not 1 <= args.rounds <= 20:
