@@ -361,7 +361,7 @@ def demo_cmd(
         total = demo_mod.tables_expected(fmt, players, rounds, cut, table_size)
         with Progress(
             TextColumn("playing"), BarColumn(), MofNCompleteColumn(), TextColumn("tables"), TimeElapsedColumn(),
-            console=err, transient=True,
+            console=err.made(), transient=True,
         ) as progress:
             task = progress.add_task("tables", total=total)
             ran = demo_mod.run(
