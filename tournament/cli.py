@@ -32,8 +32,8 @@ from tournament import demo as demo_mod
 from tournament import export, pictures, render, service
 from tournament.db import DatabaseUnavailable, first_line, open_database, shown
 from tournament.eventlog import as_utc, decode
-from tournament.eventlog import verify as verify_log
 from tournament.models import Event, GameLog, LogEntry
+from tournament.verification import verify as verify_log
 
 app = typer.Typer(
     name="tournament",
@@ -513,8 +513,9 @@ def verify_cmd(
 ) -> None:
     """Check the event log's hash chain, rebuild the tables from it, and compare. Exit 1 on any difference."""
     with database(db) as (_url, engine), Session(engine) as session:
-        service.get_event(session, event)
         found = verify_log(session, event, service.repairing_problem if pairings else None)
+        if not found.exists:
+            raise service.NotFound(f"unknown event {event!r}")
     if as_json:
         emit_json({"event": event, "ok": found.ok, "entries": found.entries, "problems": found.problems})
     elif found.ok:
