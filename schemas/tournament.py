@@ -94,7 +94,7 @@ class EventInfo(msgspec.Struct, forbid_unknown_fields=True):
     """`format`: `swiss`, `single` (elimination), `roundrobin` or `pods`. `bracket_round`: the first
     round of the bracket or round robin (for a Swiss event, of its top cut); null before it is seeded.
     `table_size`: players a table (pods: 3 to 6). `points`: a pods event's points for a sole win, a
-    shared win, then 2nd, 3rd... place."""
+    shared win, then 2nd, 3rd... place. `require_chain`: the event accepts only hash-chained game logs."""
 
     id: str
     name: str
@@ -108,6 +108,7 @@ class EventInfo(msgspec.Struct, forbid_unknown_fields=True):
     bracket_round: int | None = None
     table_size: int = 2
     points: str = "3,1"
+    require_chain: bool = False  # game logs must be hash-chained (`create --require-chain`, the default)
 
 
 class BracketPair(msgspec.Struct, forbid_unknown_fields=True):

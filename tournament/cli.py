@@ -156,6 +156,9 @@ def create(
     fmt: Annotated[str, typer.Option("--format", "-f", help="swiss, single or double (elimination), roundrobin or pods.")] = "swiss",
     table_size: Annotated[int | None, typer.Option("--table-size", help="Pods: players a table, 3 to 6 (default 4).")] = None,
     points: Annotated[str, typer.Option("--points", help="Pods: points for a sole win, a shared win[, 2nd, 3rd...].")] = "3,1",
+    require_chain: Annotated[
+        bool, typer.Option("--require-chain/--no-require-chain", help="Accept only hash-chained game logs (records with `prev`).")
+    ] = True,
     db: DbOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -164,7 +167,7 @@ def create(
     with transaction(db) as session:
         created = service.create_event(
             session, event, name=name, ruleset=ruleset, profile=profile, best_of=best_of, seed=pairing_seed, format=fmt,
-            table_size=table_size, points=points,
+            table_size=table_size, points=points, require_chain=require_chain,
         )
         info = export.event_info(created)
     if as_json:

@@ -45,6 +45,7 @@ class EventCreated(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=Tru
     format: str = "swiss"  # these three are left out of Swiss events' payloads, which read as before
     table_size: int = 2
     points: str = "3,1"  # pods: pods.Points as text
+    require_chain: bool = False  # game logs must be hash-chained (`prev`); events before it did not ask
 
 
 class PlayerRegistered(msgspec.Struct, forbid_unknown_fields=True):
@@ -87,6 +88,7 @@ class GameRecord(msgspec.Struct, forbid_unknown_fields=True):
     sha256: str
     winner: str | None
     data: bytes
+    fingerprint: str | None = None  # referee.logio.game_fingerprint; None in logs reported before it
 
 
 class ResultReported(msgspec.Struct, forbid_unknown_fields=True):
@@ -183,6 +185,7 @@ def project(session: Session, entry: LogEntry, payload: Payload) -> None:
             Event(
                 id=entry.event_id, name=payload.name, ruleset=payload.ruleset, profile=payload.profile,
                 best_of=payload.best_of, format=payload.format, table_size=payload.table_size, points=payload.points,
+                require_chain=payload.require_chain,
                 seed=payload.seed, created_at=entry.at, rounds=0,
                 last_seq=entry.seq, last_hash=entry.hash,
             )
@@ -236,6 +239,7 @@ def project(session: Session, entry: LogEntry, payload: Payload) -> None:
         assert pod is not None
         pod.source, pod.reason, pod.reported_seq = payload.source, payload.reason, entry.seq
         pod.sha256, pod.log = (payload.log.sha256, payload.log.data) if payload.log else (None, None)
+        pod.fingerprint = payload.log.fingerprint if payload.log else None
         for taken in session.scalars(select(PodSeat).filter_by(event_id=key, round=payload.round, table=payload.table)):
             taken.place = payload.places[taken.player]
     elif isinstance(payload, ResultReported):  # and ResultCorrected, its subclass
@@ -249,7 +253,7 @@ def project(session: Session, entry: LogEntry, payload: Payload) -> None:
             session.add(
                 GameLog(
                     event_id=key, round=payload.round, table=payload.table, game=game,
-                    sha256=record.sha256, winner=record.winner, data=record.data,
+                    sha256=record.sha256, winner=record.winner, data=record.data, fingerprint=record.fingerprint,
                 )
             )
 

@@ -16,7 +16,7 @@ from typing import Any
 
 from sqlalchemy import column, create_engine, select, table
 from sqlalchemy.orm import Session
-from sqlalchemy.types import DateTime, LargeBinary
+from sqlalchemy.types import Boolean, DateTime, LargeBinary
 
 from tournament.eventlog import GENESIS, Payload, as_utc, decode, entry_hash, project
 from tournament.models import PROJECTION, Base, Event, LogEntry
@@ -156,6 +156,8 @@ def _comparable(session: Session, model: type[Base], event_id: str) -> set[tuple
 def _plain(value: Any, kind: Any) -> Any:
     if isinstance(value, memoryview) and isinstance(kind, LargeBinary):
         return bytes(value)
+    if isinstance(kind, Boolean) and type(value) is int and value in (0, 1):  # SQLite keeps booleans as 0 and 1
+        return bool(value)
     if isinstance(kind, DateTime) and isinstance(value, str):  # SQLite keeps times as text
         try:
             return as_utc(datetime.fromisoformat(value))

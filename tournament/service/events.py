@@ -37,7 +37,7 @@ SEEDED = ("single", "double", "roundrobin")  # formats seeded before round 1 (by
 
 def create_event(
     session: Session, event_id: str, *, name: str, ruleset: str, profile: str, best_of: int, seed: int,
-    format: str = "swiss", table_size: int | None = None, points: str = "3,1",
+    format: str = "swiss", table_size: int | None = None, points: str = "3,1", require_chain: bool = True,
 ) -> Event:
     check_id("event id", event_id)
     if format not in FORMATS:
@@ -66,6 +66,6 @@ def create_event(
         raise Usage(f"--best-of must be an odd number of games, not {best_of}")
     if session.get(Event, event_id) is not None:
         raise Conflict(f"event {event_id!r} already exists")
-    append(session, event_id, EventCreated(name or event_id, ruleset, profile, best_of, seed, format, size, points))
+    append(session, event_id, EventCreated(name or event_id, ruleset, profile, best_of, seed, format, size, points, require_chain))
     return get_event(session, event_id)
 

@@ -13,11 +13,12 @@ from tournament.service.errors import (
     Usage,
 )
 
-ID_PATTERN = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")  # the referee's player-id pattern
+# The referee's player-id pattern, matched whole (fullmatch: `$` would let "ann\n" through).
+ID_PATTERN = re.compile(r"[A-Za-z0-9_.-]{1,64}")
 
 
 def check_id(kind: str, value: str) -> str:
-    if not ID_PATTERN.match(value):
+    if not ID_PATTERN.fullmatch(value):
         raise Usage(f"{kind} {value!r} must be 1 to 64 letters, digits, '_', '.' or '-'")
     return value
 
