@@ -2,12 +2,19 @@
 
 The floor is the least any validator must do: read the same lines, decode each
 with a reused msgspec decoder, and hash each with SHA-256. The referee does
-that and the rules too; the ratio says what the rules cost.
+that and the rules too; the ratio says what the rules cost. Times are the CPU
+time of this process (best of --runs), so other work on the machine disturbs
+them less than wall time would; both sides are measured in the same run.
 
     python bench/replay.py                 # 200 bot games per ruleset
     python bench/replay.py --games 1000 --rulesets cardwars
-    python bench/replay.py --profile       # where the referee's time goes
+    python bench/replay.py --foreign       # also the same logs as json.dumps writes them (not byte for byte msgspec's)
+    python bench/replay.py --anchor        # python-chess's PGN reader on random legal chess games, for scale
+    python bench/replay.py --jobs          # validate 1,000 logs with 1 and 2 worker processes: serial share, Amdahl
+    python bench/replay.py --profile       # where the referee's time goes, per ruleset
     python bench/replay.py --million       # stream one million records: time and peak memory
+
+--anchor needs python-chess: pip install -e '.[bench]' (or pip install chess).
 """
 
 from __future__ import annotations
@@ -15,11 +22,14 @@ from __future__ import annotations
 import argparse
 import cProfile
 import hashlib
+import json
 import pstats
+import random
 import resource
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import msgspec
@@ -30,6 +40,8 @@ from referee.bots import bot_header, play
 from referee.engine import judge_file
 from referee.logio import encode_lines
 from referee.rulesets import get, ids
+
+clock = time.process_time
 
 
 def corpus(ruleset_id: str, games: int, folder: Path) -> list[Path]:
@@ -45,32 +57,118 @@ def corpus(ruleset_id: str, games: int, folder: Path) -> list[Path]:
     return paths
 
 
+def rewritten(paths: list[Path], folder: Path) -> list[Path]:
+    """The same logs as Python's json.dumps writes them (a space after each separator), chain recomputed."""
+    out = []
+    for path in paths:
+        lines = path.read_bytes().splitlines()
+        written = [json.dumps(json.loads(lines[0])).encode()]
+        for line in lines[1:]:
+            record = json.loads(line)
+            record["prev"] = hashlib.sha256(written[-1]).hexdigest()
+            written.append(json.dumps(record).encode())
+        target = folder / f"foreign-{path.name}"
+        target.write_bytes(b"".join(line + b"\n" for line in written))
+        out.append(target)
+    return out
+
+
 def floor(paths: list[Path]) -> float:
     """Seconds to read, decode and hash every line of every file."""
     decode = msgspec.json.Decoder().decode
     sha256 = hashlib.sha256
-    start = time.perf_counter()
+    start = clock()
     for path in paths:
         with open(path, "rb") as stream:
             for raw in stream:
                 line = raw[:-1]
                 decode(line)
                 sha256(line).hexdigest()
-    return time.perf_counter() - start
+    return clock() - start
 
 
 def referee(paths: list[Path]) -> float:
     """Seconds for the referee to judge every file."""
-    start = time.perf_counter()
+    start = clock()
     for path in paths:
         verdict = judge_file(str(path)).verdict
         if verdict.verdict != "complete":
             raise SystemExit(f"{path}: {verdict.verdict}: {verdict.error}")
-    return time.perf_counter() - start
+    return clock() - start
 
 
-def best_of(runs: int, fn, paths):  # type: ignore[no-untyped-def]
+def best_of(runs: int, fn: Callable[[list[Path]], float], paths: list[Path]) -> float:
     return min(fn(paths) for _ in range(runs))
+
+
+def chess_corpus(games: int, folder: Path) -> tuple[Path, int]:
+    """Random legal chess games (seeded), written as one PGN file; the path and the number of moves."""
+    import chess
+    import chess.pgn
+
+    rng = random.Random(1)
+    moves = 0
+    path = folder / "anchor.pgn"
+    with open(path, "w") as stream:
+        for number in range(games):
+            board = chess.Board()
+            while not board.is_game_over() and board.ply() < 200:
+                board.push(rng.choice(list(board.legal_moves)))
+            moves += board.ply()
+            game = chess.pgn.Game.from_board(board)
+            game.headers["Round"] = str(number + 1)
+            print(game, file=stream, end="\n\n")
+    return path, moves
+
+
+def read_pgn(path: Path) -> float:
+    """Seconds for python-chess to read every game, checking each move is legal (SAN against the board)."""
+    import chess.pgn
+
+    start = clock()
+    with open(path) as stream:
+        while (game := chess.pgn.read_game(stream)) is not None:
+            if game.errors:
+                raise SystemExit(f"{path}: python-chess found {game.errors[0]}")
+    return clock() - start
+
+
+def anchor(games: int, runs: int, folder: Path) -> None:
+    try:
+        import chess  # noqa: F401
+    except ImportError:
+        raise SystemExit("--anchor needs python-chess: pip install -e '.[bench]' (or pip install chess)") from None
+    path, moves = chess_corpus(games, folder)
+    seconds = min(read_pgn(path) for _ in range(runs))
+    print(f"{'python-chess PGN':<20}{games:>6}{moves:>10}{'':>14}{moves / seconds:>15,.0f}"
+          f"{'':>8}   moves/s, every move checked legal")  # fmt: skip
+
+
+def jobs_scaling(logs: int, runs: int, folder: Path) -> None:
+    """1 and 2 jobs over `logs` logs of every game: wall time, the parent's share, and what Amdahl allows at 16 cores."""
+    import os
+
+    from referee.validate import as_json, judge_many
+
+    per_game = logs // len(ids())
+    paths = [str(p) for ruleset_id in ids() for p in corpus(ruleset_id, per_game, folder)]
+
+    def run(jobs: int) -> tuple[float, float]:
+        """Wall seconds, and CPU seconds spent in this (the parent) process."""
+        wall, cpu = time.perf_counter(), time.process_time()
+        with open(os.devnull, "wb") as sink:
+            for judged in judge_many(paths, jobs, as_json):
+                sink.write(judged.output)
+        return time.perf_counter() - wall, time.process_time() - cpu
+
+    one = min(run(1) for _ in range(runs))
+    two = min((run(2) for _ in range(runs)), key=lambda r: r[0])
+    share = two[1] / one[1]  # the parent's work in a parallel run, against all the work done in one process
+    amdahl = 1 / (share + (1 - share) / 16)
+    print(f"validate {len(paths)} logs ({os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}):")
+    print(f"  1 job  {one[0]:.2f} s wall ({one[1]:.2f} s CPU)")
+    print(f"  2 jobs {two[0]:.2f} s wall: {one[0] / two[0]:.2f}x; parent CPU {two[1]:.3f} s")
+    print(f"  serial share {share:.1%} of the one-job work: Amdahl allows {amdahl:.1f}x at 16 cores")
 
 
 def million() -> None:
@@ -97,24 +195,43 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--runs", type=int, default=3, help="best of this many timings")
     parser.add_argument("--rulesets", nargs="*", default=None)
+    parser.add_argument("--foreign", action="store_true", help="also time the logs as json.dumps writes them")
+    parser.add_argument("--anchor", action="store_true", help="also time python-chess reading random legal games")
+    parser.add_argument("--jobs", action="store_true", help="1 and 2 worker processes over 1,000 logs (with --games: that many)")
     parser.add_argument("--profile", action="store_true")
     parser.add_argument("--million", action="store_true")
     args = parser.parse_args()
     if args.million:
         million()
         return
-    chosen = args.rulesets or ids()
-    print(f"{'ruleset':<20}{'games':>6}{'records':>10}{'floor rec/s':>14}{'referee rec/s':>15}{'ratio':>8}")
+    if args.jobs:
+        with tempfile.TemporaryDirectory() as tmp:
+            jobs_scaling(args.games if args.games != parser.get_default("games") else 1000, args.runs, Path(tmp))
+        return
+    chosen = args.rulesets if args.rulesets is not None else ids()
+    extra = f"{'foreign rec/s':>15}{'ratio':>8}" if args.foreign else ""
+    print(f"{'ruleset':<20}{'games':>6}{'records':>10}{'floor rec/s':>14}{'referee rec/s':>15}{'ratio':>8}{extra}")
+    total_records = total_seconds = 0.0
     with tempfile.TemporaryDirectory() as tmp:
         for ruleset_id in chosen:
             paths = corpus(ruleset_id, args.games, Path(tmp))
             records = sum(p.read_bytes().count(b"\n") - 1 for p in paths)
             fast, slow = best_of(args.runs, floor, paths), best_of(args.runs, referee, paths)
-            print(f"{ruleset_id:<20}{len(paths):>6}{records:>10}{records / fast:>14,.0f}{records / slow:>15,.0f}{fast / slow:>8.0%}")
+            total_records, total_seconds = total_records + records, total_seconds + slow
+            line = f"{ruleset_id:<20}{len(paths):>6}{records:>10}{records / fast:>14,.0f}{records / slow:>15,.0f}{fast / slow:>8.0%}"
+            if args.foreign:
+                other = rewritten(paths, Path(tmp))
+                other_fast, other_slow = best_of(args.runs, floor, other), best_of(args.runs, referee, other)
+                line += f"{records / other_slow:>15,.0f}{other_fast / other_slow:>8.0%}"
+            print(line, flush=True)
             if args.profile:
-                profiler = cProfile.Profile()
+                profiler = cProfile.Profile(clock)
                 profiler.runcall(referee, paths)
-                pstats.Stats(profiler).sort_stats("tottime").print_stats(12)
+                pstats.Stats(profiler).sort_stats("tottime").print_stats(15)
+        if len(chosen) > 1:
+            print(f"{'all games':<20}{'':>6}{int(total_records):>10}{'':>14}{total_records / total_seconds:>15,.0f}")
+        if args.anchor:
+            anchor(args.games, args.runs, Path(tmp))
 
 
 if __name__ == "__main__":

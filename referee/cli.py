@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import os
 import sys
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
@@ -22,7 +21,16 @@ from referee import console
 from referee import dispute as dispute_mod
 from referee.console import emit_json, err, out
 from referee.engine import LEGAL_COUNTED, Replay, judge, judge_file, legal_listing
-from referee.logio import ENCODER, Malformed, explain, line_hash, record_decoder
+from referee.logio import (
+    DECODE_ERRORS,
+    ENCODER,
+    Malformed,
+    explain,
+    line_hash,
+    record_decoder,
+    repeated_key,
+    strip_ending,
+)
 from referee.ruleset import Illegal
 from referee.rulesets import get as get_ruleset
 from referee.rulesets import ids as ruleset_ids
@@ -34,10 +42,17 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    cls=console.UnixGroup,
 )
 
+DISPUTE_PART = 1  # as diff and cmp: 0 the same, 1 different, 2 trouble
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")]
 LogArg = Annotated[str, typer.Argument(help="A referee-log/1 file; - reads stdin.", metavar="LOG")]
+
+
+@app.callback()
+def _everywhere(version: Annotated[bool, console.version_option("referee")] = False) -> None:
+    """Judge game logs: replay them, check every record against the rules, and give a verdict."""
 
 
 def fail(message: str, code: int = EXIT_USAGE) -> NoReturn:
@@ -45,9 +60,16 @@ def fail(message: str, code: int = EXIT_USAGE) -> NoReturn:
     console.fail("referee", message, code)
 
 
-def _readable(path: str) -> None:
-    if path != "-" and not Path(path).is_file():
-        fail(f"{path}: no such file")
+def _unreadable(path: str | Path) -> str | None:
+    """Why `path` cannot be read as a log, or None."""
+    if str(path) == "-" or Path(path).is_file():
+        return None
+    return f"{path}: is a directory, not a log" if Path(path).is_dir() else f"{path}: no such file"
+
+
+def _readable(path: str | Path) -> None:
+    if problem := _unreadable(path):
+        fail(problem)
 
 
 def _judge(path: str, upto: int | None = None) -> Replay:
@@ -102,25 +124,13 @@ def more_text(more: int) -> str:
     return f"{more} or" if more >= LEGAL_COUNTED else str(more)
 
 
-def exit_code(verdicts: list[Verdict]) -> int:
-    """The highest exit code among the verdicts (tampered > malformed > illegal > fine)."""
-    return max((EXIT_CODES[v.verdict] for v in verdicts), default=0)
-
-
-def _validate_path(path: str) -> Verdict:
-    """Worker: the verdict of one file."""
-    try:
-        return judge_file(path).verdict
-    except OSError as exc:
-        from schemas.verdict import Error
-
-        return Verdict("malformed", None, None, 0, "absent", Error(0, f"cannot read: {exc.strerror}"), [], None, path=path)
-
-
 @app.command()
 def validate(
     logs: Annotated[list[str], typer.Argument(help="Log files; - reads stdin.", metavar="LOG...")],
     jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Worker processes.")] = 1,
+    quiet: Annotated[
+        bool, typer.Option("--quiet", "-q", help="Print only the logs that are not legal (with --json: always an array).")
+    ] = False,
     as_json: JsonOpt = False,
 ) -> None:
     """Judge logs: the first record that broke a rule, or that the game is legal and its result."""
@@ -128,37 +138,47 @@ def validate(
         _readable(path)
     if logs.count("-") > 1:
         fail("stdin (-) can be read only once")
-    verdicts: list[Verdict] = []
+    from collections import Counter
+
+    from referee.validate import as_json as json_bytes
+    from referee.validate import judge_many
+
+    counts: Counter[str] = Counter()
+    single = len(logs) == 1 and not quiet  # one log: one JSON object; otherwise an array
+    write = sys.stdout.buffer.write
     show_progress = len(logs) > 1 and err.is_terminal
     with Progress(
         TextColumn("validating"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
         console=err, transient=True, disable=not show_progress,
     ) as progress:
         task = progress.add_task("logs", total=len(logs))
-        if jobs > 1 and len(logs) > 1 and "-" not in logs:
-            with ProcessPoolExecutor(max_workers=jobs) as pool:
-                for verdict in pool.map(_validate_path, logs, chunksize=max(1, len(logs) // (jobs * 8))):
-                    verdicts.append(verdict)
-                    progress.advance(task)
-        else:
-            for path in logs:
-                verdicts.append(_validate_path(path))
+        separator = b"" if single or not as_json else b"["
+        for judged in judge_many(logs, jobs, json_bytes if as_json else _text):
+            counts[judged.kind] += 1
+            if show_progress:
                 progress.advance(task)
+            if quiet and not judged.failed:
+                continue
+            write(separator + judged.output)
+            if as_json and not single:
+                separator = b","
     if as_json:
-        emit_json(verdicts[0] if len(verdicts) == 1 else verdicts)
-    else:
-        for verdict in verdicts:
-            out.print(describe_verdict(verdict), markup=False)
-        if len(verdicts) > 1:
-            summary = Table(title="summary")
-            summary.add_column("verdict")
-            summary.add_column("logs", justify="right")
-            for kind in EXIT_CODES:
-                count = sum(v.verdict == kind for v in verdicts)
-                if count:
-                    summary.add_row(kind, str(count))
-            out.print(summary)
-    raise typer.Exit(exit_code(verdicts))
+        write(b"\n" if single else (b"[]\n" if separator == b"[" else b"]\n"))
+    elif len(logs) > 1 and not quiet:
+        sys.stdout.flush()
+        summary = Table(title="summary")
+        summary.add_column("verdict")
+        summary.add_column("logs", justify="right")
+        for kind in EXIT_CODES:
+            if counts[kind]:
+                summary.add_row(kind, str(counts[kind]))
+        out.print(summary)
+    raise typer.Exit(max((EXIT_CODES[kind] for kind in counts), default=0))
+
+
+def _text(verdict: Verdict) -> bytes:
+    """A verdict as text lines, for `validate` (a worker renders it)."""
+    return (describe_verdict(verdict) + "\n").encode()
 
 
 def _at_point(path: str, seq: int | None) -> Replay:
@@ -217,6 +237,7 @@ def grid(
     log: LogArg,
     at: Annotated[int | None, typer.Option("--at", min=0, help="After this record (default: the last).")] = None,
     svg: Annotated[Path | None, typer.Option("--svg", help="Also write the map as SVG to this file (- for stdout).")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the map as JSON: seq, to_act, text and svg.")] = False,
 ) -> None:
     """Draw the playing area's map (the spacegrid of stccg-multiplayer) as text, and as SVG with --svg."""
     replay = _at_point(log, at)
@@ -224,6 +245,12 @@ def grid(
     text = replay.ruleset.grid_text(replay.state)
     if text is None:
         fail(f"{replay.ruleset.id} has no map to draw")
+    if as_json:
+        if svg is not None:
+            fail("--json and --svg do not go together: the JSON holds the SVG")
+        drawing = replay.ruleset.grid_svg(replay.state)
+        emit_json({"seq": replay.last_seq, "to_act": replay.verdict.to_act, "text": text, "svg": drawing})
+        return
     if svg is None:
         out.print(text, markup=False)
         return
@@ -247,7 +274,10 @@ def dispute(
     html: Annotated[bool, typer.Option("--html", help="Write the two versions side by side as an HTML page.")] = False,
     out_file: Annotated[Path | None, typer.Option("--out", "-o", help="With --html: the page's file (default: stdout).")] = None,
 ) -> None:
-    """Compare two versions of one game: where they part, and each branch's verdict there."""
+    """Compare two versions of one game: where they part, and each branch's verdict there.
+
+    Exits 0 when the two record the same game, 1 when they part, 2 when a log cannot be read.
+    """
     _readable(log_a)
     _readable(log_b)
     if log_a == "-" and log_b == "-":
@@ -255,23 +285,31 @@ def dispute(
     if html:
         from referee.show import dispute_page
 
-        _write_page(out_file, dispute_page(log_a, _read_lines(log_a), log_b, _read_lines(log_b)))
-        return
-    report = dispute_mod.compare(log_a, log_b)
+        lines_a, lines_b = _read_lines(log_a), _read_lines(log_b)
+        _write_page(out_file, dispute_page(log_a, lines_a, log_b, lines_b))
+        parted = dispute_mod.parting(map(strip_ending, lines_a), map(strip_ending, lines_b))
+        raise typer.Exit(0 if parted is None else DISPUTE_PART)
+    try:
+        report = dispute_mod.compare(log_a, log_b)
+    except OSError as exc:
+        fail(f"{exc.filename or log_a}: {exc.strerror}")
     if as_json:
         emit_json(report)
     else:
         out.print(dispute_mod.render(report), markup=False)
+    raise typer.Exit(DISPUTE_PART if report["parted_at"] else 0)
 
 
 def _read_lines(path: str) -> list[bytes]:
-    """Every line of a log for a page (stdin for -); an unreadable file is a usage error."""
-    from referee.show import read_lines
+    """Every line of a log for a page (stdin for -); an unreadable or too long file is a usage error."""
+    from referee.show import CannotShow, read_lines
 
     try:
         return read_lines(path)
     except OSError as exc:
         fail(f"{path}: {exc.strerror}")
+    except CannotShow as exc:
+        fail(str(exc))
 
 
 def _write(target: Path, data: bytes) -> None:
@@ -300,12 +338,12 @@ def show(
     at: Annotated[int | None, typer.Option("--at", min=0, help="Open at this record (default: the first failure, else the last).")] = None,
 ) -> None:
     """Write a judge's view: one self-contained HTML page replaying the game record by record."""
-    from referee.show import NoSuchRecord, show_page
+    from referee.show import CannotShow, show_page
 
     _readable(log)
     try:
         page = show_page(_read_lines(log), log, at)
-    except NoSuchRecord as exc:
+    except CannotShow as exc:
         fail(str(exc))
     if out_file is None and log != "-":
         out_file = Path(log).with_suffix(".html")
@@ -348,45 +386,60 @@ def append(
     record: Annotated[str, typer.Argument(help="The record as JSON (seq and prev are filled in); - reads stdin.")],
     as_json: JsonOpt = False,
 ) -> None:
-    """Check RECORD against the game so far, then append it with its seq and prev."""
+    """Check RECORD against the game so far, then append it with its seq and prev.
+
+    With --json, a refusal is also a JSON object on stdout: {"appended": null, "error": {...}}.
+    """
     import fcntl
 
-    text = sys.stdin.read() if record == "-" else record
+    def refuse(message: str, kind: str, *, field: str | None = None, rule: str | None = None, whole: Verdict | None = None) -> NoReturn:
+        code = EXIT_CODES.get(kind, EXIT_USAGE)
+        if as_json:
+            error = {"verdict": kind, "code": code, "message": message, "field": field, "rule": rule}
+            emit_json({"appended": None, "error": error, "log": msgspec.to_builtins(whole) if whole else None})
+        fail(message, code)
+
+    # bytes, not text: stdin or an argument that is not UTF-8 is a malformed record, not a crash
+    text = sys.stdin.buffer.read() if record == "-" else record.encode("utf-8", "surrogateescape")
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        fail(f"RECORD: not JSON: {exc.msg} at column {exc.colno}", EXIT_CODES["malformed"])
+        data = msgspec.json.decode(text)
+        key = repeated_key(text, None) if isinstance(data, dict) else None
+    except DECODE_ERRORS as exc:
+        bad = explain(exc, line=text)
+        refuse(f"RECORD: {bad.message}", "malformed", field=bad.field)
     if not isinstance(data, dict):
-        fail("RECORD: must be a JSON object", EXIT_CODES["malformed"])
-    if not log.is_file():
-        fail(f"{log}: no such file")
+        refuse("RECORD: must be a JSON object", "malformed")
+    if key:
+        refuse(f"RECORD: the key {key!r} appears twice", "malformed", field=key)
+    if problem := _unreadable(log):
+        refuse(problem, "usage")
     with open(log, "r+b") as stream:
         fcntl.flock(stream, fcntl.LOCK_EX)  # one appender at a time; the check and the write are one step
         replay = judge(stream, str(log))
         verdict = replay.verdict
         if verdict.error is not None:
             err.print(describe_verdict(verdict), markup=False)
-            fail(f"{log}: the log is {verdict.verdict}; nothing appended", EXIT_CODES[verdict.verdict])
+            refuse(f"{log}: the log is {verdict.verdict}; nothing appended", verdict.verdict, whole=verdict)
         if verdict.result is not None:
-            fail(f"{log}: the game is over; nothing appended", EXIT_CODES["illegal"])
+            refuse(f"{log}: the game is over; nothing appended", "illegal")
         assert replay.ruleset is not None and replay.header is not None and replay.last_line is not None
         seq = replay.last_seq + 1
         if data.setdefault("seq", seq) != seq:
-            fail(f"RECORD: field seq: is {data['seq']}, expected {seq}", EXIT_CODES["malformed"])
+            refuse(f"RECORD: field seq: is {data['seq']}, expected {seq}", "malformed", field="seq")
         chained = replay.last_seq == 0 or verdict.chain == "verified"
         data.pop("prev", None)
         if chained:
             data["prev"] = line_hash(replay.last_line)
-        line = ENCODER.encode(data)
         try:
+            line = ENCODER.encode(data)
             parsed = record_decoder(replay.header.ruleset).decode(line)
-        except msgspec.MsgspecError as exc:
-            bad: Malformed = explain(exc)
-            fail(f"RECORD: field {bad.field or '?'}: {bad.message}", EXIT_CODES["malformed"])
+        except (*DECODE_ERRORS, OverflowError) as exc:  # OverflowError: an integer JSON allows but no field does
+            bad = explain(exc) if not isinstance(exc, OverflowError) else Malformed(str(exc))
+            refuse(f"RECORD: field {bad.field or '?'}: {bad.message}", "malformed", field=bad.field)
         try:
             replay.ruleset.apply(replay.state, parsed)
         except Illegal as exc:
-            fail(f"RECORD: illegal ({exc.rule}): {exc.message}", EXIT_CODES["illegal"])
+            refuse(f"RECORD: illegal ({exc.rule}): {exc.message}", "illegal", rule=exc.rule)
         stream.seek(0, os.SEEK_END)
         if stream.tell() > 0:
             stream.seek(-1, os.SEEK_END)
@@ -446,6 +499,6 @@ def schema(
 
 
 def main() -> None:
-    """Entry point of the `referee` console script."""
-    app()
+    """Entry point of the `referee` console script (and of `python -m referee`)."""
+    app(prog_name="referee")
 

@@ -9,7 +9,7 @@ from typing import Any
 import msgspec
 
 from referee.engine import Replay, judge
-from referee.logio import strip_ending
+from referee.logio import DECODE_ERRORS, strip_ending
 
 IGNORED = ("seq", "prev", "at", "note")  # where a record sits and what it says aside, not what it does
 
@@ -27,7 +27,7 @@ def _meaning(line: bytes, header: bool) -> Any:
     """What a line says about the game: its JSON without bookkeeping fields, or its bytes if not JSON."""
     try:
         data = msgspec.json.decode(line)
-    except msgspec.DecodeError:
+    except DECODE_ERRORS:
         return line
     if isinstance(data, dict):
         keep = ("ruleset", "players", "setup") if header else None

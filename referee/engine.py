@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import itertools
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -16,6 +17,8 @@ from typing import Any
 import msgspec
 
 from referee.logio import (
+    DECODE_ERRORS,
+    ENCODER,
     HEADER_DECODER,
     Malformed,
     explain,
@@ -28,11 +31,17 @@ from referee.logio import (
 from referee.ruleset import CHANCE, JUDGE, Illegal, Ruleset
 from referee.rulesets import get as get_ruleset
 from referee.rulesets import ids as ruleset_ids
-from schemas.log import Header, Record
+from schemas.log import Hash, Header, Record
 from schemas.verdict import ChainState, Error, Verdict, VerdictKind
 
 LEGAL_SHOWN = 20
 LEGAL_COUNTED = 10_000  # blocks and payments can be combinatorial: count the rest only this far
+# `\r\n` is a line ending; a `\r` left over after it (`\r\r\n`, or a last line ending in `\r`) is not.
+STRAY_CR = "the line ends in a stray carriage return (only \\n or \\r\\n end a line)"
+# An error is one line whatever the log holds: control characters are escaped, and
+# a message quoting a megabyte-long key or card name is cut short.
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+MESSAGE_LIMIT, FIELD_LIMIT = 300, 100
 
 
 @dataclass
@@ -58,6 +67,9 @@ def _stop(replay: Replay, kind: VerdictKind, error: Error, chain: ChainState) ->
     """Fill in a failing verdict, with the state and what was legal at the failure."""
     verdict = replay.verdict
     verdict.verdict = kind
+    error.message = one_line(error.message, MESSAGE_LIMIT)
+    if error.field:
+        error.field = one_line(error.field, FIELD_LIMIT)
     verdict.error = error
     verdict.chain = chain
     verdict.records_checked = max(0, (error.seq or 1) - 1)
@@ -72,13 +84,19 @@ def _stop(replay: Replay, kind: VerdictKind, error: Error, chain: ChainState) ->
     return replay
 
 
+def one_line(text: str, limit: int) -> str:
+    """`text` on one line (control characters escaped as Python writes them), at most about `limit` characters."""
+    text = _CONTROL.sub(lambda m: repr(m.group())[1:-1], text)
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} characters)"
+
+
 def start(header_line: bytes) -> tuple[Header, Ruleset, Any]:
     """Decode and check the header; raise Malformed or Illegal."""
     try:
         header = HEADER_DECODER.decode(header_line)
-    except msgspec.MsgspecError as exc:
-        raise explain(exc) from None
-    key = repeated_key(header_line, header)
+        key = repeated_key(header_line, header)
+    except DECODE_ERRORS as exc:
+        raise explain(exc, line=header_line) from None
     if key:
         raise Malformed(f"the key {key!r} appears twice in one object", key)
     if header.ruleset not in ruleset_ids():
@@ -90,8 +108,8 @@ def start(header_line: bytes) -> tuple[Header, Ruleset, Any]:
     ruleset = get_ruleset(header.ruleset)
     try:
         setup = setup_decoder(header.ruleset).decode(header.setup)
-    except msgspec.MsgspecError as exc:
-        raise explain(exc, "setup.") from None
+    except DECODE_ERRORS as exc:
+        raise explain(exc, "setup.", header_line) from None
     return header, ruleset, ruleset.start(header, setup)
 
 
@@ -108,6 +126,8 @@ def judge(lines: Iterable[bytes], path: str | None = None, *, upto: int | None =
     if raw is None:
         return _stop(replay, "malformed", Error(1, "the log is empty: line 1 must be the header"), "absent")
     header_line = strip_ending(raw)
+    if header_line[-1:] == b"\r":
+        return _stop(replay, "malformed", Error(1, STRAY_CR, seq=0), "absent")
     try:
         header, ruleset, state = start(header_line)
     except Malformed as exc:
@@ -119,50 +139,47 @@ def judge(lines: Iterable[bytes], path: str | None = None, *, upto: int | None =
     replay.ruleset, replay.header, replay.state = ruleset, header, state
 
     decode = record_decoder(header.ruleset).decode
+    encode = ENCODER.encode
     apply = ruleset.apply
     actors = {*header.players, CHANCE, JUDGE}
     sha256 = hashlib.sha256
     chained: bool | None = None
     prev_hash = sha256(header_line).hexdigest()
+    stop = -1 if upto is None else max(upto, 0)
     seq = 0
     line = header_line
     for lineno, raw in enumerate(source, start=2):
-        if upto is not None and seq >= upto:
+        if seq == stop:
             break
         line = raw[:-1] if raw[-1:] == b"\n" else raw
-        if line[-1:] == b"\r":
-            line = line[:-1]
         expected = seq + 1
-        if not line:
-            return _stop(replay, "malformed", Error(lineno, "blank line", seq=expected), _chain(chained))
+        if line[-1:] == b"\r":  # only CRLF logs come here: LF lines pay nothing for the check
+            line = line[:-1]
+            if line[-1:] == b"\r" or raw[-1:] != b"\n":
+                return _stop(replay, "malformed", Error(lineno, STRAY_CR, seq=expected), _chain(chained))
         try:
             record: Record = decode(line)
-        except msgspec.MsgspecError as exc:
-            bad = explain(exc)
+        except DECODE_ERRORS as exc:
+            if not line:
+                return _stop(replay, "malformed", Error(lineno, "blank line", seq=expected), _chain(chained))
+            bad = explain(exc, line=line)
             return _stop(replay, "malformed", Error(lineno, bad.message, seq=expected, field=bad.field), _chain(chained))
-        if key := repeated_key(line, record):
-            message = f"the key {key!r} appears twice in one object"
-            return _stop(replay, "malformed", Error(lineno, message, seq=expected, field=key), _chain(chained))
-        if record.by not in actors:
-            message = f"{record.by!r} is not a player in this game, {CHANCE!r} or {JUDGE!r}"
-            return _stop(replay, "malformed", Error(lineno, message, seq=expected, field="by"), _chain(chained))
-        if record.seq != expected:
-            message = f"seq is {record.seq}, expected {expected}"
-            return _stop(replay, "malformed", Error(lineno, message, seq=expected, field="seq"), _chain(chained))
-        if chained is None:
-            chained = record.prev is not None
+        # One test for a line as the project writes it: canonical (so no repeated key), the
+        # right player, seq and prev. Anything else is looked at in order by `_line_fault`.
+        if (
+            chained is None
+            or encode(record) != line
+            or record.by not in actors
+            or record.seq != expected
+            or record.prev != (prev_hash if chained else None)
+        ):
+            fault = _line_fault(line, record, lineno, expected, actors, chained, prev_hash)
+            if fault is not None:
+                return _stop(replay, *fault)
+            if chained is None:
+                chained = record.prev is not None
         if chained:
-            if record.prev != prev_hash:
-                message = (
-                    f"prev does not match the SHA-256 of line {lineno - 1}"
-                    if record.prev
-                    else "prev is missing, but the log's chain started at record 1"
-                )
-                return _stop(replay, "tampered", Error(lineno, message, seq=expected, field="prev"), "broken")
             prev_hash = sha256(line).hexdigest()
-        elif record.prev is not None:
-            message = "prev appears, but record 1 started the log without a chain"
-            return _stop(replay, "tampered", Error(lineno, message, seq=expected, field="prev"), "broken")
         try:
             apply(state, record)
         except Illegal as exc:
@@ -178,6 +195,45 @@ def judge(lines: Iterable[bytes], path: str | None = None, *, upto: int | None =
     return replay
 
 
+def _line_fault(
+    line: bytes, record: Record, lineno: int, expected: int, actors: set[str], chained: bool | None, prev_hash: str
+) -> tuple[VerdictKind, Error, ChainState] | None:
+    """The first thing wrong with a decoded line, in DESIGN.md's order (fields, seq, chain), or None."""
+    prev = record.prev
+    if prev is not None and prev != prev_hash:  # the decode leaves prev's pattern to here
+        try:
+            msgspec.convert(prev, Hash)
+        except msgspec.ValidationError as exc:
+            return "malformed", Error(lineno, explain(exc).message, seq=expected, field="prev"), _chain(chained)
+    try:
+        key = repeated_key(line, record)
+    except DECODE_ERRORS as exc:
+        bad = explain(exc, line=line)
+        return "malformed", Error(lineno, bad.message, seq=expected, field=bad.field), _chain(chained)
+    if key:
+        message = f"the key {key!r} appears twice in one object"
+        return "malformed", Error(lineno, message, seq=expected, field=key), _chain(chained)
+    if record.by not in actors:
+        message = f"{record.by!r} is not a player in this game, {CHANCE!r} or {JUDGE!r}"
+        return "malformed", Error(lineno, message, seq=expected, field="by"), _chain(chained)
+    if record.seq != expected:
+        message = f"seq is {record.seq}, expected {expected}"
+        return "malformed", Error(lineno, message, seq=expected, field="seq"), _chain(chained)
+    if chained is None:
+        chained = prev is not None
+    if chained and prev != prev_hash:
+        message = (
+            f"prev does not match the SHA-256 of line {lineno - 1}"
+            if prev
+            else "prev is missing, but the log's chain started at record 1"
+        )
+        return "tampered", Error(lineno, message, seq=expected, field="prev"), "broken"
+    if not chained and prev is not None:
+        message = "prev appears, but record 1 started the log without a chain"
+        return "tampered", Error(lineno, message, seq=expected, field="prev"), "broken"
+    return None
+
+
 def _chain(chained: bool | None) -> ChainState:
     return "verified" if chained else "absent"
 
@@ -186,7 +242,7 @@ def get_ruleset_id(header_line: bytes) -> str | None:
     """The ruleset a header names, or None when it cannot be read."""
     try:
         return HEADER_DECODER.decode(header_line).ruleset
-    except msgspec.MsgspecError:
+    except DECODE_ERRORS:
         return None
 
 

@@ -15,7 +15,11 @@ from referee.rulesets import get as get_ruleset
 from schemas.log import COMMON_RECORDS, Header, Record
 
 HEADER_DECODER = msgspec.json.Decoder(Header)
+# What decoding a line can raise: msgspec's own errors, and two it lets through
+# (bytes that are not UTF-8 inside a string, nesting deeper than the stack).
+DECODE_ERRORS = (msgspec.MsgspecError, UnicodeDecodeError, RecursionError)
 ENCODER = msgspec.json.Encoder()
+_PLAIN = msgspec.json.Decoder()
 _AT = re.compile(r" - at `\$\.?([^`]*)`$")
 
 
@@ -48,8 +52,17 @@ def _union(types: tuple[type, ...]) -> Any:
     return Union[types]  # noqa: UP007 - built from a runtime tuple
 
 
-def explain(exc: msgspec.MsgspecError, prefix: str = "") -> Malformed:
-    """Turn a msgspec error into a Malformed naming the field (`setup.first`, `card`, ...)."""
+def explain(exc: Exception, prefix: str = "", line: bytes | None = None) -> Malformed:
+    """Turn a decoding error (one of DECODE_ERRORS) into a Malformed naming the field (`setup.first`, `card`, ...).
+
+    With the `line` it came from, a line that is not UTF-8 is called that first,
+    whatever msgspec tripped on (it may meet an unknown key before the bad byte).
+    """
+    bad = _bad_utf8(line) if line is not None else None
+    if bad or isinstance(exc, UnicodeDecodeError):
+        return Malformed(f"not UTF-8: {bad or 'a string holds bytes that are not UTF-8'}", prefix.rstrip(".") or None)
+    if isinstance(exc, RecursionError):
+        return Malformed("nested too deeply to read", prefix.rstrip(".") or None)
     text = str(exc)
     if type(exc) is msgspec.DecodeError:  # not JSON at all (ValidationError is a subclass: wrong fields)
         text = f"not valid JSON: {text}"
@@ -67,6 +80,15 @@ def explain(exc: msgspec.MsgspecError, prefix: str = "") -> Malformed:
     if missing:
         field = (field + "." if field else "") + missing.group(1)
     return Malformed(text, field)
+
+
+def _bad_utf8(line: bytes) -> str | None:
+    """Where in `line` the first byte that is not UTF-8 sits, or None (only called once decoding has failed)."""
+    try:
+        line.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return f"byte 0x{line[exc.start]:02x} at column {exc.start + 1}"
+    return None
 
 
 def _no_repeats(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -88,9 +110,15 @@ def repeated_key(line: bytes, decoded: Any) -> str | None:
     msgspec keeps the last of repeated keys; another reader may keep the first,
     so a log with repeats could be read two ways. A line that is exactly the
     canonical encoding of what it decoded to (every line the project writes)
-    has no repeats; only other lines pay for the exact check.
+    has no repeats. For other lines without escapes, the colons decide: each
+    key in the text brings one colon, every other colon sits inside a string,
+    and re-encoding the plain decode keeps every key and string that survived,
+    so the counts are equal exactly when no key was dropped. Only a line that
+    has escapes or a repeat pays for the parse that names the key.
     """
     if ENCODER.encode(decoded) == line:
+        return None
+    if b"\\" not in line and ENCODER.encode(_PLAIN.decode(line)).count(b":") == line.count(b":"):
         return None
     try:
         json.loads(line, object_pairs_hook=_no_repeats)

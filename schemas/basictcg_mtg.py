@@ -9,12 +9,12 @@ from typing import Annotated, Literal
 
 import msgspec
 
-from schemas.log import PlayerId, Record
+from schemas.log import PlayerId, Record, whole
 
-CardId = Annotated[str, msgspec.Meta(pattern=r"^[A-Za-z0-9_.-]{1,64}$")]
+CardId = Annotated[str, msgspec.Meta(pattern=whole(r"[A-Za-z0-9_.-]{1,64}"))]
 CardName = Annotated[str, msgspec.Meta(min_length=1, max_length=64)]
-ManaCost = Annotated[str, msgspec.Meta(pattern=r"^(\{([0-9]{1,2}|[WUBRGCSX]|[WUBRG2]/[WUBRGP])\})*$")]
-Terrain = Annotated[str, msgspec.Meta(pattern=r"^[A-Za-z][A-Za-z -]{0,31}$")]
+ManaCost = Annotated[str, msgspec.Meta(pattern=whole(r"(\{([0-9]{1,2}|[WUBRGCSX]|[WUBRG2]/[WUBRGP])\})*"))]
+Terrain = Annotated[str, msgspec.Meta(pattern=whole(r"[A-Za-z][A-Za-z -]{0,31}"))]
 Colour = Literal["white", "blue", "black", "red", "green"]
 CardType = Literal["creature", "land", "artifact", "enchantment", "instant", "sorcery", "planeswalker", "battle"]
 Keyword = Literal["first_strike", "flying", "reach", "poison", "deathtouch", "defender", "regeneration"]

@@ -12,10 +12,10 @@ from typing import Annotated, Literal
 
 import msgspec
 
-from schemas.log import PlayerId, Record
+from schemas.log import PlayerId, Record, whole
 
-CardName = Annotated[str, msgspec.Meta(min_length=1, max_length=64, pattern=r"^\S(.*\S)?$")]
-Word = Annotated[str, msgspec.Meta(min_length=1, max_length=32, pattern=r"^[a-z0-9][a-z0-9 _-]*$")]
+CardName = Annotated[str, msgspec.Meta(min_length=1, max_length=64, pattern=whole(r"\S(.*\S)?"))]
+Word = Annotated[str, msgspec.Meta(min_length=1, max_length=32, pattern=whole(r"[a-z0-9][a-z0-9 _-]*"))]
 
 
 class Card(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):

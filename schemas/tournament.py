@@ -16,7 +16,7 @@ import msgspec
 from schemas.log import Hash
 
 EXPORT_FORMAT: Literal["tournament-export/1"] = "tournament-export/1"
-Source = Literal["log", "judge", "drop", "bye"]
+Source = Literal["log", "judge", "slip", "players", "drop", "bye"]
 
 
 class StandingRow(msgspec.Struct, forbid_unknown_fields=True):
@@ -39,6 +39,7 @@ class StandingRow(msgspec.Struct, forbid_unknown_fields=True):
     byes: int
     tiebreakers: dict[str, float]
     dropped: bool
+    name: str = ""  # the display name (`player` is the id)
 
 
 class GameRef(msgspec.Struct, forbid_unknown_fields=True):
@@ -56,8 +57,16 @@ class TableRow(msgspec.Struct, forbid_unknown_fields=True):
     (1 = best; equal places share) instead of `games`; a bye is a table of one
     with `source` `bye`.
 
-    `source`: `log` (referee-checked game logs), `judge` (entered by a judge,
-    with `reason`), or `drop` (conceded when a player dropped mid-round).
+    `source`: `log` (referee-checked game logs), `slip` (a paper result as
+    the players signed it, entered by a scorekeeper), `judge` (a judge's
+    ruling, with `reason`), `players` (entered by a player and confirmed by
+    the others on `tournament serve`; `reason` says who), or `drop`
+    (conceded when a player dropped mid-round). Games 0-0 with no drawn game
+    is an intentional draw.
+
+    `names`: the display names, in the order of `players` (the ids).
+    `ends_at`: when the table's time is up (the round's clock plus the
+    table's `extra_minutes`); null before `round start`.
     """
 
     round: int
@@ -69,32 +78,49 @@ class TableRow(msgspec.Struct, forbid_unknown_fields=True):
     reason: str | None
     logs: list[GameRef]
     places: dict[str, int] | None = None
+    names: list[str] = msgspec.field(default_factory=list)
+    extra_minutes: int = 0
+    ends_at: datetime | None = None
 
 
 class RoundInfo(msgspec.Struct, forbid_unknown_fields=True):
     """`bye`: the Swiss or round-robin bye. `advanced`: in a single-elimination bracket round, the
-    players who go through without playing (byes to the top seeds, or an opponent who dropped)."""
+    players who go through without playing (byes to the top seeds, or an opponent who dropped).
+    `byes`: pre-assigned byes granted this round. `started_at` and `minutes`: the round's clock
+    (`round start`); null before it starts. `names`: display names by id for everyone listed."""
 
     number: int
     seed: int
     bye: str | None
     tables: list[TableRow]
     advanced: list[str] = msgspec.field(default_factory=list)
+    byes: list[str] = msgspec.field(default_factory=list)
+    started_at: datetime | None = None
+    minutes: int | None = None
+    names: dict[str, str] = msgspec.field(default_factory=dict)
 
 
 class PlayerInfo(msgspec.Struct, forbid_unknown_fields=True):
-    """`registered_round`: rounds already paired when they entered (0: before round 1)."""
+    """`name` is the player id, `display_name` what people read. `registered_round`: rounds already
+    paired when they entered (0: before round 1). `paused`: sitting out until resumed. `bye_round`:
+    a pre-assigned bye. `rating`: from registration (higher is stronger)."""
 
     name: str
     registered_round: int
     dropped_round: int | None
+    display_name: str = ""
+    rating: int | None = None
+    paused: bool = False
+    bye_round: int | None = None
 
 
 class EventInfo(msgspec.Struct, forbid_unknown_fields=True):
     """`format`: `swiss`, `single` (elimination), `roundrobin` or `pods`. `bracket_round`: the first
     round of the bracket or round robin (for a Swiss event, of its top cut); null before it is seeded.
     `table_size`: players a table (pods: 3 to 6). `points`: a pods event's points for a sole win, a
-    shared win, then 2nd, 3rd... place. `require_chain`: the event accepts only hash-chained game logs."""
+    shared win, then 2nd, 3rd... place. `late_entry`: a late entry's missed rounds count as
+    losses (`loss`) or not at all (`none`). `require_chain`: the event accepts only hash-chained
+    game logs."""
 
     id: str
     name: str
@@ -108,6 +134,7 @@ class EventInfo(msgspec.Struct, forbid_unknown_fields=True):
     bracket_round: int | None = None
     table_size: int = 2
     points: str = "3,1"
+    late_entry: str = "none"
     require_chain: bool = False  # game logs must be hash-chained (`create --require-chain`, the default)
 
 

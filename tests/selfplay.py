@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import msgspec
 
@@ -10,8 +11,12 @@ from referee.bots import bot_header, play
 from referee.engine import judge
 from referee.logio import encode_lines
 from schemas.verdict import Verdict
+from tests.mutations import INVALID_UTF8
 
-MUTATIONS = ("delete", "duplicate", "swap", "edit")
+# The last three work on a line's bytes: text that is not UTF-8, a value nested
+# 100,000 deep, any byte inserted anywhere.
+MUTATIONS = ("delete", "duplicate", "swap", "edit", "bad_utf8", "deep", "insert_byte")
+DEEP = b"[" * 100_000 + b"]" * 100_000
 KINDS = ("complete", "ongoing", "illegal", "malformed", "tampered")
 
 
@@ -35,7 +40,7 @@ def judge_twice(log: list[bytes]) -> Verdict:
 
 
 def mutate(log: list[bytes], kind: str, where: float, other: float, key: str, value: object) -> list[bytes]:
-    """A copy of `log` with one record deleted, duplicated, swapped with another, or one field edited."""
+    """A copy of `log` with one record deleted, duplicated, swapped with another, one field edited, or its bytes mutated."""
     log = list(log)
     i = 1 + int(where * (len(log) - 2))
     j = 1 + int(other * (len(log) - 2))
@@ -45,6 +50,14 @@ def mutate(log: list[bytes], kind: str, where: float, other: float, key: str, va
         log.insert(i, log[i])
     elif kind == "swap":
         log[i], log[j] = log[j], log[i]
+    elif kind in ("bad_utf8", "insert_byte"):
+        at = int(other * len(log[i]))
+        piece = INVALID_UTF8[at % len(INVALID_UTF8)] if kind == "bad_utf8" else bytes([int(other * 1e6) % 256])
+        log[i] = log[i][:at] + piece + log[i][at:]
+    elif kind == "deep":
+        colons = [m.end() for m in re.finditer(b":", log[i])]
+        at = colons[int(other * (len(colons) - 1))]
+        log[i] = log[i][:at] + DEEP + b',"z":' + log[i][at:]
     else:
         record = json.loads(log[i])
         record[key] = value
@@ -58,6 +71,9 @@ def check_mutated(original: list[bytes], mutated: list[bytes], kind: str, rule_p
     assert verdict.verdict in KINDS
     if kind in ("delete", "duplicate") or (kind == "swap" and mutated != original):
         assert verdict.verdict != "complete"
+    if kind in ("bad_utf8", "deep"):  # the mutated line is the first bad one, and it is not a record
+        changed = next(n for n, (a, b) in enumerate(zip(original, mutated, strict=True), start=1) if a != b)
+        assert (verdict.verdict, verdict.error and verdict.error.line) == ("malformed", changed), verdict.error
     if verdict.error is not None:
         assert verdict.error.line >= 1 and verdict.error.message
         if verdict.verdict == "illegal":

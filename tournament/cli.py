@@ -11,29 +11,40 @@ from __future__ import annotations
 import os
 import random
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import Annotated, Any
 
 import msgspec
 import typer
 from alembic.runtime.migration import MigrationContext
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
-from sqlalchemy import Engine, select
-from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from referee import console
 from referee.console import emit_json, err, out, say
-from schemas.tournament import EventInfo, RoundInfo, TableRow
+from schemas.tournament import TableRow
+from tournament import cli_people, export, pictures, render, service
 from tournament import demo as demo_mod
-from tournament import export, pictures, render, service
-from tournament.db import DatabaseUnavailable, first_line, open_database, shown
+from tournament.cli_base import (
+    DbOpt,
+    EventArg,
+    FormatOpt,
+    JsonOpt,
+    OutOpt,
+    check_format,
+    database,
+    fail,
+    show_round,
+    transaction,
+    write_text,
+)
+from tournament.db import shown
 from tournament.eventlog import as_utc, decode
 from tournament.models import Event, GameLog, LogEntry
 from tournament.verification import verify as verify_log
+from tournament.web.command import serve as serve_cmd
 
 app = typer.Typer(
     name="tournament",
@@ -41,6 +52,7 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    cls=console.UnixGroup,
 )
 db_app = typer.Typer(help="The database: migrations.", no_args_is_help=True)
 
@@ -51,6 +63,7 @@ def _everywhere(
         str | None,
         typer.Option("--db", help="As each command's --db, given before the command: tournament --db URL standings EVENT."),
     ] = None,
+    version: Annotated[bool, console.version_option("tournament")] = False,
 ) -> None:
     """Run Swiss, elimination, round-robin and pods events whose results are referee-checked game logs."""
     if db is not None:
@@ -58,88 +71,7 @@ def _everywhere(
         os.environ["TOURNAMENT_DB"] = db
 
 app.add_typer(db_app, name="db")
-
-
-DbOpt = Annotated[
-    str | None,
-    typer.Option(
-        "--db", envvar="TOURNAMENT_DB", show_envvar=True,
-        help="A SQLite file (default: ./tournament.db), or a postgresql+psycopg:// URL.",
-    ),
-]
-EventArg = Annotated[str, typer.Argument(help="The event id.", metavar="EVENT")]
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")]
-FormatOpt = Annotated[str, typer.Option("--format", "-f", help="table, csv, json or html.")]
-OutOpt = Annotated[Path | None, typer.Option("--out", "-o", help="Write to this file instead of stdout.")]
-
-
-def fail(message: str, code: int = service.EXIT_USAGE) -> NoReturn:
-    """A one-line `tournament: ...` error on stderr, then exit with `code`."""
-    console.fail("tournament", message, code)
-
-
-@contextmanager
-def database(db: str | None, revision: str | None = None) -> Iterator[tuple[str, Engine]]:
-    """The migrated database, its errors turned into one-line failures."""
-    try:
-        url, engine = open_database(db, revision)
-    except DatabaseUnavailable as exc:
-        fail(str(exc), service.EXIT_DATABASE)
-    try:
-        yield url, engine
-    except service.TournamentError as exc:
-        fail(exc.message, exc.code)
-    except IntegrityError as exc:  # lost a race, e.g. two creates of one event id
-        fail(f"the change conflicts with one made at the same time: {first_line(exc)}", service.EXIT_CONFLICT)
-    except (OperationalError, DBAPIError) as exc:
-        fail(f"database error at {shown(url)}: {first_line(exc)}", service.EXIT_DATABASE)
-    finally:
-        engine.dispose()
-
-
-@contextmanager
-def transaction(db: str | None) -> Iterator[Session]:
-    """One session and one transaction: committed when the command succeeds, else rolled back."""
-    with database(db) as (_url, engine), Session(engine) as session, session.begin():
-        yield session
-
-
-def check_format(fmt: str, as_json: bool) -> str:
-    if as_json:
-        return "json"
-    if fmt not in render.FORMATS:
-        fail(f"--format must be one of {', '.join(render.FORMATS)}, not {fmt!r}")
-    return fmt
-
-
-def write_text(text: str, target: Path | None) -> None:
-    """Text to stdout, or to a file written whole (a temporary file, then renamed)."""
-    if target is None:
-        sys.stdout.write(text if text.endswith("\n") else text + "\n")
-        return
-    partial = target.with_name(target.name + ".tmp")
-    try:
-        partial.write_text(text, encoding="utf-8")
-        os.replace(partial, target)
-    except OSError as exc:
-        fail(f"{target}: {exc.strerror}")
-    err.print(f"wrote {target}", markup=False)
-
-
-def show_round(info: RoundInfo, fmt: str, target: Path | None, event: EventInfo) -> None:
-    """A round's pairings in `fmt`; a `table` sent to a file is written as CSV."""
-    header, cells = render.pairing_cells(info.tables, info.bye, pods=event.format == "pods", advanced=info.advanced)
-    title = f"{event.name}: round {info.number}"
-    if fmt == "json":
-        write_text(msgspec.json.encode(info).decode(), target)
-    elif fmt == "csv":
-        write_text(render.to_csv(header, cells), target)
-    elif fmt == "html":
-        write_text(render.to_html(title, f"Pairings, round {info.number}", event, header, cells), target)
-    elif target is not None:
-        write_text(render.to_csv(header, cells), target)
-    else:
-        out.print(render.to_rich(title, header, cells))
+app.add_typer(cli_people.app)  # register, rename, drop, pause, resume, bye: commands of `tournament` itself
 
 
 # Commands --------------------------------------------------------------------
@@ -164,7 +96,7 @@ def create(
 ) -> None:
     """Create an event."""
     pairing_seed = random.SystemRandom().getrandbits(32) if seed is None else seed
-    with transaction(db) as session:
+    with transaction(db, create=True) as session:
         created = service.create_event(
             session, event, name=name, ruleset=ruleset, profile=profile, best_of=best_of, seed=pairing_seed, format=fmt,
             table_size=table_size, points=points, require_chain=require_chain,
@@ -195,39 +127,6 @@ def events(db: DbOpt = None, as_json: JsonOpt = False) -> None:
             e.id, e.name, e.format, e.ruleset, str(e.best_of), str(e.rounds), e.created_at.strftime("%Y-%m-%d %H:%M")
         )
     out.print(table)
-
-
-@app.command()
-def register(
-    event: EventArg,
-    players: Annotated[list[str], typer.Argument(help="Player ids ([A-Za-z0-9_.-], as in game logs).", metavar="PLAYER...")],
-    db: DbOpt = None,
-    as_json: JsonOpt = False,
-) -> None:
-    """Register players. After round 1 is paired they are late entries: they join the next round with 0 points."""
-    with transaction(db) as session:
-        names = service.register(session, event, players)
-        rounds = service.get_event(session, event).rounds
-    if as_json:
-        emit_json({"event": event, "registered": names, "late": rounds > 0, "joins_round": rounds + 1})
-    else:
-        late = f" (late entry: from round {rounds + 1}, with 0 points)" if rounds else ""
-        say(f"registered {', '.join(names)} in {event}{late}")
-
-
-@app.command()
-def drop(event: EventArg, player: Annotated[str, typer.Argument(metavar="PLAYER")], db: DbOpt = None, as_json: JsonOpt = False) -> None:
-    """Drop a player from later rounds. Mid-round, their unfinished match goes to the opponent."""
-    with transaction(db) as session:
-        conceded = service.drop(session, event, player)
-        rounds = service.get_event(session, event).rounds
-        table = export.table_row(session, conceded) if conceded else None
-    if as_json:
-        emit_json({"event": event, "dropped": player, "after_round": rounds, "conceded": table})
-    else:
-        say(f"dropped {player} from {event} after round {rounds}")
-        if table is not None:
-            say(f"table {table.table} of round {table.round} goes to the opponent: {render.result_text(table)}")
 
 
 @app.command()
@@ -546,7 +445,7 @@ def demo_cmd(
     """A whole event played by referee bots: every game logged, validated and reported."""
     if cut is not None and fmt != "swiss":
         fail("--cut follows Swiss rounds: use it with --format swiss")
-    with database(db) as (url, engine):
+    with database(db, create=True) as (url, engine):
         total = demo_mod.tables_expected(fmt, players, rounds, cut, table_size)
         with Progress(
             TextColumn("playing"), BarColumn(), MofNCompleteColumn(), TextColumn("tables"), TimeElapsedColumn(),
@@ -589,7 +488,7 @@ def db_upgrade(
     as_json: JsonOpt = False,
 ) -> None:
     """Apply the migrations (every command also does this on first use)."""
-    with database(db, revision) as (url, engine), engine.connect() as connection:
+    with database(db, revision, create=True) as (url, engine), engine.connect() as connection:
         now = MigrationContext.configure(connection).get_current_revision()
     if as_json:
         emit_json({"database": shown(url), "revision": now})
@@ -597,6 +496,9 @@ def db_upgrade(
         say(f"{shown(url)}: at revision {now}")
 
 
+app.command("serve")(serve_cmd)
+
+
 def main() -> None:
-    """Entry point of the `tournament` console script."""
-    app()
+    """Entry point of the `tournament` console script (and of `python -m tournament`)."""
+    app(prog_name="tournament")

@@ -58,18 +58,26 @@ def shown(url: str) -> str:
     return parsed.render_as_string(hide_password=True)
 
 
+BACKENDS = ("sqlite", "postgresql")  # the databases the project supports (PostgreSQL through psycopg 3)
+HINT = "give --db a SQLite file or a postgresql+psycopg://user@host/dbname URL"
+
+
 def make_engine(url: str) -> Engine:
-    """An engine for `url`, with SQLite set up for safe concurrent writers."""
+    """An engine for `url`, with SQLite set up for safe concurrent writers; DatabaseUnavailable for any other URL."""
     try:
         parsed = make_url(url)
-    except ArgumentError as exc:
-        raise DatabaseUnavailable(f"not a database URL: {url!r} ({exc})") from None
+        backend, driver = parsed.get_backend_name(), parsed.get_driver_name()
+        _ = parsed.port  # a malformed host or port fails here, not at the first connection
+    except (ArgumentError, ValueError) as exc:
+        raise DatabaseUnavailable(f"not a database URL: {url!r} ({exc}); {HINT}") from None
+    if backend not in BACKENDS or (backend == "postgresql" and driver != "psycopg"):
+        raise DatabaseUnavailable(f"unsupported database {backend}+{driver} in {shown(url)}: {HINT}")
     try:
-        if parsed.get_backend_name() != "sqlite":
+        if backend != "sqlite":
             return create_engine(parsed, pool_pre_ping=True)
         engine = create_engine(parsed, connect_args={"timeout": 60})
-    except (NoSuchModuleError, ArgumentError) as exc:
-        raise DatabaseUnavailable(f"unsupported database URL {shown(url)}: {exc}") from None
+    except (NoSuchModuleError, ArgumentError, ValueError, ImportError) as exc:
+        raise DatabaseUnavailable(f"cannot use the database URL {shown(url)}: {exc}; {HINT}") from None
 
     @event.listens_for(engine, "connect")
     def _connect(dbapi_connection: Any, _record: Any) -> None:
@@ -108,20 +116,44 @@ def newest_revisions() -> frozenset[str]:
     return frozenset(ScriptDirectory.from_config(alembic_config()).get_heads())
 
 
+def _revision(engine: Engine) -> str | None:
+    with engine.connect() as connection:
+        return MigrationContext.configure(connection).get_current_revision()
+
+
 def is_current(engine: Engine) -> bool:
     """True when the database is at the newest migration."""
     with engine.connect() as connection:
         return set(MigrationContext.configure(connection).get_current_heads()) == newest_revisions()
 
 
-def open_database(value: str | None, revision: str | None = None) -> tuple[str, Engine]:
+def missing_sqlite_file(url: str) -> Path | None:
+    """The file of a SQLite URL when it does not exist yet (connecting would create it)."""
+    parsed = make_url(url)
+    if parsed.get_backend_name() != "sqlite" or parsed.database in (None, "", ":memory:"):
+        return None
+    path = Path(parsed.database)
+    return None if path.exists() else path
+
+
+def open_database(value: str | None, revision: str | None = None, *, create: bool = True) -> tuple[str, Engine]:
     """The URL and a ready engine: reachable, and migrated to the newest schema.
 
     With `revision`, migrate to exactly that one (`tournament db upgrade`).
+    With `create=False` (read-only commands) a database that does not exist
+    yet, or holds no tournament schema, is refused instead of made.
     """
     url = database_url(value)
     engine = make_engine(url)
+    absent = f"{HINT}, or start one with `tournament create`"
+    missing = missing_sqlite_file(url) if not create else None
+    if missing is not None:
+        engine.dispose()
+        raise DatabaseUnavailable(f"no database at {missing}: {absent}")
     try:
+        if not create and _revision(engine) is None:
+            engine.dispose()
+            raise DatabaseUnavailable(f"{shown(url)} holds no tournament database: {absent}")
         if revision is not None:
             upgrade(engine, revision)
         elif not is_current(engine):

@@ -14,15 +14,17 @@ zeros.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any, Literal
 
 import msgspec
-from sqlalchemy import select
+from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
 from schemas.tournament import Source
 from tournament.models import (
+    Claim,
     Event,
     GameLog,
     LogEntry,
@@ -31,6 +33,7 @@ from tournament.models import (
     Pod,
     PodSeat,
     Round,
+    RoundBye,
 )
 
 GENESIS = "0" * 64
@@ -45,11 +48,40 @@ class EventCreated(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=Tru
     format: str = "swiss"  # these three are left out of Swiss events' payloads, which read as before
     table_size: int = 2
     points: str = "3,1"  # pods: pods.Points as text
+    # A late entry's missed rounds: "loss" or "none". Events from before the field was run as "none";
+    # `create` writes the MTR's "loss" unless told otherwise.
+    late_entry: str = "none"
     require_chain: bool = False  # game logs must be hash-chained (`prev`); events before it did not ask
 
 
-class PlayerRegistered(msgspec.Struct, forbid_unknown_fields=True):
+class PlayerRegistered(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
+    """`player` is the id; `name` the display name (None: the id), `rating` higher is stronger."""
+
     player: str
+    name: str | None = None
+    rating: int | None = None
+
+
+class PlayerRenamed(msgspec.Struct, forbid_unknown_fields=True):
+    player: str
+    name: str
+
+
+class PlayerPaused(msgspec.Struct, forbid_unknown_fields=True):
+    """The player sits out the rounds paired from now on (no points, not paired) until resumed."""
+
+    player: str
+
+
+class PlayerResumed(msgspec.Struct, forbid_unknown_fields=True):
+    player: str
+
+
+class ByeAssigned(msgspec.Struct, forbid_unknown_fields=True):
+    """A pre-assigned bye for round `round` (None: the assignment is taken back)."""
+
+    player: str
+    round: int | None
 
 
 class PlayerDropped(msgspec.Struct, forbid_unknown_fields=True):
@@ -57,12 +89,44 @@ class PlayerDropped(msgspec.Struct, forbid_unknown_fields=True):
     conceded: int | None = None  # the table of the current round they left unfinished, now lost
 
 
-class RoundPaired(msgspec.Struct, forbid_unknown_fields=True):
+class RoundPaired(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
     round: int
     seed: int
     tables: list[tuple[str, str]]
     bye: str | None
     cost: int
+    byes: list[str] = msgspec.field(default_factory=list)  # the pre-assigned byes granted this round
+
+
+class RoundUnpaired(msgspec.Struct, forbid_unknown_fields=True):
+    """The current round is taken back before any result; `pair` pairs it again."""
+
+    round: int
+    reason: str | None = None
+
+
+class PlayersSwapped(msgspec.Struct, forbid_unknown_fields=True):
+    """A judge exchanges two players' seats in a round before its results (either may hold the bye)."""
+
+    round: int
+    players: tuple[str, str]
+    reason: str
+
+
+class RoundStarted(msgspec.Struct, forbid_unknown_fields=True):
+    """The round's clock starts at the entry's time and runs `minutes`."""
+
+    round: int
+    minutes: int
+
+
+class TimeExtended(msgspec.Struct, forbid_unknown_fields=True):
+    """A judge gives a table extra minutes (they add up)."""
+
+    round: int
+    table: int
+    minutes: int
+    reason: str | None = None
 
 
 class BracketSeeded(msgspec.Struct, forbid_unknown_fields=True):
@@ -96,7 +160,7 @@ class ResultReported(msgspec.Struct, forbid_unknown_fields=True):
     table: int
     games: dict[str, int]
     draws: int
-    source: Literal["log", "judge"]
+    source: Literal["log", "judge", "slip", "players"]  # slip: a paper result; players: confirmed by both
     reason: str | None = None
     logs: list[GameRecord] = msgspec.field(default_factory=list)
 
@@ -111,7 +175,7 @@ class PodReported(msgspec.Struct, forbid_unknown_fields=True):
     round: int
     table: int
     places: dict[str, int]
-    source: Literal["log", "judge"]
+    source: Literal["log", "judge", "slip", "players"]
     reason: str | None = None
     log: GameRecord | None = None
 
@@ -120,9 +184,45 @@ class PodCorrected(PodReported, forbid_unknown_fields=True):
     """A judge changes a pod's result; `reason` is required by the service."""
 
 
+class ResultClaimed(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
+    """A player's claim of their table's result (`tournament serve`): games won and drawn, a pod's places, or the
+    game logs they uploaded (checked by the referee; `last_lines` is the SHA-256 of each log's last line, which
+    the other players must give to confirm). It replaces that player's earlier claim on the table."""
+
+    round: int
+    table: int
+    player: str
+    games: dict[str, int] | None = None
+    draws: int = 0
+    places: dict[str, int] | None = None
+    logs: list[GameRecord] = msgspec.field(default_factory=list)
+    last_lines: list[str] = msgspec.field(default_factory=list)
+
+
+class ClaimConfirmed(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
+    """`player` confirms `claimant`'s claim at their table (for logs: by the hash of each log's last line)."""
+
+    round: int
+    table: int
+    player: str
+    claimant: str
+    last_lines: list[str] = msgspec.field(default_factory=list)
+
+
+class ClaimRuled(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
+    """The organiser settles a disputed table: `accepted` names the claim taken (None: a result of the judge's
+    own). The result itself follows as a `result_reported` or `pod_reported` entry with the same reason."""
+
+    round: int
+    table: int
+    reason: str
+    accepted: str | None = None
+
+
 Payload = (
     EventCreated | PlayerRegistered | PlayerDropped | BracketSeeded | RoundPaired | ResultReported | ResultCorrected
-    | PodsPaired | PodReported | PodCorrected
+    | PodsPaired | PodReported | PodCorrected | ResultClaimed | ClaimConfirmed | ClaimRuled
+    | PlayerRenamed | PlayerPaused | PlayerResumed | ByeAssigned | RoundUnpaired | PlayersSwapped | RoundStarted | TimeExtended
 )
 
 PAYLOADS: dict[str, type[Any]] = {
@@ -136,6 +236,17 @@ PAYLOADS: dict[str, type[Any]] = {
     "pods_paired": PodsPaired,
     "pod_reported": PodReported,
     "pod_corrected": PodCorrected,
+    "result_claimed": ResultClaimed,
+    "claim_confirmed": ClaimConfirmed,
+    "claim_ruled": ClaimRuled,
+    "player_renamed": PlayerRenamed,
+    "player_paused": PlayerPaused,
+    "player_resumed": PlayerResumed,
+    "bye_assigned": ByeAssigned,
+    "round_unpaired": RoundUnpaired,
+    "players_swapped": PlayersSwapped,
+    "round_started": RoundStarted,
+    "time_extended": TimeExtended,
 }
 TYPES = {cls: name for name, cls in PAYLOADS.items()}
 ENCODER = msgspec.json.Encoder()
@@ -164,18 +275,27 @@ def append(session: Session, event_id: str, payload: Payload) -> LogEntry:
     The caller holds the event row locked (`service.lock_event`) unless the
     payload creates the event, whose primary key then guards against twins.
     """
-    event = None if isinstance(payload, EventCreated) else session.get(Event, event_id)
-    seq, prev = (event.last_seq + 1, event.last_hash) if event else (1, GENESIS)
-    data = ENCODER.encode(payload)
-    type_ = TYPES[type(payload)]
-    at = datetime.now(UTC)
-    entry = LogEntry(event_id=event_id, seq=seq, type=type_, payload=data, at=at, prev=prev)
-    entry.hash = entry_hash(event_id, seq, type_, at, prev, data)
-    project(session, entry, payload)
-    session.flush()  # the event row exists before its first log row references it
-    session.add(entry)
+    return append_many(session, event_id, [payload])[-1]
+
+
+def append_many(session: Session, event_id: str, payloads: Sequence[Payload]) -> list[LogEntry]:
+    """Append several changes in order, chained, with one flush at the end (bulk imports)."""
+    entries = []
+    for payload in payloads:
+        event = None if isinstance(payload, EventCreated) else session.get(Event, event_id)
+        seq, prev = (event.last_seq + 1, event.last_hash) if event else (1, GENESIS)
+        data = ENCODER.encode(payload)
+        type_ = TYPES[type(payload)]
+        at = datetime.now(UTC)
+        entry = LogEntry(event_id=event_id, seq=seq, type=type_, payload=data, at=at, prev=prev)
+        entry.hash = entry_hash(event_id, seq, type_, at, prev, data)
+        project(session, entry, payload)
+        if event is None:
+            session.flush()  # the event row exists before its first log row references it
+        session.add(entry)
+        entries.append(entry)
     session.flush()
-    return entry
+    return entries
 
 
 def project(session: Session, entry: LogEntry, payload: Payload) -> None:
@@ -185,8 +305,8 @@ def project(session: Session, entry: LogEntry, payload: Payload) -> None:
             Event(
                 id=entry.event_id, name=payload.name, ruleset=payload.ruleset, profile=payload.profile,
                 best_of=payload.best_of, format=payload.format, table_size=payload.table_size, points=payload.points,
+                seed=payload.seed, created_at=entry.at, rounds=0, late_entry=payload.late_entry,
                 require_chain=payload.require_chain,
-                seed=payload.seed, created_at=entry.at, rounds=0,
                 last_seq=entry.seq, last_hash=entry.hash,
             )
         )
@@ -196,7 +316,21 @@ def project(session: Session, entry: LogEntry, payload: Payload) -> None:
     event.last_seq, event.last_hash = entry.seq, entry.hash
     key = entry.event_id
     if isinstance(payload, PlayerRegistered):
-        session.add(Player(event_id=key, name=payload.player, registered_round=event.rounds))
+        session.add(
+            Player(
+                event_id=key, name=payload.player, display_name=payload.name or payload.player, rating=payload.rating,
+                registered_round=event.rounds, paused=False,
+            )
+        )
+    elif isinstance(payload, PlayerRenamed | PlayerPaused | PlayerResumed | ByeAssigned):
+        person = session.get(Player, (key, payload.player))
+        assert person is not None
+        if isinstance(payload, PlayerRenamed):
+            person.display_name = payload.name
+        elif isinstance(payload, ByeAssigned):
+            person.bye_round = payload.round
+        else:
+            person.paused = isinstance(payload, PlayerPaused)
     elif isinstance(payload, PlayerDropped):
         player = session.get(Player, (key, payload.player))
         assert player is not None
@@ -218,7 +352,24 @@ def project(session: Session, entry: LogEntry, payload: Payload) -> None:
         session.add(Round(event_id=key, number=payload.round, seed=payload.seed, bye=payload.bye, cost=payload.cost))
         session.flush()  # matches reference their round
         for number, (a, b) in enumerate(payload.tables, start=1):
-            session.add(Match(event_id=key, round=payload.round, number=number, player_a=a, player_b=b))
+            session.add(Match(event_id=key, round=payload.round, number=number, player_a=a, player_b=b, extra_minutes=0))
+        for name in payload.byes:
+            session.add(RoundBye(event_id=key, round=payload.round, player=name))
+    elif isinstance(payload, RoundUnpaired):
+        _unpair(session, event, payload.round)
+    elif isinstance(payload, PlayersSwapped):
+        _swap(session, key, payload.round, *payload.players)
+    elif isinstance(payload, RoundStarted):
+        paired = session.get(Round, (key, payload.round))
+        assert paired is not None
+        paired.started_at, paired.minutes = entry.at, payload.minutes
+    elif isinstance(payload, TimeExtended):
+        table: Pod | Match | None = (
+            session.get(Pod, (key, payload.round, payload.table)) if event.format == "pods"
+            else session.get(Match, (key, payload.round, payload.table))
+        )
+        assert table is not None
+        table.extra_minutes += payload.minutes
     elif isinstance(payload, PodsPaired):
         event.rounds = payload.round
         session.add(Round(event_id=key, number=payload.round, seed=payload.seed, bye=None, cost=payload.repeats))
@@ -228,7 +379,7 @@ def project(session: Session, entry: LogEntry, payload: Payload) -> None:
         for number, (_names, place) in enumerate(seated, start=1):
             session.add(
                 Pod(event_id=key, round=payload.round, number=number, source="bye" if place else None,
-                    reported_seq=entry.seq if place else None)
+                    reported_seq=entry.seq if place else None, extra_minutes=0)
             )
         session.flush()  # seats reference their pod
         for number, (names, place) in enumerate(seated, start=1):
@@ -242,13 +393,16 @@ def project(session: Session, entry: LogEntry, payload: Payload) -> None:
         pod.fingerprint = payload.log.fingerprint if payload.log else None
         for taken in session.scalars(select(PodSeat).filter_by(event_id=key, round=payload.round, table=payload.table)):
             taken.place = payload.places[taken.player]
+    elif isinstance(payload, ResultClaimed | ClaimConfirmed):
+        _project_claim(session, entry, payload)
     elif isinstance(payload, ResultReported):  # and ResultCorrected, its subclass
         match = session.get(Match, (key, payload.round, payload.table))
         assert match is not None
+        if match.games_a is not None:  # a table without a result has no logs to replace
+            for old in session.scalars(select(GameLog).filter_by(event_id=key, round=payload.round, table=payload.table)):
+                session.delete(old)
+            session.flush()  # a correction may reuse the game numbers just deleted
         _set_result(match, payload.games, payload.draws, payload.source, payload.reason, entry.seq)
-        for old in session.scalars(select(GameLog).filter_by(event_id=key, round=payload.round, table=payload.table)):
-            session.delete(old)
-        session.flush()  # a correction may reuse the game numbers just deleted
         for game, record in enumerate(payload.logs, start=1):
             session.add(
                 GameLog(
@@ -256,6 +410,63 @@ def project(session: Session, entry: LogEntry, payload: Payload) -> None:
                     sha256=record.sha256, winner=record.winner, data=record.data, fingerprint=record.fingerprint,
                 )
             )
+
+
+def _unpair(session: Session, event: Event, number: int) -> None:
+    """Take a round back: its tables go, and who entered or dropped after it was paired did so before it."""
+    key = event.id
+    for model in (Claim, PodSeat, Pod, RoundBye, Match):
+        session.execute(delete(model).where(model.event_id == key, model.round == number))
+    session.execute(delete(Round).where(Round.event_id == key, Round.number == number))
+    event.rounds = number - 1
+    for person in session.scalars(select(Player).filter_by(event_id=key)):
+        if person.registered_round >= number:
+            person.registered_round = number - 1
+        if person.dropped_round is not None and person.dropped_round >= number:
+            person.dropped_round = number - 1
+
+
+def _swap(session: Session, key: str, number: int, a: str, b: str) -> None:
+    """Exchange two players' places in a round: at tables, pods or its bye."""
+    other = {a: b, b: a}
+    for match in session.scalars(select(Match).filter_by(event_id=key, round=number)):
+        match.player_a, match.player_b = other.get(match.player_a, match.player_a), other.get(match.player_b, match.player_b)
+    for seat in session.scalars(select(PodSeat).filter_by(event_id=key, round=number)):
+        seat.player = other.get(seat.player, seat.player)
+    paired = session.get(Round, (key, number))
+    assert paired is not None
+    if paired.bye in other:
+        paired.bye = other[paired.bye]
+
+
+def claim_key(payload: ResultClaimed) -> tuple[str, str, str]:
+    """A claim's kind, the text two claims must share to agree, and the claim for people."""
+    if payload.logs:
+        return "logs", "logs " + " ".join(payload.last_lines), f"{len(payload.logs)} game log(s) checked by the referee"
+    if payload.places is not None:
+        places = payload.places
+        ordered = sorted(places, key=lambda p: (places[p], p))
+        return "places", "places " + " ".join(f"{p}={places[p]}" for p in sorted(places)), ", ".join(f"{p} {places[p]}" for p in ordered)
+    games = payload.games or {}
+    a, b = sorted(games)
+    draws = f"-{payload.draws}" if payload.draws else ""
+    key = f"result {a}={games[a]} {b}={games[b]} draws={payload.draws}"
+    return "result", key, f"{a} {games[a]}-{games[b]}{draws} {b}"
+
+
+def _project_claim(session: Session, entry: LogEntry, payload: ResultClaimed | ClaimConfirmed) -> None:
+    if isinstance(payload, ResultClaimed):
+        (kind, key, text), confirms = claim_key(payload), None
+    else:
+        theirs = session.get(Claim, (entry.event_id, payload.round, payload.table, payload.claimant))
+        assert theirs is not None, "a confirmation follows the claim it confirms"
+        kind, key, text, confirms = theirs.kind, theirs.key, theirs.text, payload.claimant
+    row = session.get(Claim, (entry.event_id, payload.round, payload.table, payload.player))
+    if row is None:
+        row = Claim(event_id=entry.event_id, round=payload.round, table=payload.table, player=payload.player)
+        session.add(row)
+    row.kind, row.key, row.text, row.confirms = kind, key, text, confirms
+    row.last_lines, row.seq = " ".join(payload.last_lines), entry.seq
 
 
 def _set_result(match: Match, games: dict[str, int], draws: int, source: Source, reason: str | None, seq: int) -> None:

@@ -6,7 +6,8 @@ CSV and HTML, `tournament.pictures` draws brackets and pods.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from datetime import datetime, timedelta
 from typing import cast
 
 from sqlalchemy import select
@@ -33,22 +34,25 @@ from tournament.models import Event, GameLog, LogEntry, Match, Pod, PodSeat
 
 
 def standing_rows(session: Session, event_id: str) -> list[StandingRow]:
+    names = service.display_names(session, event_id)
     return [
         StandingRow(
             s.rank, s.player, s.points, s.game_points, s.wins, s.losses, s.draws, s.byes,
-            dict(s.tiebreakers), s.dropped,
+            dict(s.tiebreakers), s.dropped, names.get(s.player, s.player),
         )
         for s in service.standings(session, event_id)
     ]
 
 
-def table_row(session: Session, match: Match) -> TableRow:
+def table_row(session: Session, match: Match, names: Mapping[str, str] | None = None, ends: datetime | None = None) -> TableRow:
+    """One match as a row; `names` (display names by id) saves a query per table when given."""
     logs = session.scalars(
         select(GameLog).filter_by(event_id=match.event_id, round=match.round, table=match.number).order_by(GameLog.game)
     )
     games = None
     if match.games_a is not None and match.games_b is not None:
         games = {match.player_a: match.games_a, match.player_b: match.games_b}
+    shown = names if names is not None else service.display_names(session, match.event_id)
     return TableRow(
         round=match.round,
         table=match.number,
@@ -58,22 +62,32 @@ def table_row(session: Session, match: Match) -> TableRow:
         source=match.source,
         reason=match.reason,
         logs=[GameRef(g.game, g.sha256, g.winner) for g in logs],
+        names=[shown.get(p, p) for p in (match.player_a, match.player_b)],
+        extra_minutes=match.extra_minutes or 0,
+        ends_at=ends + timedelta(minutes=match.extra_minutes or 0) if ends else None,
     )
 
 
-def pod_row(pod: Pod, seats: Sequence[PodSeat]) -> TableRow:
+def pod_row(pod: Pod, seats: Sequence[PodSeat], names: Mapping[str, str] | None = None, ends: datetime | None = None) -> TableRow:
     places = {s.player: s.place for s in seats if s.place is not None} or None
     winners = [p for p, place in (places or {}).items() if place == 1]
     logs = [GameRef(1, pod.sha256, winners[0] if len(winners) == 1 else None)] if pod.sha256 else []
     source = cast(Source | None, pod.source)
-    return TableRow(pod.round, pod.number, [s.player for s in seats], None, None, source, pod.reason, logs, places)
+    shown = names or {}
+    return TableRow(
+        pod.round, pod.number, [s.player for s in seats], None, None, source, pod.reason, logs, places,
+        [shown.get(s.player, s.player) for s in seats], pod.extra_minutes or 0,
+        ends + timedelta(minutes=pod.extra_minutes or 0) if ends and source != "bye" else None,
+    )
 
 
 def round_rows(session: Session, event: Event, round_number: int) -> list[TableRow]:
     """A round's tables: matches, or pods (byes last) for a pods event."""
+    names = service.display_names(session, event.id)
+    ends = service.round_ends(session, event.id, round_number)
     if event.format == "pods":
-        return [pod_row(pod, seats) for pod, seats in service.pod_tables(session, event.id, round_number)]
-    return [table_row(session, m) for m in service.matches(session, event.id, round_number)]
+        return [pod_row(pod, seats, names, ends) for pod, seats in service.pod_tables(session, event.id, round_number)]
+    return [table_row(session, m, names, ends) for m in service.matches(session, event.id, round_number)]
 
 
 def round_info(session: Session, event_id: str, number: int) -> RoundInfo:
@@ -88,7 +102,14 @@ def round_info(session: Session, event_id: str, number: int) -> RoundInfo:
         for pair in r.pairs
         if pair.table is None and pair.winner is not None and None in pair.players
     ]
-    return RoundInfo(number, paired.seed, paired.bye, tables, advanced)
+    byes = service.assigned_byes(session, event_id, number)
+    names = service.display_names(session, event_id)
+    listed = {p for t in tables for p in t.players} | {*advanced, *byes, *([paired.bye] if paired.bye else [])}
+    started = as_utc(paired.started_at) if paired.started_at else None
+    return RoundInfo(
+        number, paired.seed, paired.bye, tables, advanced, byes, started, paired.minutes,
+        {p: names.get(p, p) for p in sorted(listed)},
+    )
 
 
 def pairing_rows(session: Session, event_id: str, round_number: int) -> list[TableRow]:
@@ -106,7 +127,7 @@ def log_rows(session: Session, event_id: str) -> list[LogEntryInfo]:
 def event_info(event: Event) -> EventInfo:
     return EventInfo(
         event.id, event.name, event.ruleset, event.profile, event.best_of, event.seed, as_utc(event.created_at), event.rounds,
-        event.format, event.bracket_round, event.table_size, event.points, event.require_chain,
+        event.format, event.bracket_round, event.table_size, event.points, event.late_entry, event.require_chain,
     )
 
 
@@ -158,7 +179,10 @@ def _double_info(session: Session, event: Event, seeds: list[str]) -> BracketInf
 def export_event(session: Session, event_id: str) -> Export:
     event = service.get_event(session, event_id)
     rounds = [round_info(session, event_id, r.number) for r in service.rounds(session, event_id)]
-    players = [PlayerInfo(p.name, p.registered_round, p.dropped_round) for p in service.players(session, event_id)]
+    players = [
+        PlayerInfo(p.name, p.registered_round, p.dropped_round, p.display_name, p.rating, p.paused, p.bye_round)
+        for p in service.players(session, event_id)
+    ]
     return Export(
         EXPORT_FORMAT, event_info(event), players, rounds, standing_rows(session, event_id), log_rows(session, event_id),
         bracket_info(session, event_id),

@@ -20,6 +20,7 @@ from sqlalchemy import (
     LargeBinary,
     MetaData,
     String,
+    Text,
     false,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
@@ -36,6 +37,7 @@ NAMING_CONVENTION = {
 }
 
 ID = String(64)  # event and player ids: [A-Za-z0-9_.-]{1,64}, as in referee logs
+DISPLAY_NAME = 100  # the longest display name, in characters
 HASH = String(64)  # hex SHA-256
 
 
@@ -63,6 +65,8 @@ class Event(Base):
     rounds: Mapped[int] = mapped_column(Integer)  # rounds paired so far
     # The first round of the bracket or round robin (its seeds are players.seed); None while Swiss.
     bracket_round: Mapped[int | None] = mapped_column(Integer)
+    # A late entry's missed rounds: "loss" (a match loss each, as the MTR) or "none" (not counted).
+    late_entry: Mapped[str] = mapped_column(String(8), server_default="none")
     last_seq: Mapped[int] = mapped_column(Integer)
     last_hash: Mapped[str] = mapped_column(HASH)
 
@@ -82,10 +86,16 @@ class LogEntry(Base):
 
 
 class Player(Base):
+    """A person in an event: `name` is their stable id (as in game logs), `display_name` what people read."""
+
     __tablename__ = "players"
 
     event_id: Mapped[str] = mapped_column(ID, ForeignKey("events.id"), primary_key=True)
-    name: Mapped[str] = mapped_column(ID, primary_key=True)
+    name: Mapped[str] = mapped_column(ID, primary_key=True)  # the player id
+    display_name: Mapped[str] = mapped_column(String(DISPLAY_NAME))
+    rating: Mapped[int | None] = mapped_column(Integer)  # from registration; higher is stronger (seeds a bracket)
+    paused: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())  # sits out the rounds paired until `resume`
+    bye_round: Mapped[int | None] = mapped_column(Integer)  # a pre-assigned bye: the round it is for
     registered_round: Mapped[int] = mapped_column(Integer)  # rounds paired when they entered (0: on time)
     dropped_round: Mapped[int | None] = mapped_column(Integer)  # rounds paired when they dropped
     seed: Mapped[int | None] = mapped_column(Integer)  # 1 = top seed of the bracket or round robin; None if not in it
@@ -99,6 +109,19 @@ class Round(Base):
     seed: Mapped[int] = mapped_column(BigInteger)
     bye: Mapped[str | None] = mapped_column(ID)
     cost: Mapped[int] = mapped_column(Integer)
+    started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))  # the clock: `round start`
+    minutes: Mapped[int | None] = mapped_column(Integer)  # the round's length
+
+
+class RoundBye(Base):
+    """A pre-assigned bye granted in a round (`tournament bye`), besides the pairing's own `Round.bye`."""
+
+    __tablename__ = "round_byes"
+    __table_args__ = (ForeignKeyConstraint(["event_id", "round"], ["rounds.event_id", "rounds.number"]),)
+
+    event_id: Mapped[str] = mapped_column(ID, primary_key=True)
+    round: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player: Mapped[str] = mapped_column(ID, primary_key=True)
 
 
 class Match(Base):
@@ -118,6 +141,7 @@ class Match(Base):
     source: Mapped[Source | None] = mapped_column(String(16))
     reason: Mapped[str | None] = mapped_column(String(500))
     reported_seq: Mapped[int | None] = mapped_column(Integer)  # the log entry that set the result
+    extra_minutes: Mapped[int] = mapped_column(Integer, default=0, server_default="0")  # time extensions a judge gave
 
 
 class GameLog(Base):
@@ -152,6 +176,7 @@ class Pod(Base):
     reported_seq: Mapped[int | None] = mapped_column(Integer)
     sha256: Mapped[str | None] = mapped_column(HASH)
     log: Mapped[bytes | None] = mapped_column(LargeBinary)
+    extra_minutes: Mapped[int] = mapped_column(Integer, default=0, server_default="0")  # time extensions a judge gave
     fingerprint: Mapped[str | None] = mapped_column(HASH)  # the game itself (logio.game_fingerprint)
 
 
@@ -169,5 +194,63 @@ class PodSeat(Base):
     place: Mapped[int | None] = mapped_column(Integer)
 
 
-PROJECTION: tuple[type[Base], ...] = (Event, Player, Round, Match, GameLog, Pod, PodSeat)
+class Claim(Base):
+    """A player's word on their table of a round (`tournament serve`): a result, places or game logs they
+    report, or their confirmation of another player's claim (`confirms`). Claims agree when `key` is equal."""
+
+    __tablename__ = "claims"
+    __table_args__ = (ForeignKeyConstraint(["event_id", "round"], ["rounds.event_id", "rounds.number"]),)
+
+    event_id: Mapped[str] = mapped_column(ID, primary_key=True)
+    round: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player: Mapped[str] = mapped_column(ID, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(16))  # result, places or logs
+    key: Mapped[str] = mapped_column(Text)  # what must be equal for two claims to agree
+    text: Mapped[str] = mapped_column(Text)  # the claim for people: "ann 2-1 bob"
+    confirms: Mapped[str | None] = mapped_column(ID)  # whose claim this confirms; None: the player's own
+    last_lines: Mapped[str] = mapped_column(Text, server_default="")  # SHA-256 of each log's last line, space-separated
+    seq: Mapped[int] = mapped_column(Integer)  # the log entry that made it
+
+
+PROJECTION: tuple[type[Base], ...] = (Event, Player, Round, RoundBye, Match, GameLog, Pod, PodSeat, Claim)
 """The tables rebuilt from the log, in the order rows must be written."""
+
+
+# Sign-in secrets (`tournament serve`): not part of an event's history, so not in the event log.
+
+
+class Credential(Base):
+    """A secret someone signs in with, `selector.verifier`: the selector finds the row, the verifier is kept only
+    as its SHA-256 and compared in constant time. `kind`: `code` (a player's one-time sign-in code), `session`
+    (a player's), `organiser` (the organiser token) or `organiser_session`."""
+
+    __tablename__ = "credentials"
+
+    selector: Mapped[str] = mapped_column(String(32), primary_key=True)
+    kind: Mapped[str] = mapped_column(String(24))
+    event_id: Mapped[str | None] = mapped_column(ID, ForeignKey("events.id"))
+    player: Mapped[str | None] = mapped_column(ID)
+    hash: Mapped[str] = mapped_column(HASH)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    expires_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    used_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))  # a code, once exchanged
+
+
+class FailedGuess(Base):
+    """A wrong code or token, by client address: too many in a window and that client must wait."""
+
+    __tablename__ = "failed_guesses"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    client: Mapped[str] = mapped_column(String(64), index=True)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class ServerSecret(Base):
+    """Keys every worker of one deployment shares (the CSRF cookies' signing key), made on first start."""
+
+    __tablename__ = "server_secrets"
+
+    name: Mapped[str] = mapped_column(String(32), primary_key=True)
+    value: Mapped[str] = mapped_column(String(128))

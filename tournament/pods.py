@@ -36,11 +36,14 @@ place k > 1 scores `places[k - 2]` (default 0). A bye scores a win.
 
 from __future__ import annotations
 
+import itertools
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import cache
 
+from tournament import podsolver
 from tournament.standings import Standing
 
 MIN_TABLE, MAX_TABLE = 3, 6
@@ -96,7 +99,7 @@ class PodEntrant:
     rank: int  # 1 = best in the current standings
     had_bye: bool
     opponents: frozenset[str]  # everyone this player has shared a table with
-    firsts: int = 0  # rounds this player sat in seat one
+    seats: tuple[int, ...] = ()  # rounds this player sat in each position, first to last (`position`)
 
 
 @dataclass(frozen=True)
@@ -104,10 +107,39 @@ class PodPairing:
     tables: list[list[str]]  # seat order, table 1 first
     byes: list[str]
     repeats: int  # pairs of players at one table who had met before
+    proven: bool = False  # no grouping of the round has fewer repeats (shown by the solver, or none at all)
 
 
-def pair_pods(entrants: Sequence[PodEntrant], round_number: int, seed: int, size: int) -> PodPairing:
-    """One Swiss pods round (see the module docstring)."""
+def position(seat: int, players: int, size: int) -> int:
+    """Where seat `seat` (0 = first) of a table of `players` sits in the turn order of a full table of `size`.
+
+    Seats keep their number, except that the last seat of a table one short
+    is still last: at tables of four, a table of three has first, second and last.
+    """
+    return size - 1 if seat == players - 1 else seat
+
+
+def tally_seats(tables: Iterable[Sequence[str]], size: int) -> dict[str, tuple[int, ...]]:
+    """Each player's rounds in each position over `tables` (seat order; a bye, a table of one, has no seat)."""
+    counts: dict[str, list[int]] = {}
+    for table in tables:
+        if len(table) > 1:
+            for seat, player in enumerate(table):
+                counts.setdefault(player, [0] * size)[position(seat, len(table), size)] += 1
+    return {player: tuple(c) for player, c in counts.items()}
+
+
+def seat_balance(seats: Mapping[str, Sequence[int]], size: int) -> int:
+    """The event's seat balance: over players, the most rounds in one position minus the fewest in another."""
+    return max((max(_padded(c, size)) - min(_padded(c, size)) for c in seats.values()), default=0)
+
+
+def _padded(counts: Sequence[int], size: int) -> list[int]:
+    return [*counts, *[0] * (size - len(counts))]
+
+
+def pair_pods(entrants: Sequence[PodEntrant], round_number: int, seed: int, size: int, exact: bool = True) -> PodPairing:
+    """One Swiss pods round (see the module docstring); `exact=False` skips the solver (for the bench)."""
     if not MIN_TABLE <= size <= MAX_TABLE:
         raise ValueError(f"tables of {size}: pods seat {MIN_TABLE} to {MAX_TABLE}")
     shuffle = list(entrants)
@@ -119,28 +151,59 @@ def pair_pods(entrants: Sequence[PodEntrant], round_number: int, seed: int, size
     # The lowest-placed players without a bye (then, if need be, with one) sit out.
     byes = sorted(placed[::-1], key=lambda e: e.had_bye)[:bye_count]
     waiting = [e.id for e in placed if e not in byes]
-    tables = _fill(waiting, sizes, by_id)
-    _improve(tables, by_id)
+    cost = _Costs(by_id, size)
+    tables = _fill(waiting, sizes, cost)
+    _improve(tables, cost)
     tables = _search(tables, by_id, random.Random(f"{seed}/pods/{round_number}/search"))
-    seated = [sorted(t, key=lambda p: (by_id[p].firsts, order[p])) for t in tables]
-    position = {e.id: k for k, e in enumerate(placed)}
-    seated.sort(key=lambda t: min(position[p] for p in t))
-    return PodPairing(seated, [e.id for e in byes], sum(_repeats(t, by_id) for t in seated))
+    repeats = sum(_repeats(t, by_id) for t in tables)
+    proven = repeats == 0
+    if not proven and exact and len(waiting) <= podsolver.EXACT_PLAYERS:
+        solved = podsolver.fewest_repeats(
+            waiting, {p: by_id[p].opponents for p in waiting}, {p: by_id[p].points for p in waiting}, sizes, tables
+        )
+        tables, proven = solved.tables, solved.proven
+    _improve(tables, cost)  # after the sideways search or the solver: seats and spread
+    repeats = sum(_repeats(t, by_id) for t in tables)
+    seated = [_seat(t, by_id, order, size) for t in tables]
+    rank = {e.id: k for k, e in enumerate(placed)}
+    seated.sort(key=lambda t: min(rank[p] for p in t))
+    return PodPairing(seated, [e.id for e in byes], repeats, proven)
 
 
-def _fill(waiting: list[str], sizes: list[int], by_id: Mapping[str, PodEntrant]) -> list[list[str]]:
-    """Greedy: each table takes the best-placed player left, then those who have met nobody at it."""
+def _seat(table: Sequence[str], by_id: Mapping[str, PodEntrant], order: Mapping[str, int], size: int) -> list[str]:
+    """The seat order that keeps the table's players' positions most even: the smallest worst balance, then
+    each player in the positions they have had least (ties in the round's random order)."""
+    start = sorted(table, key=lambda p: order[p])
+    slots = [position(k, len(table), size) for k in range(len(table))]
+
+    def cost(seating: Iterable[str]) -> tuple[int, int]:
+        worst = total = 0
+        for player, slot in zip(seating, slots, strict=True):
+            counts = _padded(by_id[player].seats, size)
+            total += counts[slot]
+            counts[slot] += 1
+            worst = max(worst, max(counts) - min(counts))
+        return worst, total
+
+    return list(min(itertools.permutations(start), key=cost))
+
+
+def _fill(waiting: list[str], sizes: list[int], cost: _Costs) -> list[list[str]]:
+    """Greedy: each table takes the best-placed player left, then those who have met nobody at it and can
+    sit in a position they have had least."""
     left = list(waiting)
     tables = []
     for size in sizes:
         table = [left.pop(0)]
         while len(table) < size:
-            clashes = []
+            fits = []
             for p in left[:LOOKAHEAD]:
-                clashes.append(sum(p in by_id[q].opponents for q in table))
-                if clashes[-1] == 0:
+                fits.append(
+                    (sum(p in cost.by_id[q].opponents for q in table), _spread([*table, p], cost.by_id), cost.misfits([*table, p], size))
+                )
+                if fits[-1][0] == fits[-1][2] == 0:
                     break
-            table.append(left.pop(clashes.index(min(clashes))))  # the earliest with no clash, else with the fewest
+            table.append(left.pop(fits.index(min(fits))))  # the earliest that fits, else the one that fits best
         tables.append(table)
     return tables
 
@@ -151,40 +214,79 @@ def _repeats(table: Sequence[str], by_id: Mapping[str, PodEntrant]) -> int:
 
 def _spread(table: Sequence[str], by_id: Mapping[str, PodEntrant]) -> int:
     scores = [by_id[p].points for p in table]
-    return (max(scores) - min(scores)) ** 2
+    return max(scores) - min(scores)
 
 
-def _improve(tables: list[list[str]], by_id: Mapping[str, PodEntrant]) -> None:
-    """Swap players between a table with a repeat and a nearby one while that lowers (repeats, spread)."""
+Cost = tuple[int, int, int]
 
-    def cost(t: list[str]) -> tuple[int, int]:
-        return _repeats(t, by_id), _spread(t, by_id)
 
+class _Costs:
+    """A table's cost, compared in order: repeat meetings, the spread of points (highest minus lowest), then
+    players who cannot sit in a position they have had least (`_misfits`)."""
+
+    def __init__(self, by_id: Mapping[str, PodEntrant], size: int) -> None:
+        self.by_id = by_id
+        self.fewest = {}
+        for p, e in by_id.items():
+            counts = _padded(e.seats, size)
+            self.fewest[p] = sum(1 << k for k, c in enumerate(counts) if c == min(counts))
+        self.slots = {m: tuple(position(k, m, size) for k in range(m)) for m in range(1, size + 1)}
+
+    def __call__(self, table: Sequence[str]) -> Cost:
+        return _repeats(table, self.by_id), _spread(table, self.by_id), self.misfits(table, len(table))
+
+    def misfits(self, players: Sequence[str], seats: int) -> int:
+        """Misfits of `players` at a table of `seats` (they may be fewer: a table being filled)."""
+        return _misfits(tuple(sorted(self.fewest[p] for p in players)), self.slots[seats])
+
+
+@cache  # few tables differ: at most six players, each with a few bits
+def _misfits(fewest: tuple[int, ...], slots: tuple[int, ...]) -> int:
+    """How many players cannot each get a seat of their own in a position they have had least.
+
+    `fewest` holds each player's positions as bits; a maximum matching of
+    players to seats (augmenting paths; at most six of each).
+    """
+    owner = [-1] * len(slots)
+
+    def place(p: int, seen: list[bool]) -> bool:
+        for k, slot in enumerate(slots):
+            if fewest[p] >> slot & 1 and not seen[k]:
+                seen[k] = True
+                if owner[k] < 0 or place(owner[k], seen):
+                    owner[k] = p
+                    return True
+        return False
+
+    return sum(not place(p, [False] * len(slots)) for p in range(len(fewest)))
+
+
+def _improve(tables: list[list[str]], cost: _Costs) -> None:
+    """Swap players between a table with a repeat or a misfit and a nearby one while that lowers the cost."""
+    costs = [cost(t) for t in tables]
     for _ in range(SWAP_PASSES):
         improved = False
         for i, table in enumerate(tables):
-            if not _repeats(table, by_id):
-                continue
             for j in range(max(0, i - NEARBY), min(len(tables), i + NEARBY + 1)):
+                if costs[i][0] == costs[i][2] == 0:
+                    break
                 other = tables[j]
                 if i == j:
                     continue
                 for a in range(len(table)):
                     for b in range(len(other)):
-                        before = _add(cost(table), cost(other))
                         table[a], other[b] = other[b], table[a]
-                        if _add(cost(table), cost(other)) < before:
-                            improved = True
+                        after_i, after_j = cost(table), cost(other)
+                        if _add(after_i, after_j) < _add(costs[i], costs[j]):
+                            costs[i], costs[j], improved = after_i, after_j, True
                         else:
                             table[a], other[b] = other[b], table[a]
-                if not _repeats(table, by_id):
-                    break
         if not improved:
             return
 
 
-def _add(x: tuple[int, int], y: tuple[int, int]) -> tuple[int, int]:
-    return x[0] + y[0], x[1] + y[1]
+def _add(x: Cost, y: Cost) -> Cost:
+    return x[0] + y[0], x[1] + y[1], x[2] + y[2]
 
 
 def _search(tables: list[list[str]], by_id: Mapping[str, PodEntrant], rng: random.Random) -> list[list[str]]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import csv
 import io
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 
 from rich.table import Table
@@ -37,7 +37,7 @@ def standing_cells(rows: Sequence[StandingRow]) -> tuple[list[str], list[list[st
     header = [*STANDING_COLUMNS, *(f"{t}%" if t in PERCENTAGES else t for t in tiebreakers), "dropped"]
     cells = [
         [
-            str(r.rank), r.player, str(r.points), str(r.game_points), str(r.wins), str(r.losses), str(r.draws),
+            str(r.rank), r.name or r.player, str(r.points), str(r.game_points), str(r.wins), str(r.losses), str(r.draws),
             str(r.byes), *(tiebreaker_text(t, r.tiebreakers[t]) for t in tiebreakers), "yes" if r.dropped else "",
         ]
         for r in rows
@@ -46,36 +46,60 @@ def standing_cells(rows: Sequence[StandingRow]) -> tuple[list[str], list[list[st
 
 
 def result_text(row: TableRow) -> str:
+    """`2-1`, `1-1-1` with a drawn game, `ID` for an intentional draw, or "" before a result."""
     if row.games is None:
         return ""
     a, b = row.players
+    if row.games[a] == row.games[b] == 0 and not row.draws:
+        return "ID"
     draws = f"-{row.draws}" if row.draws else ""
     return f"{row.games[a]}-{row.games[b]}{draws}"
+
+
+def clock_text(moment: datetime | None) -> str:
+    """A table's end time as the venue reads it: local HH:MM (the machine's time zone; `TZ` changes it)."""
+    return moment.astimezone().strftime("%H:%M") if moment else ""
 
 
 POD_COLUMNS = ("table", "seats", "places", "source", "reason")
 
 
+def shown_names(row: TableRow) -> list[str]:
+    """A row's display names (its ids when it carries none)."""
+    return row.names or row.players
+
+
 def places_text(row: TableRow) -> str:
-    """`ann 1, cat 2, bob 2`: the places, best first (seat order among equals)."""
+    """`Ann Lee 1, Cat 2, Bob 2`: the places, best first (seat order among equals)."""
     if row.places is None:
         return ""
     places = row.places
-    return ", ".join(f"{p} {places[p]}" for p in sorted(row.players, key=lambda p: places[p]))
+    ranked = sorted(zip(row.players, shown_names(row), strict=True), key=lambda p: places[p[0]])
+    return ", ".join(f"{name} {places[p]}" for p, name in ranked)
 
 
 def pairing_cells(
-    rows: Sequence[TableRow], bye: str | None, pods: bool = False, advanced: Sequence[str] = ()
+    rows: Sequence[TableRow], bye: str | None, pods: bool = False, advanced: Sequence[str] = (),
+    names: Mapping[str, str] | None = None,
 ) -> tuple[list[str], list[list[str]]]:
+    """Column names and text cells of a round, display names throughout; `ends` once the clock runs."""
+    timed = any(r.ends_at for r in rows)
     if pods:  # seats in order, then places
         seated = [
-            ["bye" if r.source == "bye" else str(r.table), " ".join(r.players), places_text(r), r.source or "", r.reason or ""]
+            ["bye" if r.source == "bye" else str(r.table), " | ".join(shown_names(r)), places_text(r), r.source or "", r.reason or ""]
+            + ([clock_text(r.ends_at)] if timed else [])
             for r in rows
         ]
-        return list(POD_COLUMNS), seated
-    cells = [[str(r.table), r.players[0], r.players[1], result_text(r), r.source or "", r.reason or ""] for r in rows]
-    cells += [["bye", p, "", "", "", ""] for p in [*([bye] if bye else []), *advanced]]
-    return list(PAIRING_COLUMNS), cells
+        return list(POD_COLUMNS) + (["ends"] if timed else []), seated
+    cells = [
+        [str(r.table), *shown_names(r), result_text(r), r.source or "", r.reason or ""] + ([clock_text(r.ends_at)] if timed else [])
+        for r in rows
+    ]
+    shown = names or {}
+    cells += [
+        ["bye", shown.get(p, p), "", "", "", ""] + ([""] if timed else []) for p in [*([bye] if bye else []), *advanced]
+    ]
+    return list(PAIRING_COLUMNS) + (["ends"] if timed else []), cells
 
 
 def pod_text(rows: Sequence[TableRow]) -> str:
@@ -84,7 +108,7 @@ def pod_text(rows: Sequence[TableRow]) -> str:
     for r in rows:
         label = "bye" if r.source == "bye" else f"table {r.table}"
         result = f"  ->  {places_text(r)}" if r.places and r.source != "bye" else ""
-        lines.append(f"{label:>9}: {' | '.join(r.players)}{result}")
+        lines.append(f"{label:>9}: {' | '.join(shown_names(r))}{result}")
     return "\n".join(lines) + "\n"
 
 

@@ -9,8 +9,8 @@
   var where = document.getElementById("where");
   var refused = document.getElementById("refused");
   var last = items[items.length - 1].dataset.seq;
-  var current = -1;
-  var shown = items[+document.body.dataset.start].dataset.state;  // the state the server drew
+  var current = +document.body.dataset.start;  // the record the server marked current
+  var shown = items[current].dataset.state;  // and the state it drew
   var states = null;
 
   function draw() {
@@ -23,7 +23,7 @@
   function go(i, scroll) {
     i = Math.max(0, Math.min(items.length - 1, i));
     var li = items[i];
-    if (current >= 0) items[current].classList.remove("current");
+    items[current].classList.remove("current");
     li.classList.add("current");
     current = i;
     if (refused) refused.hidden = !li.classList.contains("failed");

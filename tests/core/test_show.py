@@ -110,6 +110,14 @@ def test_show_at_a_record_the_log_lacks_is_a_usage_error(tmp_path: Path) -> None
     assert not (tmp_path / "x.html").exists()
 
 
+def test_a_log_too_long_for_one_page_is_a_usage_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    log = bot_game(tmp_path, "cardwars")
+    monkeypatch.setattr("referee.show.MAX_RECORDS", 10)
+    result = invoke("show", str(log))
+    assert result.exit_code == 2 and "more than 10 records" in result.output
+    assert not log.with_suffix(".html").exists()
+
+
 def test_show_missing_log_is_a_usage_error(tmp_path: Path) -> None:
     result = invoke("show", str(tmp_path / "nope.jsonl"))
     assert result.exit_code == 2 and "no such file" in result.output
@@ -118,6 +126,11 @@ def test_show_missing_log_is_a_usage_error(tmp_path: Path) -> None:
 def test_show_to_stdout(tmp_path: Path) -> None:
     result = invoke("show", str(bot_game(tmp_path, "cardwars")), "-o", "-")
     assert result.exit_code == 0 and result.stdout.startswith("<!doctype html>")
+
+
+def test_show_reads_stdin_and_writes_stdout(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["show", "-"], input=bot_game(tmp_path, "cardwars").read_bytes())
+    assert result.exit_code == 0 and result.stdout.startswith("<!doctype html>") and "cardwars-seed1" in result.stdout
 
 
 def test_a_note_with_markup_shows_as_text(tmp_path: Path) -> None:
@@ -169,6 +182,7 @@ def test_rulebook_reads_wrapped_items_and_headings() -> None:
     assert book["CW-1.1"].startswith("Cardwars is for exactly two players") and book["CW-1.1"].endswith("lists them.")
     assert "**" not in book["CW-1.2"] and "Ruling (cardwars 2)" in book["CW-1.2"]
     assert book["CW-2"] == "Turns"
+    assert not [rule for game in ruleset_ids() for rule, text in rulebook(game).items() if "*" in text]  # no markdown emphasis
 
 
 def test_a_malformed_log_shows_what_could_be_read_and_the_error(tmp_path: Path) -> None:
@@ -188,12 +202,35 @@ def test_a_tampered_log_shows_the_broken_chain(tmp_path: Path) -> None:
     rows[4] = rows[4].replace(b'"by"', b'"note":"edited","by"', 1)
     page = show(write(tmp_path, "tampered.jsonl", rows))
     assert "tampered" in page and "chain broken" in page and "prev does not match" in page
+    assert "legal instead" not in page  # only an illegal record has alternatives
     assert 'data-seq="5"' in current(page)
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        b'{"seq": 5, "by": "ann", "type": "attack", "attackers": [], "note": "\xff\xfe"}',  # not UTF-8
+        b"[" * 100_000 + b"]" * 100_000,  # nesting deeper than any stack
+        b'{"seq": 5, "by": "ann", "type": "attack", "attackers": []}\r',  # a stray carriage return
+    ],
+)
+def test_bytes_the_engine_refuses_give_a_page_with_the_error(tmp_path: Path, bad: bytes) -> None:
+    rows = lines(BOARD)[:5]
+    page = show(write(tmp_path, "odd.jsonl", [*rows, bad]))
+    assert "malformed" in page and 'data-seq="5"' in current(page) and "failed" in current(page)
+    assert len(packed_states(page)) == 5
 
 
 def test_an_unreadable_header_still_gives_a_page(tmp_path: Path) -> None:
     page = show(write(tmp_path, "junk.jsonl", [b"\xff\xfe not a header", b"{}"]))
     assert "malformed" in page and "No table can be drawn" in page and 'data-seq="0"' in current(page)
+    assert "the header was refused (malformed)" in page
+
+
+def test_a_setup_that_breaks_a_rule_gives_the_rule(tmp_path: Path) -> None:
+    page = show(write(tmp_path, "three.jsonl", lines([], players=["ann", "bob", "cat"])))
+    assert "the header was refused (CW-1.1)" in page and "No table can be drawn" in page
+    assert rulebook("cardwars")["CW-1.1"][:30] in page
 
 
 def test_page_size_stays_small_for_a_long_game(tmp_path: Path) -> None:
@@ -209,11 +246,11 @@ def test_dispute_html_shows_both_versions_from_the_parting_record(tmp_path: Path
     b = write(tmp_path, "b.jsonl", lines([*BOARD, attack("ann", "QH")]))
     out = tmp_path / "d.html"
     result = invoke("dispute", str(a), str(b), "--html", "-o", str(out))
-    assert result.exit_code == 0
+    assert result.exit_code == 1  # they part: dispute's exit code, with or without --html
     page = out.read_text()
     assert "they part at record 20" in page and str(a) in page and str(b) in page
     left, right = page.split('aria-label="version B"')
-    assert "whole log: <span class=\"vk\">ongoing" in left and "attackers <b>JH</b>" in left
+    assert "whole log: <span class=\"vk\">ongoing" in left and 'href="#r' not in page and "attackers <b>JH</b>" in left
     assert "whole log: <span class=\"vk\">illegal" in right and "CW-5.1" in right and "attackers <b>QH</b>" in right
     assert "the table before they part" in page and "after record 19" in page
     assert "after record 20" in left  # A's record was legal: the table after it
@@ -236,12 +273,16 @@ def colours(png: bytes) -> int:
     return 4096 if found is None else len(found)
 
 
-def open_page(page: Any, path: Path) -> None:
+def open_page(page: Any, path: Path, anchor: str = "") -> None:
+    """Open a page, wait until its states are unpacked; it must fetch nothing and raise no script error."""
     errors: list[str] = []
+    fetched: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.goto(path.as_uri())
+    page.on("request", lambda request: fetched.append(request.url))
+    page.goto(path.as_uri() + anchor)
     page.wait_for_function("document.body.dataset.ready === '1'", timeout=10_000)
     assert errors == []
+    assert [url for url in fetched if not url.startswith(("file:", "data:"))] == []
 
 
 def where(page: Any) -> str:
@@ -275,6 +316,18 @@ def test_a_bot_game_renders_and_steps(page: Any, tmp_path: Path, ruleset: str) -
     page.locator("#slider").fill("3")
     assert where(page) == f"record 3 of {records}" and "after record 3" in caption(page)
     assert page.locator("#records li.current").get_attribute("data-seq") == "3"
+    page.locator("#r2").click()
+    assert where(page) == f"record 2 of {records}" and "after record 2" in caption(page)
+    page.locator("button[data-go=next]").click()
+    assert "after record 3" in caption(page)
+
+
+@pytest.mark.browser
+def test_a_link_to_a_record_opens_there(page: Any, tmp_path: Path) -> None:
+    log = bot_game(tmp_path, "cardwars")
+    show(log)
+    open_page(page, log.with_suffix(".page.html"), "#r7")
+    assert "after record 7" in caption(page) and page.locator("#records li.current").get_attribute("data-seq") == "7"
 
 
 @pytest.mark.browser
@@ -300,3 +353,55 @@ def test_an_illegal_fixture_highlights_the_bad_record(page: Any, tmp_path: Path,
     assert not page.locator("#refused").is_visible()
     page.keyboard.press("ArrowRight")
     assert page.locator("#refused").is_visible() and f"after record {bad.seq - 1}" in caption(page)
+
+
+def test_every_page_file_is_package_data() -> None:
+    """Templates, styles and scripts ship in the wheel: each file's suffix is in pyproject's package data."""
+    import fnmatch
+    import tomllib
+
+    root = FIXTURES.parent
+    patterns = tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]["*"]
+    files = [*(root / "referee" / "templates").iterdir(), *(root / "referee" / "rulesets").glob("*/*.j2")]
+    assert len(files) > 10
+    for path in files:
+        assert any(fnmatch.fnmatch(path.name, pattern) for pattern in patterns), path
+
+
+def test_a_game_without_its_own_view_is_drawn_as_nested_lists() -> None:
+    """A sixth game needs no view.html.j2 to get a page: the fallback draws what it describes."""
+    from referee.pages import FALLBACK, game_view, render
+
+    assert game_view("no-such-game") == game_view(None) == FALLBACK
+    assert game_view("cardwars") == "cardwars/view.html.j2"
+    st = {"seq": 3, "to_act": ["ann"], "result": None, "view": {"turn": 2, "hands": {"ann": ["<QS>", "2H"]}}}
+    html = render("state.html.j2", st=st, view=FALLBACK, setup={})
+    assert "after record 3" in html and "<dt>turn</dt><dd>2</dd>" in html.replace("\n", "")
+    assert "&lt;QS&gt; 2H" in html
+
+
+@pytest.mark.browser
+def test_the_page_prints_the_table_without_its_controls(page: Any, tmp_path: Path) -> None:
+    log = bot_game(tmp_path, "cardwars")
+    show(log, "--at", "9")
+    open_page(page, log.with_suffix(".page.html"))
+    page.emulate_media(media="print")
+    assert not page.locator(".controls").is_visible()
+    assert page.locator("#state").is_visible() and "after record 9" in caption(page)
+    assert page.locator("#records").is_visible()
+
+
+@pytest.mark.browser
+def test_a_dispute_page_shows_both_versions(page: Any, tmp_path: Path) -> None:
+    a = write(tmp_path, "a.jsonl", lines([*BOARD, attack("ann", "JH")]))
+    b = write(tmp_path, "b.jsonl", lines([*BOARD, attack("ann", "QH")]))
+    out = tmp_path / "d.html"
+    assert invoke("dispute", str(a), str(b), "--html", "-o", str(out)).exit_code == 1
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(out.as_uri())
+    branches = page.locator(".branch")
+    assert branches.count() == 2 and errors == []
+    assert "legal" in str(branches.nth(0).locator(".judgement").text_content())
+    assert "CW-5.1" in str(branches.nth(1).locator(".judgement").text_content())
+    assert page.locator(".before").is_visible() and colours(page.locator(".before").screenshot()) > 8

@@ -153,7 +153,8 @@ def test_xo_2_5_ruling_star_trek_initiative_halves_each_minion() -> None:
     assert state.sides["ann"].initiative() == 5
 
 
-def test_xo_2_6_equipment_adds_no_initiative() -> None:
+def test_xo_2_6_ruling_r2_equipment_adds_no_initiative() -> None:
+    """Ruling XO-R2: the Sword has strength 1, yet M1 (strength 1) still gives ann initiative 1."""
     state = legal([*PLAIN, summon("ann", "M1"), summon("bob", "M3"), equip("ann", "Sword", "M1")])
     assert state.sides["ann"].initiative() == 1
 
@@ -274,6 +275,14 @@ def test_xo_5_4_cards_from_hand_of_the_right_type() -> None:
     records = [*PLAIN, summon("ann", "M1"), summon("bob", "M3")]
     assert "not a minion ann has" in illegal([*records, equip("ann", "Sword", "M3")], "XO-5.4")
     assert "minion, not an event" in illegal([*PLAIN, event("ann", "M1")], "XO-5.4")
+
+
+def test_xo_5_4_ruling_r1_equipment_only_on_your_own_minions() -> None:
+    """Ruling XO-R1: bob's M3 is in play, but ann cannot put her Sword on it."""
+    records = [*PLAIN, summon("ann", "M1"), summon("bob", "M3")]
+    message = illegal([*records, equip("ann", "Sword", "M3")], "XO-5.4")
+    assert "M3 is not a minion ann has in play" in message
+    assert legal([*records, equip("ann", "Sword", "M1")]).sides["ann"].minions["M1"].equipment == ["Sword"]
 
 
 def test_xo_5_5_draw_event_draws_up_to_two() -> None:
@@ -498,6 +507,22 @@ def test_xo_7_7_stop_on_endurance_counts_the_hit_but_cannot_kill() -> None:
     assert state.sides["ann"].minions["M1"].damage == 2  # one hit of the two it needs
     state = legal([*base, attack("bob", "M8", "M1"), respond("ann", "Stop A", "M1"), attack("bob", "M9", "M1")])
     assert not state.sides["ann"].minions and state.sides["bob"].wins == 1
+
+
+def test_xo_7_7_ruling_r3_a_stopped_half_hit_stops_half_a_hit_short() -> None:
+    """Ruling XO-R3: ann's M1 (Shield: endurance, four halves) takes a full hit and a half hit (three halves);
+    a stopped half hit leaves it at three, and the next hit kills it."""
+    head = header({"ann": "dothack", "bob": "stccg2e"})
+    opening = [*draws("ann", "Lead One", "M1", "Shield", "Stop A", "M2"), rec("bob", "opening", search=True)]
+    opening += draws("bob", "Weak A", "Strong A", "Strong B", "Weak B")
+    plays = [summon("ann", "M1"), summon("bob", "Weak A"), summon("bob", "Strong A"), equip("ann", "Shield", "M1"),
+             summon("bob", "Strong B"), summon("bob", "Weak B"), pass_("ann"), pass_("bob")]  # fmt: skip
+    base = [*opening, *plays, attack("bob", "Weak A", "M1"), done("ann"), attack("bob", "Strong A", "M1"), done("ann")]
+    assert legal(base, head).sides["ann"].minions["M1"].damage == 3  # a full hit and a half hit
+    stopped = [*base, attack("bob", "Strong B", "M1"), respond("ann", "Stop A", "M1")]
+    assert legal(stopped, head).sides["ann"].minions["M1"].damage == 3  # the half hit counted, but capped short of death
+    state = legal([*stopped, attack("bob", "Weak B", "M1")], head)
+    assert "M1" in state.sides["ann"].discard and state.sides["bob"].wins == 1
 
 
 def test_xo_7_7_a_minion_saved_twice_is_refused() -> None:

@@ -23,3 +23,10 @@ def test_every_rule_has_a_test_naming_it() -> None:
     named = {f"XO-{a}.{b}" for a, b in re.findall(r"xo_(\d+)_(\d+)", TESTS)}
     named |= set(re.findall(r"XO-\d+\.\d+", TESTS))
     assert named >= DEFINED, sorted(DEFINED - named, key=lambda r: [int(n) for n in r[3:].split(".")])
+
+
+def test_every_numbered_ruling_has_a_test_naming_it() -> None:
+    rulings = set(re.findall(r"\*\*Ruling (XO-R\d+):\*\*", RULES))
+    others = "".join(p.read_text() for p in Path(__file__).parent.glob("test_*.py") if p.name != Path(__file__).name)
+    assert len(rulings) >= 3
+    assert rulings <= set(re.findall(r"XO-R\d+", others)), sorted(rulings - set(re.findall(r"XO-R\d+", others)))

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from referee.show import read_lines, show_page
 from tests.maginot.mglog import armies, battle_ready
 
 MEDIUM = ("5H", "5S", "5C")
@@ -33,6 +36,7 @@ def test_mg_6_1_ruling_any_number_of_battles_a_turn() -> None:
 
 
 def test_mg_6_2_ruling_an_attack_naming_no_ace_is_against_the_top_ace() -> None:
+    """Ruling MG-R1: no ace named means the top ace, the one in view."""
     t = battle_ready(armies())
     t.act("attack", target="bob", units=["2H"])
     assert t.state.phase == "combat"  # bob has no guardian: no engagement step (MG-6.3)
@@ -136,7 +140,7 @@ def test_mg_6_7_armor_absorbs_and_a_unit_dies_at_its_life() -> None:
 
 
 def test_mg_6_7_ruling_wounds_equal_to_life_destroy() -> None:
-    """Ruling: the outcome's "equal to or greater" decides, not the hearts line's "greater than"."""
+    """Ruling MG-R2: the outcome's "equal to or greater" decides, not the hearts line's "greater than"."""
     t = battle_ready(armies(units={"ann": [("4H", "4S", "4C")]}, guard=("bob",)))
     t.act("attack", target="bob", units=["4H"]).act("engage", pairs={"2H": "4H"}).passes(2)
     assert "2H" not in t.side("bob").units  # 4 attack - 2 armor = 2 wounds = 2 life
@@ -162,6 +166,7 @@ def test_mg_6_8_ruling_an_ace_has_16_life_and_damage_does_not_carry() -> None:
 
 
 def test_mg_6_8_ruling_an_ace_falls_at_exactly_16() -> None:
+    """Ruling MG-R2 for aces: damage equal to the ace's 16 life destroys it."""
     t = battle_ready(armies())
     t.side("bob").damage["AS"] = 14
     t.act("attack", target="bob", units=["2H"]).passes(2)
@@ -197,3 +202,11 @@ def test_mg_6_1_ruling_a_third_player_takes_no_part() -> None:
     t.act("attack", target="bob", units=["2H"])
     assert t.illegal("cat", "pass").rule == "MG-2.2"
     assert t.illegal("cat", "tap_base", target="2H").rule == "MG-2.2"
+
+
+def test_mg_6_2_a_judge_sees_the_declared_ace() -> None:
+    """The judge's view names the ace under attack and rings it, not the top one."""
+    path = Path(__file__).resolve().parents[2] / "fixtures" / "maginot" / "legal-attack-declares-a-lower-ace.jsonl"
+    page = show_page(read_lines(str(path)), str(path), at=74)
+    assert "attacks <b>bob</b>'s <b>AC</b>" in page
+    assert '<b class="c sC hot">A</b>' in page and '<b class="c sS hot">A</b>' not in page  # AC ringed, AS (top) not

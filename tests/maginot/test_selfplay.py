@@ -132,7 +132,7 @@ VALUES = st.one_of(st.none(), st.booleans(), st.integers(-3, 60), st.text(max_si
                    st.sampled_from(["ann", "bob", "chance", "judge", "JK1", "KD", "2H", "10D", "patrol"]),
                    st.lists(st.sampled_from(["2H", "AS", "JK2", "QD"]), max_size=4),
                    st.dictionaries(st.sampled_from(["2H", "3H"]), st.sampled_from(["2H", "5H"]), max_size=2))  # fmt: skip
-KEYS = ["seq", "by", "type", "card", "player", "target", "owner", "units", "pairs", "tokens", "aces", "zone", "prev", "zzz"]
+KEYS = ["seq", "by", "type", "card", "player", "target", "owner", "units", "pairs", "tokens", "aces", "ace", "zone", "prev", "zzz"]
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -165,7 +165,8 @@ FIELDS: dict[str, dict[str, st.SearchStrategy[Any]]] = {
     "resource": {"card": st.sampled_from(CARDS)},
     "tap": {"card": st.sampled_from(CARDS)},
     "build": {"card": st.sampled_from(CARDS), "tokens": st.integers(1, 10)},
-    "attack": {"target": st.sampled_from(["ann", "bob", "cat"]), "units": st.lists(st.sampled_from(CARDS), max_size=3)},
+    "attack": {"target": st.sampled_from(["ann", "bob", "cat"]), "units": st.lists(st.sampled_from(CARDS), max_size=3),
+               "ace": st.sampled_from(["AS", "AH", "AD", "AC", None])},
     "engage": {"pairs": st.dictionaries(st.sampled_from(CARDS), st.sampled_from(CARDS), max_size=3)},
     "play": {"card": st.sampled_from(CARDS), "target": st.sampled_from([*CARDS, None]), "owner": st.sampled_from(["ann", "bob", None])},
     "tap_base": {"target": st.sampled_from([*CARDS, None])},

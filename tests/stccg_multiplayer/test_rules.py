@@ -107,7 +107,8 @@ def test_sg_2_3_ruling_the_nebula_is_alpha_at_the_centre() -> None:
 
 
 def test_sg_2_4_locations_take_ships_and_seeded_cards_along() -> None:
-    records = [*with_seeded("Sensor Ghost"), VIGIL, rec("ann", "q_swap", pairs=[["S1.1", "R2.1"]])]
+    records = [*STANDARD_SEEDING, rec("ann", "seed_dilemmas", place="S1.1", cards=["Sensor Ghost", "Q"]), *PASSES[1:], rec("ann", "pass")]
+    records += [*OPENING, VIGIL, rec("ann", "encounter", card="Q", place="S1.1"), rec("ann", "q_swap", pairs=[["S1.1", "R2.1"]])]
     state = ok(run(records)).state
     assert state.ships["Vigil"].slot == "R2.1"
     assert state.grid.slots["R2.1"].name == "A1" and state.grid.slots["R2.1"].dilemmas == [("Sensor Ghost", "ann")]
@@ -315,10 +316,20 @@ def test_sg_5_6_ruling_one_ship_of_a_name_in_play() -> None:
     assert rule_of(run([*TO_PLAY, rec("ann", "report_ship", card="Vigil", place="S3.3")])) == "SG-5.6"
 
 
+def test_sg_5_6_a_card_the_text_names_is_no_ship() -> None:
+    illegal = run([*TO_PLAY, rec("ann", "report_ship", card="Alien Probe", place="S1.1")]).verdict.error
+    assert illegal is not None and illegal.rule == "SG-5.6" and "not a ship" in illegal.message
+
+
+def test_sg_9_a_reported_ship_is_taken_on_trust() -> None:
+    """The referee cannot tell an unnamed card from a ship, so a report counts as unchecked."""
+    assert ok(run([*TO_PLAY, VIGIL])).verdict.unchecked == 1
+
+
 def test_sg_5_7_actions_and_destruction() -> None:
     assert rule_of(run([*TO_PLAY, rec("ann", "destroy", ship="Vigil")])) == "SG-5.7"
     replay = ok(run([*TO_PLAY, VIGIL, rec("bob", "destroy", ship="Vigil"), rec("ann", "action", text="attempt A1")]))
-    assert "Vigil" not in replay.state.ships and replay.verdict.unchecked == 2
+    assert "Vigil" not in replay.state.ships and replay.verdict.unchecked == 3  # the report, the destruction, the action
 
 
 def test_sg_5_8_records_out_of_their_phase() -> None:
@@ -340,16 +351,17 @@ def test_sg_6_2_no_normal_movement_between_quadrants() -> None:
     to_gamma = [*TO_PLAY, rec("ann", "report_ship", card="Vigil", place="R1.1")]
     assert rule_of(run([*to_gamma, rec("ann", "move", ship="Vigil", path=["R1.2"])])) == "SG-6.2"
     replay = ok(run([*to_gamma, rec("ann", "move", ship="Vigil", path=["R2.3"], card="Bajoran Wormhole")]))
-    assert replay.state.ships["Vigil"].slot == "R2.3" and replay.verdict.unchecked == 1
+    assert replay.state.ships["Vigil"].slot == "R2.3" and replay.verdict.unchecked == 2  # the report and the card's move
 
 
 def test_sg_6_3_far_end_is_the_opposite_location_on_the_ring() -> None:
     # from spoke 1 the ship leaves by S1.3; opposite it, four cards round, is S2.3 (Alpha)
     base = [*TO_PLAY, VIGIL]
-    assert rule_of(run([*base, rec("ann", "relocate", card="Tractor Hazard", ships=["Vigil"], to="R2.1")])) == "SG-6.3"
-    assert ok(run([*base, rec("ann", "relocate", card="Tractor Hazard", ships=["Vigil"], to="S2.3")])).state.ships["Vigil"].slot == "S2.3"
-    # S2.3 is no planet: the closest Alpha planet to it on the ring is R2.1
-    ok(run([*base, rec("ann", "relocate", card="Tractor Hazard", ships=["Vigil"], to="R2.1", planet=True)]))
+    wnohgb = "Where No One Has Gone Before"
+    assert rule_of(run([*base, rec("ann", "relocate", card=wnohgb, ships=["Vigil"], to="R2.1")])) == "SG-6.3"
+    assert ok(run([*base, rec("ann", "relocate", card=wnohgb, ships=["Vigil"], to="S2.3")])).state.ships["Vigil"].slot == "S2.3"
+    # S2.3 is no planet: the closest Alpha planet to it on the ring is R2.1 (Crewman 5 stands for a farthest-planet card)
+    ok(run([*base, draw("ann", "Crewman 5", extra=True), rec("ann", "relocate", card="Crewman 5", ships=["Vigil"], to="R2.1", planet=True)]))
 
 
 def test_sg_6_4_ruling_inserting_joins_one_quadrant_and_shifts_nothing() -> None:
@@ -360,17 +372,57 @@ def test_sg_6_4_ruling_inserting_joins_one_quadrant_and_shifts_nothing() -> None
     assert state.grid.slots["X1"].quadrant == "Gamma" and state.grid.slots["R1.3"].name == "G1"
 
 
+def test_sg_6_4_only_a_card_that_is_inserted_becomes_a_location() -> None:
+    illegal = run([*TO_PLAY, rec("ann", "insert", card="Alien Probe", after="R1.2", before="R1.3", span=1)]).verdict.error
+    assert illegal is not None and illegal.rule == "SG-6.4" and "Alien Probe" in illegal.message
+    named = ok(run([*TO_PLAY, rec("ann", "insert", card="Q's Planet", after="R1.2", before="R1.3", span=1)]))
+    assert named.verdict.unchecked == 0  # the text names Q's Planet as inserted: fully checked
+    unnamed = ok(run([*TO_PLAY, rec("bob", "insert", card="Crewman 1", after="R1.2", before="R1.3", span=1)]))
+    assert unnamed.verdict.unchecked == 1  # that Crewman 1 is inserted is taken on trust
+
+
+def q_met() -> list[dict[str, Any]]:
+    """ann seeded a Q under S1.1 and meets it on her first turn: she has one swap."""
+    return [*with_seeded("Q"), rec("ann", "encounter", card="Q", place="S1.1")]
+
+
 def test_sg_6_5_q_swaps_within_a_quadrant() -> None:
-    assert rule_of(run([*TO_PLAY, rec("ann", "q_swap", pairs=[["S1.1", "R1.2"]])])) == "SG-6.5"
-    assert rule_of(run([*TO_PLAY, rec("ann", "q_swap", pairs=[["S1.1", "S1.2"], ["S1.2", "S1.3"]])])) == "SG-6.5"
-    state = ok(run([*TO_PLAY, rec("bob", "q_swap", pairs=[["S1.1", "S2.1"], ["R1.2", "R1.3"]])])).state
-    assert state.grid.slots["S1.1"].name == "B1" and state.grid.slots["R1.2"].name == "G1"
+    assert rule_of(run([*q_met(), rec("ann", "q_swap", pairs=[["S1.1", "R1.2"]])])) == "SG-6.5"
+    assert rule_of(run([*q_met(), rec("ann", "q_swap", pairs=[["S1.1", "S1.2"], ["S1.2", "S1.3"]])])) == "SG-6.5"
+    replay = ok(run([*q_met(), rec("ann", "q_swap", pairs=[["S1.1", "S2.1"], ["R1.2", "R1.3"]])]))
+    assert replay.state.grid.slots["S1.1"].name == "B1" and replay.state.grid.slots["R1.2"].name == "G1"
+    assert replay.verdict.unchecked == 1  # only the seeding: the Q and its swap are checked
+
+
+def test_sg_6_5_ruling_a_swap_needs_a_q_held() -> None:
+    no_q = run([*TO_PLAY, rec("ann", "q_swap", pairs=[["S1.1", "S2.1"]])]).verdict.error
+    assert no_q is not None and no_q.rule == "SG-6.5" and "no Q" in no_q.message
+    swap = rec("ann", "q_swap", pairs=[["S1.1", "S2.1"]])
+    assert rule_of(run([*q_met(), swap, swap])) == "SG-6.5"  # one Q met, one swap
+    q_drawn = setup()
+    q_drawn["decks"]["bob"]["draw"][-1] = "Q"
+    from_hand = ok(run([*TO_PLAY, draw("bob", "Q", extra=True), rec("bob", "q_swap", pairs=[["S1.1", "S2.1"]])], setup_=q_drawn))
+    assert "Q" not in from_hand.state.seats["bob"].hand  # a Q from hand is used up
 
 
 def test_sg_6_6_relocated_ships_share_a_location() -> None:
     base = [*TO_PLAY, VIGIL, rec("ann", "report_ship", card="Lantern", place="S1.2")]
-    assert rule_of(run([*base, rec("ann", "relocate", card="Tractor Hazard", ships=["Vigil", "Lantern"], to="S2.3")])) == "SG-6.6"
-    assert rule_of(run([*base, rec("ann", "relocate", card="Tractor Hazard", ships=["Skiff"], to="S2.3")])) == "SG-6.6"
+    wnohgb = "Where No One Has Gone Before"
+    assert rule_of(run([*base, rec("ann", "relocate", card=wnohgb, ships=["Vigil", "Lantern"], to="S2.3")])) == "SG-6.6"
+    assert rule_of(run([*base, rec("ann", "relocate", card=wnohgb, ships=["Skiff"], to="S2.3")])) == "SG-6.6"
+
+
+def test_sg_6_6_the_relocating_card_is_held_and_moves_ships() -> None:
+    base = [*TO_PLAY, VIGIL]
+    absent = run([*base, rec("ann", "relocate", card="Tractor Hazard", ships=["Vigil"], to="S2.3")]).verdict.error
+    assert absent is not None and absent.rule == "SG-6.6" and "neither in ann's hand" in absent.message
+    probe = run([*base, rec("ann", "relocate", card="Alien Probe", ships=["Vigil"], to="S2.3")]).verdict.error
+    assert probe is not None and probe.rule == "SG-6.6" and "does not send ships" in probe.message
+    from_hand = ok(run([*base, rec("ann", "relocate", card="Where No One Has Gone Before", ships=["Vigil"], to="S2.3")]))
+    assert from_hand.verdict.unchecked == 1 and "Where No One Has Gone Before" not in from_hand.state.seats["ann"].hand
+    lakanta = [*base, rec("bob", "play", card="Lakanta"), rec("bob", "relocate", card="Lakanta", ships=["Vigil"], to="S2.3")]
+    in_play = ok(run(lakanta))  # Lakanta works from play; that it is still there is taken on trust
+    assert in_play.state.ships["Vigil"].slot == "S2.3" and in_play.verdict.unchecked == 3
 
 
 # -- SG-7 the named cards ----------------------------------------------------------------------
@@ -411,8 +463,8 @@ def test_sg_7_3_dial_martok_for_murder_two_personnel_of_one_player() -> None:
 
 def test_sg_7_5_encounters_need_the_seeded_dilemma() -> None:
     assert rule_of(run([*TO_PLAY, rec("ann", "encounter", card="Q", place="S1.1")])) == "SG-7.5"
-    replay = ok(run([*with_seeded("Q"), rec("ann", "encounter", card="Q", place="S1.1")]))
-    assert replay.state.grid.slots["S1.1"].dilemmas == [] and replay.verdict.unchecked == 2
+    replay = ok(run([*with_seeded("Sensor Ghost"), rec("ann", "encounter", card="Sensor Ghost", place="S1.1")]))
+    assert replay.state.grid.slots["S1.1"].dilemmas == [] and replay.verdict.unchecked == 2  # seeding it, meeting it
 
 
 def test_sg_7_6_plasma_fire_damages_at_the_end_of_the_owners_turn() -> None:
@@ -501,7 +553,7 @@ def test_sg_8_7_nothing_after_the_end_and_nothing_from_players_out() -> None:
 def test_sg_9_unchecked_counts_opaque_records_only() -> None:
     records = [*STANDARD_SEEDING, rec("ann", "seed_dilemmas", place="S1.1", cards=["Q"]), rec("bob", "seed_card", card="Transwarp Network Gateway", place="S1.3")]
     records += [*PASSES, *OPENING, VIGIL, rec("ann", "move", ship="Vigil", path=["S1.2"]), rec("ann", "action", text="scan")]
-    assert ok(run(records)).verdict.unchecked == 2  # the dilemma seeding and the action
+    assert ok(run(records)).verdict.unchecked == 3  # the dilemma seeding, the ship report (is it a ship?), the action
 
 
 def test_illegal_leaves_the_state_untouched() -> None:

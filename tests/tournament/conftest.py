@@ -3,7 +3,9 @@
 PostgreSQL comes from `TOURNAMENT_TEST_PG_URL` (a server where the user may
 create databases), or from a throwaway cluster started here with the installed
 `initdb`/`pg_ctl` (as the `postgres` user when running as root, since the
-server refuses root). Without either, PostgreSQL tests skip, except under
+server refuses root). Debian keeps those two off the PATH, under
+`/usr/lib/postgresql/<version>/bin`; they are found there too, so a bare `tox`
+runs these tests on a stock Debian with the `postgresql` package. Without either, PostgreSQL tests skip, except under
 `CI`, where they fail: CI must run them.
 """
 
@@ -24,6 +26,19 @@ from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 
 BACKENDS = ["sqlite", pytest.param("postgresql", marks=pytest.mark.pg)]
+DEBIAN_PG = Path("/usr/lib/postgresql")
+# root's PATH has /usr/sbin; a test runner's (tox, an IDE) may not
+RUNUSER = shutil.which("runuser", path=os.pathsep.join([os.environ.get("PATH", ""), "/usr/sbin", "/sbin"]))
+
+
+def pg_tool(name: str, root: Path = DEBIAN_PG) -> str | None:
+    """`initdb` or `pg_ctl`: from the PATH, else from the newest `root/<version>/bin` (Debian's layout)."""
+    found = shutil.which(name)
+    if found:
+        return found
+    versions = [path for path in root.glob(f"*/bin/{name}") if os.access(path, os.X_OK)]
+    versions.sort(key=lambda path: [int(part) if part.isdigit() else -1 for part in path.parent.parent.name.split(".")])
+    return str(versions[-1]) if versions else None
 
 
 def _free_port() -> int:
@@ -35,14 +50,15 @@ def _free_port() -> int:
 def _as_postgres(command: list[str]) -> list[str]:
     """Run as the `postgres` user when we are root (the server will not run as root)."""
     if os.geteuid() == 0:
-        return ["runuser", "-u", "postgres", "--", *command]
+        return [RUNUSER or "runuser", "-u", "postgres", "--", *command]
     return command
 
 
 class Cluster:
     """A throwaway PostgreSQL cluster in a temporary directory, on a free local port."""
 
-    def __init__(self) -> None:
+    def __init__(self, initdb: str, pg_ctl: str) -> None:
+        self.initdb, self.pg_ctl = initdb, pg_ctl
         self.root = Path(tempfile.mkdtemp(prefix="tournament-pg-"))
         self.data = self.root / "data"
         self.port = _free_port()
@@ -53,14 +69,14 @@ class Cluster:
         def run(command: list[str]) -> None:
             subprocess.run(_as_postgres(command), check=True, capture_output=True, text=True, timeout=120)
 
-        run(["initdb", "-D", str(self.data), "-U", "postgres", "-A", "trust", "--no-sync"])
+        run([self.initdb, "-D", str(self.data), "-U", "postgres", "-A", "trust", "--no-sync"])
         options = f"-p {self.port} -k {self.root} -c listen_addresses=127.0.0.1 -c fsync=off"
-        run(["pg_ctl", "-D", str(self.data), "-o", options, "-l", str(self.root / "log"), "-w", "start"])
+        run([self.pg_ctl, "-D", str(self.data), "-o", options, "-l", str(self.root / "log"), "-w", "start"])
         return f"postgresql+psycopg://postgres@127.0.0.1:{self.port}/postgres"
 
     def stop(self) -> None:
         subprocess.run(
-            _as_postgres(["pg_ctl", "-D", str(self.data), "-m", "immediate", "-w", "stop"]), capture_output=True, timeout=60
+            _as_postgres([self.pg_ctl, "-D", str(self.data), "-m", "immediate", "-w", "stop"]), capture_output=True, timeout=60
         )
         shutil.rmtree(self.root, ignore_errors=True)
 
@@ -79,12 +95,16 @@ def pg_server() -> Iterator[Server]:
     if url:
         yield Server(url)
         return
-    if not (shutil.which("initdb") and shutil.which("pg_ctl")) or (os.geteuid() == 0 and not shutil.which("runuser")):
-        yield Server(None, "initdb/pg_ctl are not on the PATH and TOURNAMENT_TEST_PG_URL is not set")
+    initdb, pg_ctl = pg_tool("initdb"), pg_tool("pg_ctl")
+    if not (initdb and pg_ctl):
+        yield Server(None, f"initdb/pg_ctl are neither on the PATH nor in {DEBIAN_PG}/*/bin, and TOURNAMENT_TEST_PG_URL is not set")
+        return
+    if os.geteuid() == 0 and not RUNUSER:
+        yield Server(None, "running as root, and no runuser to start the server as the postgres user")
         return
     cluster = None
     try:
-        cluster = Cluster()  # LookupError: no `postgres` user to run the server as
+        cluster = Cluster(initdb, pg_ctl)  # LookupError: no `postgres` user to run the server as
         url = cluster.start()
     except (subprocess.CalledProcessError, subprocess.TimeoutExpired, OSError, LookupError) as exc:
         if cluster is not None:

@@ -207,8 +207,8 @@ def test_duplicates_are_conflicts_and_nothing_is_half_written(db_url: str) -> No
     cli(db_url, "create", "ev", code=service.EXIT_CONFLICT)
     before = log_length(db_url)
     cli(db_url, "register", "ev", "eve", "ann", code=service.EXIT_CONFLICT)
-    cli(db_url, "register", "ev", "eve", "bad name", code=service.EXIT_USAGE)
-    cli(db_url, "register", "ev", "eve", "judge", code=service.EXIT_USAGE)
+    cli(db_url, "register", "ev", "eve", "bad\nname", code=service.EXIT_USAGE)
+    cli(db_url, "register", "ev", "--id", "judge", "Judge Dredd", code=service.EXIT_USAGE)
     assert log_length(db_url) == before
     assert "eve" not in [s["player"] for s in cli_json(db_url, "standings", "ev")]
     cli(db_url, "create", "x", "--ruleset", "nosuchgame", code=service.EXIT_USAGE)

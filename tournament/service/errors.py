@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from schemas.verdict import Verdict
+
 # Exit codes (documented in tournament/README.md).
 EXIT_VERIFY_FAILED = 1
 
@@ -54,7 +59,13 @@ class WrongTable(TournamentError):
 
 
 class LogRejected(TournamentError):
+    """`verdict`: the referee's, when it refused the log (its rule, message and record)."""
+
     code = EXIT_LOG_REJECTED
+
+    def __init__(self, message: str, verdict: Verdict | None = None) -> None:
+        super().__init__(message)
+        self.verdict = verdict
 
 
 class Conflict(TournamentError):

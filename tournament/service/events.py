@@ -66,6 +66,6 @@ def create_event(
         raise Usage(f"--best-of must be an odd number of games, not {best_of}")
     if session.get(Event, event_id) is not None:
         raise Conflict(f"event {event_id!r} already exists")
-    append(session, event_id, EventCreated(name or event_id, ruleset, profile, best_of, seed, format, size, points, require_chain))
+    append(session, event_id, EventCreated(name or event_id, ruleset, profile, best_of, seed, format, size, points, require_chain=require_chain))
     return get_event(session, event_id)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Sequence
 
@@ -38,6 +39,7 @@ from tournament.service.queries import (
 from tournament.service.ranking import (
     entrants,
     pod_entrants,
+    sitting_out,
     standings,
 )
 
@@ -45,33 +47,39 @@ from tournament.service.ranking import (
 def pair(session: Session, event_id: str) -> Round:
     """Pair the next round in the event's format; refuse while the current one has tables without a result.
 
-    A single or double elimination or round robin not seeded by `seed` is seeded here, at random from the event seed.
+    A single or double elimination or round robin not seeded by `seed` is seeded here: by rating (highest
+    first), the unrated after them, ties at random from the event seed.
     """
     event = lock_event(session, event_id)
     _refuse_open_tables(session, event, f"pairing round {event.rounds + 1}")
     if event.format in SEEDED and event.bracket_round is None:
-        active = [p.name for p in players(session, event_id) if p.dropped_round is None]
-        if len(active) < 2:
-            raise Conflict(f"event {event_id!r} has {len(active)} active player(s); pairing needs two")
-        random.Random(f"{event.seed}/seeds").shuffle(active)  # reproducible from the event's seed
-        append(session, event.id, BracketSeeded(1, active))
+        entered = [p for p in players(session, event_id) if p.dropped_round is None]
+        if len(entered) < 2:
+            raise Conflict(f"event {event_id!r} has {len(entered)} active player(s); pairing needs two")
+        random.Random(f"{event.seed}/seeds").shuffle(entered)  # reproducible from the event's seed
+        entered.sort(key=lambda p: (p.rating is None, -(p.rating or 0)))  # rated players first, highest first
+        append(session, event.id, BracketSeeded(1, [p.name for p in entered]))
     number = event.rounds + 1
     if event.format == "pods":
         grouped = next_pods(session, event, number, event.seed)
         append(session, event.id, PodsPaired(number, event.seed, grouped.tables, grouped.byes, grouped.repeats))
     else:
         result = next_round(session, event, number, event.seed)
-        append(session, event.id, RoundPaired(number, event.seed, list(result.tables), result.bye, result.cost))
+        byes = sitting_out(session, event_id, number)[1] if event.bracket_round is None else []
+        append(session, event.id, RoundPaired(number, event.seed, list(result.tables), result.bye, result.cost, byes))
     paired = session.get(Round, (event_id, number))
     assert paired is not None
     return paired
 
 
 def next_pods(session: Session, event: Event, number: int, seed: int) -> pods.PodPairing:
-    active = pod_entrants(session, event.id)
+    """A pods round; paused players sit out, and pre-assigned byes come first among the byes."""
+    paused, byes = sitting_out(session, event.id, number)
+    active = [e for e in pod_entrants(session, event.id, event.table_size) if e.id not in paused and e.id not in byes]
     if len(active) < max(2, event.table_size - 1):  # fewer could not fill even a table one seat short
         raise Conflict(f"event {event.id!r} has {len(active)} active player(s); its pods need {max(2, event.table_size - 1)}")
-    return pods.pair_pods(active, number, seed, event.table_size)
+    grouped = pods.pair_pods(active, number, seed, event.table_size)
+    return dataclasses.replace(grouped, byes=[*byes, *grouped.byes])
 
 
 def _refuse_open_tables(session: Session, event: Event, doing: str) -> None:
@@ -135,8 +143,9 @@ def next_round(session: Session, event: Event, number: int, seed: int) -> pairin
 
     `seed` is the Swiss pairing seed; brackets and round robins follow from their seeds alone.
     """
-    if event.bracket_round is None:  # Swiss
-        active = entrants(session, event.id)
+    if event.bracket_round is None:  # Swiss: paused players and pre-assigned byes sit out
+        out = set().union(*sitting_out(session, event.id, number))
+        active = [e for e in entrants(session, event.id) if e.id not in out]
         if len(active) < 2:
             raise Conflict(f"event {event.id!r} has {len(active)} active player(s); pairing needs two")
         return pairing.pair_swiss(active, number, seed)
@@ -174,7 +183,8 @@ def repairing_problem(rebuilt: Session, entry: LogEntry, payload: Payload) -> st
             same = (grouped.tables, grouped.byes) == (payload.tables, payload.byes)
         elif isinstance(payload, RoundPaired):
             again = next_round(rebuilt, event, payload.round, payload.seed)
-            same = (list(again.tables), again.bye) == ([tuple(t) for t in payload.tables], payload.bye)
+            byes = sitting_out(rebuilt, event.id, payload.round)[1] if event.bracket_round is None else []
+            same = (list(again.tables), again.bye, byes) == ([tuple(t) for t in payload.tables], payload.bye, payload.byes)
         else:
             return None
     except TournamentError as exc:

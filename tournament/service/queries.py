@@ -7,18 +7,17 @@ import re
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from tournament.models import Event, Match, Player, Pod, PodSeat, Round
+from tournament.models import Event, Match, Player, Pod, PodSeat, Round, RoundBye
 from tournament.service.errors import (
     NotFound,
     Usage,
 )
 
-# The referee's player-id pattern, matched whole (fullmatch: `$` would let "ann\n" through).
-ID_PATTERN = re.compile(r"[A-Za-z0-9_.-]{1,64}")
+ID_PATTERN = re.compile(r"[A-Za-z0-9_.-]{1,64}")  # the referee's player-id pattern; always fullmatch
 
 
 def check_id(kind: str, value: str) -> str:
-    if not ID_PATTERN.fullmatch(value):
+    if not ID_PATTERN.fullmatch(value):  # not match: `$` would let a final newline through
         raise Usage(f"{kind} {value!r} must be 1 to 64 letters, digits, '_', '.' or '-'")
     return value
 
@@ -79,6 +78,26 @@ def pod_tables(session: Session, event_id: str, round_number: int | None = None)
     for seat in session.scalars(seats_query.order_by(PodSeat.seat)):
         seats.setdefault((seat.round, seat.table), []).append(seat)
     return [(pod, seats[(pod.round, pod.number)]) for pod in session.scalars(query.order_by(Pod.round, Pod.number))]
+
+
+def had_bye(session: Session, event_id: str, name: str) -> int | None:
+    """The round of a player's bye so far (the pairing's, a pre-assigned one, or a pods bye), if any."""
+    swiss = select(Round.number).filter_by(event_id=event_id, bye=name)
+    assigned = select(RoundBye.round).filter_by(event_id=event_id, player=name)
+    pods = select(Pod.round).join(PodSeat, (PodSeat.event_id == Pod.event_id) & (PodSeat.round == Pod.round) & (PodSeat.table == Pod.number))
+    pods = pods.where(Pod.event_id == event_id, Pod.source == "bye", PodSeat.player == name)
+    return session.scalars(swiss.union_all(assigned, pods)).first()
+
+
+def assigned_byes(session: Session, event_id: str, number: int) -> list[str]:
+    """The pre-assigned byes granted in a round."""
+    return list(session.scalars(select(RoundBye.player).filter_by(event_id=event_id, round=number).order_by(RoundBye.player)))
+
+
+def round_byes(session: Session, event_id: str) -> list[tuple[int, str]]:
+    """Every pre-assigned bye granted so far: (round, player)."""
+    query = select(RoundBye.round, RoundBye.player).filter_by(event_id=event_id)
+    return [(n, p) for n, p in session.execute(query.order_by(RoundBye.round, RoundBye.player))]
 
 
 def seeded(session: Session, event_id: str) -> list[str]:

@@ -19,6 +19,7 @@ from tournament.service.queries import (
     matches,
     players,
     pod_tables,
+    round_byes,
     rounds,
 )
 
@@ -34,6 +35,7 @@ def _as_matches(session: Session, event_id: str) -> list[tiebreaks.Match]:
         if m.games_a is not None and m.games_b is not None
     ]
     byes = [tiebreaks.Match(r.number, (r.bye,), {r.bye: 2}) for r in rounds(session, event_id) if r.bye]
+    byes += [tiebreaks.Match(number, (name,), {name: 2}) for number, name in round_byes(session, event_id)]
     return sorted(done + byes, key=lambda m: m.round)
 
 
@@ -77,22 +79,31 @@ def _as_pod_games(session: Session, event_id: str) -> list[pods.PodGame]:
     return [pods.PodGame(pod.round, {s.player: s.place for s in seats if s.place is not None}) for pod, seats in pod_tables(session, event_id) if pod.source]
 
 
-def pod_entrants(session: Session, event_id: str) -> list[pods.PodEntrant]:
-    """The players still in a pods event, with their points, rank, byes, opponents and turns in seat one."""
+def pod_entrants(session: Session, event_id: str, size: int) -> list[pods.PodEntrant]:
+    """The players still in a pods event, with their points, rank, byes, opponents and positions at the table."""
     table = standings(session, event_id)
     met: dict[str, set[str]] = {s.player: set() for s in table}
-    firsts = dict.fromkeys(met, 0)
-    for _pod, seats in pod_tables(session, event_id):
-        names = [s.player for s in seats]
-        if len(names) > 1:
-            firsts[names[0]] += 1
+    seated = [[s.player for s in seats] for _pod, seats in pod_tables(session, event_id)]
+    for names in seated:
         for name in names:
             met[name].update(n for n in names if n != name)
+    positions = pods.tally_seats(seated, size)
     return [
-        pods.PodEntrant(s.player, int(s.points), s.rank, s.byes > 0, frozenset(met[s.player]), firsts[s.player])
+        pods.PodEntrant(s.player, int(s.points), s.rank, s.byes > 0, frozenset(met[s.player]), positions.get(s.player, ()))
         for s in table
         if not s.dropped
     ]
+
+
+def sitting_out(session: Session, event_id: str, number: int) -> tuple[set[str], list[str]]:
+    """Who the pairing of round `number` leaves out: the paused players, and those with a pre-assigned bye for it."""
+    paused, byes = set(), []
+    for p in players(session, event_id):
+        if p.dropped_round is None and p.paused:
+            paused.add(p.name)
+        elif p.dropped_round is None and p.bye_round == number:
+            byes.append(p.name)
+    return paused, byes
 
 
 def _bracket_order(state: brackets.Bracket, seeds: dict[str, int | None], swiss_order: list[str]) -> list[str]:
@@ -110,10 +121,10 @@ def _double_order(state: brackets.DoubleBracket, seeds: dict[str, int | None], n
 
 
 def entrants(session: Session, event_id: str) -> list[pairing.Entrant]:
-    """The players still in the event, as the pairing function takes them."""
+    """The players still in the event, as the pairing function takes them (`sitting_out` says who sits out a round)."""
     table = standings(session, event_id)
     profile = get_event(session, event_id).profile
-    byes = {r.bye for r in rounds(session, event_id) if r.bye}
+    byes = {r.bye for r in rounds(session, event_id) if r.bye} | {name for _, name in round_byes(session, event_id)}
     opponents: dict[str, set[str]] = {s.player: set() for s in table}
     for m in matches(session, event_id):
         opponents[m.player_a].add(m.player_b)

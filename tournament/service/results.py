@@ -126,7 +126,7 @@ def _judged(event: Event, seats: set[str], round_number: int, table: int, where:
             )
     verdict = replay.verdict
     if verdict.verdict != "complete":
-        raise LogRejected(f"{path}: {referee_reason(verdict)}")
+        raise LogRejected(f"{path}: {referee_reason(verdict)}", verdict)
     if event.require_chain and verdict.chain != "verified":
         raise LogRejected(
             f"{path}: {event.id!r} requires chained logs, and this log's records carry no `prev` hashes "
@@ -200,11 +200,13 @@ def report(
     result: Tally | None = None,
     reason: str | None = None,
     correction: bool = False,
+    agreed: bool = False,
 ) -> Reported:
     """Record a table's result from game logs, or a judge's result with a reason.
 
     Reporting what is already there changes nothing; a different result for a
-    reported table needs `correction` (and a reason).
+    reported table needs `correction` (and a reason). `agreed`: the result is
+    the players' own, confirmed on `tournament serve` (its reason says by whom).
     """
     event = lock_event(session, event_id)
     match = find_match(session, event, table, round_number)
@@ -214,7 +216,7 @@ def report(
         raise Usage("a judge's result or a correction needs --reason")
     if logs:
         tally, records = judge_logs(event, match, logs)
-        _check_new_logs(session, event_id, match, records)
+        check_new_logs(session, event_id, match, records)
     else:
         assert result is not None
         tally, records = result, []
@@ -232,12 +234,12 @@ def report(
     elif correction:
         raise Conflict(f"{_where(match)} has no result to correct yet; use `tournament report`")
     kind = ResultCorrected if correction else ResultReported
-    source: Literal["log", "judge"] = "log" if logs else "judge"
+    source: Literal["log", "judge", "players"] = "log" if logs else "players" if agreed else "judge"
     append(session, event.id, kind(match.round, match.number, tally.games, tally.draws, source, reason, records))
     return Reported(match, tally, changed=True)
 
 
-def _check_new_logs(session: Session, event_id: str, match: Match, records: list[GameRecord]) -> None:
+def check_new_logs(session: Session, event_id: str, match: Match, records: list[GameRecord]) -> None:
     """The same game cannot decide games at two tables, or twice at one, whatever file it comes in."""
     prints = [r.fingerprint or "" for r in records]
     if len(set(prints)) != len(prints):
@@ -267,6 +269,7 @@ def report_pod(
     places: dict[str, int] | None = None,
     reason: str | None = None,
     correction: bool = False,
+    agreed: bool = False,
 ) -> PodResult:
     """A pod's result: the placements of its one game's log, or a judge's places with a reason."""
     event = lock_event(session, event_id)
@@ -283,12 +286,9 @@ def report_pod(
     if logs:
         if len(logs) != 1:
             raise LogRejected(f"a pod plays one game; give its one log, not {len(logs)}")
-        places, record = _judge_pod_log(session, event, pod, names, where, *logs[0])
+        places, record = judge_pod_log(session, event, pod, names, where, *logs[0])
     assert places is not None
-    if set(places) != names:
-        raise WrongTable(f"--result names {', '.join(sorted(places))}, but {where}")
-    if sorted(places.values())[0] != 1 or any(p < 1 or p > len(names) for p in places.values()):
-        raise Usage(f"places run from 1 (best) to {len(names)}; equal places share, and someone is first")
+    check_places(places, names, where)
     stored = {s.player: s.place for s in seats}
     if pod.source is not None:
         same = stored == places and pod.sha256 == (record.sha256 if record else None)
@@ -299,12 +299,20 @@ def report_pod(
     elif correction:
         raise Conflict(f"{where} has no result to correct yet; use `tournament report`")
     kind = PodCorrected if correction else PodReported
-    source: Literal["log", "judge"] = "log" if record else "judge"
+    source: Literal["log", "judge", "players"] = "log" if record else "players" if agreed else "judge"
     append(session, event.id, kind(pod.round, pod.number, places, source, reason, record))
     return PodResult(pod, seats, changed=True)
 
 
-def _judge_pod_log(
+def check_places(places: dict[str, int], names: set[str], where: str) -> None:
+    """A pod's places name every player at it, run from 1 (best) to the table's size, and someone is first."""
+    if set(places) != names:
+        raise WrongTable(f"--result names {', '.join(sorted(places))}, but {where}")
+    if sorted(places.values())[0] != 1 or any(p < 1 or p > len(names) for p in places.values()):
+        raise Usage(f"places run from 1 (best) to {len(names)}; equal places share, and someone is first")
+
+
+def judge_pod_log(
     session: Session, event: Event, pod: Pod, names: set[str], where: str, path: str, data: bytes
 ) -> tuple[dict[str, int], GameRecord]:
     """The referee's placements for a pod's game log, after checking the log belongs to this pod."""

@@ -1,4 +1,4 @@
-"""Registering and dropping players."""
+"""Registering, renaming, pausing and dropping players, and pre-assigned byes."""
 
 from __future__ import annotations
 
@@ -6,11 +6,15 @@ from collections.abc import Sequence
 
 from sqlalchemy.orm import Session
 
-from referee.ruleset import CHANCE, JUDGE
 from tournament.eventlog import (
+    ByeAssigned,
     PlayerDropped,
+    PlayerPaused,
     PlayerRegistered,
+    PlayerRenamed,
+    PlayerResumed,
     append,
+    append_many,
 )
 from tournament.models import Match, Player
 from tournament.service.errors import (
@@ -18,31 +22,68 @@ from tournament.service.errors import (
     Usage,
 )
 from tournament.service.events import FORMATS
+from tournament.service.people import RESERVED, Person, clean_name, slug, taken_ids, unique_ids
 from tournament.service.queries import (
     check_id,
     get_player,
+    had_bye,
     lock_event,
     open_match,
 )
 
 
 def register(session: Session, event_id: str, names: Sequence[str]) -> list[str]:
-    """Register players; after round 1 is paired they are late entries joining the next round."""
+    """Register players by id (each shown by their id); see `register_people` for names."""
+    return [p.name for p in register_people(session, event_id, [Person(n, n) for n in names])]
+
+
+def register_people(session: Session, event_id: str, people: Sequence[Person]) -> list[Player]:
+    """Register people, all or none: ids given are checked, missing ones derived from the names.
+
+    After round 1 is paired they are late entries joining the next round. One
+    query for the ids taken and one flush, however many people.
+    """
     event = lock_event(session, event_id)
-    for name in names:
-        check_id("player", name)
-        if name in (CHANCE, JUDGE):
-            raise Usage(f"{name!r} is reserved in game logs and cannot be a player id")
-    if len(set(names)) != len(names):
-        raise Usage("a player is named twice")
     if event.bracket_round is not None:
         raise Conflict(f"{event_id!r} has seeded its {FORMATS[event.format] if event.format != 'swiss' else 'top cut'}; no more entries")
-    for name in names:
-        if session.get(Player, (event_id, name)) is not None:
-            raise Conflict(f"{name!r} is already registered in {event_id!r}")
-    for name in names:
-        append(session, event.id, PlayerRegistered(name))
-    return list(names)
+    taken = taken_ids(session, event_id)
+    names, chosen = [], set()
+    for person in people:
+        at_name, at_id = (f"{person.where}, field name: ", f"{person.where}, field id: ") if person.where else ("", "")
+        try:
+            names.append(clean_name(person.name))
+        except Usage as exc:
+            raise Usage(at_name + exc.message) from None
+        if person.id is None:
+            continue
+        try:
+            check_id("player", person.id)
+        except Usage as exc:
+            raise Usage(at_id + exc.message) from None
+        if person.id in RESERVED:
+            raise Usage(f"{at_id}{person.id!r} is reserved in game logs and cannot be a player id")
+        if person.id in chosen:
+            raise Usage(f"{at_id}{person.id!r} is given twice")
+        if person.id in taken:
+            raise Conflict(f"{at_id}{person.id!r} is already registered in {event_id!r}")
+        chosen.add(person.id)
+    derived = iter(unique_ids((slug(n) for p, n in zip(people, names, strict=True) if p.id is None), taken | chosen))
+    ids = [p.id if p.id is not None else next(derived) for p in people]
+    append_many(
+        session, event.id,
+        [PlayerRegistered(i, None if n == i else n, p.rating) for i, n, p in zip(ids, names, people, strict=True)],
+    )
+    return [get_player(session, event_id, i) for i in ids]
+
+
+def rename(session: Session, event_id: str, player: str, name: str) -> Player:
+    """Change a player's display name (their id stays)."""
+    lock_event(session, event_id)
+    person = get_player(session, event_id, player)
+    shown = clean_name(name)
+    if shown != person.display_name:
+        append(session, event_id, PlayerRenamed(player, shown))
+    return person
 
 
 def drop(session: Session, event_id: str, name: str) -> Match | None:
@@ -55,3 +96,47 @@ def drop(session: Session, event_id: str, name: str) -> Match | None:
     append(session, event.id, PlayerDropped(name, match.number if match else None))
     return match
 
+
+def pause(session: Session, event_id: str, name: str) -> Player:
+    """Sit a player out of the rounds paired from now on (not paired, no points) until `resume`."""
+    event = lock_event(session, event_id)
+    if event.format not in ("swiss", "pods") or event.bracket_round is not None:
+        raise Usage(f"{event_id!r} is in a bracket or round robin; a player there plays or drops")
+    player = get_player(session, event_id, name)
+    if player.dropped_round is not None:
+        raise Conflict(f"{name!r} dropped after round {player.dropped_round}; a dropped player cannot be paused")
+    if player.paused:
+        raise Conflict(f"{name!r} is already paused")
+    append(session, event_id, PlayerPaused(name))
+    return player
+
+
+def resume(session: Session, event_id: str, name: str) -> Player:
+    """A paused player is paired again from the next round."""
+    lock_event(session, event_id)
+    player = get_player(session, event_id, name)
+    if not player.paused:
+        raise Conflict(f"{name!r} is not paused")
+    append(session, event_id, PlayerResumed(name))
+    return player
+
+
+def assign_bye(session: Session, event_id: str, name: str, round_number: int | None) -> Player:
+    """Pre-assign a player's bye for a round not yet paired (None takes it back); it is their one bye."""
+    event = lock_event(session, event_id)
+    player = get_player(session, event_id, name)
+    if event.format not in ("swiss", "pods") or event.bracket_round is not None:
+        raise Usage(f"{event_id!r} is in a bracket or round robin; its byes follow from the seeds")
+    if round_number is None:
+        if player.bye_round is None or player.bye_round <= event.rounds:
+            raise Conflict(f"{name!r} has no pre-assigned bye still to come")
+    else:
+        if round_number <= event.rounds:
+            raise Conflict(f"round {round_number} of {event_id!r} is already paired; a bye is assigned before pairing")
+        if player.dropped_round is not None:
+            raise Conflict(f"{name!r} dropped after round {player.dropped_round}")
+        had = had_bye(session, event_id, name) or player.bye_round
+        if had is not None:
+            raise Conflict(f"{name!r} already has a bye (round {had}); a player gets one")
+    append(session, event_id, ByeAssigned(name, round_number))
+    return player

@@ -8,12 +8,33 @@ from __future__ import annotations
 
 import random
 import re
-from dataclasses import dataclass
+from typing import Any
+
+import msgspec
 
 from schemas import basictcg_mtg as bt
 
 _SYMBOL = re.compile(r"\{([^}]*)\}")
 ONE_SHOT = frozenset({"instant", "sorcery"})
+
+
+def facts(spec: bt.CardSpec) -> tuple[Any, ...]:
+    """What the rules read from a declaration, in Card's field order after id, name and owner.
+
+    A deck holds many copies of few declarations: `start` works this out once per name.
+    """
+    return (
+        level_of(spec.cost),
+        "creature" in spec.types,
+        bool(ONE_SHOT & set(spec.types)) and "creature" not in spec.types,
+        spec.power,
+        spec.stamina,
+        frozenset(spec.colours),
+        frozenset(spec.keywords),
+        frozenset(spec.walk),
+        frozenset(spec.protection),
+        frozenset(spec.terrain),
+    )
 
 
 def level_of(cost: str) -> int:
@@ -27,8 +48,7 @@ def level_of(cost: str) -> int:
     return total
 
 
-@dataclass(frozen=True, slots=True)
-class Card:
+class Card(msgspec.Struct, frozen=True):
     """One physical card: its id, owner, and the facts the rules read from its declaration."""
 
     id: str
@@ -44,25 +64,6 @@ class Card:
     walk: frozenset[str]
     protection: frozenset[str]
     terrain: frozenset[str]
-
-    @classmethod
-    def from_spec(cls, card_id: str, name: str, owner: str, spec: bt.CardSpec) -> Card:
-        """The card `card_id` of `owner`, declared as `name` with `spec`."""
-        return cls(
-            id=card_id,
-            name=name,
-            owner=owner,
-            level=level_of(spec.cost),
-            creature="creature" in spec.types,
-            one_shot=bool(ONE_SHOT & set(spec.types)) and "creature" not in spec.types,
-            power=spec.power,
-            stamina=spec.stamina,
-            colours=frozenset(spec.colours),
-            keywords=frozenset(spec.keywords),
-            walk=frozenset(spec.walk),
-            protection=frozenset(spec.protection),
-            terrain=frozenset(spec.terrain),
-        )
 
     def protected_from(self, source: Card) -> bool:
         """BT-7.8 / BT-10.3: whether `source` shares a colour this card is protected from."""

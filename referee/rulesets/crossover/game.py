@@ -15,6 +15,8 @@ import random
 from collections.abc import Callable, Iterator
 from typing import Any
 
+import msgspec
+
 from referee.ruleset import CHANCE, JUDGE, Illegal, Ruleset, require_actor
 from referee.rulesets.crossover import decks
 from referee.rulesets.crossover.state import (
@@ -25,7 +27,7 @@ from referee.rulesets.crossover.state import (
     State,
     Waiting,
 )
-from referee.rulesets.crossover.translations import Untranslatable, games, translator
+from referee.rulesets.crossover.translations import Mapped, Untranslatable, games, translator
 from schemas import crossover as xo
 from schemas.log import Concede, GameLoss, Header, Record, Time
 from schemas.verdict import Result
@@ -693,18 +695,48 @@ def _check_deck(player: str, deck: xo.Deck) -> Side:
         raise Illegal("XO-1.4", f"{player}'s deck is of {deck.game!r}, which has no translation (known: {', '.join(games())})")
     if len(deck.cards) != DECK_SIZE:
         raise Illegal("XO-1.2", f"{player}'s deck holds {len(deck.cards)} cards; a deck holds exactly {DECK_SIZE}")
-    translate = translator(deck.game)
-    cards = {}
-    for card in deck.cards:
-        if card.name in cards:
-            raise Illegal("XO-1.3", f"{player}'s deck holds {card.name} twice; one copy of each card is allowed")
-        try:
-            cards[card.name] = translate(card)
-        except Untranslatable as exc:
-            raise Illegal("XO-1.5", f"{player}'s deck: {exc}") from None
+    try:
+        cards = _translated(_Declared(deck))
+    except Illegal as exc:
+        raise Illegal(exc.rule, f"{player}'s deck{exc.message}") from None
     if not any(m.type == "leader" for m in cards.values()):
         raise Illegal("XO-1.6", f"{player}'s deck holds no leader")
     return Side(deck.game, cards)
+
+
+class _Declared:
+    """A deck as a cache key: equal when its JSON is."""
+
+    __slots__ = ("deck", "key")
+
+    def __init__(self, deck: xo.Deck) -> None:
+        self.deck = deck
+        self.key = msgspec.json.encode(deck)
+
+    def __hash__(self) -> int:
+        return hash(self.key)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Declared) and other.key == self.key
+
+
+@functools.lru_cache(maxsize=64)
+def _translated(declared: _Declared) -> dict[str, Mapped]:
+    """The deck's cards by name with their translations (shared, never changed).
+
+    A player brings one deck to every round of an event, so a deck seen before
+    is not translated again. Errors carry the message's end; the caller names the player.
+    """
+    translate = translator(declared.deck.game)
+    cards: dict[str, Mapped] = {}
+    for card in declared.deck.cards:
+        if card.name in cards:
+            raise Illegal("XO-1.3", f" holds {card.name} twice; one copy of each card is allowed")
+        try:
+            cards[card.name] = translate(card)
+        except Untranslatable as exc:
+            raise Illegal("XO-1.5", f": {exc}") from None
+    return cards
 
 
 _by = functools.partial(require_actor, rule="XO-3.1")  # who may make a record (XO-3.1)

@@ -15,6 +15,7 @@ from collections import Counter
 from typing import TYPE_CHECKING
 
 from referee.ruleset import CHANCE
+from referee.rulesets.maginot import options
 from referee.rulesets.maginot.state import (
     ACE_LIFE,
     ACES,
@@ -67,7 +68,7 @@ def sample(rules: Maginot, state: State, rng: random.Random) -> Record:
 def _attack(rules: Maginot, state: State, rng: random.Random) -> Record:
     """Every ready unit against the opponent with the least base left, on their most damaged ace."""
     me = state.active
-    ready = rules.ready(state)
+    ready = options.ready(state)
     if not ready or rng.random() >= ATTACK:
         return mg.Pass(by=me)
 
@@ -75,7 +76,7 @@ def _attack(rules: Maginot, state: State, rng: random.Random) -> Record:
         side = state.sides[player]
         return len(side.base), sum(ACE_LIFE - side.damage[a] for a in side.base), rng.random()
 
-    target = min(rules.targets(state), key=base_left)
+    target = min(options.targets(state), key=base_left)
     side = state.sides[target]
     standing = [a for a in ACES if a in side.base]
     ace = max(standing, key=lambda a: (side.damage[a], a == side.base[0]), default=None)
@@ -90,7 +91,7 @@ def _engagement(rules: Maginot, state: State, rng: random.Random) -> mg.Engage:
     assert battle is not None
     defender, attacking = state.sides[battle.defender].units, state.sides[battle.attacker].units
     pairs: dict[str, str] = {}
-    for guard in rules.engagers(state):
+    for guard in options.engagers(state):
         free = [a for a in battle.units if a not in pairs.values() and may_engage(defender[guard], attacking[a])]
         if free and rng.random() < 0.8:
             pairs[guard] = rng.choice(free)
@@ -125,12 +126,12 @@ def _construction(state: State) -> Record | None:
 def _consolidation(rules: Maginot, state: State, rng: random.Random) -> Record | None:
     """Post one guard now and then (before any assembly), then assemble every unit it can; None when done."""
     side = state.sides[state.active]
-    options = list(rules.legal(state))
+    choices = list(rules.legal(state))
     guards = [u for u in side.units.values() if u.zone == "guardian"]
-    posts = [r for r in options if isinstance(r, mg.Move) and r.zone == "guardian"]
+    posts = [r for r in choices if isinstance(r, mg.Move) and r.zone == "guardian"]
     if posts and not guards and len(side.units) >= 3 and not state.moved and rng.random() < GUARD:
         return rng.choice(posts)
-    assemble = [r for r in options if isinstance(r, mg.Assemble)]
+    assemble = [r for r in choices if isinstance(r, mg.Assemble)]
     if assemble:
         return rng.choice(assemble)
     return None

@@ -5,19 +5,19 @@ draw and untap, construction, battle (any number of battles: attack,
 engagement, the KD window, two combat steps, the outcome) and consolidation.
 Untapping, the outcome of a battle, the end of a turn and elimination are not
 records: `apply` performs them when the record before them makes them due.
-Event cards and the base tap live in events.py, the state in state.py.
+Event cards and the base tap live in events.py, the state in state.py, the
+legal records in options.py and the bot in bot.py.
 """
 
 from __future__ import annotations
 
 import functools
-import itertools
 import random
 from collections.abc import Callable, Iterator
 from typing import Any
 
 from referee.ruleset import CHANCE, JUDGE, Illegal, Ruleset, require_actor
-from referee.rulesets.maginot import bot, events
+from referee.rulesets.maginot import bot, events, options
 from referee.rulesets.maginot.state import (
     ACE_LIFE,
     ACES,
@@ -106,39 +106,10 @@ class Maginot(Ruleset):
         return (state.active,)
 
     def legal(self, state: State) -> Iterator[Record]:
-        """Every legal game record here: `pass` first, then the rest; attacks and engagements lazily."""
-        phase = state.phase
-        if phase == "over":
+        """Every legal game record here: `pass` first, then the rest; attacks and engagements lazily (options.py)."""
+        if state.phase == "over":
             return
-        actor = self.to_act(state)[0]
-        if phase == "base":
-            for aces in itertools.permutations(ACES):
-                yield mg.Base(by=actor, aces=list(aces))
-            return
-        if phase == "draw":
-            player = state.draws[0]
-            for card in sort_cards(state.sides[player].deck):
-                yield mg.Draw(by=CHANCE, player=player, card=card)
-            return
-        if phase != "engage":
-            yield mg.Pass(by=actor)
-        if phase == "construction":
-            yield from self._construction_options(state)
-        elif phase == "battle":
-            ready = self.ready(state)
-            for target in self.targets(state):
-                base = state.sides[target].base
-                lower = [a for a in ACES if a in base[1:]]  # the top ace is the one named by omission (MG-6.2)
-                for size in range(1, len(ready) + 1):
-                    for units in itertools.combinations(ready, size):
-                        yield mg.Attack(by=actor, target=target, units=list(units))
-                        for ace in lower:
-                            yield mg.Attack(by=actor, target=target, units=list(units), ace=ace)
-        elif phase == "engage":
-            yield from self._engagements(state)
-        elif phase == "consolidation":
-            yield from self._consolidation_options(state)
-        yield from self._event_options(state, actor)
+        yield from options.legal(state, self.to_act(state)[0])
 
     def sample(self, state: State, rng: random.Random) -> Record:
         """A legal record for a bot that builds and attacks (bot.py)."""
@@ -175,6 +146,10 @@ class Maginot(Ruleset):
                 "steps_to_come": list(battle.order),
             },
         }
+
+    def view(self, state: State) -> dict[str, Any]:
+        """What view.html.j2 draws: the described state and the damage an ace takes (MG-1.4)."""
+        return self.describe(state) | {"ace_life": ACE_LIFE}
 
     def render(self, state: State) -> str:
         """A few lines a player can read at the table."""
@@ -320,7 +295,7 @@ class Maginot(Ruleset):
         for name in units:
             side.units[name].tapped = True
         state.battle = Battle(record.by, target, list(units), record.ace or (base[0] if base else None))
-        if self.engagers(state):
+        if options.engagers(state):
             state.phase = "engage"
         else:
             self._initiative(state)
@@ -573,87 +548,6 @@ class Maginot(Ruleset):
             raise Illegal("MG-2.2", f"cannot {doing} now: it is {state.active}'s {state.phase} phase, not {phase}")
         _by(record, state.active, f"only the active player, {state.active}, may {doing}")
         return state.sides[state.active]
-
-    def ready(self, state: State) -> list[str]:
-        """The active player's untapped patrol units: those that may attack."""
-        units = state.sides[state.active].units
-        return [n for n in sort_cards(units) if units[n].zone == "patrol" and not units[n].tapped]
-
-    def targets(self, state: State) -> list[str]:
-        """The players the active player may attack."""
-        return [p for p in state.still_in() if p != state.active]
-
-    def engagers(self, state: State) -> list[str]:
-        """The defender's untapped guardian units."""
-        assert state.battle is not None
-        units = state.sides[state.battle.defender].units
-        return [n for n in sort_cards(units) if units[n].zone == "guardian" and not units[n].tapped]
-
-    def _engagements(self, state: State) -> Iterator[mg.Engage]:
-        """Every legal engagement: each guard takes no attacker or one it may engage, no attacker twice."""
-        battle = state.battle
-        assert battle is not None
-        guards = self.engagers(state)
-        defender, attacking = state.sides[battle.defender].units, state.sides[battle.attacker].units
-        choices = [[None, *(a for a in battle.units if may_engage(defender[g], attacking[a]))] for g in guards]
-        for picks in itertools.product(*choices):
-            taken = [a for a in picks if a is not None]
-            if len(taken) == len(set(taken)):
-                yield mg.Engage(by=battle.defender, pairs={g: a for g, a in zip(guards, picks, strict=True) if a is not None})
-
-    def _construction_options(self, state: State) -> Iterator[Record]:
-        """Resources, taps and builds open to the active player."""
-        me, side = state.active, state.sides[state.active]
-        for card in sort_cards(side.hand):
-            if is_resource(card):
-                yield mg.Resource(by=me, card=card)
-        for card in sort_cards(side.resources):
-            if not side.resources[card]:
-                yield mg.Tap(by=me, card=card)
-        components = [c for c in sort_cards(side.hand) if is_component(c)]
-        for card in sort_cards(side.building) + components:
-            for tokens in range(1, state.pool + 1):
-                yield mg.Build(by=me, card=card, tokens=tokens)
-
-    def _consolidation_options(self, state: State) -> Iterator[Record]:
-        """Moves (before any assembly) and the assemblies open to the active player."""
-        me, side = state.active, state.sides[state.active]
-        if not state.assembled:
-            for name in sort_cards(side.units):
-                if name not in state.moved:
-                    zone: mg.Zone = "guardian" if side.units[name].zone == "patrol" else "patrol"
-                    yield mg.Move(by=me, unit=name, zone=zone)
-        if len(side.units) >= MAX_UNITS:
-            return
-        built = sort_cards(side.built)
-        by_suit = {s: [c for c in built if suit(c) == s] for s in PART}
-        for life, armor, weapon in itertools.product(by_suit["H"], by_suit["S"], by_suit["C"]):
-            if class_of(value(life) or 0) == class_of(value(armor) or 0) == class_of(value(weapon) or 0):
-                yield mg.Assemble(by=me, life=life, armor=armor, weapon=weapon)
-
-    def _event_options(self, state: State, player: str) -> Iterator[Record]:
-        """The `play` and `tap_base` records `player` may make now: candidates kept when their check passes."""
-        if events.window_of(state, player) is None:
-            return
-        side = state.sides[player]
-        candidates: list[Record] = [
-            mg.Play(by=player, card=card, target=target, owner=owner)
-            for card in sort_cards(c for c in side.hand if c in events.WINDOWS)
-            for target, owner in events.targets(state, player, card)
-        ]
-        if not side.base_tapped and side.base:
-            candidates.append(mg.TapBase(by=player))
-            candidates += [mg.TapBase(by=player, target=t) for t in sort_cards(side.units)]
-        for record in candidates:
-            try:
-                if isinstance(record, mg.Play):
-                    events.check_play(state, record)
-                else:
-                    assert isinstance(record, mg.TapBase)
-                    events.check_tap_base(state, record)
-            except Illegal:
-                continue
-            yield record
 
 
 _PART_SUIT = {"life": "heart", "armor": "spade", "weapon": "club"}

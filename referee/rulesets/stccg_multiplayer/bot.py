@@ -158,8 +158,9 @@ def _turn_options(rules: StccgMultiplayer, state: State, rng: random.Random) -> 
         if steps:
             options.append(sg.Move(by=me, ship=name, path=[rng.choice(steps)]))
         ends = sorted(grid.far_ends(here, False))
-        if ends:
-            options.append(sg.Relocate(by=me, card=rng.choice(OPPOSITE_MOVERS), ships=[name], to=rng.choice(ends)))
+        movers = [c for c in OPPOSITE_MOVERS if state.seats[me].hand[c] or state.seats[me].played[c]]
+        if ends and movers:
+            options.append(sg.Relocate(by=me, card=rng.choice(movers), ships=[name], to=rng.choice(ends)))
     plays = [c for c in hand if c not in SHIPS]
     if plays:
         card = rng.choice(plays)
@@ -180,7 +181,7 @@ def _turn_options(rules: StccgMultiplayer, state: State, rng: random.Random) -> 
             options.append(sg.MercenariesAttack(by=me, group=name))
     a = rng.choice(locations)
     partners = [b for b in locations if b != a and where[b].quadrant == where[a].quadrant]
-    if partners:
+    if partners and state.seats[me].qs:  # a Q it encountered (SG-6.5)
         options.append(sg.QSwap(by=me, pairs=[(a, rng.choice(partners))]))
     return options
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from referee.ruleset import CHANCE, JUDGE, Illegal, Ruleset
@@ -24,11 +24,14 @@ from referee.rulesets.stccg_multiplayer.cards import (
     BORG_SHIP,
     DIAL_MARTOK,
     GATEWAY,
+    INSERTED,
+    NAMED,
     ONE_TARGET,
     OPPOSITE_MOVERS,
     PLASMA_FIRE,
     ROGUE_BORG,
     THE_SPACE,
+    Q,
 )
 from referee.rulesets.stccg_multiplayer.grid import CENTRE, Grid, Loc
 from schemas import stccg_multiplayer as sg
@@ -42,12 +45,14 @@ BOT_TURN_LIMIT = 40
 
 @dataclass
 class Player:
-    """One player's cards: missions still to seed, seed deck, draw deck, hand; and whether they are out."""
+    """One player's cards: missions still to seed, seed deck, draw deck, hand, cards put into play; out or not."""
 
     missions: dict[str, sg.Mission]
     seeds: Counter[str]
     draw: Counter[str]
     hand: Counter[str]
+    played: Counter[str] = field(default_factory=Counter)  # non-ship cards put into play by `play` (SG-6.6)
+    qs: int = 0  # Q dilemmas encountered and not yet used for a swap (SG-6.5)
     out: bool = False
 
 
@@ -272,6 +277,8 @@ class StccgMultiplayer(Ruleset):
                     "seed_deck": len(s.seeds),
                     "draw_deck": sum(s.draw.values()),
                     "hand": sorted(s.hand.elements()),
+                    "played": sorted(s.played.elements()),
+                    "q_swaps": s.qs,
                 }
                 for p, s in state.seats.items()
             },
@@ -329,22 +336,25 @@ class StccgMultiplayer(Ruleset):
             raise Illegal("SG-3.1", f"{record.mission!r} is not one of {record.by}'s missions still to seed")
         self._slot(grid, record.place, "SG-2.1")
         quadrant, region = mission.quadrant, mission.region
-        empty = grid.empty_fits(quadrant, region)
         if record.shift is None:
             if grid.slots[record.place] is not None:
                 raise Illegal("SG-3.5", f"{record.place} is taken; to seed there, shift missions outward with `shift`")
-            if record.place not in empty and (empty or grid.legal_shifts(quadrant, region)):
-                raise Illegal(*self._misfit(grid, record.place, mission, bool(empty)))
+            # a place that fits is legal; only one that does not asks what else there is (SG-3.10)
+            if not grid.fits(record.place, quadrant, region):
+                empty = grid.empty_fits(quadrant, region)
+                if empty or grid.legal_shifts(quadrant, region):
+                    raise Illegal(*self._misfit(grid, record.place, mission, bool(empty)))
         else:
-            if empty:
-                raise Illegal("SG-3.5", f"no shift is allowed while an empty place fits {mission.name}, e.g. {empty[0]}")
+            empty_fit = grid.first_empty_fit(quadrant, region)
+            if empty_fit is not None:
+                raise Illegal("SG-3.5", f"no shift is allowed while an empty place fits {mission.name}, e.g. {empty_fit}")
             if record.shift[:1] != [record.place]:
                 raise Illegal("SG-3.5", "a shift starts at the place the new mission takes")
             problem = grid.shift_problem(record.shift, quadrant, region)
             if problem is not None:
                 raise Illegal(*problem)
-            fewest = len(grid.legal_shifts(quadrant, region)[0]) - 1
-            if len(record.shift) - 1 > fewest:
+            if grid.shorter_shift(len(record.shift), quadrant, region):
+                fewest = len(grid.legal_shifts(quadrant, region)[0]) - 1
                 raise Illegal("SG-3.9", f"that shift moves {len(record.shift) - 1} missions; {fewest} would do")
             grid.shift(record.shift)
         grid.slots[record.place] = Loc(mission.name, quadrant, mission.span, mission.kind, region, record.by)
@@ -492,10 +502,13 @@ class StccgMultiplayer(Ruleset):
         """SG-5.6: a ship from hand enters play at a location."""
         self._main_step(state, record, "report a ship")
         self._loc(state.grid, record.place, "SG-5.6")
+        if record.card in NAMED:
+            raise Illegal("SG-5.6", f"{record.card} is not a ship, so it cannot be reported")
         if record.card in state.ships:
             raise Illegal("SG-5.6", f"a ship named {record.card!r} is already in play")
         self._take(state.seats[record.by].hand, [record.card], "hand", "SG-5.5")
         state.ships[record.card] = Ship(record.by, record.place)
+        state.unchecked += 1  # SG-9: whether an unnamed card is a ship is taken on trust
 
     def _play(self, state: State, record: sg.Play) -> None:
         """SG-5.5 and SG-7: a card is played; the named cards' targets are checked."""
@@ -520,6 +533,7 @@ class StccgMultiplayer(Ruleset):
             raise Illegal("SG-7.6", "Plasma Fire is put on a ship: name it")
         if record.source == "hand":
             self._take(state.seats[record.by].hand, [card], "hand", "SG-5.5")
+        state.seats[record.by].played[card] += 1
         if card == PLASMA_FIRE:
             assert record.ship is not None
             state.fires.add(record.ship)
@@ -567,7 +581,10 @@ class StccgMultiplayer(Ruleset):
         ship.slot = record.path[-1]
 
     def inserts(self, state: State, by: str, card: str) -> Iterator[sg.Insert]:
-        """One legal insert of `card` into each edge between two locations of one quadrant."""
+        """One legal insert of `card` into each edge between two locations of one quadrant (none for a card
+        the referee knows is not inserted, SG-6.4)."""
+        if card in NAMED and card not in INSERTED:
+            return
         grid = state.grid
         for a, loc in grid.locations():
             for b in grid.neighbours(a):
@@ -583,6 +600,8 @@ class StccgMultiplayer(Ruleset):
         else:
             self._any_time(state, record, "insert a card")
             pile, where = state.seats[record.by].hand, "hand"
+        if record.card in NAMED and record.card not in INSERTED:
+            raise Illegal("SG-6.4", f"{record.card} is not a card that is inserted into the spaceline")
         grid = state.grid
         first = self._loc(grid, record.after, "SG-6.4")
         second = self._loc(grid, record.before, "SG-6.4")
@@ -594,12 +613,17 @@ class StccgMultiplayer(Ruleset):
         slot = grid.insert(record.after, record.before)
         kind = "planet" if record.planet else "space"
         grid.slots[slot] = Loc(record.card, first.quadrant, record.span, kind, None, record.by, mission=False)
+        if record.card not in INSERTED:
+            state.unchecked += 1  # SG-9: that an unnamed card is inserted is taken on trust
         if state.phase == "dilemmas":
             self._next_seeder(state, passed=False)
 
     def _q_swap(self, state: State, record: sg.QSwap) -> None:
         """SG-6.5: Q swaps locations pairwise, each pair within one quadrant."""
         self._any_time(state, record, "swap locations")
+        seat = state.seats[record.by]
+        if not seat.qs and not seat.hand[Q]:
+            raise Illegal("SG-6.5", f"{record.by} holds no Q: a swap needs a Q they encountered or one in their hand")
         grid = state.grid
         if not record.pairs:
             raise Illegal("SG-6.5", "Q swaps at least one pair of locations")
@@ -612,6 +636,10 @@ class StccgMultiplayer(Ruleset):
             seen |= {a, b}
             if first.quadrant != second.quadrant:
                 raise Illegal("SG-6.5", f"{a} ({first.quadrant}) and {b} ({second.quadrant}) are in different quadrants")
+        if seat.qs:
+            seat.qs -= 1
+        else:
+            self._take(seat.hand, [Q], "hand", "SG-6.5")
         for a, b in record.pairs:
             grid.slots[a], grid.slots[b] = grid.slots[b], grid.slots[a]
             swap = {a: b, b: a}
@@ -622,6 +650,11 @@ class StccgMultiplayer(Ruleset):
     def _relocate(self, state: State, record: sg.Relocate) -> None:
         """SG-6.6 and SG-7.10: ships go to a far end of their location."""
         self._any_time(state, record, "relocate ships")
+        seat = state.seats[record.by]
+        if record.card in NAMED and record.card not in OPPOSITE_MOVERS:
+            raise Illegal("SG-6.6", f"{record.card} does not send ships to the far end of the spaceline")
+        if not seat.hand[record.card] and not seat.played[record.card]:
+            raise Illegal("SG-6.6", f"{record.card} is neither in {record.by}'s hand nor among the cards they put into play")
         if not record.ships:
             raise Illegal("SG-6.6", "name the ships to relocate")
         missing = [s for s in record.ships if s not in state.ships]
@@ -638,6 +671,11 @@ class StccgMultiplayer(Ruleset):
             if not allowed:
                 raise Illegal("SG-6.3", f"there is no far end from {start} that meets the criteria")
             raise Illegal("SG-6.3", f"the far end from {start} is {' or '.join(sorted(allowed))}, not {record.to}")
+        from_hand = seat.hand[record.card] > 0
+        if from_hand:
+            self._take(seat.hand, [record.card], "hand", "SG-6.6")  # used up, as an interrupt is
+        if record.card not in OPPOSITE_MOVERS or not from_hand:
+            state.unchecked += 1  # SG-9: an unnamed card's effect, or a card still in play, is taken on trust
         for name in record.ships:
             state.ships[name].slot = record.to
 
@@ -662,6 +700,8 @@ class StccgMultiplayer(Ruleset):
         elif record.card == PLASMA_FIRE:
             assert record.ship is not None
             state.fires.add(record.ship)
+        elif record.card == Q:
+            state.seats[record.by].qs += 1  # SG-6.5: one swap for the player who met it
         else:
             state.unchecked += 1
 
@@ -806,6 +846,7 @@ class StccgMultiplayer(Ruleset):
         for name, group in state.groups.items():
             if active in (group.owner, group.affected):
                 yield sg.MercenariesAttack(by=active, group=name)
+        movers = [c for c in OPPOSITE_MOVERS if me.hand[c] or me.played[c]]
         for name, ship in state.ships.items():
             here = grid.slots[ship.slot]
             assert here is not None
@@ -814,8 +855,8 @@ class StccgMultiplayer(Ruleset):
                     there = grid.slots[slot]
                     if there is not None and there.quadrant == here.quadrant:
                         yield sg.Move(by=active, ship=name, path=[slot])
-            for to in sorted(grid.far_ends(ship.slot, False)):
-                yield sg.Relocate(by=active, card=OPPOSITE_MOVERS[0], ships=[name], to=to)
+            for card in movers:
+                yield from (sg.Relocate(by=active, card=card, ships=[name], to=to) for to in sorted(grid.far_ends(ship.slot, False)))
         for slot, loc in grid.locations():
             for card, _ in loc.dilemmas:
                 if card != PLASMA_FIRE:
@@ -826,13 +867,14 @@ class StccgMultiplayer(Ruleset):
         yield sg.Action(by=active, text="attempt a mission")
         locations = list(grid.locations())
         for card in hand:
-            if card not in state.ships:
+            if card not in state.ships and card not in NAMED:
                 yield from (sg.ReportShip(by=active, card=card, place=slot) for slot, _ in locations)
             yield from self.inserts(state, active, card)
-        for i, (a, first) in enumerate(locations):
-            for b, second in locations[i + 1 :]:
-                if first.quadrant == second.quadrant:
-                    yield sg.QSwap(by=active, pairs=[(a, b)])
+        if me.qs or me.hand[Q]:
+            for i, (a, first) in enumerate(locations):
+                for b, second in locations[i + 1 :]:
+                    if first.quadrant == second.quadrant:
+                        yield sg.QSwap(by=active, pairs=[(a, b)])
         yield from (sg.Destroy(by=active, ship=name) for name in sorted(state.ships))
 
     def _plays(self, state: State, by: str, card: str) -> Iterator[Record]:

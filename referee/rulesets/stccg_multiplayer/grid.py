@@ -137,8 +137,15 @@ class Grid:
 
     def empty_fits(self, quadrant: str, region: str | None) -> list[str]:
         """The empty slots where the mission may go without a shift."""
+        return list(self._empty_fits(quadrant, region))
+
+    def first_empty_fit(self, quadrant: str, region: str | None) -> str | None:
+        """The first of `empty_fits`, or None, found without looking at the rest."""
+        return next(self._empty_fits(quadrant, region), None)
+
+    def _empty_fits(self, quadrant: str, region: str | None) -> Iterator[str]:
         present = self._present(quadrant, region)
-        return [s for s, loc in self.slots.items() if loc is None and self._fits(s, quadrant, region, *present)]
+        return (s for s, loc in self.slots.items() if loc is None and self._fits(s, quadrant, region, *present))
 
     def _present(self, quadrant: str, region: str | None) -> tuple[bool, bool]:
         """Whether the quadrant, and the region (if any), already have a location on the grid."""
@@ -157,26 +164,34 @@ class Grid:
             return False
         return not region_here or any(loc.region == region for loc in near)
 
-    def shift_paths(self, start: str) -> Iterator[list[str]]:
-        """SG-3.5/3.6: each outward line from `start` up to and including the first empty slot."""
+    def shift_paths(self, start: str, longest: int | None = None) -> Iterator[list[str]]:
+        """SG-3.5/3.6: each outward line from `start` up to and including the first empty slot.
+
+        With `longest`, only the lines of at most that many slots (the walk stops there).
+        """
         if start == CENTRE:
             return
+        limit = len(self.slots) if longest is None else longest
         path: list[str] = []
         if not self.on_ring(start):
             spoke = self.spokes[self._spoke_of[start]]
             for slot in spoke[spoke.index(start) : -1]:
                 path.append(slot)
+                if len(path) > limit:
+                    return
                 if self.slots[slot] is None:
                     yield path
                     return
         ring = self.ring
         at = ring.index(self.spoke_end(start)[0])
+        if len(path) >= limit:
+            return
         if self.slots[ring[at]] is None:
             yield [*path, ring[at]]
             return
         for step in (1, -1):
             line = list(path)
-            for k in range(len(ring)):
+            for k in range(min(len(ring), limit - len(path))):
                 line.append(ring[(at + step * k) % len(ring)])
                 if self.slots[line[-1]] is None:
                     yield line
@@ -184,14 +199,24 @@ class Grid:
 
     def legal_shifts(self, quadrant: str, region: str | None) -> list[list[str]]:
         """SG-3.5 to SG-3.9: every shift moving the fewest missions that makes room for the mission."""
-        paths = sorted((p for start, _ in self.locations() for p in self.shift_paths(start)), key=len)
+        present = self._present(quadrant, region)  # a shift moves locations, never adds or removes one
         found: list[list[str]] = []
-        for path in paths:
+        for path in sorted((p for start, _ in self.locations() for p in self.shift_paths(start)), key=len):
             if found and len(path) > len(found[0]):
                 break
-            if self._shift_fault(path, quadrant, region) is None:
+            if self._shift_fault(path, quadrant, region, present) is None:
                 found.append(path)
         return found
+
+    def shorter_shift(self, length: int, quadrant: str, region: str | None) -> bool:
+        """Whether a shift of fewer than `length` places makes room for the mission (SG-3.9).
+
+        Walks only the shorter lines, so a shift of the fewest moves is proven so
+        without listing every legal shift.
+        """
+        present = self._present(quadrant, region)
+        shorter = (p for start, _ in self.locations() for p in self.shift_paths(start, length - 1))
+        return any(self._shift_fault(path, quadrant, region, present) is None for path in shorter)
 
     def shift_problem(self, path: list[str], quadrant: str, region: str | None) -> tuple[str, str] | None:
         """The rule `path` breaks as a shift for the mission, and why (SG-3.5 to SG-3.8); None when it is one."""
@@ -199,9 +224,11 @@ class Grid:
             return ("SG-3.5", "a shift lists at least two different places, the last one empty")
         if path not in list(self.shift_paths(path[0])):
             return ("SG-3.6", "a shift moves missions outward in one line, along the spoke then one way round the ring, up to the first empty place")
-        return self._shift_fault(path, quadrant, region)
+        return self._shift_fault(path, quadrant, region, self._present(quadrant, region))
 
-    def _shift_fault(self, path: list[str], quadrant: str, region: str | None) -> tuple[str, str] | None:
+    def _shift_fault(
+        self, path: list[str], quadrant: str, region: str | None, present: tuple[bool, bool]
+    ) -> tuple[str, str] | None:
         """SG-3.7/3.8 for a path of the right shape: no regional mission moves, and the mission then fits."""
         for slot in path[:-1]:
             loc = self.slots[slot]
@@ -210,7 +237,7 @@ class Grid:
         moved = [self.slots[s] for s in path[:-1]]
         self._move_line(path, moved)
         try:
-            fits = self.fits(path[0], quadrant, region)
+            fits = self._fits(path[0], quadrant, region, *present)
         finally:
             self._unmove_line(path, moved)
         return None if fits else ("SG-3.8", "even after that shift the mission would not be next to its quadrant or region")

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Literal
+
+import msgspec
 
 from schemas.crossover import Card
 
@@ -14,8 +15,7 @@ class Untranslatable(Exception):
     """A card its translation cannot map; the message says why, naming the card."""
 
 
-@dataclass(frozen=True)
-class Mapped:
+class Mapped(msgspec.Struct, frozen=True):
     """A card as crossover sees it (XO-2). Fields that do not apply to its type stay at their defaults."""
 
     type: CardType

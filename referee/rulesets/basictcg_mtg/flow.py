@@ -1,0 +1,139 @@
+"""What follows by itself in basictcg-mtg: fights, cards leaving play, turn ends, players leaving, the end.
+
+None of these are records: `apply` in game.py performs them when the record
+before them makes them due. A card that may regenerate waits in
+`state.doomed` for its controller's `regenerate` record.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from referee.rulesets.basictcg_mtg.state import (
+    State,
+    is_creature,
+    on_table,
+    overdamaged,
+    power,
+    stamina,
+    to_discard,
+    total,
+)
+from schemas.verdict import Result
+
+
+def fight(state: State, attacker: str, defender: str) -> None:
+    """BT-7: compare power with stamina both ways, with first strike, poison and deathtouch."""
+    a_side, d_side = state.sides[state.cards[attacker].owner], state.sides[state.cards[defender].owner]
+    if attacker not in a_side.field or defender not in d_side.field:
+        state.phase = "main"  # BT-7.1: one of them has left play; no fight
+        return
+    a, d = state.cards[attacker], state.cards[defender]
+    a_on, d_on = a_side.field[attacker], d_side.field[defender]
+    a_wins = power(a, a_on) >= stamina(d, d_on) and not d.protected_from(a)
+    d_wins = power(d, d_on) >= stamina(a, a_on) and not a.protected_from(d)
+    if "first_strike" in a.keywords and "first_strike" not in d.keywords and a_wins:
+        d_wins = False  # BT-7.5: only the attacker's first strike spares it the check back
+    doomed = [c for c, out in ((defender, a_wins), (attacker, d_wins)) if out]
+    if not d.protected_from(a):  # poison and deathtouch happen even when the attacker is removed
+        if "poison" in a.keywords:
+            d_on.damage += power(a, a_on)
+            doomed += overdamaged(state, [defender])
+        if "deathtouch" in a.keywords:
+            to_discard(state, defender)  # a sacrifice: no regeneration (BT-7.7)
+    settle(state, [c for c in doomed if c in a_side.field or c in d_side.field], resume="main")
+
+
+def settle(state: State, leaving: Iterable[str], resume: str) -> None:
+    """Send `leaving` to the discard pile, asking first about each that may regenerate (BT-9)."""
+    for card in sorted(set(leaving)):
+        if "regeneration" in state.cards[card].keywords and is_creature(state, card, on_table(state, card)):
+            state.doomed.append(card)
+        else:
+            to_discard(state, card)
+    state.resume = resume
+    next_doomed(state)
+
+
+def next_doomed(state: State) -> None:
+    """Ask about the next regenerating creature whose controller has a card in hand; else resume."""
+    while state.doomed:
+        card = state.doomed[0]
+        if state.sides[state.cards[card].owner].hand:
+            state.phase = "regen"
+            return
+        to_discard(state, card)
+        state.doomed.pop(0)
+    if state.resume == "end":
+        finish_turn(state)
+    elif state.resume == "block" and state.attack is None:
+        state.phase = "main"  # the defender left while the attack waited (BT-12.1)
+    else:
+        state.phase = state.resume
+
+
+def finish_turn(state: State) -> None:
+    """BT-11.3/BT-11.4: the Act Threshold is checked, else the next turn begins (and clears damage)."""
+    if any(total(state, p) >= state.threshold for p in state.in_game()):
+        finish(state, "threshold")
+    else:
+        next_turn(state)
+
+
+def next_turn(state: State) -> None:
+    """BT-11.4: the next player clockwise still in the game draws and plays."""
+    for side in state.sides.values():
+        for on in side.field.values():
+            on.boost = on.damage = 0
+            on.fresh = on.attacked = False
+    seats = state.players
+    at = seats.index(state.active)
+    state.active = next(p for p in seats[at + 1 :] + seats[: at + 1] if p not in state.left)
+    state.turn += 1
+    state.free_used = False
+    state.attack = None
+    state.draws.append(state.active)  # after any opening draws still owed (a leaver in turn 1)
+    next_draw(state)
+
+
+def next_draw(state: State) -> None:
+    """BT-3.3: skip draws owed by players whose deck is empty; the main phase follows the last."""
+    while state.draws and not state.sides[state.draws[0]].deck:
+        state.draws.pop(0)
+    state.phase = "draw" if state.draws else "main"
+
+
+def leave(state: State, player: str, reason: str) -> None:
+    """BT-12.1: the player and their cards leave; the rest play on, or the last one wins."""
+    state.left.append(player)
+    state.sides[player].field.clear()
+    state.draws = [p for p in state.draws if p != player]
+    state.doomed = [c for c in state.doomed if state.cards[c].owner != player]
+    if state.attack and state.defender == player:
+        state.attack = None
+    if len(state.in_game()) == 1:
+        finish(state, reason)
+    elif player == state.active:
+        state.doomed = []  # whatever waited in the leaver's turn is dropped
+        next_turn(state)
+    elif state.phase == "draw":
+        next_draw(state)
+    elif state.phase == "regen":
+        next_doomed(state)
+    elif state.phase == "block" and state.attack is None:
+        state.phase = "main"
+
+
+def finish(state: State, reason: str) -> None:
+    """BT-12.2/12.3: place the players, name the winners, score each one's total level."""
+    remaining = state.in_game()
+    totals = {p: total(state, p) if p in remaining else 0 for p in state.players}
+    if reason == "time":
+        placements = dict.fromkeys(remaining, 1)
+    else:
+        placements = {p: 1 + sum(totals[q] > totals[p] for q in remaining) for p in remaining}
+    for later, player in enumerate(reversed(state.left)):
+        placements[player] = len(remaining) + 1 + later
+    winners = [] if reason == "time" else [p for p in remaining if placements[p] == 1]
+    state.outcome = Result(placements, winners, {p: float(t) for p, t in totals.items()}, reason)
+    state.phase = "over"

@@ -1,0 +1,114 @@
+"""The basictcg-mtg state: what lies on each card in play, each player's zones, the whole game.
+
+Also the numbers the rules read off a card in play: whether it is a creature,
+its level, power and stamina, whether damage removes it, and a player's total.
+Decks are unordered sets of card ids, because the log names every card drawn.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from referee.rulesets.basictcg_mtg.cards import Card
+from schemas.verdict import Result
+
+
+class InPlay:
+    """A card on the table and what lies on it: tokens, this turn's bonus and damage, its flags."""
+
+    __slots__ = ("attacked", "boost", "damage", "face_down", "fresh", "tokens")
+
+    def __init__(self, face_down: bool) -> None:
+        self.face_down = face_down
+        self.tokens = 0
+        self.boost = 0
+        self.damage = 0
+        self.fresh = True  # came into play this turn (BT-5.2)
+        self.attacked = False
+
+
+class Side:
+    """One player's zones. `field` maps each card id in play to what lies on it."""
+
+    __slots__ = ("deck", "discard", "field", "hand")
+
+    def __init__(self, deck: set[str]) -> None:
+        self.deck = deck
+        self.hand: set[str] = set()
+        self.field: dict[str, InPlay] = {}
+        self.discard: set[str] = set()
+
+
+class State:
+    """The whole game: every card, every side, whose turn and moment it is, and what waits."""
+
+    def __init__(self, players: list[str], first: str, cards: dict[str, Card], threshold: int) -> None:
+        self.players = players
+        self.cards = cards
+        self.sides = {p: Side({c.id for c in cards.values() if c.owner == p}) for p in players}
+        self.threshold = threshold
+        self.active = first
+        self.turn = 1
+        self.phase = "draw"  # draw, main, block, regen, over
+        self.draws: list[str] = []  # players owed a draw, in order
+        self.free_used = False
+        self.attack: tuple[str, str] | None = None  # attacker, target
+        self.defender = ""
+        self.doomed: list[str] = []  # regenerating creatures waiting for their controller's answer
+        self.resume = "main"  # where play goes once `doomed` is empty: main, block or end
+        self.left: list[str] = []  # players who left, in order
+        self.effects = 0
+        self.outcome: Result | None = None
+
+    def in_game(self) -> list[str]:
+        """Players still in the game, in seat order."""
+        return [p for p in self.players if p not in self.left]
+
+
+def on_table(state: State, card: str) -> InPlay:
+    """What lies on `card`, which is in play."""
+    return state.sides[state.cards[card].owner].field[card]
+
+
+def is_creature(state: State, card: str, on: InPlay) -> bool:
+    """BT-5.1: a face-up card whose types include creature."""
+    return not on.face_down and state.cards[card].creature
+
+
+def card_level(state: State, card: str) -> int:
+    """BT-4.3/BT-8.1: a material is level 1; a face-up card its level plus its tokens."""
+    on = on_table(state, card)
+    return 1 if on.face_down else state.cards[card].level + on.tokens
+
+
+def power(card: Card, on: InPlay) -> int:
+    """BT-7.2: power (level when there is none) plus tokens."""
+    return (card.level if card.power is None else card.power) + on.tokens
+
+
+def stamina(card: Card, on: InPlay) -> int:
+    """BT-7.2: stamina (level when there is none) plus tokens and this turn's bonus."""
+    return (card.level if card.stamina is None else card.stamina) + on.tokens + on.boost
+
+
+def overdamaged(state: State, cards: Iterable[str]) -> list[str]:
+    """BT-8.3: the cards among `cards` whose damage reaches their level, tokens and bonus."""
+    out = []
+    for card in cards:
+        on = on_table(state, card)
+        if on.damage and on.damage >= (1 if on.face_down else state.cards[card].level + on.tokens + on.boost):
+            out.append(card)
+    return out
+
+
+def to_discard(state: State, card: str) -> None:
+    """A card in play goes to its owner's discard pile, face up."""
+    side = state.sides[state.cards[card].owner]
+    del side.field[card]
+    side.discard.add(card)
+
+
+def total(state: State, player: str) -> int:
+    """BT-11.3: the sum of the levels of a player's cards in play."""
+    cards = state.cards
+    return sum(1 if on.face_down else cards[c].level + on.tokens for c, on in state.sides[player].field.items())  # card_level, inlined

@@ -1,0 +1,77 @@
+"""Judging many logs: in this process, or in worker processes that share the work.
+
+The parent's part is kept small, because it is what caps the speed-up (Amdahl):
+the workers start once, take the paths in chunks, open and judge the files
+themselves, and send back each verdict already rendered (text or JSON bytes)
+with its kind, so the parent only writes bytes, in the order of the paths.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+from collections.abc import Callable, Iterator, Sequence
+from typing import NamedTuple
+
+import msgspec
+
+from referee.engine import judge_file
+from schemas.verdict import Error, Verdict
+
+Render = Callable[[Verdict], bytes]
+CHUNK_MOST = 32  # paths per message: large enough to make messages rare, small enough to keep results flowing
+
+
+class Judged(NamedTuple):
+    """What the parent needs of one verdict: its kind, whether it has an error, and its output."""
+
+    kind: str
+    failed: bool
+    output: bytes
+
+
+def verdict_of(path: str) -> Verdict:
+    """The verdict of one file; a file that cannot be read is malformed."""
+    try:
+        return judge_file(path).verdict
+    except OSError as exc:
+        return Verdict("malformed", None, None, 0, "absent", Error(0, f"cannot read: {exc.strerror}"), [], None, path=path)
+
+
+def as_json(verdict: Verdict) -> bytes:
+    """A verdict as one JSON object."""
+    return msgspec.json.encode(verdict)
+
+
+_render: Render = as_json  # set in each worker by _setup
+
+
+def _setup(render: Render) -> None:
+    global _render
+    _render = render
+
+
+def _judge_one(path: str) -> Judged:
+    verdict = verdict_of(path)
+    return Judged(verdict.verdict, verdict.error is not None, _render(verdict))
+
+
+def chunk_size(paths: int, jobs: int) -> int:
+    """Paths per message: about eight messages per worker, at most CHUNK_MOST paths each."""
+    return max(1, min(CHUNK_MOST, paths // (jobs * 8)))
+
+
+def judge_many(paths: Sequence[str], jobs: int, render: Render) -> Iterator[Judged]:
+    """Each path's verdict, rendered, in the order of `paths`, as soon as it and those before it are ready.
+
+    With `jobs` > 1, that many worker processes share the paths (stdin, `-`, is
+    only read here).
+    """
+    if jobs <= 1 or len(paths) < 2 or "-" in paths:
+        _setup(render)
+        yield from map(_judge_one, paths)
+        return
+    # fork: the workers start with the rulesets already imported (forkserver or spawn would import them again)
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("fork" if "fork" in methods else None)
+    with context.Pool(min(jobs, len(paths)), initializer=_setup, initargs=(render,)) as pool:
+        yield from pool.imap(_judge_one, paths, chunk_size(len(paths), jobs))

@@ -1,0 +1,157 @@
+"""What `tournament serve` sends and takes as JSON beyond the CLI's Structs (schemas/tournament.py).
+
+The public `/api/...` routes answer with the CLI's own Structs (`EventInfo`,
+`RoundInfo`, `StandingRow`, `BracketInfo`); these are the rest: errors, the
+page-refresh probe, a player's match, claims and the judge queue, sessions.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import msgspec
+
+from schemas.tournament import TableRow
+
+
+class ErrorBody(msgspec.Struct, forbid_unknown_fields=True):
+    """Every refused `/api/...` request: the HTTP status, the CLI's exit code for the same refusal
+    (null when the CLI has none, e.g. a bad token), and one line saying why; for a game log the referee
+    refused, what it said (`referee`)."""
+
+    status: int
+    error: str
+    exit_code: int | None = None
+    referee: RefereeError | None = None
+
+
+class Version(msgspec.Struct, forbid_unknown_fields=True):
+    """An event's log head: pages poll it and reload when `seq` moves."""
+
+    event: str
+    seq: int
+    rounds: int
+
+
+class Seat(msgspec.Struct, forbid_unknown_fields=True):
+    """Find your seat: a player of the current round and their table (null: bye or not paired)."""
+
+    player: str
+    name: str
+    table: TableRow | None
+    bye: bool = False
+
+
+class RefereeError(msgspec.Struct, forbid_unknown_fields=True):
+    """Why the referee refused an uploaded log, as `referee validate` says it."""
+
+    file: str
+    verdict: str
+    rule: str | None
+    message: str
+    record: int | None
+    line: int | None
+
+
+class Claim(msgspec.Struct, forbid_unknown_fields=True):
+    """One player's word on their table: a result they entered or logs they uploaded, or a confirmation of
+    another's claim (`confirms`). `text` says it for people; claims agree when their `key` is equal."""
+
+    player: str
+    text: str
+    key: str
+    kind: Literal["result", "places", "logs"]
+    confirms: str | None = None
+    last_lines: list[str] = msgspec.field(default_factory=list)  # SHA-256 of each uploaded log's last line
+
+
+class TableClaims(msgspec.Struct, forbid_unknown_fields=True):
+    """A table of the current round with what its players said: `state` is `waiting` (no claim, or not
+    everyone has confirmed), `disputed` (two claims differ: the judge decides) or `done` (it has a result)."""
+
+    table: TableRow
+    state: Literal["waiting", "disputed", "done"]
+    claims: list[Claim]
+
+
+class MatchView(msgspec.Struct, forbid_unknown_fields=True):
+    """A signed-in player's view: their event, themselves, and their table of the current round."""
+
+    event: str
+    player: str
+    round: int
+    table: TableClaims | None
+    bye: bool = False
+
+
+class Joined(msgspec.Struct, forbid_unknown_fields=True):
+    """A one-time code (or the organiser token) exchanged for a session: send `session` as
+    `Authorization: Bearer ...` with every later `/api/...` request."""
+
+    event: str | None
+    player: str | None
+    session: str
+    role: Literal["player", "organiser"]
+
+
+class Code(msgspec.Struct, forbid_unknown_fields=True):
+    """A player's new one-time sign-in code and the link that carries it (shown once, stored hashed)."""
+
+    event: str
+    player: str
+    code: str
+    link: str
+
+
+class SignIn(msgspec.Struct, forbid_unknown_fields=True):
+    """`POST /api/join` (a player's one-time code) and `POST /api/admin/login` (the organiser token)."""
+
+    code: str
+
+
+class ResultClaim(msgspec.Struct, forbid_unknown_fields=True):
+    """A player's typed claim: games won by each player at the table and drawn games, or a pod's places."""
+
+    games: dict[str, int] | None = None
+    draws: int = 0
+    places: dict[str, int] | None = None
+
+
+class Confirmation(msgspec.Struct, forbid_unknown_fields=True):
+    """Confirm `claimant`'s claim; for uploaded logs, give the SHA-256 of each log's last line, in order."""
+
+    claimant: str
+    last_lines: list[str] = msgspec.field(default_factory=list)
+
+
+class Ruling(msgspec.Struct, forbid_unknown_fields=True):
+    """The organiser settles an open table of the current round, or corrects one (`correct`): accept a
+    player's claim (`accept`), or give the result (`games` and `draws`, or a pod's `places`); `reason` is kept."""
+
+    table: int
+    reason: str
+    accept: str | None = None
+    games: dict[str, int] | None = None
+    draws: int = 0
+    places: dict[str, int] | None = None
+    correct: bool = False
+
+
+class PlayerRef(msgspec.Struct, forbid_unknown_fields=True):
+    """One player of the event, by id."""
+
+    player: str
+
+
+class ClockStart(msgspec.Struct, forbid_unknown_fields=True):
+    """Start the current round's clock now, for `minutes`."""
+
+    minutes: int = 50
+
+
+class Extension(msgspec.Struct, forbid_unknown_fields=True):
+    """Give a table of the current round extra minutes (they add up); `reason` is kept."""
+
+    table: int
+    minutes: int
+    reason: str | None = None

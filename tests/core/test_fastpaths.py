@@ -1,0 +1,98 @@
+"""The engine's shortcuts give the verdicts the slow, obvious checks give."""
+
+from __future__ import annotations
+
+import io
+import json
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from referee.bots import bot_header, play
+from referee.engine import judge
+from referee.logio import encode_lines, repeated_key
+from tests.cardwars.cwlog import lines
+
+
+def _has_repeat(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    keys = [k for k, _ in pairs]
+    if len(set(keys)) != len(keys):
+        raise KeyError
+    return dict(pairs)
+
+
+def reference_repeats(line: bytes) -> bool:
+    """The obvious check: the standard library's parser sees every key of every object."""
+    try:
+        json.loads(line, object_pairs_hook=_has_repeat)
+    except KeyError:
+        return True
+    return False
+
+
+# keys and strings drawn from few characters, colons, quotes and escapes among them, so repeats are common
+text = st.text(alphabet='ab:"\\\u00e9 ', max_size=4)
+value = st.recursive(
+    st.none() | st.integers(-5, 5) | text,
+    lambda inner: st.lists(inner, max_size=3) | st.lists(st.tuples(text, inner), max_size=4),
+    max_leaves=8,
+)
+
+
+def dump(data: Any, separators: tuple[str, str], escaped: bool) -> str:
+    """JSON text keeping every pair of a list of pairs as written, repeats included.
+
+    `escaped` writes non-ASCII and colons inside strings as \\u escapes.
+    """
+    if isinstance(data, list) and data and all(isinstance(p, tuple) for p in data):
+        inner = separators[0].join(dump(k, separators, escaped) + separators[1] + dump(v, separators, escaped) for k, v in data)
+        return "{" + inner + "}"
+    if isinstance(data, list):
+        return "[" + separators[0].join(dump(v, separators, escaped) for v in data) + "]"
+    token = json.dumps(data, ensure_ascii=escaped)
+    return token.replace(":", "\\u003a") if escaped else token
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    pairs=st.lists(st.tuples(text, value), min_size=1, max_size=5),
+    separators=st.sampled_from([(",", ":"), (", ", ": "), (" ,", " : ")]),
+    escaped=st.booleans(),
+)
+def test_repeated_key_agrees_with_the_standard_parser(pairs: list[tuple[str, Any]], separators: tuple[str, str], escaped: bool) -> None:
+    line = dump(pairs, separators, escaped).encode()
+    assert (repeated_key(line, None) is not None) == reference_repeats(line)
+
+
+def test_a_repeat_is_found_among_colons_inside_strings() -> None:
+    line = b'{"seq": 3, "by": "ann", "note": "a: b", "type": "attack", "attackers": [], "note": "c"}'
+    v = judge(io.BytesIO(b"\n".join([*lines([]), line]))).verdict
+    assert v.error is not None and (v.verdict, v.error.field) == ("malformed", "note")
+
+
+def test_a_foreign_line_without_repeats_passes() -> None:
+    """Spaces after separators and colons inside strings: not the canonical encoding, but no repeats."""
+    assert repeated_key(b'{"a": "x:y", "b": {"c": "::", "d": [":", {"e": 1}]}}', None) is None
+
+
+def chained() -> list[bytes]:
+    header = bot_header("cardwars", 3)
+    return list(encode_lines(header, play(header, 3)))
+
+
+def test_a_prev_that_is_not_a_hash_is_malformed_and_named() -> None:
+    """The decode no longer checks prev's pattern; the engine still says what is wrong with it, first."""
+    log = chained()
+    record = json.loads(log[3]) | {"prev": "not a hash", "seq": 99}
+    v = judge(io.BytesIO(b"\n".join([*log[:3], json.dumps(record).encode()]))).verdict
+    assert v.error is not None
+    assert (v.verdict, v.error.line, v.error.field) == ("malformed", 4, "prev")
+    assert "[0-9a-f]{64}" in v.error.message
+
+
+def test_a_well_formed_wrong_prev_is_tampered() -> None:
+    log = chained()
+    record = json.loads(log[3]) | {"prev": "0" * 64}
+    v = judge(io.BytesIO(b"\n".join([*log[:3], json.dumps(record).encode()]))).verdict
+    assert v.error is not None and (v.verdict, v.error.line, v.error.field) == ("tampered", 4, "prev")

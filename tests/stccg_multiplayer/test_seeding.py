@@ -1,0 +1,63 @@
+"""Seeding a mission is checked directly, not by listing every spot: both ways must agree (SG-3)."""
+
+from __future__ import annotations
+
+import copy
+import random
+
+from referee.bots import bot_header
+from referee.logio import setup_decoder
+from referee.ruleset import Illegal
+from referee.rulesets import get as get_ruleset
+from schemas import stccg_multiplayer as sg
+
+ID = "stccg-multiplayer"
+RULES = get_ruleset(ID)
+
+
+def accepted(state: object, record: sg.SeedMission) -> bool:
+    try:
+        RULES.apply(copy.deepcopy(state), record)
+    except Illegal:
+        return False
+    return True
+
+
+def test_apply_accepts_a_mission_exactly_where_the_listing_puts_it() -> None:
+    """Every empty place and every outward line (and cut-short ones) from every place, in the mission phase of bot games."""
+    checked = shifts = 0
+    for seed in range(4):
+        header = bot_header(ID, seed, 2 + seed % 5)
+        state = RULES.start(header, setup_decoder(ID).decode(header.setup))
+        rng = random.Random(seed)
+        while state.phase == "missions":
+            grid, active = state.grid, state.active
+            lines = [p for slot in grid.slots for p in grid.shift_paths(slot)]
+            lines += [p[:-1] for p in lines if len(p) > 2]
+            for name, mission in sorted(state.seats[active].missions.items())[:1]:
+                spots = {(place, tuple(shift or ())) for place, shift in RULES.mission_spots(grid, mission)}
+                for place, shift in [*((slot, None) for slot in grid.slots), *((p[0], p) for p in lines)]:
+                    record = sg.SeedMission(by=active, mission=name, place=place, shift=shift)
+                    assert accepted(state, record) == ((place, tuple(shift or ())) in spots), (seed, record)
+                    checked += 1
+                    shifts += shift is not None and (place, tuple(shift)) in spots
+            RULES.apply(state, RULES.sample(state, rng))
+    assert checked > 3000 and shifts > 5, (checked, shifts)
+
+
+def test_a_bounded_walk_finds_exactly_the_short_lines() -> None:
+    """shift_paths(start, longest) is shift_paths(start) without the lines longer than `longest`."""
+    walks = 0
+    for seed in range(4):
+        header = bot_header(ID, seed, 2 + seed % 5)
+        state = RULES.start(header, setup_decoder(ID).decode(header.setup))
+        rng = random.Random(seed)
+        while state.phase == "missions":
+            grid = state.grid
+            for slot in grid.slots:
+                every = list(grid.shift_paths(slot))
+                for longest in range(1, 8):
+                    assert list(grid.shift_paths(slot, longest)) == [p for p in every if len(p) <= longest]
+                    walks += 1
+            RULES.apply(state, RULES.sample(state, rng))
+    assert walks > 1000

@@ -1,0 +1,86 @@
+"""The pages' forms (CSRF, cookies, hostile names) and the organiser's clock, through Litestar's test client."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from tests.tournament.webkit import (
+    HOSTILE_PERSON,
+    ORGANISER_TOKEN,
+    client,
+    codes,
+    make_event,
+    organiser,
+    tables,
+)
+
+
+def csrf(page: str) -> str:
+    found = re.search(r'name="_csrf_token" value="([^"]+)"', page)
+    assert found, "the form carries a CSRF token"
+    return found.group(1)
+
+
+def test_forms_need_the_csrf_token(db_url: str) -> None:
+    make_event(db_url)
+    keys = codes(db_url)
+    (a, b), _ = tables(db_url)
+    with client(db_url) as c:
+        assert c.post("/join", data={"code": keys[a]}).status_code == 403
+        token = csrf(c.get("/join").text)
+        signed_in = c.post("/join", data={"code": keys[a], "_csrf_token": token})
+        assert signed_in.status_code == 200 and signed_in.url.path == "/me"
+        cookie = next(h for h in signed_in.history[0].headers.get_list("set-cookie") if h.startswith("hj_session="))
+        assert "HttpOnly" in cookie and "SameSite=lax" in cookie
+        assert c.post("/me/result", data={f"games.{a}": "1", f"games.{b}": "0"}).status_code == 403
+        done = c.post("/me/result", data={f"games.{a}": "1", f"games.{b}": "0", "_csrf_token": token})
+        assert done.status_code == 200 and "must confirm" in done.text
+        assert c.get("/api/me").status_code == 401, "the API never reads the page cookie"
+
+
+def sign_in_page(c: Any, code: str) -> str:
+    token = csrf(c.get("/join").text)
+    c.post("/join", data={"code": code, "_csrf_token": token})
+    return token
+
+
+def test_hostile_names_are_escaped_on_the_player_and_organiser_pages(db_url: str) -> None:
+    make_event(db_url, display={"ann": HOSTILE_PERSON, "bob": HOSTILE_PERSON + " 2", "cat": HOSTILE_PERSON + " 3", "dan": HOSTILE_PERSON + " 4"})
+    keys = codes(db_url)
+    (a, b), _ = tables(db_url)
+    with client(db_url) as c:
+        token = sign_in_page(c, keys[a])
+        page = c.post("/me/result", data={f"games.{a}": "1", f"games.{b}": "0", "_csrf_token": token}).text
+        assert "<img src=x" not in page and "&lt;img src=x onerror=&#34;window.__injected=1&#34;&gt;" in page
+    with client(db_url) as c:
+        token = csrf(c.get("/admin").text)
+        c.post("/admin/login", data={"token": ORGANISER_TOKEN, "_csrf_token": token})
+        page = c.get("/admin/e/ev").text
+        assert "Judge queue (0)" in page and "<img src=x" not in page and "&lt;img src=x" in page
+
+
+def test_a_wrong_organiser_token_is_refused_and_players_cannot_act_as_organiser(db_url: str) -> None:
+    make_event(db_url)
+    keys = codes(db_url)
+    with client(db_url) as c:
+        assert c.post("/api/admin/login", json={"code": "not-the-token"}).status_code == 401
+        player = c.post("/api/join", json={"code": next(iter(keys.values()))}).json()["session"]
+        answer = c.post("/api/admin/events/ev/pair", headers={"Authorization": f"Bearer {player}"})
+        assert answer.status_code == 403
+
+
+def test_the_organiser_starts_the_clock_and_gives_a_table_extra_time(db_url: str) -> None:
+    make_event(db_url)
+    codes(db_url)
+    with client(db_url) as c:
+        boss = organiser(c)
+        started = c.post("/api/admin/events/ev/clock", headers=boss, json={"minutes": 40}).json()
+        assert started["minutes"] == 40 and started["started_at"]
+        again = c.post("/api/admin/events/ev/clock", headers=boss, json={"minutes": 40})
+        assert again.status_code == 409
+        tables_now = c.post("/api/admin/events/ev/extend", headers=boss, json={"table": 2, "minutes": 5, "reason": "judge call"}).json()
+        assert [t["table"]["extra_minutes"] for t in tables_now] == [0, 5]
+        assert "Time:" in c.get("/e/ev").text and "data-ends=" in c.get("/e/ev").text
+        pairing = c.post("/api/admin/events/ev/pair", headers=boss)
+        assert pairing.status_code == 409 and "tables 1, 2" in pairing.json()["error"]

@@ -1,0 +1,110 @@
+"""Helpers for the web tests: an event built through the service, and a Litestar test client over it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+
+from litestar.testing import TestClient
+from sqlalchemy import Engine
+from sqlalchemy.orm import Session
+
+from tournament import service
+from tournament.db import open_database
+from tournament.web import create_app
+
+# An event name may carry anything; a display name anything but control and format characters.
+HOSTILE = '<script>window.__injected=1</script> \u202eevil O\'Brien\u200b "quoted"'
+HOSTILE_PERSON = '<img src=x onerror="window.__injected=1"> "O\'Brien" שלום & co'
+
+
+@contextmanager
+def database(db_url: str) -> Iterator[Engine]:
+    _url, engine = open_database(db_url)
+    try:
+        yield engine
+    finally:
+        engine.dispose()
+
+
+def make_event(
+    db_url: str, players: Sequence[str] = ("ann", "bob", "cat", "dan"), *, event: str = "ev", name: str = "Spring Open",
+    format: str = "swiss", table_size: int | None = None, ruleset: str = "cardwars", best_of: int = 1, pair: bool = True,
+    display: dict[str, str] | None = None,
+) -> None:
+    """An event with its players (ids; `display` gives some a display name) and, with `pair`, round 1 paired."""
+    with database(db_url) as engine, Session(engine) as session, session.begin():
+        service.create_event(
+            session, event, name=name, ruleset=ruleset, profile="mtg", best_of=best_of, seed=7, format=format,
+            table_size=table_size,
+        )
+        shown = display or {}
+        service.register_people(session, event, [service.Person(shown.get(p, p), p) for p in players])
+        if pair:
+            service.pair(session, event)
+
+
+@contextmanager
+def client(db_url: str) -> Iterator[TestClient]:  # type: ignore[type-arg]
+    with TestClient(app=create_app(db_url)) as test_client:
+        yield test_client
+
+
+ORGANISER_TOKEN = "organiser-token-for-tests-0123456789"
+
+
+def codes(db_url: str, event: str = "ev") -> dict[str, str]:
+    """A one-time sign-in code for every player of the event, and the organiser token set."""
+    with database(db_url) as engine, Session(engine) as session, session.begin():
+        service.ensure_organiser(session, ORGANISER_TOKEN)
+        return {p.name: service.issue_code(session, event, p.name) for p in service.players(session, event)}
+
+
+def tables(db_url: str, event: str = "ev") -> list[list[str]]:
+    """The current round's tables (players in seat order)."""
+    with database(db_url) as engine, Session(engine) as session:
+        return [t.players for t in service.current_tables(session, service.get_event(session, event))]
+
+
+def bearer(session: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {session}"}
+
+
+def sign_in(c: TestClient, code: str) -> dict[str, str]:  # type: ignore[type-arg]
+    """Spend a code through the API: the Bearer header for the session."""
+    answer = c.post("/api/join", json={"code": code})
+    assert answer.status_code == 201, answer.text
+    return bearer(answer.json()["session"])
+
+
+def organiser(c: TestClient) -> dict[str, str]:  # type: ignore[type-arg]
+    answer = c.post("/api/admin/login", json={"code": ORGANISER_TOKEN})
+    assert answer.status_code == 201, answer.text
+    return bearer(answer.json()["session"])
+
+
+@contextmanager
+def serving(db_url: str) -> Iterator[str]:
+    """A real uvicorn server on 127.0.0.1 (a free port) in a thread: its base URL, stopped afterwards."""
+    import socket
+    import threading
+    import time
+
+    import uvicorn
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = int(sock.getsockname()[1])
+    server = uvicorn.Server(uvicorn.Config(create_app(db_url), host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not server.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            raise RuntimeError("the test server did not start")
+        time.sleep(0.05)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=15)

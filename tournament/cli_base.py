@@ -1,0 +1,123 @@
+"""What the `tournament` commands share: the common options, the database and its one transaction, output.
+
+The command modules (`cli`, `cli_people`, ...) are thin layers over
+`tournament.service`; they own no logic beyond reading files and printing.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated, NoReturn
+
+import msgspec
+import typer
+from sqlalchemy import Engine
+from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
+from sqlalchemy.orm import Session
+
+from referee import console
+from referee.console import err, out
+from schemas.tournament import EventInfo, RoundInfo
+from tournament import render, service
+from tournament.db import DatabaseUnavailable, first_line, open_database, shown
+
+DbOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--db", envvar="TOURNAMENT_DB", show_envvar=True,
+        help="A SQLite file (default: ./tournament.db), or a postgresql+psycopg:// URL.",
+    ),
+]
+EventArg = Annotated[str, typer.Argument(help="The event id.", metavar="EVENT")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")]
+FormatOpt = Annotated[str, typer.Option("--format", "-f", help="table, csv, json or html.")]
+OutOpt = Annotated[Path | None, typer.Option("--out", "-o", help="Write to this file instead of stdout.")]
+
+
+def fail(message: str, code: int = service.EXIT_USAGE) -> NoReturn:
+    """A one-line `tournament: ...` error on stderr, then exit with `code`."""
+    console.fail("tournament", message, code)
+
+
+@contextmanager
+def database(db: str | None, revision: str | None = None, *, create: bool = False) -> Iterator[tuple[str, Engine]]:
+    """The migrated database, its errors turned into one-line failures.
+
+    Only `create=True` (creating an event, the demo, `db upgrade`) may make a
+    database that does not exist yet; any other command refuses (exit 8).
+    """
+    try:
+        url, engine = open_database(db, revision, create=create)
+    except DatabaseUnavailable as exc:
+        fail(str(exc), service.EXIT_DATABASE)
+    try:
+        yield url, engine
+    except service.TournamentError as exc:
+        fail(exc.message, exc.code)
+    except IntegrityError as exc:  # lost a race, e.g. two creates of one event id
+        fail(f"the change conflicts with one made at the same time: {first_line(exc)}", service.EXIT_CONFLICT)
+    except (OperationalError, DBAPIError) as exc:
+        fail(f"database error at {shown(url)}: {first_line(exc)}", service.EXIT_DATABASE)
+    finally:
+        engine.dispose()
+
+
+@contextmanager
+def transaction(db: str | None, *, create: bool = False) -> Iterator[Session]:
+    """One session and one transaction: committed when the command succeeds, else rolled back."""
+    with database(db, create=create) as (_url, engine), Session(engine) as session, session.begin():
+        yield session
+
+
+@contextmanager
+def reading(db: str | None) -> Iterator[Session]:
+    """A session to read with (no database is created)."""
+    with database(db) as (_url, engine), Session(engine) as session:
+        yield session
+
+
+def check_format(fmt: str, as_json: bool) -> str:
+    if as_json:
+        return "json"
+    if fmt not in render.FORMATS:
+        fail(f"--format must be one of {', '.join(render.FORMATS)}, not {fmt!r}")
+    return fmt
+
+
+def write_text(text: str, target: Path | None) -> None:
+    """Text to stdout, or to a file written whole (a temporary file, then renamed)."""
+    if target is None:
+        sys.stdout.write(text if text.endswith("\n") else text + "\n")
+        return
+    partial = target.with_name(target.name + ".tmp")
+    try:
+        partial.write_text(text, encoding="utf-8")
+        os.replace(partial, target)
+    except OSError as exc:
+        partial.unlink(missing_ok=True)  # a failed write leaves nothing behind
+        fail(f"{target}: {exc.strerror}")
+    err.print(f"wrote {target}", markup=False)
+
+
+def show_round(info: RoundInfo, fmt: str, target: Path | None, event: EventInfo) -> None:
+    """A round's pairings in `fmt`; a `table` sent to a file is written as CSV."""
+    header, cells = render.pairing_cells(
+        info.tables, info.bye, pods=event.format == "pods", advanced=[*info.byes, *info.advanced], names=info.names
+    )
+    title = f"{event.name}: round {info.number}"
+    if fmt == "json":
+        write_text(msgspec.json.encode(info).decode(), target)
+    elif fmt == "csv":
+        write_text(render.to_csv(header, cells), target)
+    elif fmt == "html":
+        write_text(render.to_html(title, f"Pairings, round {info.number}", event, header, cells), target)
+    elif target is not None:
+        write_text(render.to_csv(header, cells), target)
+    else:
+        out.print(render.to_rich(title, header, cells))
+
+

@@ -1,0 +1,163 @@
+"""`tournament` commands about people: register (by name, id or a CSV file), rename, drop, pause, resume, bye."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from referee.console import emit_json, say
+from tournament import export, render, service
+from tournament.cli_base import DbOpt, EventArg, JsonOpt, fail, transaction
+from tournament.models import Player
+
+app = typer.Typer()
+PlayerArg = Annotated[str, typer.Argument(help="The player's id.", metavar="PLAYER")]
+
+
+def read_text(path: Path) -> str:
+    """A UTF-8 text file (a spreadsheet's byte-order mark is fine); a one-line usage error if it cannot be read."""
+    try:
+        return path.read_text(encoding="utf-8-sig")
+    except OSError as exc:
+        fail(f"{path}: {exc.strerror}")
+    except UnicodeDecodeError as exc:
+        fail(f"{path}: not UTF-8 text (byte {exc.start}); save it as UTF-8 CSV")
+
+
+def who(player: Player) -> str:
+    """`José Ramírez (jose-ramirez)`, or just the id when the name is the id."""
+    return player.name if player.display_name == player.name else f"{player.display_name} ({player.name})"
+
+
+@app.command()
+def register(
+    event: EventArg,
+    names: Annotated[
+        list[str] | None,
+        typer.Argument(
+            help="Display names (any Unicode, up to 100 characters). A name that is already an id ([A-Za-z0-9_.-]) "
+            "is used as it is; others get an id derived from them (José Ramírez: jose-ramirez).",
+            metavar="NAME...",
+        ),
+    ] = None,
+    player_id: Annotated[str | None, typer.Option("--id", help="The id for the one NAME given (as in game logs).")] = None,
+    rating: Annotated[int | None, typer.Option("--rating", help="A rating for the one NAME given (higher is stronger).")] = None,
+    source: Annotated[
+        Path | None, typer.Option("--from", help="A CSV file with a header row: name, and optionally id and rating.")
+    ] = None,
+    db: DbOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Register players, all or none. After round 1 is paired they are late entries joining the next round."""
+    given = names or []
+    if source is not None:
+        if given or player_id or rating is not None:
+            fail("--from reads every player from the file: give no NAME, --id or --rating with it")
+        try:
+            people = service.people_from_csv(read_text(source), str(source))
+        except service.Usage as exc:
+            fail(exc.message, exc.code)
+    elif player_id is not None or rating is not None:
+        if len(given) != 1:
+            fail("--id and --rating go with exactly one NAME")
+        people = [service.Person(given[0], player_id, rating)]
+    else:
+        if not given:
+            fail("name the players to register (or --from FILE)")
+        people = service.people_from_args(given)
+    with transaction(db) as session:
+        added = service.register_people(session, event, people)
+        rounds = service.get_event(session, event).rounds
+        shown = [(p.name, p.display_name, p.rating, who(p)) for p in added]
+    if as_json:
+        emit_json(
+            {"event": event, "registered": [i for i, *_ in shown], "late": rounds > 0, "joins_round": rounds + 1,
+             "players": [{"id": i, "name": n, "rating": r} for i, n, r, _ in shown]}
+        )
+        return
+    late = f" (late entry: from round {rounds + 1}, with 0 points)" if rounds else ""
+    if len(shown) > 10:
+        say(f"registered {len(shown)} players in {event}{late}")
+    else:
+        say(f"registered {', '.join(w for *_, w in shown)} in {event}{late}")
+
+
+@app.command()
+def rename(
+    event: EventArg,
+    player: PlayerArg,
+    name: Annotated[str, typer.Argument(help="The new display name.", metavar="NAME")],
+    db: DbOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Change a player's display name (the id, used in game logs, stays)."""
+    with transaction(db) as session:
+        renamed = service.rename(session, event, player, name)
+        shown = renamed.display_name
+    if as_json:
+        emit_json({"event": event, "player": player, "name": shown})
+    else:
+        say(f"{player} is now shown as {shown}")
+
+
+@app.command()
+def drop(event: EventArg, player: PlayerArg, db: DbOpt = None, as_json: JsonOpt = False) -> None:
+    """Drop a player from later rounds. Mid-round, their unfinished match goes to the opponent."""
+    with transaction(db) as session:
+        conceded = service.drop(session, event, player)
+        rounds = service.get_event(session, event).rounds
+        table = export.table_row(session, conceded) if conceded else None
+    if as_json:
+        emit_json({"event": event, "dropped": player, "after_round": rounds, "conceded": table})
+    else:
+        say(f"dropped {player} from {event} after round {rounds}")
+        if table is not None:
+            say(f"table {table.table} of round {table.round} goes to the opponent: {render.result_text(table)}")
+
+
+@app.command()
+def pause(event: EventArg, player: PlayerArg, db: DbOpt = None, as_json: JsonOpt = False) -> None:
+    """Sit a player out of the next rounds without dropping them (not paired, no points) until `resume`."""
+    with transaction(db) as session:
+        paused = service.pause(session, event, player)
+        shown, rounds = who(paused), service.get_event(session, event).rounds
+    if as_json:
+        emit_json({"event": event, "player": player, "paused": True, "from_round": rounds + 1})
+    else:
+        say(f"{shown} sits out from round {rounds + 1} until `tournament resume {event} {player}`")
+
+
+@app.command()
+def resume(event: EventArg, player: PlayerArg, db: DbOpt = None, as_json: JsonOpt = False) -> None:
+    """Pair a paused player again from the next round."""
+    with transaction(db) as session:
+        resumed = service.resume(session, event, player)
+        shown, rounds = who(resumed), service.get_event(session, event).rounds
+    if as_json:
+        emit_json({"event": event, "player": player, "paused": False, "from_round": rounds + 1})
+    else:
+        say(f"{shown} is paired again from round {rounds + 1}")
+
+
+@app.command()
+def bye(
+    event: EventArg,
+    player: PlayerArg,
+    round_number: Annotated[int | None, typer.Option("--round", help="The round of the bye (not yet paired).")] = None,
+    cancel: Annotated[bool, typer.Option("--cancel", help="Take back the player's pre-assigned bye.")] = False,
+    db: DbOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Pre-assign a bye (a Swiss or pods round): the pairing leaves the player out that round, a 2-0 win, their one bye."""
+    if cancel == (round_number is not None):
+        fail("give --round N for the bye, or --cancel to take it back")
+    with transaction(db) as session:
+        service.assign_bye(session, event, player, round_number)
+    if as_json:
+        emit_json({"event": event, "player": player, "bye_round": round_number})
+    elif round_number is None:
+        say(f"{player} has no pre-assigned bye now")
+    else:
+        say(f"{player} has the bye in round {round_number}")

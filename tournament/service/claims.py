@@ -1,0 +1,291 @@
+"""Players report their own results (`tournament serve`): claims, confirmations, the judge queue, rulings.
+
+A player claims their table's result in the current round: games won and
+drawn, a pod's places, or the game logs, which the referee checks at once (a
+refused log writes nothing and the refusal carries the referee's verdict).
+Each other player at the table confirms it (a log claim by the SHA-256 of each
+log's last line, so nobody can cut or rewrite a game's ending alone) or claims
+something else. When every seat agrees, the result is reported as the CLI's
+`report` would (source `log` for logs, `players` for a typed result), in the
+same transaction. Two claims that differ put the table in the judge queue,
+where the organiser accepts one claim or enters a result, with a reason.
+Every claim, confirmation and ruling is an event-log entry.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from tournament.eventlog import (
+    ClaimConfirmed,
+    ClaimRuled,
+    GameRecord,
+    ResultClaimed,
+    append,
+    decode,
+)
+from tournament.models import Claim, Event, LogEntry, Match, Pod, PodSeat
+from tournament.service.errors import Conflict, NotFound, Usage
+from tournament.service.queries import (
+    find_match,
+    find_pod,
+    get_event,
+    get_player,
+    lock_event,
+    matches,
+    pod_tables,
+)
+from tournament.service.results import (
+    Tally,
+    check_new_logs,
+    check_places,
+    check_tally,
+    judge_logs,
+    judge_pod_log,
+    report,
+    report_pod,
+)
+
+
+@dataclass(frozen=True)
+class Table:
+    """A table of the current round as the claims see it: its players (seat order) and whether it has a result."""
+
+    round: int
+    number: int
+    players: list[str]
+    pod: bool
+    done: bool
+
+    @property
+    def where(self) -> str:
+        return f"table {self.number} of round {self.round} ({', '.join(self.players)})"
+
+
+@dataclass(frozen=True)
+class TableState:
+    """A table with its claims (one a player at most) and where it stands: waiting, disputed or done."""
+
+    table: Table
+    claims: list[Claim]
+
+    @property
+    def state(self) -> str:
+        if self.table.done:
+            return "done"
+        return "disputed" if len({c.key for c in self.claims}) > 1 else "waiting"
+
+
+def last_line_hash(data: bytes) -> str:
+    """The SHA-256 of a log's last line, without its line ending (what the other players confirm)."""
+    last = data.rstrip(b"\r\n").rsplit(b"\n", 1)[-1].rstrip(b"\r")
+    return hashlib.sha256(last).hexdigest()
+
+
+def current_tables(session: Session, event: Event) -> list[Table]:
+    """The current round's tables (byes left out)."""
+    if event.rounds == 0:
+        return []
+    if event.format == "pods":
+        return [
+            Table(event.rounds, pod.number, [s.player for s in seats], True, pod.source is not None)
+            for pod, seats in pod_tables(session, event.id, event.rounds)
+            if pod.source != "bye"
+        ]
+    return [
+        Table(m.round, m.number, [m.player_a, m.player_b], False, m.games_a is not None)
+        for m in matches(session, event.id, event.rounds)
+    ]
+
+
+def seat_of(session: Session, event: Event, player: str) -> Table | None:
+    """The player's table in the current round; None for a bye or a player not paired."""
+    get_player(session, event.id, player)
+    return next((t for t in current_tables(session, event) if player in t.players), None)
+
+
+def state_of(session: Session, table: Table, event_id: str) -> TableState:
+    claims = session.scalars(
+        select(Claim).filter_by(event_id=event_id, round=table.round, table=table.number).order_by(Claim.seq)
+    )
+    return TableState(table, [c for c in claims if c.player in table.players])
+
+
+def tables(session: Session, event_id: str) -> list[TableState]:
+    """Every table of the current round with its claims, in table order."""
+    event = get_event(session, event_id)
+    return [state_of(session, t, event_id) for t in current_tables(session, event)]
+
+
+def judge_queue(session: Session, event_id: str) -> list[TableState]:
+    """The current round's tables whose players' claims disagree."""
+    return [t for t in tables(session, event_id) if t.state == "disputed"]
+
+
+def _open_seat(session: Session, event: Event, player: str) -> Table:
+    if event.rounds == 0:
+        raise Conflict(f"{event.id!r} has no round paired yet")
+    table = seat_of(session, event, player)
+    if table is None:
+        raise Conflict(f"{player} has no table to report in round {event.rounds} (a bye, or not paired)")
+    if table.done:
+        raise Conflict(f"{table.where} already has a result; ask a judge to correct it")
+    return table
+
+
+def claim(
+    session: Session,
+    event_id: str,
+    player: str,
+    *,
+    result: Tally | None = None,
+    places: dict[str, int] | None = None,
+    logs: Sequence[tuple[str, bytes]] = (),
+) -> TableState:
+    """A player's claim on their own table of the current round: a result, a pod's places, or the game logs.
+
+    Logs are refereed now (LogRejected carries the verdict). The claim replaces the player's earlier one;
+    when everyone at the table agrees, the result is reported at once.
+    """
+    event = lock_event(session, event_id)
+    table = _open_seat(session, event, player)
+    if sum(x is not None and x != () for x in (result, places, logs)) != 1:
+        raise Usage("give the result, the places or the game logs: one of them")
+    games, draws, records = None, 0, list[GameRecord]()
+    if logs:
+        if table.pod:
+            if len(logs) != 1:
+                raise Usage(f"a pod plays one game; give its one log, not {len(logs)}")
+            pod, _seats = _pod(session, event, table)
+            places, record = judge_pod_log(session, event, pod, set(table.players), table.where, *logs[0])
+            records = [record]
+        else:
+            match = _match(session, event, table)
+            tally, records = judge_logs(event, match, logs)
+            check_new_logs(session, event.id, match, records)
+            games, draws = tally.games, tally.draws
+    elif result is not None:
+        if table.pod:
+            raise Usage("a pod reports places (1 = best), not games won")
+        check_tally(event, _match(session, event, table), result)
+        games, draws = result.games, result.draws
+    else:
+        assert places is not None
+        if not table.pod:
+            raise Usage("a match reports games won, not places")
+        check_places(places, set(table.players), table.where)
+    last = [last_line_hash(r.data) for r in records]
+    append(session, event.id, ResultClaimed(table.round, table.number, player, games, draws, places if table.pod else None, records, last))
+    return _settle(session, event, table)
+
+
+def confirm(session: Session, event_id: str, player: str, claimant: str, last_lines: Sequence[str] = ()) -> TableState:
+    """`player` confirms `claimant`'s claim at their table; a claim of logs needs each log's last-line hash."""
+    event = lock_event(session, event_id)
+    table = _open_seat(session, event, player)
+    if claimant == player:
+        raise Usage("confirm another player's claim; your own stands already")
+    theirs = session.get(Claim, (event.id, table.round, table.number, claimant))
+    if claimant not in table.players or theirs is None or theirs.confirms is not None:
+        raise NotFound(f"{claimant} has no claim of their own at {table.where}")
+    given = [h.strip().lower() for h in last_lines]
+    if theirs.kind == "logs" and given != theirs.last_lines.split():
+        raise Conflict(
+            f"the last line of your log does not match {claimant}'s upload: your copies differ. "
+            "Upload your own log instead, and a judge will compare them"
+        )
+    append(session, event.id, ClaimConfirmed(table.round, table.number, player, claimant, given if theirs.kind == "logs" else []))
+    return _settle(session, event, table)
+
+
+def rule(
+    session: Session,
+    event_id: str,
+    table_number: int,
+    *,
+    reason: str,
+    accept: str | None = None,
+    result: Tally | None = None,
+    places: dict[str, int] | None = None,
+) -> TableState:
+    """The organiser settles an open table of the current round: accept one player's claim, or enter a result."""
+    event = lock_event(session, event_id)
+    if not reason.strip():
+        raise Usage("a ruling needs a reason")
+    table = next((t for t in current_tables(session, event) if t.number == table_number), None)
+    if table is None:
+        raise NotFound(f"round {event.rounds} of {event_id!r} has no table {table_number} to rule on")
+    if table.done:
+        raise Conflict(f"{table.where} already has a result; correct it instead")
+    if (accept is None) == (result is None and places is None):
+        raise Usage("accept one player's claim or enter a result: one of them")
+    append(session, event.id, ClaimRuled(table.round, table.number, reason.strip(), accept))
+    if accept is not None:
+        mine = session.get(Claim, (event.id, table.round, table.number, accept))
+        if mine is None or accept not in table.players:
+            raise NotFound(f"{accept} has no claim at {table.where}")
+        source = _source_claim(session, event, table, mine)
+        _report(session, event, table, source, reason.strip(), agreed=False)
+    elif table.pod:
+        report_pod(session, event.id, table.number, places=places, reason=reason.strip())
+    else:
+        report(session, event.id, table.number, result=result, reason=reason.strip())
+    return state_of(session, _refreshed(session, event, table), event.id)
+
+
+def _source_claim(session: Session, event: Event, table: Table, claim_row: Claim) -> ResultClaimed:
+    """The ResultClaimed entry behind a claim (a confirmation's: the claim it confirms)."""
+    own = claim_row
+    if claim_row.confirms is not None:
+        found = session.get(Claim, (event.id, table.round, table.number, claim_row.confirms))
+        assert found is not None
+        own = found
+    entry = session.get(LogEntry, (event.id, own.seq))
+    assert entry is not None and entry.type == "result_claimed", "a claim's row points at its log entry"
+    payload: ResultClaimed = decode(entry)
+    return payload
+
+
+def _report(session: Session, event: Event, table: Table, source: ResultClaimed, reason: str, *, agreed: bool) -> None:
+    logs = [(f"game {n} ({source.player}'s upload)", r.data) for n, r in enumerate(source.logs, start=1)]
+    if table.pod:
+        if logs:
+            report_pod(session, event.id, table.number, logs=logs, reason=reason, agreed=agreed)
+        else:
+            report_pod(session, event.id, table.number, places=source.places, reason=reason, agreed=agreed)
+    elif logs:
+        report(session, event.id, table.number, logs=logs, reason=reason, agreed=agreed)
+    else:
+        assert source.games is not None
+        report(session, event.id, table.number, result=Tally(source.games, source.draws), reason=reason, agreed=agreed)
+
+
+def _settle(session: Session, event: Event, table: Table) -> TableState:
+    """Report the table's result when every seat's claim agrees."""
+    state = state_of(session, table, event.id)
+    seated = {c.player for c in state.claims}
+    if seated == set(table.players) and len({c.key for c in state.claims}) == 1:
+        own = next(c for c in state.claims if c.confirms is None)
+        others = [c.player for c in state.claims if c.player != own.player]
+        entered = "game logs uploaded" if own.kind == "logs" else "entered"
+        reason = f"{entered} by {own.player}, confirmed by {', '.join(others)}"
+        _report(session, event, table, _source_claim(session, event, table, own), reason, agreed=True)
+        return state_of(session, _refreshed(session, event, table), event.id)
+    return state
+
+
+def _refreshed(session: Session, event: Event, table: Table) -> Table:
+    return next(t for t in current_tables(session, event) if t.number == table.number)
+
+
+def _match(session: Session, event: Event, table: Table) -> Match:
+    return find_match(session, event, table.number, table.round)
+
+
+def _pod(session: Session, event: Event, table: Table) -> tuple[Pod, list[PodSeat]]:
+    return find_pod(session, event, table.number, table.round)

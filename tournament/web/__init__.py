@@ -1,0 +1,13 @@
+"""`tournament serve`: the event on every player's phone (Litestar on uvicorn).
+
+`create_app(db_url)` builds the ASGI app; the pages and `/api/...` call the
+same `tournament.service` functions as the CLI, one transaction per change.
+Modules: `app` (the factory, sessions, errors), `public` (pages), `api`
+(their JSON), `views` (what both show).
+"""
+
+from __future__ import annotations
+
+from tournament.web.app import create_app
+
+__all__ = ["create_app"]

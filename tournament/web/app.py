@@ -1,0 +1,119 @@
+"""The ASGI app: `create_app(db_url)` builds one Litestar app over one database.
+
+The app owns its engine and its sessions: every request that changes an event
+is one transaction around one service call (as one CLI command is), and a
+refused request writes nothing. Handlers are sync and run in Litestar's
+thread pool, since the service and the referee are sync code.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from typing import Any
+
+from litestar import Litestar, MediaType, Request, Response
+from litestar.config.csrf import CSRFConfig
+from litestar.exceptions import HTTPException
+from litestar.exceptions.http_exceptions import RequestEntityTooLarge
+from litestar.openapi.config import OpenAPIConfig
+from litestar.openapi.plugins import JsonRenderPlugin
+from litestar.plugins.jinja import JinjaTemplateEngine
+from litestar.response import Template
+from litestar.template.config import TemplateConfig
+from sqlalchemy import Engine
+from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
+from sqlalchemy.orm import Session
+
+from schemas.web import ErrorBody
+from tournament import pages, service
+from tournament.db import first_line, open_database
+from tournament.web import api, organiser, players, public
+from tournament.web.common import status_of, wants_json
+from tournament.web.views import referee_error
+
+MAX_UPLOAD = 2 * 1024 * 1024  # bytes a request may carry: game logs are a few kilobytes
+POLL_SECONDS = 15  # how often an open page asks whether its event changed
+
+def _refusal(request: Request[Any, Any, Any], status: int, message: str, code: int | None) -> Response[Any]:
+    """A refused request: a JSON `ErrorBody` under /api, else the error page."""
+    if wants_json(request):
+        return Response(ErrorBody(status, message, code), status_code=status, media_type=MediaType.JSON)
+    return Template(
+        template_name="web/error.html.j2", context={"status": status, "message": message, "event": None, "version": None}, status_code=status,
+    )
+
+
+def _service_error(request: Request[Any, Any, Any], exc: service.TournamentError) -> Response[Any]:
+    if wants_json(request) and isinstance(exc, service.LogRejected):
+        body = ErrorBody(status_of(exc), exc.message, exc.code, referee_error(exc))
+        return Response(body, status_code=status_of(exc), media_type=MediaType.JSON)
+    return _refusal(request, status_of(exc), exc.message, exc.code)
+
+
+def _too_large(request: Request[Any, Any, Any], _exc: RequestEntityTooLarge) -> Response[Any]:
+    limit = MAX_UPLOAD // 1024
+    return _refusal(request, 413, f"the upload is larger than the limit of {limit} KiB; a game log is far smaller", None)
+
+
+def _http_error(request: Request[Any, Any, Any], exc: HTTPException) -> Response[Any]:
+    return _refusal(request, exc.status_code, str(exc.detail), None)
+
+
+def _unexpected(request: Request[Any, Any, Any], exc: Exception) -> Response[Any]:
+    """A bug: logged with its traceback on the server, one plain line for the client."""
+    logging.getLogger("tournament.web").error("%s %s failed", request.method, request.url.path, exc_info=exc)
+    return _refusal(request, 500, "the server failed on this request; the organiser can see why in its log", None)
+
+
+def _database_error(request: Request[Any, Any, Any], exc: Exception) -> Response[Any]:
+    if isinstance(exc, IntegrityError):  # lost a race, e.g. two first starts creating one secret
+        return _refusal(request, 409, f"the change conflicts with one made at the same time: {first_line(exc)}", 7)
+    return _refusal(request, 503, f"database error: {first_line(exc)}", service.EXIT_DATABASE)
+
+
+def create_app(db_url: str | None = None, *, csrf_secret: str | None = None) -> Litestar:
+    """The app over the database at `db_url` (as `--db`; migrated on first use).
+
+    `csrf_secret` signs the CSRF cookies; every worker of one deployment needs
+    the same one, so `tournament serve` keeps it in the database.
+    """
+    _url, db_engine = open_database(db_url)
+    secret = csrf_secret or os.environ.get("TOURNAMENT_CSRF_SECRET") or _stored_secret(db_engine)
+
+    def dispose() -> None:
+        db_engine.dispose()
+
+    app = Litestar(
+        route_handlers=[*public.HANDLERS, *api.HANDLERS, *players.HANDLERS, *organiser.HANDLERS],
+        template_config=TemplateConfig(engine=JinjaTemplateEngine.from_environment(pages.environment())),
+        csrf_config=CSRFConfig(secret=secret, exclude=["/api/"], cookie_httponly=True, cookie_samesite="strict"),
+        openapi_config=OpenAPIConfig(
+            title="headjudge tournament", version="1", path="/api/schema", render_plugins=[JsonRenderPlugin()],
+            description="The public event data (the CLI's --json Structs), players' reports and the organiser's actions.",
+        ),
+        exception_handlers={
+            service.TournamentError: _service_error,
+            RequestEntityTooLarge: _too_large,
+            HTTPException: _http_error,
+            OperationalError: _database_error,
+            DBAPIError: _database_error,
+            Exception: _unexpected,
+        },
+        request_max_body_size=MAX_UPLOAD,
+        on_shutdown=[dispose],
+        logging_config=None,
+    )
+    app.state.engine = db_engine
+    app.state.poll_seconds = POLL_SECONDS
+    return app
+
+
+def _stored_secret(db_engine: Engine) -> str:
+    with Session(db_engine) as session, session.begin():
+        return service.server_secret(session, "csrf")
+
+
+def from_environment() -> Litestar:
+    """The factory uvicorn's workers call (`tournament serve` passes the database in TOURNAMENT_DB)."""
+    return create_app(os.environ.get("TOURNAMENT_DB"))

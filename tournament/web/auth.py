@@ -1,0 +1,102 @@
+"""Who is asking: a player's or the organiser's session, from the cookie (pages) or the Bearer header (API).
+
+Pages keep the session in an HttpOnly cookie and post forms with a CSRF
+token; `/api/...` takes the session only from `Authorization: Bearer`, never
+from a cookie, so a forged cross-site request carries nothing the API reads
+(that is why the API is left out of the CSRF check). Every wrong secret is
+counted against the client's address before the refusal goes out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from litestar import Request, Response
+from litestar.datastructures import Cookie
+from litestar.exceptions import (
+    NotAuthorizedException,
+    PermissionDeniedException,
+    TooManyRequestsException,
+)
+
+from tournament import service
+from tournament.service.tokens import ORGANISER_SESSION, PLAYER_SESSION
+from tournament.web.common import reading, wants_json, writing
+
+COOKIE = "hj_session"
+T = TypeVar("T")
+
+
+def client(request: Request[Any, Any, Any]) -> str:
+    return request.client.host if request.client else "unknown"
+
+
+def secret_of(request: Request[Any, Any, Any]) -> str | None:
+    """The session secret the request carries: the Bearer header under /api, the cookie elsewhere."""
+    if wants_json(request):
+        scheme, _, value = request.headers.get("authorization", "").partition(" ")
+        return value.strip() or None if scheme.lower() == "bearer" else None
+    return request.cookies.get(COOKIE) or None
+
+
+def guarded(request: Request[Any, Any, Any], attempt: Callable[[], T]) -> T:
+    """Run a secret check: refused while the client has guessed wrong too often; a wrong guess is counted."""
+    where = client(request)
+    with reading(request) as session:
+        try:
+            service.check_guesses(session, where)
+        except service.TooManyGuesses as exc:
+            raise TooManyRequestsException(exc.message) from None
+    try:
+        return attempt()
+    except service.Denied as exc:
+        with writing(request) as session:
+            service.record_guess(session, where)
+        raise NotAuthorizedException(exc.message) from None
+
+
+def identity(request: Request[Any, Any, Any]) -> service.Identity | None:
+    """Whose session the request carries; None without one. A wrong or expired one is refused (and counted)."""
+    secret = secret_of(request)
+    if secret is None:
+        return None
+
+    def check() -> service.Identity:
+        with reading(request) as session:
+            return service.identify(session, secret)
+
+    return guarded(request, check)
+
+
+def player(request: Request[Any, Any, Any]) -> service.Identity:
+    found = identity(request)
+    if found is None or found.role != "player":
+        raise NotAuthorizedException("sign in with the code on your slip first")
+    return found
+
+
+def organiser(request: Request[Any, Any, Any]) -> service.Identity:
+    found = identity(request)
+    if found is None:
+        raise NotAuthorizedException("sign in with the organiser token first")
+    if found.role != "organiser":
+        raise PermissionDeniedException("this is for the organiser")
+    return found
+
+
+def keep(response: Response[Any], request: Request[Any, Any, Any], secret: str, role: str) -> Response[Any]:
+    """Send a new session as the page cookie (HttpOnly; Secure over HTTPS)."""
+    lifetime = ORGANISER_SESSION if role == "organiser" else PLAYER_SESSION
+    response.set_cookie(
+        Cookie(
+            key=COOKIE, value=secret, httponly=True, samesite="lax", secure=request.url.scheme == "https",
+            max_age=int(lifetime.total_seconds()), path="/",
+        )
+    )
+    return response
+
+
+def forget(response: Response[Any]) -> Response[Any]:
+    response.delete_cookie(COOKIE, path="/")
+    return response

@@ -1,0 +1,50 @@
+"""What every route module shares: the database sessions, the JSON-or-page test, HTTP statuses."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from litestar import Request
+from sqlalchemy import Engine
+from sqlalchemy.orm import Session
+
+from tournament import service
+
+# HTTP status for each service refusal (the CLI's exit code goes in the body too).
+STATUS = {
+    service.EXIT_USAGE: 400,
+    service.EXIT_NOT_FOUND: 404,
+    service.EXIT_RESULTS_MISSING: 409,
+    service.EXIT_WRONG_TABLE: 422,
+    service.EXIT_LOG_REJECTED: 422,
+    service.EXIT_CONFLICT: 409,
+    service.EXIT_DATABASE: 503,
+}
+
+
+def engine(request: Request[Any, Any, Any]) -> Engine:
+    return request.app.state.engine
+
+
+@contextmanager
+def reading(request: Request[Any, Any, Any]) -> Iterator[Session]:
+    """A session for reading only."""
+    with Session(engine(request)) as session:
+        yield session
+
+
+@contextmanager
+def writing(request: Request[Any, Any, Any]) -> Iterator[Session]:
+    """One session and one transaction: committed when the block succeeds, else rolled back."""
+    with Session(engine(request)) as session, session.begin():
+        yield session
+
+
+def wants_json(request: Request[Any, Any, Any]) -> bool:
+    return request.url.path.startswith("/api/")
+
+
+def status_of(exc: service.TournamentError) -> int:
+    return STATUS.get(exc.code, 400)

@@ -1,0 +1,97 @@
+"""The public pages (no sign-in): events, a round with find-your-seat, standings, the bracket, pods.
+
+Each page polls its event's `/api/events/{id}/version` and reloads when the
+event log moves (tournament/README.md says why a poll and not server-sent events).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from litestar import Request, get
+from litestar.params import FromPath, FromQuery
+from litestar.response import Template
+from sqlalchemy.orm import Session
+
+from tournament import export, pictures, render, service
+from tournament.models import Event
+from tournament.web import views
+from tournament.web.common import reading
+
+
+def page(request: Request[Any, Any, Any], name: str, session: Session | None = None, event: Event | None = None, **context: Any) -> Template:
+    """A page from `templates/web/`; an event's page gets what the layout needs to poll it."""
+    if event is not None:
+        assert session is not None
+        context |= {"event": export.event_info(event), "version": views.version(event)}
+    context.setdefault("event", None)
+    context.setdefault("version", None)
+    return Template(template_name=f"web/{name}.html.j2", context={"poll_seconds": request.app.state.poll_seconds, **context})
+
+
+@get("/", sync_to_thread=True, include_in_schema=False)
+def home(request: Request[Any, Any, Any]) -> Template:
+    with reading(request) as session:
+        return page(request, "events", events=views.events(session))
+
+
+def _round_page(request: Request[Any, Any, Any], event_id: str, number: int | None, by: str, q: str) -> Template:
+    with reading(request) as session:
+        event = service.get_event(session, event_id)
+        number = event.rounds if number is None else number
+        info = export.round_info(session, event_id, number) if number else None
+        shown = views.names(session, event_id)
+        header, cells = render.pairing_cells(info.tables, info.bye, event.format == "pods", info.advanced, info.names) if info else ([], [])
+        return page(
+            request, "round", session, event, info=info, number=number, current=number == event.rounds,
+            header=header, cells=cells, text_columns=render.TEXT_COLUMNS, by_name=views.by_name(info, shown) if info else [],
+            by="name" if by == "name" else "table", q=q, seats=views.seats(session, event, q) if q and number == event.rounds else [],
+            names=shown, ends_at=service.round_ends(session, event_id, number) if number else None,
+        )
+
+
+@get("/e/{event_id:str}", sync_to_thread=True, include_in_schema=False)
+def current_round(request: Request[Any, Any, Any], event_id: FromPath[str], by: FromQuery[str] = "table", q: FromQuery[str] = "") -> Template:
+    """The current round: find-your-seat, then the pairings by table or by name."""
+    return _round_page(request, event_id, None, by, q)
+
+
+@get("/e/{event_id:str}/round/{number:int}", sync_to_thread=True, include_in_schema=False)
+def round_page(request: Request[Any, Any, Any], event_id: FromPath[str], number: FromPath[int], by: FromQuery[str] = "table") -> Template:
+    return _round_page(request, event_id, number, by, "")
+
+
+@get("/e/{event_id:str}/standings", sync_to_thread=True, include_in_schema=False)
+def standings(request: Request[Any, Any, Any], event_id: FromPath[str]) -> Template:
+    with reading(request) as session:
+        event = service.get_event(session, event_id)
+        header, cells = render.standing_cells(export.standing_rows(session, event_id))
+        return page(
+            request, "standings", session, event, header=header, cells=cells, text_columns=render.TEXT_COLUMNS, short=render.SHORT,
+        )
+
+
+@get("/e/{event_id:str}/bracket", sync_to_thread=True, include_in_schema=False)
+def bracket(request: Request[Any, Any, Any], event_id: FromPath[str]) -> Template:
+    with reading(request) as session:
+        event = service.get_event(session, event_id)
+        info = export.bracket_info(session, event_id)
+        drawn = [pictures.bracket_picture(info)] if info else []
+        return page(request, "pictures", session, event, heading="Bracket", pictures=drawn,
+                    empty="This event has no bracket (yet).")
+
+
+@get("/e/{event_id:str}/pods", sync_to_thread=True, include_in_schema=False)
+def pods(request: Request[Any, Any, Any], event_id: FromPath[str]) -> Template:
+    """Every pods round's tables, seats in order (seat 1 plays first), with places once reported."""
+    with reading(request) as session:
+        event = service.get_event(session, event_id)
+        drawn = [] if event.format != "pods" else [
+            pictures.Picture(f"Round {n}", text=render.pod_text(export.pairing_rows(session, event_id, n)))
+            for n in range(event.rounds, 0, -1)
+        ]
+        return page(request, "pictures", session, event, heading="Pods", pictures=drawn,
+                    empty="This event does not play pods." if event.format != "pods" else "No round paired yet.")
+
+
+HANDLERS = [home, current_round, round_page, standings, bracket, pods]

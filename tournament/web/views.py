@@ -1,0 +1,134 @@
+"""What the public pages and their `/api/...` twins show, built once from the database as the CLI's Structs."""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass
+
+import segno
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from schemas.tournament import EventInfo, RoundInfo, TableRow
+from schemas.web import Claim, MatchView, RefereeError, Seat, TableClaims, Version
+from tournament import export, service
+from tournament.models import Event
+
+MAX_SEATS = 20  # find-your-seat answers at most this many players
+
+
+def events(session: Session) -> list[EventInfo]:
+    return [export.event_info(e) for e in session.scalars(select(Event).order_by(Event.created_at.desc()))]
+
+
+def version(event: Event) -> Version:
+    return Version(event.id, event.last_seq, event.rounds)
+
+
+def names(session: Session, event_id: str) -> dict[str, str]:
+    """Each player's id -> the name people read."""
+    return service.display_names(session, event_id)
+
+
+def current_round(session: Session, event: Event) -> RoundInfo | None:
+    return export.round_info(session, event.id, event.rounds) if event.rounds else None
+
+
+def _folded(text: str) -> str:
+    """For matching what someone types: compatibility forms, no zero-width or format characters, no case."""
+    text = unicodedata.normalize("NFKC", text)
+    return "".join(c for c in text if unicodedata.category(c) != "Cf").casefold().strip()
+
+
+def seats(session: Session, event: Event, query: str) -> list[Seat]:
+    """Find your seat: players of the current round whose id or name contains `query`, with their table."""
+    wanted = _folded(query)
+    if not wanted or not event.rounds:
+        return []
+    shown = names(session, event.id)
+    info = current_round(session, event)
+    assert info is not None
+    tables: dict[str, TableRow] = {p: row for row in info.tables for p in row.players}
+    resting = {*([info.bye] if info.bye else []), *info.advanced}
+    found = []
+    for player, name in sorted(shown.items(), key=lambda item: _folded(item[1])):
+        if wanted in _folded(player) or wanted in _folded(name):
+            found.append(Seat(player, name, tables.get(player), bye=player in resting))
+    return found[:MAX_SEATS]
+
+
+def by_name(info: RoundInfo, shown: dict[str, str]) -> list[tuple[str, str, str]]:
+    """Pairings by name: (player, table, opponents), alphabetically by the name people read."""
+    rows = []
+    for row in info.tables:
+        for player in row.players:
+            others = ", ".join(shown.get(p, p) for p in row.players if p != player)
+            label = "bye" if row.source == "bye" else str(row.table)
+            rows.append((shown.get(player, player), label, others))
+    rows += [(shown.get(p, p), "bye", "") for p in [*([info.bye] if info.bye else []), *info.advanced]]
+    return sorted(rows, key=lambda r: _folded(r[0]))
+
+
+def table_claims(session: Session, event: Event, state: service.TableState) -> TableClaims:
+    """A table of the current round with its claims, as the player's page and the organiser's show it."""
+    table = state.table
+    if table.pod:
+        pod, seated = service.find_pod(session, event, table.number, table.round)
+        row = export.pod_row(pod, seated)
+    else:
+        row = export.table_row(session, service.find_match(session, event, table.number, table.round))
+    claims = [
+        Claim(c.player, c.text, c.key, c.kind, c.confirms, c.last_lines.split())  # type: ignore[arg-type]
+        for c in state.claims
+    ]
+    return TableClaims(row, state.state, claims)  # type: ignore[arg-type]
+
+
+def match_view(session: Session, event_id: str, player: str) -> MatchView:
+    event = service.get_event(session, event_id)
+    seat = service.seat_of(session, event, player)
+    info = current_round(session, event)
+    resting = bool(info) and player in {*([info.bye] if info and info.bye else []), *(info.advanced if info else [])}
+    table = table_claims(session, event, service.state_of(session, seat, event_id)) if seat else None
+    return MatchView(event_id, player, event.rounds, table, bye=resting)
+
+
+def referee_error(exc: service.LogRejected) -> RefereeError | None:
+    """What the referee said about a refused log: rule, message, record and line (as `referee validate`)."""
+    verdict = exc.verdict
+    if verdict is None or verdict.error is None:
+        return None
+    error = verdict.error
+    return RefereeError(verdict.path or "", verdict.verdict, error.rule, error.message, error.seq or None, error.line)
+
+
+def join_link(base_url: str, code: str) -> str:
+    """A player's sign-in link: the code after `#`, which browsers never send to a server (so no log has it)."""
+    return f"{base_url.rstrip('/')}/join#code={code}"
+
+
+@dataclass(frozen=True)
+class QR:
+    """A QR code as coordinates (in modules, quiet zone included): the template draws each dark run."""
+
+    size: int
+    runs: list[tuple[int, int, int]]  # x, y, width
+
+
+QUIET = 4  # modules of light border a scanner needs
+
+
+def qr(text: str) -> QR:
+    matrix = segno.make(text, error="m").matrix
+    runs = []
+    for y, row in enumerate(matrix):
+        x = 0
+        while x < len(row):
+            if row[x]:
+                start = x
+                while x < len(row) and row[x]:
+                    x += 1
+                runs.append((start + QUIET, y + QUIET, x - start))
+            else:
+                x += 1
+    return QR(len(matrix) + 2 * QUIET, runs)
