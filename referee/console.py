@@ -13,7 +13,6 @@ import os
 import signal
 import sys
 from collections.abc import Callable, Sequence
-from importlib import metadata
 from typing import Any, NoReturn
 
 import msgspec
@@ -123,6 +122,8 @@ def version_option(program: str) -> Any:
 
     def show(value: bool) -> None:
         if value:
+            from importlib import metadata
+
             say(f"{program} {metadata.version('headjudge')}")
             raise typer.Exit()
 

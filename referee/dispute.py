@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Iterable, Iterator
 from typing import Any
@@ -67,6 +68,13 @@ def _branch(replay: Replay, line: int, record: bytes | None) -> dict[str, Any]:
     return {"record": shown, "judgement": judgement, "verdict": msgspec.to_builtins(v)}
 
 
+def _once(path: str, stdin: list[bytes] | None) -> list[bytes] | None:
+    """The lines of a log that can be read only once (stdin, a pipe like bash's `<(...)`); None for a file."""
+    if path == "-":
+        return stdin
+    return None if os.path.isfile(path) else list(_lines(path))
+
+
 def compare(
     path_a: str, path_b: str, lines_a: list[bytes] | None = None, lines_b: list[bytes] | None = None
 ) -> dict[str, Any]:
@@ -74,10 +82,9 @@ def compare(
 
     `lines_a` and `lines_b`, when given, are the logs already read (the paths then only name them).
     """
-    if "-" in (path_a, path_b) and lines_a is None and lines_b is None:
-        stdin = list(_lines("-"))
-        lines_a = stdin if path_a == "-" else None
-        lines_b = stdin if path_b == "-" else None
+    if lines_a is None and lines_b is None:
+        stdin = list(_lines("-")) if "-" in (path_a, path_b) else None
+        lines_a, lines_b = _once(path_a, stdin), _once(path_b, stdin)
 
     def lines(path: str, cached: list[bytes] | None) -> Iterable[bytes]:
         return cached if cached is not None else _lines(path)

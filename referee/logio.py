@@ -58,6 +58,8 @@ def explain(exc: Exception, prefix: str = "", line: bytes | None = None) -> Malf
     With the `line` it came from, a line that is not UTF-8 is called that first,
     whatever msgspec tripped on (it may meet an unknown key before the bad byte).
     """
+    if line is not None and line.startswith(b"\xef\xbb\xbf"):
+        return Malformed("the line starts with a byte-order mark, which is not JSON (save the log as UTF-8 without one)")
     bad = _bad_utf8(line) if line is not None else None
     if bad or isinstance(exc, UnicodeDecodeError):
         return Malformed(f"not UTF-8: {bad or 'a string holds bytes that are not UTF-8'}", prefix.rstrip(".") or None)

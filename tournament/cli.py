@@ -16,9 +16,6 @@ from typing import Annotated, Any
 
 import msgspec
 import typer
-from alembic.runtime.migration import MigrationContext
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-from rich.table import Table
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
@@ -40,7 +37,7 @@ from tournament.cli_base import (
     transaction,
     write_text,
 )
-from tournament.db import shown
+from tournament.db import revisions, shown
 from tournament.eventlog import as_utc, decode
 from tournament.models import Event, GameLog, LogEntry
 from tournament.verification import verify as verify_log
@@ -119,6 +116,8 @@ def events(db: DbOpt = None, as_json: JsonOpt = False) -> None:
     if as_json:
         emit_json(infos)
         return
+    from rich.table import Table
+
     table = Table(title="events")
     for column in ("id", "name", "format", "ruleset", "best of", "rounds", "created"):
         table.add_column(column)
@@ -385,6 +384,8 @@ def log_cmd(event: EventArg, db: DbOpt = None, as_json: JsonOpt = False) -> None
     if as_json:
         emit_json([{"seq": e.seq, "type": e.type, "at": as_utc(e.at), "prev": e.prev, "hash": e.hash, "payload": data} for e, data in rows])
         return
+    from rich.table import Table
+
     table = Table(title=f"event log of {event}")
     for column in ("seq", "type", "at (UTC)", "hash", "details"):
         table.add_column(column, justify="right" if column == "seq" else "left", no_wrap=column != "details")
@@ -445,6 +446,8 @@ def demo_cmd(
     """A whole event played by referee bots: every game logged, validated and reported."""
     if cut is not None and fmt != "swiss":
         fail("--cut follows Swiss rounds: use it with --format swiss")
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
     with database(db, create=True) as (url, engine):
         total = demo_mod.tables_expected(fmt, players, rounds, cut, table_size)
         with Progress(
@@ -488,8 +491,8 @@ def db_upgrade(
     as_json: JsonOpt = False,
 ) -> None:
     """Apply the migrations (every command also does this on first use)."""
-    with database(db, revision, create=True) as (url, engine), engine.connect() as connection:
-        now = MigrationContext.configure(connection).get_current_revision()
+    with database(db, revision, create=True) as (url, engine):
+        now = max(revisions(engine), default=None)  # one head: the migrations never branch
     if as_json:
         emit_json({"database": shown(url), "revision": now})
     else:

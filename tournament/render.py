@@ -10,12 +10,14 @@ import io
 import re
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
-
-from rich.table import Table
+from typing import TYPE_CHECKING
 
 from schemas.tournament import BracketInfo, EventInfo, StandingRow, TableRow
 from tournament import pages
 from tournament.pictures import Picture
+
+if TYPE_CHECKING:
+    from rich.table import Table
 
 FORMATS = ("table", "csv", "json", "html")
 
@@ -142,6 +144,8 @@ SHORT = {"rank": "#", "points": "pts", "game_points": "gpts", "wins": "W", "loss
 
 
 def to_rich(title: str, header: list[str], cells: list[list[str]]) -> Table:
+    from rich.table import Table
+
     table = Table(title=title)
     for name in header:
         table.add_column(SHORT.get(name, name), justify="left" if name in TEXT_COLUMNS else "right", no_wrap=name != "reason")

@@ -1,10 +1,73 @@
-"""Built-in decks for bot games, one per translation. Every card name is invented."""
+"""Decks: the checks every declared deck passes (XO-1.2 to XO-1.6), and the built-in decks bots play.
+
+A declared deck is translated card by card, once per deck (a player brings
+the same deck to every round). Every built-in card name is invented.
+"""
 
 from __future__ import annotations
 
+import functools
 import random
 
+import msgspec
+
+from referee.ruleset import Illegal
+from referee.rulesets.crossover.state import Side
+from referee.rulesets.crossover.translations import Mapped, Untranslatable, games, translator
+from schemas import crossover as xo
 from schemas.crossover import Card, Deck
+
+DECK_SIZE = 20
+
+
+def check(player: str, deck: xo.Deck) -> Side:
+    """XO-1.2 to XO-1.6: one player's deck, translated card by card."""
+    if deck.game not in games():
+        raise Illegal("XO-1.4", f"{player}'s deck is of {deck.game!r}, which has no translation (known: {', '.join(games())})")
+    if len(deck.cards) != DECK_SIZE:
+        raise Illegal("XO-1.2", f"{player}'s deck holds {len(deck.cards)} cards; a deck holds exactly {DECK_SIZE}")
+    try:
+        cards = _translated(_Declared(deck))
+    except Illegal as exc:
+        raise Illegal(exc.rule, f"{player}'s deck{exc.message}") from None
+    if not any(m.type == "leader" for m in cards.values()):
+        raise Illegal("XO-1.6", f"{player}'s deck holds no leader")
+    return Side(deck.game, cards)
+
+
+class _Declared:
+    """A deck as a cache key: equal when its JSON is."""
+
+    __slots__ = ("deck", "key")
+
+    def __init__(self, deck: xo.Deck) -> None:
+        self.deck = deck
+        self.key = msgspec.json.encode(deck)
+
+    def __hash__(self) -> int:
+        return hash(self.key)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Declared) and other.key == self.key
+
+
+@functools.lru_cache(maxsize=64)
+def _translated(declared: _Declared) -> dict[str, Mapped]:
+    """The deck's cards by name with their translations (shared, never changed).
+
+    A player brings one deck to every round of an event, so a deck seen before
+    is not translated again. Errors carry the message's end; the caller names the player.
+    """
+    translate = translator(declared.deck.game)
+    cards: dict[str, Mapped] = {}
+    for card in declared.deck.cards:
+        if card.name in cards:
+            raise Illegal("XO-1.3", f" holds {card.name} twice; one copy of each card is allowed")
+        try:
+            cards[card.name] = translate(card)
+        except Untranslatable as exc:
+            raise Illegal("XO-1.5", f": {exc}") from None
+    return cards
 
 
 def _card(name: str, kind: str, *traits: str, **stats: int) -> Card:

@@ -2,41 +2,27 @@
 
 The game is an opening, then rounds of play, combat and resolution. Only
 choices and draws are records; pairings, deaths, discards and the moves from
-one phase to the next are worked out by `_settle` and the functions it calls,
-right after the record that makes them due. Every handler checks its record
-completely before it changes anything.
+one phase to the next are worked out in flow.py, right after the record that
+makes them due. Every handler checks its record completely before it changes
+anything. The state lives in state.py, deck checks in decks.py and the legal
+records in options.py.
 """
 
 from __future__ import annotations
 
 import functools
-import itertools
 import random
 from collections.abc import Callable, Iterator
 from typing import Any
 
-import msgspec
-
 from referee.ruleset import CHANCE, JUDGE, Illegal, Ruleset, require_actor
-from referee.rulesets.crossover import decks
-from referee.rulesets.crossover.state import (
-    FULL_HIT,
-    AttackInProgress,
-    Minion,
-    Side,
-    State,
-    Waiting,
-)
-from referee.rulesets.crossover.translations import Mapped, Untranslatable, games, translator
+from referee.rulesets.crossover import decks, flow, options
+from referee.rulesets.crossover.state import HAND_SIZE, AttackInProgress, Minion, Side, State
 from schemas import crossover as xo
 from schemas.log import Concede, GameLoss, Header, Record, Time
 from schemas.verdict import Result
 
-DECK_SIZE = 20
-HAND_SIZE = 5
 OPENING_SEARCH_DRAWS = 4
-EVENT_MAX_DRAWS = 2
-WINS_NEEDED = 2  # two-player games (XO-9.1)
 BOT_ROUND_LIMIT = 25
 
 
@@ -83,10 +69,10 @@ class Crossover(Ruleset):
             raise Illegal("XO-1.1", f"the first player {setup.first!r} is not one of the players")
         if set(setup.decks) != set(players):
             raise Illegal("XO-1.1", "the setup must give a deck to each player, and to nobody else")
-        sides = {p: _check_deck(p, setup.decks[p]) for p in players}
+        sides = {p: decks.check(p, setup.decks[p]) for p in players}
         state = State(players, setup.first, sides)
         state.queue = state.seat_order()
-        self._next_opener(state)
+        flow.next_opener(state)
         return state
 
     def to_act(self, state: State) -> tuple[str, ...]:
@@ -100,34 +86,8 @@ class Crossover(Ruleset):
         return (state.actor,)
 
     def legal(self, state: State) -> Iterator[Record]:
-        """Every legal game record here, in the order the decks declare their cards."""
-        if state.phase == "over":
-            return
-        actor = state.actor
-        side = state.sides[actor]
-        if state.owed:
-            for card in side.order(side.deck):
-                yield xo.Draw(by=CHANCE, player=actor, card=card)
-        elif state.attack is not None:
-            yield from self._legal_responses(state)
-        elif state.waiting == "opening":
-            yield from (xo.Opening(by=actor, search=s) for s in (True, False))
-        elif state.waiting == "lead":
-            yield from (xo.Lead(by=actor, card=c) for c in side.of_type(side.hand, "leader"))
-        elif state.waiting == "turn":
-            yield from self._legal_plays(state)
-        elif state.waiting == "attack":
-            defender = state.sides[state.opponent()]
-            theirs = defender.order(defender.minions)
-            for minion in side.order(side.minions):
-                size = min(side.hits(minion), len(theirs))
-                for targets in itertools.combinations(theirs, size):
-                    yield xo.Attack(by=actor, minion=minion, targets=list(targets))
-        elif state.waiting == "resolve":
-            for leader in [None, *side.of_type(side.hand, "leader")]:
-                rest = side.order(side.hand - {leader})
-                for discard in itertools.combinations(rest, max(0, len(rest) - HAND_SIZE)):
-                    yield xo.Resolve(by=actor, leader=leader, discard=list(discard))
+        """Every legal game record here, in the order the decks declare their cards (options.py)."""
+        return options.legal(state)
 
     def sample(self, state: State, rng: random.Random) -> Record:
         """A legal record for a bot; plays outnumber passes, and resolution is drawn without listing."""
@@ -137,11 +97,11 @@ class Crossover(Ruleset):
             rest = side.order(side.hand - {leader})
             discard = side.order(rng.sample(rest, max(0, len(rest) - HAND_SIZE)))
             return xo.Resolve(by=state.actor, leader=leader, discard=discard)
-        options = list(self.legal(state))
-        plays = [r for r in options if isinstance(r, xo.Summon | xo.Equip | xo.PlayEvent)]
+        records = list(self.legal(state))
+        plays = [r for r in records if isinstance(r, xo.Summon | xo.Equip | xo.PlayEvent)]
         if plays and rng.random() < 0.8:  # bots that mostly play make skirmishes happen
             return rng.choice(plays)
-        return rng.choice(options)
+        return rng.choice(records)
 
     def apply(self, state: State, record: Record) -> None:
         """Check `record` against the rules, then perform it and whatever follows by itself."""
@@ -215,7 +175,7 @@ class Crossover(Ruleset):
         side.hand.add(record.card)
         state.owed -= 1
         if not state.owed:
-            self._after_draws(state)
+            flow.after_draws(state)
 
     def _opening(self, state: State, record: xo.Opening) -> None:
         """XO-4.4: a single-leader deck searches for its leader or draws as usual."""
@@ -224,9 +184,9 @@ class Crossover(Ruleset):
             (leader,) = side.of_type(side.deck, "leader")
             side.deck.discard(leader)
             side.leader = leader
-            self._owe(state, OPENING_SEARCH_DRAWS, "searched")
+            flow.owe(state, OPENING_SEARCH_DRAWS, "searched")
         else:
-            self._owe(state, HAND_SIZE, "deal")
+            flow.owe(state, HAND_SIZE, "deal")
 
     def _lead(self, state: State, record: xo.Lead) -> None:
         """XO-4.3: the opening player chooses which of several leaders to play."""
@@ -235,7 +195,7 @@ class Crossover(Ruleset):
             raise Illegal("XO-4.3", f"{record.card} is not a leader in {state.actor}'s hand")
         side.hand.discard(record.card)
         side.leader = record.card
-        self._next_opener(state)
+        flow.next_opener(state)
 
     # -- records: the play phase --------------------------------------------------
 
@@ -244,7 +204,7 @@ class Crossover(Ruleset):
         side = self._play(state, record, "minion")
         side.hand.discard(record.card)
         side.minions[record.card] = Minion()
-        self._played(state)
+        flow.played(state)
 
     def _equip(self, state: State, record: xo.Equip) -> None:
         """XO-5.2, XO-5.4: equipment from hand goes onto one of the player's minions."""
@@ -253,7 +213,7 @@ class Crossover(Ruleset):
             raise Illegal("XO-5.4", f"{record.minion} is not a minion {state.actor} has in play")
         side.hand.discard(record.card)
         side.minions[record.minion].equipment.append(record.card)
-        self._played(state)
+        flow.played(state)
 
     def _event(self, state: State, record: xo.PlayEvent) -> None:
         """XO-5.5, XO-5.6: an event; Draw draws up to two, Stop! ends the phase when the turn returns."""
@@ -268,7 +228,7 @@ class Crossover(Ruleset):
         if kind == "stop":
             state.stops.add(state.actor)
         state.owed = record.draw
-        self._played(state)
+        flow.played(state)
 
     def _pass(self, state: State, record: xo.Pass) -> None:
         """XO-5.7: the turn ends, with a draw if the player wants one."""
@@ -281,7 +241,7 @@ class Crossover(Ruleset):
         state.turn_over = True
         state.owed = int(record.draw)
         if not state.owed:
-            self._after_draws(state)
+            flow.after_draws(state)
 
     # -- records: skirmishes ----------------------------------------------------
 
@@ -300,7 +260,7 @@ class Crossover(Ruleset):
         if len(record.targets) != size:
             raise Illegal("XO-7.2", f"{record.minion} hits {size} minion(s) here, so it must name {size} target(s)")
         state.attack = AttackInProgress(record.minion, list(record.targets))
-        self._window(state)
+        flow.window(state)
 
     def _respond(self, state: State, record: xo.Respond) -> None:
         """XO-7.6 to XO-7.8: a Draw from the attacker or a Stop! from the defender."""
@@ -328,13 +288,13 @@ class Crossover(Ruleset):
         side.hand.discard(record.card)
         side.discard.add(record.card)
         attack.done.discard(defender if record.by == attacker else attacker)
-        self._window(state)
+        flow.window(state)
 
     def _done(self, state: State, record: xo.Done) -> None:
         """XO-7.6: the player plays nothing more on this attack."""
         attack = self._in_window(state, record, "say done")
         attack.done.add(record.by)
-        self._window(state)
+        flow.window(state)
 
     # -- records: resolution ----------------------------------------------------
 
@@ -360,7 +320,7 @@ class Crossover(Ruleset):
             side.leader = record.leader
         side.hand = hand - set(record.discard)
         side.discard.update(record.discard)
-        self._refill(state)
+        flow.refill(state)
 
     # -- records: concede, time, game loss ----------------------------------------
 
@@ -368,253 +328,19 @@ class Crossover(Ruleset):
         """XO-9.6: a player leaves the game at any time."""
         if record.by not in state.alive:
             raise Illegal("XO-9.6", f"{record.by} is already out of the game")
-        self._drop(state, record.by, "concede")
+        flow.drop(state, record.by, "concede")
 
     def _game_loss(self, state: State, record: GameLoss) -> None:
         """XO-9.7: the judge puts a player out, as if they conceded."""
         _by(record, JUDGE, "only the judge gives a game loss")
         if record.player not in state.alive:
             raise Illegal("XO-9.7", f"{record.player!r} is not a player still in this game")
-        self._drop(state, record.player, "game_loss")
+        flow.drop(state, record.player, "game_loss")
 
     def _time(self, state: State, record: Time) -> None:
         """XO-9.8: the judge calls time; the players still in are placed by skirmishes won."""
         _by(record, JUDGE, "only the judge calls time")
-        self._finish(state, "time")
-
-    # -- what follows by itself: opening -------------------------------------------
-
-    def _owe(self, state: State, count: int, then: Waiting) -> None:
-        """Chance owes the actor `count` draws (fewer if the deck runs out, XO-3.3); `then` follows."""
-        state.waiting = then
-        state.owed = min(count, len(state.sides[state.actor].deck))
-        if not state.owed:
-            self._after_draws(state)
-
-    def _after_draws(self, state: State) -> None:
-        """The draws owed are made: go on with whatever they were drawn for."""
-        side = state.sides[state.actor]
-        if state.waiting == "deal":
-            leaders = side.of_type(side.hand, "leader")
-            if not leaders:  # XO-4.2: the hand goes back and five more are drawn
-                side.deck |= side.hand
-                side.hand = set()
-                self._owe(state, HAND_SIZE, "deal")
-            elif len(leaders) == 1:
-                side.hand.discard(leaders[0])
-                side.leader = leaders[0]
-                self._next_opener(state)
-            else:
-                state.waiting = "lead"
-        elif state.waiting == "searched":
-            self._next_opener(state)
-        elif state.waiting == "turn":
-            self._turn_progress(state)
-        elif state.waiting == "refill":
-            self._next_resolver(state)
-
-    def _next_opener(self, state: State) -> None:
-        """XO-4.1: the next player opens; after the last, the first round begins."""
-        if not state.queue:
-            self._begin_play(state)
-            return
-        state.actor = state.queue.pop(0)
-        side = state.sides[state.actor]
-        if len(side.of_type(side.deck, "leader")) == 1:
-            state.waiting = "opening"
-        else:
-            self._owe(state, HAND_SIZE, "deal")
-
-    # -- what follows by itself: the play phase ------------------------------------
-
-    def _begin_play(self, state: State) -> None:
-        """XO-5.1: a new round starts with the first player still in."""
-        state.phase = "play"
-        state.round += 1
-        state.passes = 0
-        state.stops = set()
-        self._start_turn(state, state.seat_order()[0])
-
-    def _start_turn(self, state: State, player: str) -> None:
-        """`player`'s turn begins, with no plays made yet."""
-        state.actor, state.waiting = player, "turn"
-        state.plays, state.turn_over = 0, False
-
-    def _played(self, state: State) -> None:
-        """A play is made: passes no longer run in succession; the turn ends after play-value plays."""
-        state.plays += 1
-        state.passes = 0
-        state.turn_over = state.plays == state.sides[state.actor].play_value()
-        if not state.owed:
-            self._turn_progress(state)
-
-    def _turn_progress(self, state: State) -> None:
-        """XO-5.6, XO-5.8: once a turn is over, the next begins, unless the play phase ends."""
-        if not state.turn_over:
-            return
-        following = state.next_after(state.actor)
-        if state.passes >= len(state.alive) or following in state.stops:
-            self._begin_combat(state)
-        else:
-            self._start_turn(state, following)
-
-    # -- what follows by itself: combat --------------------------------------------
-
-    def _begin_combat(self, state: State) -> None:
-        """XO-6.1 to XO-6.3: order by initiative, pair off, and let the odd player out win."""
-        state.phase = "combat"
-        state.won = set()
-        seats = state.seat_order()
-        ranked = sorted(seats, key=lambda p: (-state.sides[p].initiative(), seats.index(p)))
-        state.skirmishes = list(zip(ranked[0::2], ranked[1::2], strict=False))
-        if len(ranked) % 2:
-            odd = ranked[-1]
-            if state.sides[odd].minions:  # XO-6.4: no minions, no win
-                self._win(state, odd)
-        state.skirmish = -1
-        self._next_skirmish(state)
-
-    def _next_skirmish(self, state: State) -> None:
-        """Fight the next skirmish; one side without minions (or out of the game) decides it at once."""
-        state.attack = None
-        while True:
-            state.skirmish += 1
-            if state.skirmish == len(state.skirmishes):
-                self._end_combat(state)
-                return
-            attacker, defender = state.skirmishes[state.skirmish]
-            ready = [p for p in (attacker, defender) if p in state.alive and state.sides[p].minions]
-            if len(ready) == 2:
-                state.actor, state.waiting = attacker, "attack"
-                return
-            if ready:  # XO-6.4, XO-9.6
-                self._win(state, ready[0])
-
-    def _window(self, state: State) -> None:
-        """Resolve the attack once nobody is left to ask."""
-        if not state.asked():
-            self._resolve_attack(state)
-
-    def _resolve_attack(self, state: State) -> None:
-        """XO-7.3 to XO-7.10: the hits land, the attacker dies, and the skirmish may end."""
-        attack = state.attack
-        assert attack is not None
-        attacker, defender = state.actor, state.opponent()
-        mine, theirs = state.sides[attacker], state.sides[defender]
-        hit = FULL_HIT if attack.draw else mine.hit(attack.minion)
-        for target in attack.targets:
-            if target not in theirs.minions:  # already died together with another (XO-7.9)
-                continue
-            minion = theirs.minions[target]
-            toughness = theirs.toughness(target)
-            if target in attack.stopped:
-                if toughness > FULL_HIT and not attack.draw:  # the hit counts but cannot kill (XO-7.7)
-                    minion.damage = min(minion.damage + hit, toughness - 1)
-                continue
-            minion.damage += hit
-            if minion.damage >= (FULL_HIT if attack.draw else toughness):
-                theirs.kill(target)
-                if theirs.cards[target].dies_together:
-                    for other in [m for m in theirs.minions if theirs.cards[m].dies_together]:
-                        theirs.kill(other)
-        mine.kill(attack.minion)
-        state.attack = None
-        if mine.minions and theirs.minions:
-            state.waiting = "attack"
-            return
-        self._win(state, defender if theirs.minions else attacker)  # a tie goes to the attacker
-        self._next_skirmish(state)
-
-    def _win(self, state: State, player: str) -> None:
-        """`player` wins a skirmish (XO-9.5)."""
-        state.won.add(player)
-        state.sides[player].wins += 1
-
-    def _end_combat(self, state: State) -> None:
-        """XO-9.1 to XO-9.3: decide who is out or whether the game is won; else resolution."""
-        if len(state.players) == 2:
-            if any(state.sides[p].wins >= WINS_NEEDED for p in state.alive):
-                self._finish(state, "skirmishes")
-                return
-        else:
-            out = [p for p in state.alive if p not in state.won]
-            self._eliminate(state, out)
-            if len(state.alive) <= 1:
-                self._finish(state, "elimination")
-                return
-        self._begin_resolution(state)
-
-    # -- what follows by itself: resolution ----------------------------------------
-
-    def _begin_resolution(self, state: State) -> None:
-        """XO-8.1: everything in play but the leaders is discarded; players resolve in seat order."""
-        state.phase = "resolution"
-        for player in state.alive:
-            side = state.sides[player]
-            for minion in list(side.minions):
-                side.kill(minion)
-        state.queue = state.seat_order()
-        self._next_resolver(state)
-
-    def _next_resolver(self, state: State) -> None:
-        """XO-8.2 to XO-8.4: the next player resolves; after the last, a new round begins."""
-        if not state.queue:
-            self._begin_play(state)
-            return
-        state.actor = state.queue.pop(0)
-        side = state.sides[state.actor]
-        if side.of_type(side.hand, "leader") or len(side.hand) > HAND_SIZE:
-            state.waiting = "resolve"
-        else:
-            self._refill(state)
-
-    def _refill(self, state: State) -> None:
-        """XO-8.2: draw up to five (XO-3.3: as far as the deck allows)."""
-        self._owe(state, HAND_SIZE - len(state.sides[state.actor].hand), "refill")
-
-    # -- leaving the game ----------------------------------------------------------
-
-    def _eliminate(self, state: State, out: list[str]) -> None:
-        """XO-9.3: the players `out` leave together and share the best place left to them."""
-        place = len(state.alive) - len(out) + 1
-        for player in out:
-            state.placements[player] = place
-            state.alive.remove(player)
-
-    def _drop(self, state: State, player: str, reason: str) -> None:
-        """XO-9.6: `player` is out now; the game goes on from where it stood without them."""
-        self._eliminate(state, [player])
-        if len(state.alive) == 1:
-            self._finish(state, reason)
-            return
-        if player in state.queue:
-            state.queue.remove(player)
-        state.stops.discard(player)
-        in_skirmish = state.phase == "combat" and player in state.skirmishes[state.skirmish]
-        if player != state.actor and not in_skirmish:
-            return
-        state.owed = 0
-        if state.phase == "opening":
-            self._next_opener(state)
-        elif state.phase == "play":
-            state.turn_over = True
-            self._turn_progress(state)
-        elif state.phase == "combat":
-            attacker, defender = state.skirmishes[state.skirmish]
-            self._win(state, defender if player == attacker else attacker)
-            self._next_skirmish(state)
-        else:
-            self._next_resolver(state)
-
-    def _finish(self, state: State, reason: str) -> None:
-        """XO-9.4: the players still in are placed by skirmishes won, ahead of everyone out."""
-        wins = {p: state.sides[p].wins for p in state.alive}
-        for player in state.alive:
-            state.placements[player] = 1 + sum(w > wins[player] for w in wins.values())
-        firsts = [p for p in state.players if state.placements[p] == 1]
-        score = {p: float(s.wins) for p, s in state.sides.items()}
-        state.outcome = Result(dict(state.placements), firsts if len(firsts) == 1 else [], score, reason)
-        state.phase, state.waiting, state.owed, state.attack = "over", "", 0, None
+        flow.finish(state, "time")
 
     # -- helpers -----------------------------------------------------------------
 
@@ -651,92 +377,6 @@ class Crossover(Ruleset):
         if record.by not in state.asked():
             raise Illegal("XO-7.6", f"the response window is not asking {record.by}; it waits for {', '.join(state.asked())}")
         return state.attack
-
-    def _legal_plays(self, state: State) -> Iterator[Record]:
-        """XO-5: a pass (with or without a draw) before any play, then the plays."""
-        actor = state.actor
-        side = state.sides[actor]
-        if not state.plays:
-            yield xo.Pass(by=actor)
-            if side.deck:
-                yield xo.Pass(by=actor, draw=True)
-        value = side.play_value()
-        if value == 0 or (not state.plays and side.playable() < value):
-            return
-        for card in side.of_type(side.hand, "minion"):
-            yield xo.Summon(by=actor, card=card)
-        for card in side.of_type(side.hand, "equipment"):
-            for minion in side.order(side.minions):
-                yield xo.Equip(by=actor, card=card, minion=minion)
-        for card in side.of_type(side.hand, "event"):
-            most = min(EVENT_MAX_DRAWS, len(side.deck)) if side.cards[card].event == "draw" else 0
-            for draw in range(most + 1):
-                yield xo.PlayEvent(by=actor, card=card, draw=draw)  # type: ignore[arg-type]
-
-    def _legal_responses(self, state: State) -> Iterator[Record]:
-        """XO-7.6: each asked player's events and `done`."""
-        attack = state.attack
-        assert attack is not None
-        for player in state.asked():
-            side = state.sides[player]
-            if player == state.actor:
-                for card in side.of_type(side.hand, "event", "draw"):
-                    yield from (xo.Respond(by=player, card=card, minion=t) for t in attack.targets)
-            else:
-                open_targets = [t for t in attack.targets if t not in attack.stopped]
-                for card in side.of_type(side.hand, "event", "stop"):
-                    yield from (xo.Respond(by=player, card=card, minion=t) for t in open_targets)
-            yield xo.Done(by=player)
-
-
-def _check_deck(player: str, deck: xo.Deck) -> Side:
-    """XO-1.2 to XO-1.6: one player's deck, translated card by card."""
-    if deck.game not in games():
-        raise Illegal("XO-1.4", f"{player}'s deck is of {deck.game!r}, which has no translation (known: {', '.join(games())})")
-    if len(deck.cards) != DECK_SIZE:
-        raise Illegal("XO-1.2", f"{player}'s deck holds {len(deck.cards)} cards; a deck holds exactly {DECK_SIZE}")
-    try:
-        cards = _translated(_Declared(deck))
-    except Illegal as exc:
-        raise Illegal(exc.rule, f"{player}'s deck{exc.message}") from None
-    if not any(m.type == "leader" for m in cards.values()):
-        raise Illegal("XO-1.6", f"{player}'s deck holds no leader")
-    return Side(deck.game, cards)
-
-
-class _Declared:
-    """A deck as a cache key: equal when its JSON is."""
-
-    __slots__ = ("deck", "key")
-
-    def __init__(self, deck: xo.Deck) -> None:
-        self.deck = deck
-        self.key = msgspec.json.encode(deck)
-
-    def __hash__(self) -> int:
-        return hash(self.key)
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, _Declared) and other.key == self.key
-
-
-@functools.lru_cache(maxsize=64)
-def _translated(declared: _Declared) -> dict[str, Mapped]:
-    """The deck's cards by name with their translations (shared, never changed).
-
-    A player brings one deck to every round of an event, so a deck seen before
-    is not translated again. Errors carry the message's end; the caller names the player.
-    """
-    translate = translator(declared.deck.game)
-    cards: dict[str, Mapped] = {}
-    for card in declared.deck.cards:
-        if card.name in cards:
-            raise Illegal("XO-1.3", f" holds {card.name} twice; one copy of each card is allowed")
-        try:
-            cards[card.name] = translate(card)
-        except Untranslatable as exc:
-            raise Illegal("XO-1.5", f": {exc}") from None
-    return cards
 
 
 _by = functools.partial(require_actor, rule="XO-3.1")  # who may make a record (XO-3.1)

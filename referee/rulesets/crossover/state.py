@@ -19,6 +19,7 @@ Phase = Literal["opening", "play", "combat", "resolution", "over"]
 Waiting = Literal["opening", "deal", "searched", "lead", "turn", "attack", "resolve", "refill", ""]
 
 FULL_HIT = 2  # hits are counted in halves (XO-7.5)
+HAND_SIZE = 5  # the hand a player draws and keeps (XO-4.1, XO-8.2)
 
 
 @dataclass
