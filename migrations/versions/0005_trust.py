@@ -21,11 +21,13 @@ depends_on = None
 
 
 def upgrade() -> None:
-    with op.batch_alter_table('events') as batch:
+    # recreate='never': SQLite adds a column in place; copying a table would trip the foreign keys of
+    # the rows that reference it.
+    with op.batch_alter_table('events', recreate='never') as batch:
         batch.add_column(sa.Column('require_chain', sa.Boolean(), server_default=sa.false(), nullable=False))
-    with op.batch_alter_table('game_logs') as batch:
+    with op.batch_alter_table('game_logs', recreate='never') as batch:
         batch.add_column(sa.Column('fingerprint', sa.String(length=64), nullable=True))
-    with op.batch_alter_table('pods') as batch:
+    with op.batch_alter_table('pods', recreate='never') as batch:
         batch.add_column(sa.Column('fingerprint', sa.String(length=64), nullable=True))
 
 
