@@ -182,7 +182,7 @@ def _progress(total: int) -> Iterator[Callable[[], None]]:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     columns = (TextColumn("validating"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
-    with Progress(*columns, console=err, transient=True) as progress:
+    with Progress(*columns, console=err.made(), transient=True) as progress:
         task = progress.add_task("logs", total=total)
         yield lambda: progress.advance(task)
 

@@ -13,12 +13,14 @@ import os
 import signal
 import sys
 from collections.abc import Callable, Sequence
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import msgspec
 import typer
-from rich.console import Console
 from typer.core import TyperGroup
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 try:  # typer carries its own copy of click since 0.2x
     from typer._click import exceptions as click_errors
@@ -27,17 +29,39 @@ except ImportError:  # pragma: no cover - an older typer on the PyPI click
 
 
 
-class _Console(Console):
-    def on_broken_pipe(self) -> None:
-        """rich would exit 1 here (which says "illegal"); UnixGroup handles it instead."""
-        self.quiet = True
-        raise BrokenPipeError
+class LazyConsole:
+    """A rich Console made on first use: a command that prints no table, bar or error never imports rich.
+
+    Attributes are the Console's; `made()` is the Console itself (for rich's own `console=`).
+    """
+
+    def __init__(self, **options: Any) -> None:
+        self._options = options
+        self._made: Console | None = None
+
+    def made(self) -> Console:
+        if self._made is None:
+            from rich.console import Console
+
+            class _Console(Console):
+                def on_broken_pipe(self) -> None:
+                    """rich would exit 1 here (which says "illegal"); UnixGroup handles it instead."""
+                    self.quiet = True
+                    raise BrokenPipeError
+
+            self._made = _Console(**self._options)
+        return self._made
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):  # not made yet (copy, pickle): no Console to ask
+            raise AttributeError(name)
+        return getattr(self.made(), name)
 
 
 # soft_wrap: a message stays one line however narrow the terminal; tables still fit its width.
 # rich honours NO_COLOR by itself.
-out = _Console(highlight=False, soft_wrap=True)
-err = _Console(stderr=True, highlight=False, soft_wrap=True)
+out = LazyConsole(highlight=False, soft_wrap=True)
+err = LazyConsole(stderr=True, highlight=False, soft_wrap=True)
 
 EXIT_USAGE = 2
 EXIT_INTERNAL = 70  # sysexits.h EX_SOFTWARE: a bug, not a verdict

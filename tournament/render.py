@@ -154,7 +154,7 @@ def to_rich(title: str, header: list[str], cells: list[list[str]]) -> Table:
     return table
 
 
-TEXT_COLUMNS = {"player", "player_a", "player_b", "source", "reason", "seats", "places"}
+TEXT_COLUMNS = {"player", "player_a", "player_b", "source", "reason", "seats", "places", "name", "opponent"}
 
 
 def to_html(

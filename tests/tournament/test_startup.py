@@ -42,4 +42,4 @@ def test_referee_validate_imports_no_progress_bar_or_web_code(tmp_path: Path) ->
     subprocess.run([sys.executable, "-m", "referee", "play", "cardwars", "--out", str(log)], check=True, capture_output=True)
     modules = imported("referee", "validate", str(log), cwd=tmp_path)
     assert "referee.engine" in modules
-    assert not {"rich.progress", "rich.table", "jinja2", "sqlalchemy", "pydantic"} & modules
+    assert not {"rich.console", "rich.progress", "rich.table", "jinja2", "sqlalchemy", "pydantic"} & modules

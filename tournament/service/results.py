@@ -167,6 +167,8 @@ def check_tally(event: Event, match: Match, tally: Tally) -> None:
     needed = event.best_of // 2 + 1
     played = sum(tally.games.values()) + tally.draws
     extra = is_elimination(event, match.round)  # a bracket match may need games past N to break a tie
+    if played == 0 and not extra:
+        return  # 0-0: an intentional draw, agreed before any game
     if played < 1 or (played > event.best_of and not extra) or min(tally.games.values()) >= needed:
         raise Usage(f"{tally.text(match.player_a, match.player_b)} is not a result of a best of {event.best_of}")
     if max(tally.games.values()) > needed:
@@ -200,20 +202,23 @@ def report(
     result: Tally | None = None,
     reason: str | None = None,
     correction: bool = False,
+    judge: bool = False,
     agreed: bool = False,
 ) -> Reported:
-    """Record a table's result from game logs, or a judge's result with a reason.
+    """Record a table's result from game logs, a paper result (a slip), or a judge's ruling.
 
-    Reporting what is already there changes nothing; a different result for a
-    reported table needs `correction` (and a reason). `agreed`: the result is
-    the players' own, confirmed on `tournament serve` (its reason says by whom).
+    A result without logs is a judge's ruling when `judge` is set or a reason
+    is given (a ruling needs its reason), the players' own when `agreed`
+    (confirmed on `tournament serve`; its reason says by whom), and otherwise
+    the slip the players signed. Reporting what is already there changes
+    nothing; a different result for a reported table needs `correction` (and
+    a reason).
     """
     event = lock_event(session, event_id)
     match = find_match(session, event, table, round_number)
     if bool(logs) == (result is not None):
-        raise Usage("give the game logs (--log) or a judge's result (--result), not both or neither")
-    if (result is not None or correction) and not (reason and reason.strip()):
-        raise Usage("a judge's result or a correction needs --reason")
+        raise Usage("give the game logs (--log) or the result, not both or neither")
+    source = result_source(bool(logs), reason, correction=correction, judge=judge, agreed=agreed)
     if logs:
         tally, records = judge_logs(event, match, logs)
         check_new_logs(session, event_id, match, records)
@@ -234,7 +239,6 @@ def report(
     elif correction:
         raise Conflict(f"{_where(match)} has no result to correct yet; use `tournament report`")
     kind = ResultCorrected if correction else ResultReported
-    source: Literal["log", "judge", "players"] = "log" if logs else "players" if agreed else "judge"
     append(session, event.id, kind(match.round, match.number, tally.games, tally.draws, source, reason, records))
     return Reported(match, tally, changed=True)
 
@@ -269,18 +273,18 @@ def report_pod(
     places: dict[str, int] | None = None,
     reason: str | None = None,
     correction: bool = False,
+    judge: bool = False,
     agreed: bool = False,
 ) -> PodResult:
-    """A pod's result: the placements of its one game's log, or a judge's places with a reason."""
+    """A pod's result: the placements of its one game's log, or places from a slip or a judge's ruling (as `report`)."""
     event = lock_event(session, event_id)
     pod, seats = find_pod(session, event, table, round_number)
     where = f"table {pod.number} of round {pod.round} ({', '.join(s.player for s in seats)})"
     if pod.source == "bye":
         raise Conflict(f"{where} is a bye; it has no result to report")
     if bool(logs) == (places is not None):
-        raise Usage("give the game's log (--log) or a judge's places (--result ann=1,bob=2,...), not both or neither")
-    if (places is not None or correction) and not (reason and reason.strip()):
-        raise Usage("a judge's result or a correction needs --reason")
+        raise Usage("give the game's log (--log) or the places (--result ann=1,bob=2,...), not both or neither")
+    source = result_source(bool(logs), reason, correction=correction, judge=judge, agreed=agreed)
     names = {s.player for s in seats}
     record = None
     if logs:
@@ -299,7 +303,6 @@ def report_pod(
     elif correction:
         raise Conflict(f"{where} has no result to correct yet; use `tournament report`")
     kind = PodCorrected if correction else PodReported
-    source: Literal["log", "judge", "players"] = "log" if record else "players" if agreed else "judge"
     append(session, event.id, kind(pod.round, pod.number, places, source, reason, record))
     return PodResult(pod, seats, changed=True)
 
@@ -310,6 +313,24 @@ def check_places(places: dict[str, int], names: set[str], where: str) -> None:
         raise WrongTable(f"--result names {', '.join(sorted(places))}, but {where}")
     if sorted(places.values())[0] != 1 or any(p < 1 or p > len(names) for p in places.values()):
         raise Usage(f"places run from 1 (best) to {len(names)}; equal places share, and someone is first")
+
+
+Kind = Literal["log", "judge", "slip", "players"]
+
+
+def result_source(
+    logs: bool, reason: str | None, *, correction: bool = False, judge: bool = False, agreed: bool = False
+) -> Kind:
+    """Where a result comes from: logs; the players' agreement; a judge's ruling (`judge`, or any reason; it
+    needs one); else a slip."""
+    given = bool(reason and reason.strip())
+    if (correction or judge) and not given:
+        raise Usage("a correction or a judge's ruling needs --reason")
+    if logs:
+        return "log"
+    if agreed:
+        return "players"
+    return "judge" if given or judge else "slip"
 
 
 def judge_pod_log(

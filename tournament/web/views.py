@@ -87,10 +87,11 @@ def table_claims(session: Session, event: Event, state: service.TableState) -> T
 def match_view(session: Session, event_id: str, player: str) -> MatchView:
     event = service.get_event(session, event_id)
     seat = service.seat_of(session, event, player)
-    info = current_round(session, event)
-    resting = bool(info) and player in {*([info.bye] if info and info.bye else []), *(info.advanced if info else [])}
-    table = table_claims(session, event, service.state_of(session, seat, event_id)) if seat else None
-    return MatchView(event_id, player, event.rounds, table, bye=resting)
+    if seat is not None:
+        return MatchView(event_id, player, event.rounds, table_claims(session, event, service.state_of(session, seat, event_id)))
+    info = current_round(session, event)  # a bye, or not paired: only then is the whole round read
+    resting = info is not None and player in {*([info.bye] if info.bye else []), *info.advanced, *info.byes}
+    return MatchView(event_id, player, event.rounds, None, bye=resting)
 
 
 def referee_error(exc: service.LogRejected) -> RefereeError | None:
