@@ -107,7 +107,7 @@ def run_event(engine: Engine, n: int, rounds: int, seed: int, steps: Steps) -> N
     steps.run("register", register)
     for number in range(1, rounds + 1):
 
-        def pair() -> int:
+        def pair(number: int = number) -> int:
             with Session(engine) as session, session.begin():
                 service.pair(session, EVENT)
                 return len(service.matches(session, EVENT, number))
@@ -115,7 +115,7 @@ def run_event(engine: Engine, n: int, rounds: int, seed: int, steps: Steps) -> N
         tables = steps.run(f"pair {number}", pair)
         slips = results_csv(tables, seed + number)
 
-        def results() -> None:
+        def results(slips: str = slips) -> None:
             with Session(engine) as session, session.begin():
                 service.import_results(session, EVENT, service.results_from_csv(slips, "results.csv"))
 
@@ -219,7 +219,10 @@ def main() -> None:
     backends = ([] if args.no_sqlite else ["sqlite"]) + (["postgresql"] if args.pg else [])
     cluster, admin_url = None, os.environ.get("TOURNAMENT_TEST_PG_URL")
     if args.pg and not admin_url:
-        from tests.tournament.conftest import Cluster, pg_tool  # the tests' throwaway cluster (fsync off)
+        from tests.tournament.conftest import (  # the tests' throwaway cluster (fsync off)
+            Cluster,
+            pg_tool,
+        )
 
         initdb, pg_ctl = pg_tool("initdb"), pg_tool("pg_ctl")
         if not (initdb and pg_ctl):

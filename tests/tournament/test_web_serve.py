@@ -51,3 +51,26 @@ def test_a_short_organiser_token_is_refused(tmp_path: Path) -> None:
     env = dict(os.environ, TOURNAMENT_ADMIN_TOKEN="short")
     refused = subprocess.run([*SERVE, "--db", db, "--port", str(_free_port())], env=env, capture_output=True, text=True, timeout=120)
     assert refused.returncode == 2 and "at least 16 characters" in refused.stderr
+
+
+def test_slips_with_tokens_print_each_player_a_code_that_signs_in_once(db_url: str, tmp_path: Path) -> None:
+    import re
+
+    from tests.tournament.webkit import HOSTILE_PERSON, client, make_event
+
+    make_event(db_url, display={"ann": HOSTILE_PERSON})
+    out = tmp_path / "slips.html"
+    cli(db_url, "slips", "ev", "--tokens", "--url", "http://10.0.0.5:8000", "-o", str(out))
+    page = out.read_text()
+    assert "<img src=x" not in page and "&lt;img src=x" in page
+    found = re.findall(r'<p class="code">([^<]+)</p>', page)
+    assert len(found) == 4 and len(set(found)) == 4
+    assert page.count("<svg") == 4 and "http://10.0.0.5:8000/join" in page
+    with client(db_url) as c:
+        first = c.post("/api/join", json={"code": found[0]})
+        assert first.status_code == 201 and first.json()["player"] == "ann", "slips are in name order"
+        assert c.post("/api/join", json={"code": found[0]}).status_code == 401
+    cli(db_url, "slips", "ev", "--tokens", "-o", str(out))
+    with client(db_url) as c:
+        assert c.post("/api/join", json={"code": found[1]}).status_code == 401, "new slips revoke the old codes"
+    assert cli(db_url, "slips", "ev", "--tokens", "--url", "10.0.0.5", code=2).stderr.startswith("tournament: --url must start")

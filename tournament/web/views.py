@@ -72,11 +72,12 @@ def by_name(info: RoundInfo, shown: dict[str, str]) -> list[tuple[str, str, str]
 def table_claims(session: Session, event: Event, state: service.TableState) -> TableClaims:
     """A table of the current round with its claims, as the player's page and the organiser's show it."""
     table = state.table
+    shown, ends = names(session, event.id), service.round_ends(session, event.id, table.round)
     if table.pod:
         pod, seated = service.find_pod(session, event, table.number, table.round)
-        row = export.pod_row(pod, seated)
+        row = export.pod_row(pod, seated, shown, ends)
     else:
-        row = export.table_row(session, service.find_match(session, event, table.number, table.round))
+        row = export.table_row(session, service.find_match(session, event, table.number, table.round), shown, ends)
     claims = [
         Claim(c.player, c.text, c.key, c.kind, c.confirms, c.last_lines.split())  # type: ignore[arg-type]
         for c in state.claims
