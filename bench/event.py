@@ -48,7 +48,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from tournament import export, render, service
 from tournament.cli_base import terminal_table
 from tournament.db import open_database
-from tournament.eventlog import verify
+from tournament.verification import verify
 
 EVENT = "bench"
 SIZES = (1000, 10_000)

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import dataclasses
 
+from sqlalchemy import func, or_, select
 from sqlalchemy.orm import Session
 
 from tournament import brackets, pairing, pods
 from tournament import standings as tiebreaks
-from tournament.models import Event
+from tournament.models import Event, Match, Player
 from tournament.service.elimination import (
     bracket,
     double_bracket,
@@ -16,8 +17,6 @@ from tournament.service.elimination import (
 )
 from tournament.service.queries import (
     get_event,
-    matches,
-    players,
     pod_tables,
     round_byes,
     rounds,
@@ -26,13 +25,12 @@ from tournament.service.queries import (
 
 def _as_matches(session: Session, event_id: str) -> list[tiebreaks.Match]:
     """Every decided match and bye, in the form the standings functions take (a match conceded by a drop is a forfeit)."""
+    # Columns, not Match rows: building 5,000 ORM objects a round costs more than the standings themselves.
+    decided = select(Match.round, Match.player_a, Match.player_b, Match.games_a, Match.games_b, Match.draws, Match.source)
+    decided = decided.filter_by(event_id=event_id).where(Match.games_a.is_not(None), Match.games_b.is_not(None))
     done = [
-        tiebreaks.Match(
-            m.round, (m.player_a, m.player_b), {m.player_a: m.games_a, m.player_b: m.games_b}, m.draws or 0,
-            played=m.source != "drop",
-        )
-        for m in matches(session, event_id)
-        if m.games_a is not None and m.games_b is not None
+        tiebreaks.Match(m.round, (m.player_a, m.player_b), {m.player_a: m.games_a, m.player_b: m.games_b}, m.draws or 0, played=m.source != "drop")
+        for m in session.execute(decided.order_by(Match.round, Match.number))
     ]
     byes = [tiebreaks.Match(r.number, (r.bye,), {r.bye: 2}) for r in rounds(session, event_id) if r.bye]
     byes += [tiebreaks.Match(number, (name,), {name: 2}) for number, name in round_byes(session, event_id)]
@@ -42,7 +40,8 @@ def _as_matches(session: Session, event_id: str) -> list[tiebreaks.Match]:
 def standings(session: Session, event_id: str) -> list[tiebreaks.Standing]:
     """The event's standings; with a bracket, ordered by how far each player got in it (see `_bracket_order`)."""
     event = get_event(session, event_id)
-    everyone = players(session, event_id)
+    listed = select(Player.name, Player.dropped_round, Player.registered_round, Player.seed).filter_by(event_id=event_id)
+    everyone = session.execute(listed.order_by(Player.name)).all()
     dropped = {p.name: p.dropped_round for p in everyone if p.dropped_round is not None}
     if event.format == "pods":
         return pods.pod_standings([p.name for p in everyone], _as_pod_games(session, event_id), pods.Points.parse(event.points), dropped)
@@ -71,8 +70,10 @@ def _reported_swiss_rounds(session: Session, event: Event) -> int:
     if event.format != "swiss":
         return 0
     last = event.rounds if event.bracket_round is None else event.bracket_round - 1
-    open_rounds = {m.round for m in matches(session, event.id) if m.games_a is None and m.round <= last}
-    return min(open_rounds, default=last + 1) - 1
+    first_open = session.scalar(
+        select(func.min(Match.round)).where(Match.event_id == event.id, Match.games_a.is_(None), Match.round <= last)
+    )
+    return (last + 1 if first_open is None else first_open) - 1
 
 
 def _as_pod_games(session: Session, event_id: str) -> list[pods.PodGame]:
@@ -99,10 +100,13 @@ def pod_entrants(session: Session, event_id: str, size: int) -> list[pods.PodEnt
 def sitting_out(session: Session, event_id: str, number: int) -> tuple[set[str], list[str]]:
     """Who the pairing of round `number` leaves out: the paused players, and those with a pre-assigned bye for it."""
     paused, byes = set(), []
-    for p in players(session, event_id):
-        if p.dropped_round is None and p.paused:
+    query = select(Player.name, Player.paused, Player.bye_round).where(
+        Player.event_id == event_id, Player.dropped_round.is_(None), or_(Player.paused, Player.bye_round == number)
+    )
+    for p in session.execute(query.order_by(Player.name)):
+        if p.paused:
             paused.add(p.name)
-        elif p.dropped_round is None and p.bye_round == number:
+        else:
             byes.append(p.name)
     return paused, byes
 
@@ -127,9 +131,9 @@ def entrants(session: Session, event_id: str) -> list[pairing.Entrant]:
     profile = get_event(session, event_id).profile
     byes = {r.bye for r in rounds(session, event_id) if r.bye} | {name for _, name in round_byes(session, event_id)}
     opponents: dict[str, set[str]] = {s.player: set() for s in table}
-    for m in matches(session, event_id):
-        opponents[m.player_a].add(m.player_b)
-        opponents[m.player_b].add(m.player_a)
+    for a, b in session.execute(select(Match.player_a, Match.player_b).filter_by(event_id=event_id)):
+        opponents[a].add(b)
+        opponents[b].add(a)
     return [
         pairing.Entrant(s.player, tiebreaks.pairing_points(profile, s.points), s.rank, s.player in byes, frozenset(opponents[s.player]))
         for s in table
