@@ -100,7 +100,7 @@ def _read_log(session: Session, event_id: str, report: Verification) -> list[Log
         if entry_hash(event_id, seq, row["type"], at, row["prev"], payload) != row["hash"]:
             report.problems.append(f"{where}: its hash does not match its contents")
         prev = row["hash"]
-        entries.append(
+        entries.append(  # in no session: the replay passes them to `project` as they are
             LogEntry(event_id=event_id, seq=seq, type=row["type"], payload=payload, at=at, prev=row["prev"], hash=row["hash"])
         )
     return entries
@@ -133,23 +133,22 @@ def _replay(
 
     Without `flush_each`, rows are written when a query or the end needs them, and any failure is raised."""
     for entry, payload in zip(entries, payloads, strict=True):
-        copy = LogEntry(event_id=entry.event_id, seq=entry.seq, type=entry.type, at=entry.at, prev=entry.prev, hash=entry.hash)
         if check and not flush_each:
-            problem = check(rebuilt, copy, payload)  # an exception here may be a bulk flush's: raised, to replay slowly
+            problem = check(rebuilt, entry, payload)  # an exception here may be a bulk flush's: raised, to replay slowly
             if problem:
                 report.problems.append(problem)
         elif check:
             try:
-                problem = check(rebuilt, copy, payload)
+                problem = check(rebuilt, entry, payload)
             except Exception as exc:  # a log that breaks the re-pairing is a finding
                 problem = f"log entry {entry.seq}: its round cannot be paired again from the log: {_brief(exc)}"
             if problem:
                 report.problems.append(problem)
         if not flush_each:
-            project(rebuilt, copy, payload)
+            project(rebuilt, entry, payload)
             continue
         try:
-            project(rebuilt, copy, payload)
+            project(rebuilt, entry, payload)
             rebuilt.flush()
         except Exception as exc:  # an entry that contradicts the log before it is a finding
             report.problems.append(f"log entry {entry.seq}: {entry.type} cannot be applied to the log before it: {_brief(exc)}")
