@@ -21,6 +21,7 @@ from typing import Any, Literal
 
 import msgspec
 from sqlalchemy import create_engine, delete, select
+from sqlalchemy import event as sa_event
 from sqlalchemy.orm import Session
 
 from schemas.tournament import Source
@@ -516,6 +517,10 @@ def verify(session: Session, event_id: str, check: Check | None = None) -> Verif
     scratch = create_engine("sqlite://")
     Base.metadata.create_all(scratch)
     with Session(scratch) as rebuilt:
+        # The session forgets rows nothing refers to; keeping every rebuilt row lets `project`
+        # find the event and its tables in memory instead of a flush and a SELECT for each entry.
+        kept: list[Any] = []
+        sa_event.listen(rebuilt, "pending_to_persistent", lambda _session, row: kept.append(row))
         for entry, payload in zip(entries, payloads, strict=True):
             copy = _detached(entry)
             problem = check(rebuilt, copy, payload) if check else None
