@@ -38,8 +38,8 @@ from tournament.cli_base import (
 )
 from tournament.db import revisions, shown
 from tournament.eventlog import as_utc, decode
-from tournament.eventlog import verify as verify_log
 from tournament.models import Event, GameLog, LogEntry
+from tournament.verification import verify as verify_log
 from tournament.web.command import serve as serve_cmd
 
 app = typer.Typer(
@@ -90,6 +90,9 @@ def create(
     late_entry: Annotated[
         str, typer.Option("--late-entry", help="A late entry's missed rounds: loss (a match loss each, as the MTR) or none.")
     ] = "loss",
+    require_chain: Annotated[
+        bool, typer.Option("--require-chain/--no-require-chain", help="Accept only hash-chained game logs (records with `prev`).")
+    ] = True,
     db: DbOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -98,7 +101,7 @@ def create(
     with transaction(db, create=True) as session:
         created = service.create_event(
             session, event, name=name, ruleset=ruleset, profile=profile, best_of=best_of, seed=pairing_seed, format=fmt,
-            table_size=table_size, points=points, late_entry=late_entry,
+            table_size=table_size, points=points, late_entry=late_entry, require_chain=require_chain,
         )
         info = export.event_info(created)
     if as_json:
@@ -326,8 +329,9 @@ def verify_cmd(
 ) -> None:
     """Check the event log's hash chain, rebuild the tables from it, and compare. Exit 1 on any difference."""
     with database(db) as (_url, engine), Session(engine) as session:
-        service.get_event(session, event)
         found = verify_log(session, event, service.repairing_problem if pairings else None)
+        if not found.exists:
+            raise service.NotFound(f"unknown event {event!r}")
     if as_json:
         emit_json({"event": event, "ok": found.ok, "entries": found.entries, "problems": found.problems})
     elif found.ok:

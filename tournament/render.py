@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
@@ -118,11 +119,24 @@ def seed_cells(info: BracketInfo) -> tuple[list[str], list[list[str]]]:
 
 
 def to_csv(header: list[str], cells: list[list[str]]) -> str:
+    """CSV whose every cell a spreadsheet reads as text (`inert`)."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(header)
-    writer.writerows(cells)
+    writer.writerow([inert(name) for name in header])
+    writer.writerows([inert(cell) for cell in row] for row in cells)
     return buffer.getvalue()
+
+
+# OWASP's CSV-injection advice: a cell starting with one of these is a formula to a spreadsheet.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+PLAIN_NUMBER = re.compile(r"[+-]?[0-9]+(\.[0-9]+)?")
+
+
+def inert(cell: str) -> str:
+    """A cell a spreadsheet cannot run: a leading `'` before a formula character, except on a plain number like -1."""
+    if cell.startswith(FORMULA_STARTS) and not PLAIN_NUMBER.fullmatch(cell):
+        return "'" + cell
+    return cell
 
 
 # Short headings so a standings table fits an 80-column terminal; CSV and JSON keep the full names.
