@@ -49,8 +49,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tournament import service
 from tournament.db import open_database
-from tournament.eventlog import decode, verify
+from tournament.eventlog import decode
 from tournament.models import LogEntry
+from tournament.verification import verify
 
 EVENT = "bench"
 MOST_PLAYERS = 2000
