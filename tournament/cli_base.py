@@ -118,6 +118,6 @@ def show_round(info: RoundInfo, fmt: str, target: Path | None, event: EventInfo)
     elif target is not None:
         write_text(render.to_csv(header, cells), target)
     else:
-        out.print(render.to_rich(title, header, cells))
+        out.print(render.to_rich(title, header, cells, width=out.width))
 
 
