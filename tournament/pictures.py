@@ -249,7 +249,8 @@ def _draw(info: BracketInfo, matches: list[_Match], headings: list[tuple[int, st
             base = top + LINE * k + LINE / 2 + FONT * 0.35
             if seed:
                 inside.append(Text(x + PAD + seed_width - PAD, base, seed, "seed", "end"))
-            inside.append(Text(x + PAD + seed_width, base, text, kind))
+            if text:
+                inside.append(Text(x + PAD + seed_width, base, text, kind))
             if score:
                 inside.append(Text(x + width - PAD, base, score, "score", "end"))
         boxes.append(Box(x, top, width, MATCH, inside))
@@ -265,7 +266,8 @@ def _draw(info: BracketInfo, matches: list[_Match], headings: list[tuple[int, st
             lines.append(f"{start_x},{start_y} {mid},{start_y} {mid},{to_y} {x},{to_y}")
     final = max(matches, key=lambda m: (m.column, m.id == "GF2"))  # the final, or the grand final's reset
     right = max(x_of.values()) + width + GAP
-    boxes.append(Box(right, final.y - LINE / 2, width, LINE, [Text(right + PAD, final.y + FONT * 0.35, champion, "champion")], "champion"))
+    crowned = [Text(right + PAD, final.y + FONT * 0.35, champion, "champion")] if champion else []
+    boxes.append(Box(right, final.y - LINE / 2, width, LINE, crowned, "champion"))
     texts.append(Text(right, TOP - 14, "Champion", "heading"))
     lines.append(f"{x_of[final.id] + width},{final.y} {right},{final.y}")
     height = max(m.y for m in matches) + MATCH / 2 + PAD
