@@ -9,16 +9,15 @@ from __future__ import annotations
 import json
 import os
 import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
 import msgspec
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-from rich.table import Table
 
 from referee import console
-from referee import dispute as dispute_mod
 from referee.console import emit_json, err, out
 from referee.engine import LEGAL_COUNTED, Replay, judge, judge_file, legal_listing
 from referee.logio import (
@@ -148,17 +147,11 @@ def validate(
     counts: Counter[str] = Counter()
     single = len(logs) == 1 and not quiet  # one log: one JSON object; otherwise an array
     write = sys.stdout.buffer.write
-    show_progress = len(logs) > 1 and err.is_terminal
-    with Progress(
-        TextColumn("validating"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-        console=err, transient=True, disable=not show_progress,
-    ) as progress:
-        task = progress.add_task("logs", total=len(logs))
+    with _progress(len(logs) if len(logs) > 1 and err.is_terminal else 0) as advance:
         separator = b"" if single or not as_json else b"["
         for judged in judge_many(logs, jobs, json_bytes if as_json else _text):
             counts[judged.kind] += 1
-            if show_progress:
-                progress.advance(task)
+            advance()
             if quiet and not judged.failed:
                 continue
             write(separator + judged.output)
@@ -167,6 +160,8 @@ def validate(
     if as_json:
         write(b"\n" if single else (b"[]\n" if separator == b"[" else b"]\n"))
     elif len(logs) > 1 and not quiet:
+        from rich.table import Table
+
         sys.stdout.flush()
         summary = Table(title="summary")
         summary.add_column("verdict")
@@ -176,6 +171,20 @@ def validate(
                 summary.add_row(kind, str(counts[kind]))
         out.print(summary)
     raise typer.Exit(max((EXIT_CODES[kind] for kind in counts), default=0))
+
+
+@contextmanager
+def _progress(total: int) -> Iterator[Callable[[], None]]:
+    """A bar on stderr advanced once per log; with `total` 0, nothing (and rich.progress is not imported)."""
+    if not total:
+        yield lambda: None
+        return
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    columns = (TextColumn("validating"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    with Progress(*columns, console=err.made(), transient=True) as progress:
+        task = progress.add_task("logs", total=total)
+        yield lambda: progress.advance(task)
 
 
 def _text(verdict: Verdict) -> bytes:
@@ -284,6 +293,8 @@ def dispute(
     _readable(log_b)
     if log_a == "-" and log_b == "-":
         fail("stdin (-) can be read only once")
+    from referee import dispute as dispute_mod
+
     if html:
         from referee.show import dispute_page
 
@@ -469,6 +480,8 @@ def rulesets(as_json: JsonOpt = False) -> None:
     if as_json:
         emit_json(rows)
         return
+    from rich.table import Table
+
     table = Table(title="rulesets")
     for column in ("id", "players", "title"):
         table.add_column(column)

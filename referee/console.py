@@ -13,13 +13,14 @@ import os
 import signal
 import sys
 from collections.abc import Callable, Sequence
-from importlib import metadata
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import msgspec
 import typer
-from rich.console import Console
 from typer.core import TyperGroup
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 try:  # typer carries its own copy of click since 0.2x
     from typer._click import exceptions as click_errors
@@ -28,17 +29,39 @@ except ImportError:  # pragma: no cover - an older typer on the PyPI click
 
 
 
-class _Console(Console):
-    def on_broken_pipe(self) -> None:
-        """rich would exit 1 here (which says "illegal"); UnixGroup handles it instead."""
-        self.quiet = True
-        raise BrokenPipeError
+class LazyConsole:
+    """A rich Console made on first use: a command that prints no table, bar or error never imports rich.
+
+    Attributes are the Console's; `made()` is the Console itself (for rich's own `console=`).
+    """
+
+    def __init__(self, **options: Any) -> None:
+        self._options = options
+        self._made: Console | None = None
+
+    def made(self) -> Console:
+        if self._made is None:
+            from rich.console import Console
+
+            class _Console(Console):
+                def on_broken_pipe(self) -> None:
+                    """rich would exit 1 here (which says "illegal"); UnixGroup handles it instead."""
+                    self.quiet = True
+                    raise BrokenPipeError
+
+            self._made = _Console(**self._options)
+        return self._made
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):  # not made yet (copy, pickle): no Console to ask
+            raise AttributeError(name)
+        return getattr(self.made(), name)
 
 
 # soft_wrap: a message stays one line however narrow the terminal; tables still fit its width.
 # rich honours NO_COLOR by itself.
-out = _Console(highlight=False, soft_wrap=True)
-err = _Console(stderr=True, highlight=False, soft_wrap=True)
+out = LazyConsole(highlight=False, soft_wrap=True)
+err = LazyConsole(stderr=True, highlight=False, soft_wrap=True)
 
 EXIT_USAGE = 2
 EXIT_INTERNAL = 70  # sysexits.h EX_SOFTWARE: a bug, not a verdict
@@ -89,10 +112,10 @@ class UnixGroup(TyperGroup):
         if extra.get("standalone_mode", True) is False:
             return super().main(args, prog_name, *rest, **extra)
         extra["standalone_mode"] = False
-        argv = sys.argv[1:] if args is None else list(args)
-        if not argv or "--help" in argv:
-            # help is printed by typer's own rich console, which exits 1 on a closed pipe:
-            # let SIGPIPE end the process instead, as it would `cat` (the shell reports 141)
+        if args is None and (not sys.argv[1:] or "--help" in sys.argv[1:]):
+            # help is printed by typer's own rich console, which exits 1 on a closed pipe: let
+            # SIGPIPE end the process instead, as it would `cat` (the shell reports 141). Only
+            # from the command line (args is None): a test runner's process keeps its handler.
             signal.signal(signal.SIGPIPE, signal.SIG_DFL)
         try:
             code = super().main(args, prog_name, *rest, **extra)
@@ -123,6 +146,8 @@ def version_option(program: str) -> Any:
 
     def show(value: bool) -> None:
         if value:
+            from importlib import metadata
+
             say(f"{program} {metadata.version('headjudge')}")
             raise typer.Exit()
 

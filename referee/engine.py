@@ -1,6 +1,6 @@
 """The replay engine: reads a log line by line, checks each one, and gives the verdict.
 
-Each line is checked in the order DESIGN.md fixes: JSON and fields, `seq`, the
+Each line is checked in the order docs/referee.md gives: JSON and fields, `seq`, the
 hash chain, then the rules. The first failure decides the verdict. The engine
 streams: it holds one line and the game state, never the whole log.
 """
@@ -198,7 +198,7 @@ def judge(lines: Iterable[bytes], path: str | None = None, *, upto: int | None =
 def _line_fault(
     line: bytes, record: Record, lineno: int, expected: int, actors: set[str], chained: bool | None, prev_hash: str
 ) -> tuple[VerdictKind, Error, ChainState] | None:
-    """The first thing wrong with a decoded line, in DESIGN.md's order (fields, seq, chain), or None."""
+    """The first thing wrong with a decoded line, in the order docs/referee.md gives (fields, seq, chain), or None."""
     prev = record.prev
     if prev is not None and prev != prev_hash:  # the decode leaves prev's pattern to here
         try:

@@ -1,4 +1,4 @@
-"""Standard playing cards on the wire: rank then suit (`10H`, `QS`), jokers `JK1` and `JK2` (DESIGN.md)."""
+"""Standard playing cards on the wire: rank then suit (`10H`, `QS`), jokers `JK1` and `JK2` (docs/referee.md)."""
 
 from __future__ import annotations
 

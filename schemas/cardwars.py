@@ -1,4 +1,4 @@
-"""The cardwars vocabulary (fixed by DESIGN.md): its setup and its records."""
+"""The cardwars vocabulary (fixed by the log format's contract, docs/referee.md): its setup and its records."""
 
 from __future__ import annotations
 

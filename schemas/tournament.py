@@ -119,7 +119,8 @@ class EventInfo(msgspec.Struct, forbid_unknown_fields=True):
     round of the bracket or round robin (for a Swiss event, of its top cut); null before it is seeded.
     `table_size`: players a table (pods: 3 to 6). `points`: a pods event's points for a sole win, a
     shared win, then 2nd, 3rd... place. `late_entry`: a late entry's missed rounds count as
-    losses (`loss`) or not at all (`none`)."""
+    losses (`loss`) or not at all (`none`). `require_chain`: the event accepts only hash-chained
+    game logs."""
 
     id: str
     name: str
@@ -134,6 +135,7 @@ class EventInfo(msgspec.Struct, forbid_unknown_fields=True):
     table_size: int = 2
     points: str = "3,1"
     late_entry: str = "none"
+    require_chain: bool = False  # game logs must be hash-chained (`create --require-chain`, the default)
 
 
 class BracketPair(msgspec.Struct, forbid_unknown_fields=True):

@@ -16,16 +16,12 @@ from typing import Annotated, Any
 
 import msgspec
 import typer
-from alembic.runtime.migration import MigrationContext
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-from rich.table import Table
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from referee import console
 from referee.console import emit_json, err, out, say
-from schemas.tournament import TableRow
-from tournament import cli_people, export, pictures, render, service
+from tournament import cli_people, cli_results, cli_rounds, export, pictures, render, service
 from tournament import demo as demo_mod
 from tournament.cli_base import (
     DbOpt,
@@ -40,10 +36,10 @@ from tournament.cli_base import (
     transaction,
     write_text,
 )
-from tournament.db import shown
+from tournament.db import revisions, shown
 from tournament.eventlog import as_utc, decode
-from tournament.eventlog import verify as verify_log
 from tournament.models import Event, GameLog, LogEntry
+from tournament.verification import verify as verify_log
 from tournament.web.command import serve as serve_cmd
 
 app = typer.Typer(
@@ -71,7 +67,10 @@ def _everywhere(
         os.environ["TOURNAMENT_DB"] = db
 
 app.add_typer(db_app, name="db")
-app.add_typer(cli_people.app)  # register, rename, drop, pause, resume, bye: commands of `tournament` itself
+# Commands of `tournament` itself, kept by concern in their own modules.
+app.add_typer(cli_people.app)  # register, rename, drop, pause, resume, bye
+app.add_typer(cli_rounds.app)  # pair, unpair, swap, round start, extend, clock
+app.add_typer(cli_results.app)  # report, correct, results, enter
 
 
 # Commands --------------------------------------------------------------------
@@ -88,6 +87,12 @@ def create(
     fmt: Annotated[str, typer.Option("--format", "-f", help="swiss, single or double (elimination), roundrobin or pods.")] = "swiss",
     table_size: Annotated[int | None, typer.Option("--table-size", help="Pods: players a table, 3 to 6 (default 4).")] = None,
     points: Annotated[str, typer.Option("--points", help="Pods: points for a sole win, a shared win[, 2nd, 3rd...].")] = "3,1",
+    late_entry: Annotated[
+        str, typer.Option("--late-entry", help="A late entry's missed rounds: loss (a match loss each, as the MTR) or none.")
+    ] = "loss",
+    require_chain: Annotated[
+        bool, typer.Option("--require-chain/--no-require-chain", help="Accept only hash-chained game logs (records with `prev`).")
+    ] = True,
     db: DbOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -96,7 +101,7 @@ def create(
     with transaction(db, create=True) as session:
         created = service.create_event(
             session, event, name=name, ruleset=ruleset, profile=profile, best_of=best_of, seed=pairing_seed, format=fmt,
-            table_size=table_size, points=points,
+            table_size=table_size, points=points, late_entry=late_entry, require_chain=require_chain,
         )
         info = export.event_info(created)
     if as_json:
@@ -116,6 +121,8 @@ def events(db: DbOpt = None, as_json: JsonOpt = False) -> None:
     if as_json:
         emit_json(infos)
         return
+    from rich.table import Table
+
     table = Table(title="events")
     for column in ("id", "name", "format", "ruleset", "best of", "rounds", "created"):
         table.add_column(column)
@@ -124,16 +131,6 @@ def events(db: DbOpt = None, as_json: JsonOpt = False) -> None:
             e.id, e.name, e.format, e.ruleset, str(e.best_of), str(e.rounds), e.created_at.strftime("%Y-%m-%d %H:%M")
         )
     out.print(table)
-
-
-@app.command()
-def pair(event: EventArg, db: DbOpt = None, as_json: JsonOpt = False) -> None:
-    """Pair the next Swiss round (refused while the current round has tables without a result)."""
-    with transaction(db) as session:
-        number = service.pair(session, event).number
-        info = export.round_info(session, event, number)
-        details = export.event_info(service.get_event(session, event))
-    show_round(info, "json" if as_json else "table", None, details)
 
 
 @app.command()
@@ -198,91 +195,6 @@ def bracket_cmd(
         write_text(picture + champion, target)
 
 
-@app.command()
-def report(
-    event: EventArg,
-    table: Annotated[int, typer.Option("--table", "-t", help="The table number.")],
-    logs: Annotated[list[Path] | None, typer.Option("--log", help="A game's referee log; repeat once per game, in order.")] = None,
-    result: Annotated[
-        str | None, typer.Option("--result", help="A judge's result: games won, like ann=2,bob=1 (a pod: places, like ann=1,bob=2).")
-    ] = None,
-    draws: Annotated[int, typer.Option("--draws", help="Drawn games, with --result.")] = 0,
-    reason: Annotated[str | None, typer.Option("--reason", help="Why a judge enters the result (required with --result).")] = None,
-    round_number: Annotated[int | None, typer.Option("--round", help="The round (default: the current one).")] = None,
-    db: DbOpt = None,
-    as_json: JsonOpt = False,
-) -> None:
-    """Report a table's result: the games' logs (checked by the referee), or a judge's result with a reason."""
-    _record(event, table, logs or [], result, draws, reason, round_number, db, as_json, correction=False)
-
-
-@app.command()
-def correct(
-    event: EventArg,
-    table: Annotated[int, typer.Option("--table", "-t", help="The table number.")],
-    reason: Annotated[str, typer.Option("--reason", help="Why the result changes (kept in the event log).")],
-    logs: Annotated[list[Path] | None, typer.Option("--log", help="A game's referee log; repeat once per game, in order.")] = None,
-    result: Annotated[
-        str | None, typer.Option("--result", help="The corrected result: games won, like ann=2,bob=1 (a pod: places).")
-    ] = None,
-    draws: Annotated[int, typer.Option("--draws", help="Drawn games, with --result.")] = 0,
-    round_number: Annotated[int | None, typer.Option("--round", help="The round (default: the current one).")] = None,
-    db: DbOpt = None,
-    as_json: JsonOpt = False,
-) -> None:
-    """A judge changes a reported result, with a reason."""
-    _record(event, table, logs or [], result, draws, reason, round_number, db, as_json, correction=True)
-
-
-def _record(
-    event: str, table: int, logs: list[Path], result: str | None, draws: int, reason: str | None,
-    round_number: int | None, db: str | None, as_json: bool, *, correction: bool,
-) -> None:
-    """Shared by report and correct: read the files, then one transaction."""
-    contents = []
-    for path in logs:
-        try:
-            contents.append((str(path), path.read_bytes()))
-        except OSError as exc:
-            fail(f"{path}: {exc.strerror}")
-    if draws and result is None:
-        fail("--draws goes with --result (a log says itself whether a game was drawn)")
-    try:
-        tally = service.parse_result(result, draws) if result is not None else None
-    except service.Usage as exc:
-        fail(exc.message, exc.code)
-    with transaction(db) as session:
-        if service.get_event(session, event).format == "pods":
-            if draws:
-                fail("--draws does not apply to a pod: give each player's place (equal places share)")
-            pod = service.report_pod(
-                session, event, table, round_number=round_number, logs=contents, places=tally.games if tally else None,
-                reason=reason, correction=correction,
-            )
-            row, changed = export.pod_row(pod.pod, pod.seats), pod.changed
-            text = render.places_text(row)
-        else:
-            done = service.report(
-                session, event, table, round_number=round_number, logs=contents, result=tally, reason=reason, correction=correction
-            )
-            row, changed = export.table_row(session, done.match), done.changed
-            text = done.tally.text(*row.players)
-    _said(event, row, changed, correction, as_json, text)
-
-
-def _said(event: str, row: TableRow, changed: bool, correction: bool, as_json: bool, text: str) -> None:
-    """What report and correct print: the table's new result, or that nothing changed."""
-    if as_json:
-        emit_json({"event": event, "changed": changed, "table": row})
-        return
-    if not changed:
-        say(f"table {row.table} of round {row.round} already has this result ({text}); nothing changed")
-    else:
-        verb = "corrected" if correction else "reported"
-        source = f"{len(row.logs)} game log(s) checked by the referee" if row.source == "log" else "judge"
-        say(f"{verb} table {row.table} of round {row.round}: {text} ({source})")
-
-
 @app.command("standings")
 def standings_cmd(
     event: EventArg,
@@ -331,17 +243,20 @@ def standings_cmd(
 def pairings(
     event: EventArg,
     round_number: Annotated[int | None, typer.Option("--round", help="The round (default: the current one).")] = None,
+    by: Annotated[str, typer.Option("--by", help="table (the default), or name: alphabetical, with table, opponent and seat.")] = "table",
     fmt: FormatOpt = "table",
     target: OutOpt = None,
     db: DbOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """A round's tables, bye and results."""
+    """A round's tables, byes, results and end times; `--by name` lists everyone alphabetically, to find a seat."""
     fmt = check_format(fmt, as_json)
+    if by not in ("table", "name"):
+        fail(f"--by must be table or name, not {by!r}")
     with database(db) as (_url, engine), Session(engine) as session:
         details = export.event_info(service.get_event(session, event))
         info = export.round_info(session, event, details.rounds if round_number is None else round_number)
-    show_round(info, fmt, target, details)
+    show_round(info, fmt, target, details, by)
 
 
 @app.command("export")
@@ -394,6 +309,8 @@ def log_cmd(event: EventArg, db: DbOpt = None, as_json: JsonOpt = False) -> None
     if as_json:
         emit_json([{"seq": e.seq, "type": e.type, "at": as_utc(e.at), "prev": e.prev, "hash": e.hash, "payload": data} for e, data in rows])
         return
+    from rich.table import Table
+
     table = Table(title=f"event log of {event}")
     for column in ("seq", "type", "at (UTC)", "hash", "details"):
         table.add_column(column, justify="right" if column == "seq" else "left", no_wrap=column != "details")
@@ -424,8 +341,9 @@ def verify_cmd(
 ) -> None:
     """Check the event log's hash chain, rebuild the tables from it, and compare. Exit 1 on any difference."""
     with database(db) as (_url, engine), Session(engine) as session:
-        service.get_event(session, event)
         found = verify_log(session, event, service.repairing_problem if pairings else None)
+        if not found.exists:
+            raise service.NotFound(f"unknown event {event!r}")
     if as_json:
         emit_json({"event": event, "ok": found.ok, "entries": found.entries, "problems": found.problems})
     elif found.ok:
@@ -453,11 +371,13 @@ def demo_cmd(
     """A whole event played by referee bots: every game logged, validated and reported."""
     if cut is not None and fmt != "swiss":
         fail("--cut follows Swiss rounds: use it with --format swiss")
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
     with database(db, create=True) as (url, engine):
         total = demo_mod.tables_expected(fmt, players, rounds, cut, table_size)
         with Progress(
             TextColumn("playing"), BarColumn(), MofNCompleteColumn(), TextColumn("tables"), TimeElapsedColumn(),
-            console=err, transient=True,
+            console=err.made(), transient=True,
         ) as progress:
             task = progress.add_task("tables", total=total)
             ran = demo_mod.run(
@@ -496,8 +416,8 @@ def db_upgrade(
     as_json: JsonOpt = False,
 ) -> None:
     """Apply the migrations (every command also does this on first use)."""
-    with database(db, revision, create=True) as (url, engine), engine.connect() as connection:
-        now = MigrationContext.configure(connection).get_current_revision()
+    with database(db, revision, create=True) as (url, engine):
+        now = max(revisions(engine), default=None)  # one head: the migrations never branch
     if as_json:
         emit_json({"database": shown(url), "revision": now})
     else:

@@ -22,7 +22,7 @@ from sqlalchemy.orm import Session
 from referee import console
 from referee.console import err, out
 from schemas.tournament import EventInfo, RoundInfo
-from tournament import render, service
+from tournament import printables, render, service
 from tournament.db import DatabaseUnavailable, first_line, open_database, shown
 
 DbOpt = Annotated[
@@ -103,21 +103,32 @@ def write_text(text: str, target: Path | None) -> None:
     err.print(f"wrote {target}", markup=False)
 
 
-def show_round(info: RoundInfo, fmt: str, target: Path | None, event: EventInfo) -> None:
-    """A round's pairings in `fmt`; a `table` sent to a file is written as CSV."""
-    header, cells = render.pairing_cells(
-        info.tables, info.bye, pods=event.format == "pods", advanced=[*info.byes, *info.advanced], names=info.names
-    )
+def show_round(info: RoundInfo, fmt: str, target: Path | None, event: EventInfo, by: str = "table") -> None:
+    """A round's pairings in `fmt`, by table or alphabetically `by` name; a `table` sent to a file is written as CSV."""
+    pods = event.format == "pods"
+    if by == "name":
+        header, cells = printables.by_name_cells(info, pods)
+    else:
+        header, cells = render.pairing_cells(info.tables, info.bye, pods=pods, advanced=[*info.byes, *info.advanced], names=info.names)
     title = f"{event.name}: round {info.number}"
     if fmt == "json":
         write_text(msgspec.json.encode(info).decode(), target)
     elif fmt == "csv":
         write_text(render.to_csv(header, cells), target)
     elif fmt == "html":
-        write_text(render.to_html(title, f"Pairings, round {info.number}", event, header, cells), target)
+        caption = f"Pairings, round {info.number}" + (", by name" if by == "name" else "")
+        write_text(render.to_html(title, caption, event, header, cells), target)
     elif target is not None:
         write_text(render.to_csv(header, cells), target)
     else:
         out.print(render.to_rich(title, header, cells, width=out.width))
 
 
+def read_text(path: Path) -> str:
+    """A UTF-8 text file (a spreadsheet's byte-order mark is fine); a one-line usage error if it cannot be read."""
+    try:
+        return path.read_text(encoding="utf-8-sig")
+    except OSError as exc:
+        fail(f"{path}: {exc.strerror}")
+    except UnicodeDecodeError as exc:
+        fail(f"{path}: not UTF-8 text (byte {exc.start}); save it as UTF-8 CSV")

@@ -9,21 +9,11 @@ import typer
 
 from referee.console import emit_json, say
 from tournament import export, render, service
-from tournament.cli_base import DbOpt, EventArg, JsonOpt, fail, transaction
+from tournament.cli_base import DbOpt, EventArg, JsonOpt, fail, read_text, transaction
 from tournament.models import Player
 
 app = typer.Typer()
 PlayerArg = Annotated[str, typer.Argument(help="The player's id.", metavar="PLAYER")]
-
-
-def read_text(path: Path) -> str:
-    """A UTF-8 text file (a spreadsheet's byte-order mark is fine); a one-line usage error if it cannot be read."""
-    try:
-        return path.read_text(encoding="utf-8-sig")
-    except OSError as exc:
-        fail(f"{path}: {exc.strerror}")
-    except UnicodeDecodeError as exc:
-        fail(f"{path}: not UTF-8 text (byte {exc.start}); save it as UTF-8 CSV")
 
 
 def who(player: Player) -> str:

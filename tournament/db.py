@@ -9,23 +9,23 @@ PostgreSQL writers queue on the event row (`SELECT ... FOR UPDATE`).
 from __future__ import annotations
 
 import os
+import re
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from alembic import command
-from alembic.config import Config
-from alembic.runtime.migration import MigrationContext
-from alembic.script import ScriptDirectory
-from alembic.util import CommandError
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Engine, create_engine, event, inspect, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError, OperationalError
 
 import migrations
 
+if TYPE_CHECKING:
+    from alembic.config import Config
+
 DEFAULT_DB = "tournament.db"
 ALEMBIC_INI = Path(__file__).with_name("alembic.ini")
+VERSION_TABLE = "alembic_version"  # alembic's default; migrations/env.py keeps it
 
 
 class DatabaseUnavailable(Exception):
@@ -62,8 +62,12 @@ BACKENDS = ("sqlite", "postgresql")  # the databases the project supports (Postg
 HINT = "give --db a SQLite file or a postgresql+psycopg://user@host/dbname URL"
 
 
-def make_engine(url: str) -> Engine:
-    """An engine for `url`, with SQLite set up for safe concurrent writers; DatabaseUnavailable for any other URL."""
+def make_engine(url: str, *, writer: bool = True) -> Engine:
+    """An engine for `url`, with SQLite set up for safe concurrent writers; DatabaseUnavailable for any other URL.
+
+    `writer=False`: a SQLite engine for reading only, whose transactions take no lock (`tournament serve`'s
+    pages read beside its writers; in WAL mode a reader never waits for a writer).
+    """
     try:
         parsed = make_url(url)
         backend, driver = parsed.get_backend_name(), parsed.get_driver_name()
@@ -83,24 +87,37 @@ def make_engine(url: str) -> Engine:
     def _connect(dbapi_connection: Any, _record: Any) -> None:
         dbapi_connection.isolation_level = None  # let the "begin" hook below issue BEGIN
         dbapi_connection.execute("PRAGMA foreign_keys = ON")
+        # WAL: a commit appends to the log file without waiting for the disk (synchronous=NORMAL), so writers
+        # queue for milliseconds, not for an fsync each; a power cut may lose the last commits, never the file.
+        dbapi_connection.execute("PRAGMA journal_mode = WAL")
+        dbapi_connection.execute("PRAGMA synchronous = NORMAL")
 
     @event.listens_for(engine, "begin")
     def _begin(connection: Any) -> None:
-        connection.exec_driver_sql("BEGIN IMMEDIATE")
+        connection.exec_driver_sql("BEGIN IMMEDIATE" if writer else "BEGIN")
 
     return engine
 
 
 def alembic_config() -> Config:
     """The alembic configuration shipped in the package, pointing at `migrations/`."""
+    from alembic.config import Config
+
     config = Config(str(ALEMBIC_INI))
     # __path__, not __file__: an editable install may see `migrations` as a namespace package
-    config.set_main_option("script_location", next(iter(migrations.__path__)))
+    config.set_main_option("script_location", _migrations_folder())
     return config
+
+
+def _migrations_folder() -> str:
+    return next(iter(migrations.__path__))
 
 
 def upgrade(engine: Engine, revision: str = "head") -> tuple[str | None, str | None]:
     """Run the migrations up to `revision`; return the revisions before and after."""
+    from alembic import command
+    from alembic.runtime.migration import MigrationContext
+
     config = alembic_config()
     with engine.begin() as connection:
         before = MigrationContext.configure(connection).get_current_revision()
@@ -110,21 +127,43 @@ def upgrade(engine: Engine, revision: str = "head") -> tuple[str | None, str | N
     return before, after
 
 
+_REVISION = re.compile(r"^revision\b[^=]*=\s*['\"]([^'\"]+)['\"]", re.M)
+_DOWN = re.compile(r"^down_revision\b[^=]*=(.*)$", re.M)
+
+
 @cache
 def newest_revisions() -> frozenset[str]:
-    """The heads of the migration scripts (read once per process)."""
+    """The heads of the migration scripts (read once per process).
+
+    Read from the scripts' `revision` and `down_revision` lines, so a command
+    whose database is current never imports alembic (a third of a second);
+    a script these lines cannot be read from leaves it to alembic.
+    """
+    revisions, parents = set(), set()
+    for script in Path(_migrations_folder(), "versions").glob("*.py"):
+        source = script.read_text()
+        found, down = _REVISION.search(source), _DOWN.search(source)
+        if found is None or down is None:
+            if script.name != "__init__.py":
+                return _alembic_heads()
+            continue
+        revisions.add(found.group(1))
+        parents.update(re.findall(r"['\"]([^'\"]+)['\"]", down.group(1)))
+    return frozenset(revisions - parents)
+
+
+def _alembic_heads() -> frozenset[str]:
+    from alembic.script import ScriptDirectory
+
     return frozenset(ScriptDirectory.from_config(alembic_config()).get_heads())
 
 
-def _revision(engine: Engine) -> str | None:
+def revisions(engine: Engine) -> set[str]:
+    """The revisions the database is at (alembic's version table; empty when there is none)."""
     with engine.connect() as connection:
-        return MigrationContext.configure(connection).get_current_revision()
-
-
-def is_current(engine: Engine) -> bool:
-    """True when the database is at the newest migration."""
-    with engine.connect() as connection:
-        return set(MigrationContext.configure(connection).get_current_heads()) == newest_revisions()
+        if not inspect(connection).has_table(VERSION_TABLE):
+            return set()
+        return {row[0] for row in connection.execute(text(f"SELECT version_num FROM {VERSION_TABLE}"))}
 
 
 def missing_sqlite_file(url: str) -> Path | None:
@@ -151,20 +190,27 @@ def open_database(value: str | None, revision: str | None = None, *, create: boo
         engine.dispose()
         raise DatabaseUnavailable(f"no database at {missing}: {absent}")
     try:
-        if not create and _revision(engine) is None:
+        at = revisions(engine)
+        if not create and not at:
             engine.dispose()
             raise DatabaseUnavailable(f"{shown(url)} holds no tournament database: {absent}")
-        if revision is not None:
-            upgrade(engine, revision)
-        elif not is_current(engine):
-            upgrade(engine)
+        if revision is not None or at != newest_revisions():
+            _migrate(engine, url, revision or "head")
     except (OperationalError, DBAPIError) as exc:
         engine.dispose()
         raise DatabaseUnavailable(f"cannot use the database {shown(url)}: {first_line(exc)}") from None
-    except CommandError as exc:  # e.g. a revision this code does not know: not our database
+    return url, engine
+
+
+def _migrate(engine: Engine, url: str, revision: str) -> None:
+    """`upgrade`, with alembic's refusal (e.g. a revision this code does not know: not our database) made DatabaseUnavailable."""
+    from alembic.util import CommandError
+
+    try:
+        upgrade(engine, revision)
+    except CommandError as exc:
         engine.dispose()
         raise DatabaseUnavailable(f"cannot migrate the database {shown(url)}: {first_line(exc)}") from None
-    return url, engine
 
 
 def first_line(exc: BaseException) -> str:

@@ -128,7 +128,7 @@ def log_rows(session: Session, event_id: str) -> list[LogEntryInfo]:
 def event_info(event: Event) -> EventInfo:
     return EventInfo(
         event.id, event.name, event.ruleset, event.profile, event.best_of, event.seed, as_utc(event.created_at), event.rounds,
-        event.format, event.bracket_round, event.table_size, event.points, event.late_entry,
+        event.format, event.bracket_round, event.table_size, event.points, event.late_entry, event.require_chain,
     )
 
 

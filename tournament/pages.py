@@ -7,14 +7,20 @@ markup, so whatever a player typed is escaped by the template engine.
 from __future__ import annotations
 
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
+if TYPE_CHECKING:
+    from jinja2 import Environment
 
 
 @cache
 def environment() -> Environment:
-    """The one template environment: autoescape for .html and .svg templates, undefined names are errors."""
+    """The one template environment: autoescape for .html and .svg templates, undefined names are errors.
+
+    jinja2 is imported here, by the commands that draw a page, not by every command.
+    """
+    from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
+
     return Environment(
         loader=PackageLoader("tournament", "templates"),
         autoescape=select_autoescape(["html", "svg", "j2"], default_for_string=True, default=True),

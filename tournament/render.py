@@ -7,16 +7,18 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
-
-from rich.cells import cell_len
-from rich.table import Table
+from typing import TYPE_CHECKING
 
 from schemas.tournament import BracketInfo, EventInfo, StandingRow, TableRow
 from tournament import brackets, pages
 from tournament.pictures import Picture
+
+if TYPE_CHECKING:
+    from rich.table import Table
 
 FORMATS = ("table", "csv", "json", "html")
 
@@ -173,11 +175,24 @@ def place_cells(info: BracketInfo) -> tuple[list[str], list[list[str]]]:
 
 
 def to_csv(header: list[str], cells: list[list[str]]) -> str:
+    """CSV whose every cell a spreadsheet reads as text (`inert`)."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(header)
-    writer.writerows(cells)
+    writer.writerow([inert(name) for name in header])
+    writer.writerows([inert(cell) for cell in row] for row in cells)
     return buffer.getvalue()
+
+
+# OWASP's CSV-injection advice: a cell starting with one of these is a formula to a spreadsheet.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+PLAIN_NUMBER = re.compile(r"[+-]?[0-9]+(\.[0-9]+)?")
+
+
+def inert(cell: str) -> str:
+    """A cell a spreadsheet cannot run: a leading `'` before a formula character, except on a plain number like -1."""
+    if cell.startswith(FORMULA_STARTS) and not PLAIN_NUMBER.fullmatch(cell):
+        return "'" + cell
+    return cell
 
 
 # Short headings so a standings table fits an 80-column terminal; CSV and JSON keep the full names.
@@ -192,6 +207,7 @@ FOLD_WIDTH = 12  # a text column (a name) folds onto more lines down to this wid
 def fit(header: list[str], cells: list[list[str]], width: int) -> tuple[list[str], list[list[str]], list[str]]:
     """The columns that fit `width` terminal cells, every number whole: text columns may fold to FOLD_WIDTH;
     past that, optional columns go, first those with the same value in every row, then by `OPTIONAL`."""
+    from rich.cells import cell_len  # rich is imported only when a table is drawn
 
     def need(column: int) -> int:
         name = header[column]
@@ -211,6 +227,9 @@ def fit(header: list[str], cells: list[list[str]], width: int) -> tuple[list[str
 
 def to_rich(title: str, header: list[str], cells: list[list[str]], width: int = 80) -> Table:
     """A table for a terminal `width` cells wide (`fit`); a caption names any columns left out."""
+    from rich.cells import cell_len
+    from rich.table import Table
+
     header, cells, dropped = fit(header, cells, width)
     caption = f"not shown at {width} columns: {', '.join(dropped)} (--format csv or html has them)" if dropped else None
     table = Table(title=title, caption=caption)
@@ -225,7 +244,7 @@ def to_rich(title: str, header: list[str], cells: list[list[str]], width: int = 
     return table
 
 
-TEXT_COLUMNS = {"player", "player_a", "player_b", "source", "reason", "seats", "places"}
+TEXT_COLUMNS = {"player", "player_a", "player_b", "source", "reason", "seats", "places", "name", "opponent"}
 
 # Column headings in words for pages people read (CSV and JSON keep the field names).
 HEADINGS = {

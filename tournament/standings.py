@@ -107,7 +107,8 @@ class _Record:
     slots: dict[int, _Slot] = field(default_factory=dict)  # round -> what happened in it
 
     def match_win(self, floor: Fraction) -> Fraction:
-        return max(floor, self.points / (3 * self.rounds)) if self.rounds else floor
+        counted = self.rounds + self.missed  # a late entry's missed rounds are matches lost (T-20)
+        return max(floor, self.points / (3 * counted)) if counted else floor
 
     def game_win(self, floor: Fraction) -> Fraction:
         return max(floor, Fraction(self.game_points, 3 * self.games)) if self.games else floor
@@ -126,7 +127,8 @@ def standings(
     `dropped` maps a player who left to the last round they played; a match of
     theirs recorded for a later round is left out of their own record (their
     opponent keeps the result). `joined` maps a late entry to their first
-    round. `rounds` is how many rounds the event has played (default: the
+    round; the rounds before it are matches they lost (in their W/L and
+    match-win percentage, never as anyone's opponent). `rounds` is how many rounds the event has played (default: the
     last round of `matches`): a player without a match or bye in one of them
     has an unplayed round (chess).
     """
@@ -153,8 +155,8 @@ def standings(
             points=_number(records[p].points),
             game_points=records[p].game_points,
             wins=records[p].wins,
-            # Pokémon: a late entry's missed rounds are losses on their record.
-            losses=records[p].losses + (records[p].missed if profile == "pokemon" else 0),
+            # A late entry's missed rounds are losses on their record (T-20; Pokémon's rules too).
+            losses=records[p].losses + records[p].missed,
             draws=records[p].draws,
             byes=records[p].byes,
             tiebreakers={name: float(v) for name, v in zip(names, values[p], strict=True)},

@@ -13,6 +13,8 @@ Create Date: 2026-11-23 11:30:00
 
 from __future__ import annotations
 
+import json
+
 import sqlalchemy as sa
 from alembic import op
 
@@ -31,6 +33,7 @@ def upgrade() -> None:
         batch.add_column(sa.Column('paused', sa.Boolean(), server_default=sa.false(), nullable=False))
         batch.add_column(sa.Column('bye_round', sa.Integer(), nullable=True))
     op.execute("UPDATE players SET display_name = name")  # a player registered by id is shown by it
+    _from_the_log()
     with op.batch_alter_table('rounds') as batch:
         batch.add_column(sa.Column('started_at', sa.DateTime(timezone=True), nullable=True))
         batch.add_column(sa.Column('minutes', sa.Integer(), nullable=True))
@@ -44,6 +47,26 @@ def upgrade() -> None:
     sa.ForeignKeyConstraint(['event_id', 'round'], ['rounds.event_id', 'rounds.number'], name=op.f('fk_round_byes_event_id_rounds')),
     sa.PrimaryKeyConstraint('event_id', 'round', 'player', name=op.f('pk_round_byes'))
     )
+
+
+def _from_the_log() -> None:
+    """Events written by this code, then downgraded, keep their late-entry rule and names: the log has them."""
+    connection = op.get_bind()
+    events, players = sa.table('events', sa.column('id'), sa.column('late_entry')), sa.table(
+        'players', sa.column('event_id'), sa.column('name'), sa.column('display_name'), sa.column('rating')
+    )
+    entries = connection.execute(sa.text(
+        "SELECT event_id, type, payload FROM event_log WHERE type IN ('event_created', 'player_registered') ORDER BY event_id, seq"
+    ))
+    for event_id, kind, payload in entries:
+        data = json.loads(bytes(payload))
+        if kind == 'event_created' and 'late_entry' in data:
+            connection.execute(events.update().where(events.c.id == event_id).values(late_entry=data['late_entry']))
+        elif kind == 'player_registered' and ('name' in data or 'rating' in data):
+            connection.execute(
+                players.update().where(players.c.event_id == event_id, players.c.name == data['player'])
+                .values(display_name=data.get('name') or data['player'], rating=data.get('rating'))
+            )
 
 
 def downgrade() -> None:

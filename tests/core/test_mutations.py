@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import io
 from functools import cache
 
@@ -20,7 +21,7 @@ from tests import mutations, selfplay
 
 GAMES = ruleset_ids()
 PREFIX = {"cardwars": "CW-", "crossover": "XO-", "maginot": "MG-", "basictcg-mtg": "BT-", "stccg-multiplayer": "SG-"}
-SAMPLE = 2_000
+SAMPLE, FULL = 2_000, 100_000
 
 
 @cache
@@ -29,11 +30,34 @@ def bot_log(ruleset_id: str, seed: int) -> list[bytes]:
     return list(encode_lines(header, play(header, seed)))
 
 
+def no_crashes(count: int, start: int) -> None:
+    crashes = [f"{case}: {why}" for case in mutations.cases(count, start) if (why := mutations.crash(case))]
+    assert not crashes, f"{len(crashes)} tracebacks; the first:\n" + "\n".join(crashes[:5])
+
+
 @pytest.mark.parametrize("start", range(0, SAMPLE, SAMPLE // 5))
 def test_a_sample_of_mutated_logs_never_crashes(start: int) -> None:
     """Cases 0..1999 of the bench's 100,000: every game, every mutation, one to three at a time."""
-    crashes = [f"{case}: {why}" for case in mutations.cases(SAMPLE // 5, start) if (why := mutations.crash(case))]
-    assert not crashes, "\n".join(crashes[:5])
+    no_crashes(SAMPLE // 5, start)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("start", range(SAMPLE, FULL, (FULL - SAMPLE) // 10))
+def test_all_the_mutated_logs_never_crash(start: int) -> None:
+    """The rest of bench/mutate.py's 100,000 cases, in ten parts (about 15 minutes on one core)."""
+    no_crashes((FULL - SAMPLE) // 10, start)
+
+
+def test_the_judge_s_pages_draw_mutated_logs() -> None:
+    """`referee show` and `dispute --html` answer mutated logs too: a page, or their one-line refusal."""
+    from referee.show import CannotShow, dispute_page, show_page
+
+    for case in mutations.cases(20, 7_000):
+        mutated = io.BytesIO(case.data).readlines()
+        original = io.BytesIO(mutations.bot_log(case.ruleset, case.seed, case.players)).readlines()
+        with contextlib.suppress(CannotShow):  # its one-line refusal (a log it cannot draw at all)
+            assert "<html" in show_page(mutated, "mutated.jsonl")
+        assert "<html" in dispute_page("original.jsonl", original, "mutated.jsonl", mutated), case
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])

@@ -9,6 +9,7 @@ from referee.bots import bot_header
 from referee.logio import setup_decoder
 from referee.ruleset import Illegal
 from referee.rulesets import get as get_ruleset
+from referee.rulesets.stccg_multiplayer.options import mission_spots
 from schemas import stccg_multiplayer as sg
 
 ID = "stccg-multiplayer"
@@ -35,7 +36,7 @@ def test_apply_accepts_a_mission_exactly_where_the_listing_puts_it() -> None:
             lines = [p for slot in grid.slots for p in grid.shift_paths(slot)]
             lines += [p[:-1] for p in lines if len(p) > 2]
             for name, mission in sorted(state.seats[active].missions.items())[:1]:
-                spots = {(place, tuple(shift or ())) for place, shift in RULES.mission_spots(grid, mission)}
+                spots = {(place, tuple(shift or ())) for place, shift in mission_spots(grid, mission)}
                 for place, shift in [*((slot, None) for slot in grid.slots), *((p[0], p) for p in lines)]:
                     record = sg.SeedMission(by=active, mission=name, place=place, shift=shift)
                     assert accepted(state, record) == ((place, tuple(shift or ())) in spots), (seed, record)

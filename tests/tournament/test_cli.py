@@ -109,11 +109,11 @@ def test_a_different_result_needs_correct_with_a_reason(db_url: str, tmp_path: P
     cli(db_url, "verify", "ev")
 
 
-def test_judge_result_needs_a_reason_and_the_table_players(db_url: str) -> None:
+def test_judge_ruling_needs_a_reason_and_the_table_players(db_url: str) -> None:
     row = started(db_url)[0]
     a, b = row["players"]
     number = str(row["table"])
-    cli(db_url, "report", "ev", "--table", number, "--result", f"{a}=1,{b}=0", code=service.EXIT_USAGE)
+    cli(db_url, "report", "ev", "--table", number, "--result", f"{a}=1,{b}=0", "--judge", code=service.EXIT_USAGE)
     cli(db_url, "report", "ev", "--table", number, "--result", "2-1", "--reason", "r", code=service.EXIT_USAGE)
     wrong = cli(db_url, "report", "ev", "--table", number, "--result", f"{a}=1,zed=0", "--reason", "r", code=service.EXIT_WRONG_TABLE)
     assert "zed" in wrong.stderr

@@ -288,7 +288,9 @@ def test_verify_checks_a_pods_round_and_a_cut(db_url: str, tmp_path: Path) -> No
 
 def test_a_swiss_event_from_before_the_format_migrations_still_verifies(db_url: str, tmp_path: Path) -> None:
     """Down to 0001 (no format columns) and up again: the defaults make it the Swiss event its log says."""
-    create(db_url, "swiss", ["a", "b", "c", "d"])
+    # An event from before 0005 did not require chained logs (its event_created entry has no require_chain).
+    cli(db_url, "create", "ev", "--seed", "3", "--no-require-chain")
+    cli(db_url, "register", "ev", "a", "b", "c", "d")
     cli(db_url, "pair", "ev")
     report_round(db_url, tmp_path)
     engine = make_engine(db_url)

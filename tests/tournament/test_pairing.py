@@ -16,8 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import tournament.pairing as pairing_module
-from tournament.pairing import Costs, Entrant, Pairing, pair_swiss
+from tournament.pairing import Costs, Entrant, Pairing, blossom, pair_swiss, repair
 
 SETTINGS = settings(
     max_examples=60,
@@ -273,7 +272,7 @@ def test_a_realistic_round_needs_no_exact_fallback(monkeypatch: pytest.MonkeyPat
     def no_fallback(*args: object) -> None:
         raise AssertionError("the exact fallback was used")
 
-    monkeypatch.setattr(pairing_module, "_exact", no_fallback)
+    monkeypatch.setattr(blossom, "exact", no_fallback)
     result = pair_swiss(entrants, 7, seed=5)
     check_valid(entrants, result, 7, 5)
 
@@ -297,8 +296,8 @@ def test_regions_are_optimal_when_they_prove_it(monkeypatch: pytest.MonkeyPatch)
     def no_exact(*args: object) -> None:
         raise Fallback
 
-    monkeypatch.setattr(pairing_module, "_repair_rematches", lambda *args: None)
-    monkeypatch.setattr(pairing_module, "_exact", no_exact)
+    monkeypatch.setattr(repair, "repair_rematches", lambda *args: None)
+    monkeypatch.setattr(blossom, "exact", no_exact)
     proved = 0
     for k, entrants in enumerate(histories):
         try:

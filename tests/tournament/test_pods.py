@@ -181,7 +181,7 @@ def test_pods_event_reports_places_and_verifies(db_url: str, tmp_path: Path) -> 
     seated = rows[0]["players"]
     places = {p: k for k, p in enumerate(seated, start=1)}
     result = ",".join(f"{p}={k}" for p, k in places.items())
-    cli(db_url, "report", "ev", "--table", "1", "--result", result, code=service.EXIT_USAGE)  # no reason
+    cli(db_url, "report", "ev", "--table", "1", "--result", result, "--judge", code=service.EXIT_USAGE)  # a ruling needs a reason
     cli(db_url, "report", "ev", "--table", "1", "--result", "a=1,b=2", "--reason", "x", code=service.EXIT_WRONG_TABLE)
     done = cli_json(db_url, "report", "ev", "--table", "1", "--result", result, "--reason", "paper game")
     assert done["table"]["places"] == places

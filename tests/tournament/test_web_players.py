@@ -9,7 +9,7 @@ from sqlalchemy.orm import Session
 from tests.tournament.tlib import game_log
 from tests.tournament.webkit import client, codes, database, make_event, organiser, sign_in, tables
 from tournament import service
-from tournament.eventlog import verify
+from tournament.verification import verify
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "cardwars"
 

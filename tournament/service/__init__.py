@@ -11,7 +11,8 @@ One module per concern; callers use `service.<name>` for all of them:
 - `queries`: reading the event, players, rounds, tables and pods;
 - `events`: creating an event; `roster`: registering, renaming, pausing and dropping players, pre-assigned byes;
 - `people`: display names, ids derived from them, people from a CSV file;
-- `clock`: the round clock and time extensions;
+- `clock`: the round clock and time extensions; `amend`: unpairing a round, a judge's seat swap;
+- `entry`: results at a scorekeeper's speed (2-1 scores, a whole round from a file);
 - `elimination`: brackets as they stand; `ranking`: standings and entrants;
 - `pairings`: seeding, the top cut, pairing, re-pairing for `verify`;
 - `results`: reports from game logs or a judge, corrections, pods;
@@ -21,6 +22,10 @@ One module per concern; callers use `service.<name>` for all of them:
 
 from __future__ import annotations
 
+from tournament.service.amend import (
+    swap,
+    unpair,
+)
 from tournament.service.claims import (
     Table,
     TableState,
@@ -50,6 +55,14 @@ from tournament.service.elimination import (
     is_bracket,
     is_elimination,
     is_finished,
+)
+from tournament.service.entry import (
+    ResultRow,
+    import_results,
+    open_tables,
+    results_from_csv,
+    score_places,
+    score_tally,
 )
 from tournament.service.errors import (
     EXIT_CONFLICT,
@@ -117,6 +130,7 @@ from tournament.service.results import (
     PodResult,
     Reported,
     Tally,
+    check_places,
     check_tally,
     judge_logs,
     match_over,
@@ -124,6 +138,7 @@ from tournament.service.results import (
     referee_reason,
     report,
     report_pod,
+    result_source,
 )
 from tournament.service.roster import (
     assign_bye,
@@ -172,6 +187,7 @@ __all__ = [
     "Person",
     "PodResult",
     "Reported",
+    "ResultRow",
     "ResultsMissing",
     "Table",
     "TableState",
@@ -187,6 +203,7 @@ __all__ = [
     "bracket",
     "check_guesses",
     "check_id",
+    "check_places",
     "check_tally",
     "claim",
     "clean_name",
@@ -208,6 +225,7 @@ __all__ = [
     "get_player",
     "had_bye",
     "identify",
+    "import_results",
     "is_bracket",
     "is_elimination",
     "is_finished",
@@ -221,6 +239,7 @@ __all__ = [
     "next_pods",
     "next_round",
     "open_match",
+    "open_tables",
     "organiser_login",
     "pair",
     "parse_result",
@@ -238,10 +257,14 @@ __all__ = [
     "repairing_problem",
     "report",
     "report_pod",
+    "result_source",
+    "results_from_csv",
     "resume",
     "round_ends",
     "rounds",
     "rule",
+    "score_places",
+    "score_tally",
     "seat_of",
     "seed",
     "seeded",
@@ -251,6 +274,8 @@ __all__ = [
     "standings",
     "start_round",
     "state_of",
+    "swap",
     "tables",
     "top_cut",
+    "unpair",
 ]

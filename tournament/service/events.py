@@ -32,12 +32,16 @@ FORMATS = {
 }
 
 
+# A late entry's missed rounds (ruling T-20): a match loss each (the MTR's way, the default) or not counted.
+LATE_ENTRY = ("loss", "none")
+
 SEEDED = ("single", "double", "roundrobin")  # formats seeded before round 1 (by `seed`, or at random by `pair`)
 
 
 def create_event(
     session: Session, event_id: str, *, name: str, ruleset: str, profile: str, best_of: int, seed: int,
-    format: str = "swiss", table_size: int | None = None, points: str = "3,1",
+    format: str = "swiss", table_size: int | None = None, points: str = "3,1", late_entry: str = "loss",
+    require_chain: bool = True,
 ) -> Event:
     check_id("event id", event_id)
     if format not in FORMATS:
@@ -64,8 +68,13 @@ def create_event(
         raise Usage(f"unknown tiebreaker profile {profile!r} (known: {', '.join(sorted(tiebreaks.PROFILES))})")
     if best_of < 1 or best_of % 2 == 0:
         raise Usage(f"--best-of must be an odd number of games, not {best_of}")
+    if late_entry not in LATE_ENTRY:
+        raise Usage(f"--late-entry must be {' or '.join(LATE_ENTRY)}, not {late_entry!r}")
     if session.get(Event, event_id) is not None:
         raise Conflict(f"event {event_id!r} already exists")
-    append(session, event_id, EventCreated(name or event_id, ruleset, profile, best_of, seed, format, size, points))
+    append(
+        session, event_id,
+        EventCreated(name or event_id, ruleset, profile, best_of, seed, format, size, points, late_entry, require_chain),
+    )
     return get_event(session, event_id)
 

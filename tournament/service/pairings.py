@@ -44,13 +44,16 @@ from tournament.service.ranking import (
 )
 
 
-def pair(session: Session, event_id: str) -> Round:
+def pair(session: Session, event_id: str, seed: int | None = None) -> Round:
     """Pair the next round in the event's format; refuse while the current one has tables without a result.
 
+    `seed` pairs with another seed than the event's (`pair --reseed`); it is kept in the round's entry.
     A single or double elimination or round robin not seeded by `seed` is seeded here: by rating (highest
     first), the unrated after them, ties at random from the event seed.
     """
     event = lock_event(session, event_id)
+    if seed is not None and (event.format in SEEDED or event.bracket_round is not None):
+        raise Usage(f"{event_id!r} pairs a bracket or round robin, which follows from its seeds: no --reseed")
     _refuse_open_tables(session, event, f"pairing round {event.rounds + 1}")
     if event.format in SEEDED and event.bracket_round is None:
         entered = [p for p in players(session, event_id) if p.dropped_round is None]
@@ -60,13 +63,14 @@ def pair(session: Session, event_id: str) -> Round:
         entered.sort(key=lambda p: (p.rating is None, -(p.rating or 0)))  # rated players first, highest first
         append(session, event.id, BracketSeeded(1, [p.name for p in entered]))
     number = event.rounds + 1
+    chosen = event.seed if seed is None else seed
     if event.format == "pods":
-        grouped = next_pods(session, event, number, event.seed)
-        append(session, event.id, PodsPaired(number, event.seed, grouped.tables, grouped.byes, grouped.repeats))
+        grouped = next_pods(session, event, number, chosen)
+        append(session, event.id, PodsPaired(number, chosen, grouped.tables, grouped.byes, grouped.repeats))
     else:
-        result = next_round(session, event, number, event.seed)
+        result = next_round(session, event, number, chosen)
         byes = sitting_out(session, event_id, number)[1] if event.bracket_round is None else []
-        append(session, event.id, RoundPaired(number, event.seed, list(result.tables), result.bye, result.cost, byes))
+        append(session, event.id, RoundPaired(number, chosen, list(result.tables), result.bye, result.cost, byes))
     paired = session.get(Round, (event_id, number))
     assert paired is not None
     return paired

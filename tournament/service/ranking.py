@@ -50,7 +50,8 @@ def standings(session: Session, event_id: str, swiss_only: bool = False) -> list
     if event.format == "pods":
         return pods.pod_standings([p.name for p in everyone], _as_pod_games(session, event_id), pods.Points.parse(event.points), dropped)
     played = _as_matches(session, event_id)
-    joined = {p.name: p.registered_round + 1 for p in everyone if p.registered_round}
+    # A late entry's missed rounds count as losses only where the event says so (T-20, `--late-entry`).
+    joined = {p.name: p.registered_round + 1 for p in everyone if p.registered_round} if event.late_entry == "loss" else {}
     # Unplayed rounds (chess) are counted over the Swiss rounds every table has reported.
     swiss_rounds = _reported_swiss_rounds(session, event)
     table = tiebreaks.standings([p.name for p in everyone], played, event.profile, dropped, joined, swiss_rounds)

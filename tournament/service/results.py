@@ -8,10 +8,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from sqlalchemy import select
+from sqlalchemy import or_, select
 from sqlalchemy.orm import Session
 
 from referee.engine import judge
+from referee.logio import game_fingerprint
 from schemas.verdict import Verdict
 from tournament.eventlog import (
     GameRecord,
@@ -79,8 +80,6 @@ def judge_logs(event: Event, match: Match, logs: Sequence[tuple[str, bytes]]) ->
     records = []
     for number, (path, data) in enumerate(logs, start=1):
         verdict = _judged(event, seats, match.round, match.number, _where(match), path, data)
-        if verdict.verdict != "complete":
-            raise LogRejected(f"{path}: {referee_reason(verdict)}", verdict)
         assert verdict.result is not None
         if max(games.values()) >= needed:
             raise LogRejected(f"{path}: the match was already decided before game {number} (best of {event.best_of})")
@@ -91,7 +90,7 @@ def judge_logs(event: Event, match: Match, logs: Sequence[tuple[str, bytes]]) ->
             draws += 1
         else:
             games[winner] += 1
-        records.append(GameRecord(hashlib.sha256(data).hexdigest(), winner, data))
+        records.append(GameRecord(hashlib.sha256(data).hexdigest(), winner, data, game_fingerprint(data)))
     if not match_over(event, match.round, games, len(logs)):
         tally = Tally(games, draws)
         tied = " (tied: a bracket match goes on until someone wins a game)" if len(logs) >= event.best_of else ""
@@ -103,7 +102,11 @@ def judge_logs(event: Event, match: Match, logs: Sequence[tuple[str, bytes]]) ->
 
 
 def _judged(event: Event, seats: set[str], round_number: int, table: int, where: str, path: str, data: bytes) -> Verdict:
-    """The referee's verdict on a log, after checking its header names this event's game, table and players."""
+    """The referee's verdict on a complete game's log, after checking it belongs to this event's table.
+
+    Its header must name this event's game, table and players; an event that
+    requires chained logs refuses one whose records carry no `prev` hashes.
+    """
     replay = judge(io.BytesIO(data), path)
     header = replay.header
     if header is not None:
@@ -121,7 +124,15 @@ def _judged(event: Event, seats: set[str], round_number: int, table: int, where:
                 f"{path}: the log says it is from {place.tournament} round {place.round} table {place.table}, "
                 f"not {where} of {event.id}"
             )
-    return replay.verdict
+    verdict = replay.verdict
+    if verdict.verdict != "complete":
+        raise LogRejected(f"{path}: {referee_reason(verdict)}", verdict)
+    if event.require_chain and verdict.chain != "verified":
+        raise LogRejected(
+            f"{path}: {event.id!r} requires chained logs, and this log's records carry no `prev` hashes "
+            "(an event created with --no-require-chain accepts hand-written logs)"
+        )
+    return verdict
 
 
 def match_over(event: Event, round_number: int, games: dict[str, int], played: int) -> bool:
@@ -156,6 +167,8 @@ def check_tally(event: Event, match: Match, tally: Tally) -> None:
     needed = event.best_of // 2 + 1
     played = sum(tally.games.values()) + tally.draws
     extra = is_elimination(event, match.round)  # a bracket match may need games past N to break a tie
+    if played == 0 and not extra:
+        return  # 0-0: an intentional draw, agreed before any game
     if played < 1 or (played > event.best_of and not extra) or min(tally.games.values()) >= needed:
         raise Usage(f"{tally.text(match.player_a, match.player_b)} is not a result of a best of {event.best_of}")
     if max(tally.games.values()) > needed:
@@ -189,20 +202,23 @@ def report(
     result: Tally | None = None,
     reason: str | None = None,
     correction: bool = False,
+    judge: bool = False,
     agreed: bool = False,
 ) -> Reported:
-    """Record a table's result from game logs, or a judge's result with a reason.
+    """Record a table's result from game logs, a paper result (a slip), or a judge's ruling.
 
-    Reporting what is already there changes nothing; a different result for a
-    reported table needs `correction` (and a reason). `agreed`: the result is
-    the players' own, confirmed on `tournament serve` (its reason says by whom).
+    A result without logs is a judge's ruling when `judge` is set or a reason
+    is given (a ruling needs its reason), the players' own when `agreed`
+    (confirmed on `tournament serve`; its reason says by whom), and otherwise
+    the slip the players signed. Reporting what is already there changes
+    nothing; a different result for a reported table needs `correction` (and
+    a reason).
     """
     event = lock_event(session, event_id)
     match = find_match(session, event, table, round_number)
     if bool(logs) == (result is not None):
-        raise Usage("give the game logs (--log) or a judge's result (--result), not both or neither")
-    if (result is not None or correction) and not (reason and reason.strip()):
-        raise Usage("a judge's result or a correction needs --reason")
+        raise Usage("give the game logs (--log) or the result, not both or neither")
+    source = result_source(bool(logs), reason, correction=correction, judge=judge, agreed=agreed)
     if logs:
         tally, records = judge_logs(event, match, logs)
         check_new_logs(session, event_id, match, records)
@@ -223,19 +239,21 @@ def report(
     elif correction:
         raise Conflict(f"{_where(match)} has no result to correct yet; use `tournament report`")
     kind = ResultCorrected if correction else ResultReported
-    source: Literal["log", "judge", "players"] = "log" if logs else "players" if agreed else "judge"
     append(session, event.id, kind(match.round, match.number, tally.games, tally.draws, source, reason, records))
     return Reported(match, tally, changed=True)
 
 
 def check_new_logs(session: Session, event_id: str, match: Match, records: list[GameRecord]) -> None:
-    """The same log cannot decide games at two tables, or twice at one."""
-    hashes = [r.sha256 for r in records]
-    if len(set(hashes)) != len(hashes):
-        raise LogRejected("the same game log is given twice")
-    for row in session.scalars(select(GameLog).filter_by(event_id=event_id).where(GameLog.sha256.in_(hashes))):
-        if (row.round, row.table) != (match.round, match.number):
-            raise WrongTable(f"game {row.game} of table {row.table}, round {row.round} was already reported with this log")
+    """The same game cannot decide games at two tables, or twice at one, whatever file it comes in."""
+    prints = [r.fingerprint or "" for r in records]
+    if len(set(prints)) != len(prints):
+        raise LogRejected("the same game is given twice (two logs with the same players, setup and records)")
+    query = select(GameLog.round, GameLog.table, GameLog.game, GameLog.fingerprint, GameLog.data).filter_by(event_id=event_id)
+    for round_, table, game, fingerprint, data in session.execute(
+        query.where(or_(GameLog.fingerprint.in_(prints), GameLog.fingerprint.is_(None)))
+    ):
+        if (round_, table) != (match.round, match.number) and (fingerprint or game_fingerprint(data)) in prints:
+            raise WrongTable(f"game {game} of table {table}, round {round_} was already reported with this game's log")
 
 
 @dataclass(frozen=True)
@@ -255,18 +273,18 @@ def report_pod(
     places: dict[str, int] | None = None,
     reason: str | None = None,
     correction: bool = False,
+    judge: bool = False,
     agreed: bool = False,
 ) -> PodResult:
-    """A pod's result: the placements of its one game's log, or a judge's places with a reason."""
+    """A pod's result: the placements of its one game's log, or places from a slip or a judge's ruling (as `report`)."""
     event = lock_event(session, event_id)
     pod, seats = find_pod(session, event, table, round_number)
     where = f"table {pod.number} of round {pod.round} ({', '.join(s.player for s in seats)})"
     if pod.source == "bye":
         raise Conflict(f"{where} is a bye; it has no result to report")
     if bool(logs) == (places is not None):
-        raise Usage("give the game's log (--log) or a judge's places (--result ann=1,bob=2,...), not both or neither")
-    if (places is not None or correction) and not (reason and reason.strip()):
-        raise Usage("a judge's result or a correction needs --reason")
+        raise Usage("give the game's log (--log) or the places (--result ann=1,bob=2,...), not both or neither")
+    source = result_source(bool(logs), reason, correction=correction, judge=judge, agreed=agreed)
     names = {s.player for s in seats}
     record = None
     if logs:
@@ -285,7 +303,6 @@ def report_pod(
     elif correction:
         raise Conflict(f"{where} has no result to correct yet; use `tournament report`")
     kind = PodCorrected if correction else PodReported
-    source: Literal["log", "judge", "players"] = "log" if record else "players" if agreed else "judge"
     append(session, event.id, kind(pod.round, pod.number, places, source, reason, record))
     return PodResult(pod, seats, changed=True)
 
@@ -298,18 +315,35 @@ def check_places(places: dict[str, int], names: set[str], where: str) -> None:
         raise Usage(f"places run from 1 (best) to {len(names)}; equal places share, and someone is first")
 
 
+Kind = Literal["log", "judge", "slip", "players"]
+
+
+def result_source(
+    logs: bool, reason: str | None, *, correction: bool = False, judge: bool = False, agreed: bool = False
+) -> Kind:
+    """Where a result comes from: logs; the players' agreement; a judge's ruling (`judge`, or any reason; it
+    needs one); else a slip."""
+    given = bool(reason and reason.strip())
+    if (correction or judge) and not given:
+        raise Usage("a correction or a judge's ruling needs --reason")
+    if logs:
+        return "log"
+    if agreed:
+        return "players"
+    return "judge" if given or judge else "slip"
+
+
 def judge_pod_log(
     session: Session, event: Event, pod: Pod, names: set[str], where: str, path: str, data: bytes
 ) -> tuple[dict[str, int], GameRecord]:
     """The referee's placements for a pod's game log, after checking the log belongs to this pod."""
     verdict = _judged(event, names, pod.round, pod.number, where, path, data)
-    if verdict.verdict != "complete":
-        raise LogRejected(f"{path}: {referee_reason(verdict)}", verdict)
     assert verdict.result is not None
-    digest = hashlib.sha256(data).hexdigest()
-    for other in session.scalars(select(Pod).filter_by(event_id=event.id, sha256=digest)):
-        if (other.round, other.number) != (pod.round, pod.number):
-            raise WrongTable(f"{path}: table {other.number} of round {other.round} was already reported with this log")
+    fingerprint = game_fingerprint(data)
+    query = select(Pod.round, Pod.number, Pod.fingerprint, Pod.log).filter_by(event_id=event.id).where(Pod.log.is_not(None))
+    for round_, number, stored, log in session.execute(query.where(or_(Pod.fingerprint == fingerprint, Pod.fingerprint.is_(None)))):
+        if (round_, number) != (pod.round, pod.number) and (stored or (log and game_fingerprint(log))) == fingerprint:
+            raise WrongTable(f"{path}: table {number} of round {round_} was already reported with this game's log")
     winner = verdict.result.winners[0] if len(verdict.result.winners) == 1 else None
-    return dict(verdict.result.placements), GameRecord(digest, winner, data)
+    return dict(verdict.result.placements), GameRecord(hashlib.sha256(data).hexdigest(), winner, data, fingerprint)
 

@@ -8,6 +8,15 @@ Modules: `app` (the factory, sessions, errors), `public` (pages), `api`
 
 from __future__ import annotations
 
-from tournament.web.app import create_app
+from typing import Any
 
 __all__ = ["create_app"]
+
+
+def __getattr__(name: str) -> Any:
+    """`create_app` on first use: the other commands, which import `tournament.web.command`, never load Litestar."""
+    if name == "create_app":
+        from tournament.web.app import create_app
+
+        return create_app
+    raise AttributeError(name)

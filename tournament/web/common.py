@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
+from dataclasses import dataclass
 from typing import Any
 
 from litestar import Request
@@ -24,21 +25,36 @@ STATUS = {
 }
 
 
-def engine(request: Request[Any, Any, Any]) -> Engine:
-    return request.app.state.engine
+@dataclass(frozen=True)
+class Database:
+    """The app's engines. SQLite: reads go through an engine whose transactions take no lock, and writers
+    queue on `lock` in this process (one worker) instead of in SQLite's busy wait, which sleeps and retries."""
+
+    engine: Engine
+    reader: Engine
+    lock: AbstractContextManager[Any]
+
+    def dispose(self) -> None:
+        self.engine.dispose()
+        self.reader.dispose()
+
+
+def database(request: Request[Any, Any, Any]) -> Database:
+    return request.app.state.database
 
 
 @contextmanager
 def reading(request: Request[Any, Any, Any]) -> Iterator[Session]:
     """A session for reading only."""
-    with Session(engine(request)) as session:
+    with Session(database(request).reader) as session:
         yield session
 
 
 @contextmanager
 def writing(request: Request[Any, Any, Any]) -> Iterator[Session]:
     """One session and one transaction: committed when the block succeeds, else rolled back."""
-    with Session(engine(request)) as session, session.begin():
+    db = database(request)
+    with db.lock, Session(db.engine) as session, session.begin():
         yield session
 
 

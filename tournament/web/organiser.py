@@ -23,11 +23,7 @@ from tournament.web.public import page
 
 
 def _login(request: Request[Any, Any, Any], token: str) -> str:
-    def attempt() -> str:
-        with writing(request) as session:
-            return service.organiser_login(session, token)
-
-    return guarded(request, attempt)
+    return guarded(request, lambda session: service.organiser_login(session, token), write=True)
 
 
 @get("/admin", sync_to_thread=True, include_in_schema=False)

@@ -27,11 +27,7 @@ Logs = list[tuple[str, bytes]]
 
 
 def _exchange(request: Request[Any, Any, Any], code: str) -> tuple[service.Identity, str]:
-    def attempt() -> tuple[service.Identity, str]:
-        with writing(request) as session:
-            return service.exchange_code(session, code)
-
-    return guarded(request, attempt)
+    return guarded(request, lambda session: service.exchange_code(session, code), write=True)
 
 
 @get("/join", sync_to_thread=False, include_in_schema=False)

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import itertools
 import random
-from typing import TYPE_CHECKING
 
 from referee.ruleset import CHANCE, JUDGE
 from referee.rulesets.stccg_multiplayer.cards import (
@@ -25,11 +24,11 @@ from referee.rulesets.stccg_multiplayer.cards import (
     ROGUE_BORG,
     Q,
 )
+from referee.rulesets.stccg_multiplayer.named import borg_next
+from referee.rulesets.stccg_multiplayer.options import insert_records, mission_spots
+from referee.rulesets.stccg_multiplayer.state import State
 from schemas import stccg_multiplayer as sg
 from schemas.log import Concede, Record
-
-if TYPE_CHECKING:
-    from referee.rulesets.stccg_multiplayer.game import State, StccgMultiplayer
 
 SHIPS = ("Vigil", "Lantern", "Meridian", "Halyard")
 CREW = (
@@ -73,16 +72,16 @@ def setup(players: list[str], rng: random.Random) -> sg.Setup:
     return sg.Setup(first=rng.choice(players), decks=decks)
 
 
-def sample(rules: StccgMultiplayer, state: State, rng: random.Random) -> Record:
+def sample(state: State, rng: random.Random) -> Record:
     """One legal record for the phase, drawn at random; the judge ends long games with `final`."""
     phase = state.phase
     if phase == "missions":
         me = state.active
         mission = state.seats[me].missions[rng.choice(sorted(state.seats[me].missions))]
-        place, shift = rng.choice(rules.mission_spots(state.grid, mission))
+        place, shift = rng.choice(mission_spots(state.grid, mission))
         return sg.SeedMission(by=me, mission=mission.name, place=place, shift=shift)
     if phase == "dilemmas":
-        return _seed_turn(rules, state, rng)
+        return _seed_turn(state, rng)
     if phase == "opening":
         drawer = state.opening[0]
         return sg.Draw(by=CHANCE, player=drawer, card=rng.choice(sorted(state.seats[drawer].draw.elements())))
@@ -94,11 +93,11 @@ def sample(rules: StccgMultiplayer, state: State, rng: random.Random) -> Record:
         return _end_step(state, rng)
     if rng.random() < 0.3:
         return sg.EndTurn(by=state.active)
-    options = _turn_options(rules, state, rng)
+    options = _turn_options(state, rng)
     return rng.choice(options) if options else sg.EndTurn(by=state.active)
 
 
-def _seed_turn(rules: StccgMultiplayer, state: State, rng: random.Random) -> Record:
+def _seed_turn(state: State, rng: random.Random) -> Record:
     """A dilemma-phase turn: seed a few cards, then pass."""
     me = state.active
     seeds = state.seats[me].seeds
@@ -108,7 +107,7 @@ def _seed_turn(rules: StccgMultiplayer, state: State, rng: random.Random) -> Rec
     card = rng.choice(left)
     grid = state.grid
     if card in INSERTED:
-        inserts = list(rules.inserts(state, me, card))
+        inserts = list(insert_records(state, me, card))
         if inserts:
             pick = rng.choice(inserts)
             return sg.Insert(by=me, card=card, after=pick.after, before=pick.before, span=rng.randint(1, 4), planet=card == "Q's Planet")
@@ -139,7 +138,7 @@ def _end_step(state: State, rng: random.Random) -> Record:
     return sg.EndTurn(by=me)
 
 
-def _turn_options(rules: StccgMultiplayer, state: State, rng: random.Random) -> list[Record]:
+def _turn_options(state: State, rng: random.Random) -> list[Record]:
     """A handful of legal main-step records, one of each kind the position allows."""
     me, grid = state.active, state.grid
     hand = sorted(state.seats[me].hand)
@@ -164,7 +163,7 @@ def _turn_options(rules: StccgMultiplayer, state: State, rng: random.Random) -> 
     plays = [c for c in hand if c not in SHIPS]
     if plays:
         card = rng.choice(plays)
-        record = _play(rules, state, me, card, rng)
+        record = _play(state, me, card, rng)
         if record is not None:
             options.append(record)
     seeded = [(slot, card) for slot, loc in where.items() for card, _ in loc.dilemmas]
@@ -175,7 +174,7 @@ def _turn_options(rules: StccgMultiplayer, state: State, rng: random.Random) -> 
         elif state.ships:
             options.append(sg.Encounter(by=me, card=card, place=slot, ship=rng.choice(sorted(state.ships))))
     for name, tour in state.borgs.items():
-        options.append(sg.BorgShipMove(by=me, borg=name, to=rng.choice(rules.borg_next(state, tour))))
+        options.append(sg.BorgShipMove(by=me, borg=name, to=rng.choice(borg_next(state, tour))))
     for name, group in state.groups.items():
         if me in (group.owner, group.affected):
             options.append(sg.MercenariesAttack(by=me, group=name))
@@ -186,7 +185,7 @@ def _turn_options(rules: StccgMultiplayer, state: State, rng: random.Random) -> 
     return options
 
 
-def _play(rules: StccgMultiplayer, state: State, me: str, card: str, rng: random.Random) -> Record | None:
+def _play(state: State, me: str, card: str, rng: random.Random) -> Record | None:
     """A legal `play` (or `insert`) of `card` from hand, with the targets its rules need."""
     players = state.still_in()
     if card == PLASMA_FIRE:
@@ -199,7 +198,7 @@ def _play(rules: StccgMultiplayer, state: State, me: str, card: str, rng: random
     if card == ALIEN_PROBE:
         return sg.Play(by=me, card=card, players=players if rng.random() < 0.5 else None)
     if card in INSERTED:
-        inserts = list(rules.inserts(state, me, card))
+        inserts = list(insert_records(state, me, card))
         if not inserts:
             return None
         pick = rng.choice(inserts)

@@ -1,0 +1,97 @@
+"""The stccg-multiplayer state: each player's cards, ships, Borg Ship tours, mercenaries, and the whole game.
+
+The state holds only what a rule reads: decks are multisets of card names,
+because the log names every card drawn. The grid itself lives in grid.py.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from referee.rulesets.stccg_multiplayer.grid import CENTRE, Grid, Loc
+from schemas import stccg_multiplayer as sg
+from schemas.verdict import Result
+
+NEBULA = Loc("Nebula", "Alpha", 2, "space")  # SG-2.3
+
+
+@dataclass
+class Player:
+    """One player's cards: missions still to seed, seed deck, draw deck, hand, cards put into play; out or not."""
+
+    missions: dict[str, sg.Mission]
+    seeds: Counter[str]
+    draw: Counter[str]
+    hand: Counter[str]
+    played: Counter[str] = field(default_factory=Counter)  # non-ship cards put into play by `play` (SG-6.6)
+    qs: int = 0  # Q dilemmas encountered and not yet used for a swap (SG-6.5)
+    out: bool = False
+
+
+@dataclass
+class Ship:
+    """A ship in play: its owner and the slot it is at."""
+
+    owner: str
+    slot: str
+
+
+@dataclass
+class Tour:
+    """A Borg Ship's tour (SG-7.2): where it is, where it joined the ring, whether it has moved on the ring."""
+
+    slot: str
+    ring_start: str | None
+    lapped: bool = False
+
+
+@dataclass
+class Group:
+    """Rogue Borg Mercenaries in play (SG-7.7): who seeded them and whom they affect."""
+
+    owner: str
+    affected: str
+
+
+class State:
+    """The whole game: grid, players, phase, whose turn it is, and the tracked card effects."""
+
+    def __init__(self, players: list[str], first: str, decks: dict[str, sg.Deck]) -> None:
+        self.players = players
+        self.first = first
+        self.seats = {
+            p: Player({m.name: m for m in d.missions}, Counter(d.seeds), Counter(d.draw), Counter())
+            for p, d in decks.items()
+        }
+        self.grid = Grid(len(players))
+        self.grid.slots[CENTRE] = Loc(NEBULA.name, NEBULA.quadrant, NEBULA.span, NEBULA.kind)
+        self.phase = "missions"
+        self.active = first
+        self.turn = 0
+        self.passes = 0  # passes in a row in the dilemma phase
+        self.opening: list[str] = []  # opening draws still due, in order
+        self.ships: dict[str, Ship] = {}
+        self.borgs: dict[str, Tour] = {}
+        self.groups: dict[str, Group] = {}
+        self.fires: set[str] = set()  # ships with Plasma Fire
+        self.burnt: set[str] = set()  # ships Plasma Fire damaged this turn
+        self.gateways: list[str] = []  # slots holding a Transwarp Network Gateway
+        self.outposts: list[str] = []  # owners of Borg Outposts
+        self.gone: list[str] = []  # players out, in the order they went
+        self.applied = 0
+        self.unchecked = 0
+        self.outcome: Result | None = None
+
+    def still_in(self) -> list[str]:
+        """Players not out, in seat order."""
+        return [p for p in self.players if not self.seats[p].out]
+
+    def ships_at(self) -> dict[str, list[str]]:
+        """Slot -> names of the ships there (Borg Ships included), for drawings."""
+        at: dict[str, list[str]] = {}
+        for name, ship in self.ships.items():
+            at.setdefault(ship.slot, []).append(name)
+        for name, tour in self.borgs.items():
+            at.setdefault(tour.slot, []).append(name)
+        return at

@@ -1,0 +1,45 @@
+"""Commands import what they use: a read on a current database never loads alembic, Litestar or Jinja2."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from tournament.db import _alembic_heads, newest_revisions, open_database, revisions
+
+
+def imported(*args: str, cwd: Path) -> set[str]:
+    """The modules a `python -m ...` run imports (from -X importtime), after checking it succeeded."""
+    done = subprocess.run([sys.executable, "-X", "importtime", "-m", *args], cwd=cwd, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return {line.split("|")[-1].strip() for line in done.stderr.splitlines() if line.startswith("import time:")}
+
+
+def test_the_heads_read_from_the_scripts_are_alembics() -> None:
+    assert newest_revisions() == _alembic_heads()
+
+
+def test_the_revision_is_read_with_one_query(db_url: str) -> None:
+    _url, engine = open_database(db_url)
+    try:
+        assert revisions(engine) == set(newest_revisions())
+    finally:
+        engine.dispose()
+
+
+def test_a_read_command_on_a_current_database_imports_no_migration_or_web_code(tmp_path: Path) -> None:
+    db = tmp_path / "t.db"
+    _url, engine = open_database(str(db))  # created and migrated here
+    engine.dispose()
+    modules = imported("tournament", "--db", str(db), "events", cwd=tmp_path)
+    assert "sqlalchemy" in modules
+    assert not {"alembic", "litestar", "jinja2", "pydantic"} & modules
+
+
+def test_referee_validate_imports_no_progress_bar_or_web_code(tmp_path: Path) -> None:
+    log = tmp_path / "g.jsonl"
+    subprocess.run([sys.executable, "-m", "referee", "play", "cardwars", "--out", str(log)], check=True, capture_output=True)
+    modules = imported("referee", "validate", str(log), cwd=tmp_path)
+    assert "referee.engine" in modules
+    assert not {"rich.console", "rich.progress", "rich.table", "jinja2", "sqlalchemy", "pydantic"} & modules
