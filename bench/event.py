@@ -39,7 +39,7 @@ from sqlalchemy.orm import Session
 
 from tournament import export, render, service
 from tournament.db import open_database
-from tournament.eventlog import verify
+from tournament.verification import verify
 
 EVENT = "big"
 PROC_STATUS = Path("/proc/self/status")

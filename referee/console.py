@@ -112,10 +112,10 @@ class UnixGroup(TyperGroup):
         if extra.get("standalone_mode", True) is False:
             return super().main(args, prog_name, *rest, **extra)
         extra["standalone_mode"] = False
-        argv = sys.argv[1:] if args is None else list(args)
-        if not argv or "--help" in argv:
-            # help is printed by typer's own rich console, which exits 1 on a closed pipe:
-            # let SIGPIPE end the process instead, as it would `cat` (the shell reports 141)
+        if args is None and (not sys.argv[1:] or "--help" in sys.argv[1:]):
+            # help is printed by typer's own rich console, which exits 1 on a closed pipe: let
+            # SIGPIPE end the process instead, as it would `cat` (the shell reports 141). Only
+            # from the command line (args is None): a test runner's process keeps its handler.
             signal.signal(signal.SIGPIPE, signal.SIG_DFL)
         try:
             code = super().main(args, prog_name, *rest, **extra)

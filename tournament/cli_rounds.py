@@ -141,10 +141,23 @@ def clock(event: EventArg, db: DbOpt = None, as_json: JsonOpt = False) -> None:
 def slips(
     event: EventArg,
     round_number: Annotated[int | None, typer.Option("--round", help="The round (default: the current one).")] = None,
+    tokens: Annotated[
+        bool, typer.Option("--tokens", help="Instead: a sign-in slip per player with a NEW one-time code, link and QR code for `tournament serve` (older codes stop working).")
+    ] = False,
+    url: Annotated[str, typer.Option("--url", help="With --tokens: the address players open.")] = "http://127.0.0.1:8000",
     target: OutOpt = None,
     db: DbOpt = None,
 ) -> None:
     """Match slips for a round: one printable HTML page, several slips to an A4 sheet (names, game boxes, signatures)."""
+    if tokens:
+        if not url.startswith(("http://", "https://")):
+            fail(f"--url must start with http:// or https://, not {url!r}")
+        from tournament.web.slips import signin_slips  # QR codes: loaded only for this
+
+        with transaction(db) as session:
+            page = signin_slips(session, event, url)
+        write_text(page, target)
+        return
     with reading(db) as session:
         details = export.event_info(service.get_event(session, event))
         info = export.round_info(session, event, details.rounds if round_number is None else round_number)

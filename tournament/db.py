@@ -62,8 +62,12 @@ BACKENDS = ("sqlite", "postgresql")  # the databases the project supports (Postg
 HINT = "give --db a SQLite file or a postgresql+psycopg://user@host/dbname URL"
 
 
-def make_engine(url: str) -> Engine:
-    """An engine for `url`, with SQLite set up for safe concurrent writers; DatabaseUnavailable for any other URL."""
+def make_engine(url: str, *, writer: bool = True) -> Engine:
+    """An engine for `url`, with SQLite set up for safe concurrent writers; DatabaseUnavailable for any other URL.
+
+    `writer=False`: a SQLite engine for reading only, whose transactions take no lock (`tournament serve`'s
+    pages read beside its writers; in WAL mode a reader never waits for a writer).
+    """
     try:
         parsed = make_url(url)
         backend, driver = parsed.get_backend_name(), parsed.get_driver_name()
@@ -83,10 +87,14 @@ def make_engine(url: str) -> Engine:
     def _connect(dbapi_connection: Any, _record: Any) -> None:
         dbapi_connection.isolation_level = None  # let the "begin" hook below issue BEGIN
         dbapi_connection.execute("PRAGMA foreign_keys = ON")
+        # WAL: a commit appends to the log file without waiting for the disk (synchronous=NORMAL), so writers
+        # queue for milliseconds, not for an fsync each; a power cut may lose the last commits, never the file.
+        dbapi_connection.execute("PRAGMA journal_mode = WAL")
+        dbapi_connection.execute("PRAGMA synchronous = NORMAL")
 
     @event.listens_for(engine, "begin")
     def _begin(connection: Any) -> None:
-        connection.exec_driver_sql("BEGIN IMMEDIATE")
+        connection.exec_driver_sql("BEGIN IMMEDIATE" if writer else "BEGIN")
 
     return engine
 

@@ -107,6 +107,15 @@ def test_help_into_a_closed_pipe_ends_by_sigpipe(command: list[str]) -> None:
     assert result.returncode == -13 and result.stderr == b""  # killed by SIGPIPE: a shell reports 141
 
 
+def test_help_in_process_leaves_the_sigpipe_handler_alone() -> None:
+    """Only the real command line lets SIGPIPE end the process; a test runner (or any caller) keeps its own handler."""
+    import signal
+
+    before = signal.getsignal(signal.SIGPIPE)
+    assert referee("--help").exit_code == 0 and referee().exit_code == 2
+    assert signal.getsignal(signal.SIGPIPE) == before
+
+
 def test_tournament_into_a_closed_pipe(tmp_path: Path) -> None:
     db = f"sqlite:///{tmp_path / 't.db'}"
     assert run("tournament", "--db", db, "create", "e1").returncode == 0

@@ -1,4 +1,5 @@
-"""Helpers to write short crossover logs in tests: test decks, records as dicts, the real engine."""
+"""Helpers to write short crossover logs in tests: test decks, records as dicts, the real engine, and the
+openings, fields and assertions the rule tests share."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ from typing import Any
 import msgspec
 
 from referee.engine import Replay, judge
+from referee.logio import record_decoder
+from referee.rulesets import get
 
 
 def _cards(kind: str, *specs: tuple[Any, ...], **common: Any) -> list[dict[str, Any]]:
@@ -124,3 +127,70 @@ def resolve(by: str, leader: str | None = None, *discard: str) -> dict[str, Any]
     if leader:
         fields["leader"] = leader
     return rec(by, "resolve", **fields)
+
+
+XO = get("crossover")
+DECODE = record_decoder("crossover").decode
+
+# ann and bob (dothack, play value 1) hold events: ann a Stop!, bob a Draw.
+OPEN = draws("ann", "Lead One", "M1", "M2", "Stop A", "Sword") + draws("bob", "Lead One", "M3", "M4", "Draw A", "Shield")
+# Two minions each; ann's initiative 2, bob's 4: bob attacks ann.
+TO_COMBAT = [*OPEN, summon("ann", "M1"), summon("bob", "M3"), summon("ann", "M2"), summon("bob", "M4"), pass_("ann"), pass_("bob")]
+# The same without any events in hand, so no response window opens.
+ANN_PLAIN = ("Lead One", "M1", "M2", "M5", "Sword")
+BOB_PLAIN = ("Lead One", "M3", "M4", "M6", "Shield")
+PLAIN = draws("ann", *ANN_PLAIN) + draws("bob", *BOB_PLAIN)
+
+
+def illegal(records: list[dict[str, Any]], rule: str, head: dict[str, Any] | None = None) -> str:
+    """Assert the last record breaks `rule`; return the message."""
+    verdict = run(records, head).verdict
+    assert verdict.verdict == "illegal", verdict
+    assert verdict.error is not None
+    assert (verdict.error.rule, verdict.error.seq) == (rule, len(records)), verdict.error
+    return verdict.error.message
+
+
+def legal(records: list[dict[str, Any]], head: dict[str, Any] | None = None) -> Any:
+    """Assert every record is legal; return the final state."""
+    replay = run(records, head)
+    assert replay.verdict.error is None, replay.verdict.error
+    return replay.state
+
+
+def apply(state: Any, record: dict[str, Any]) -> None:
+    """Apply one record, given as a dict, straight to a state (for states a log cannot reach)."""
+    XO.apply(state, DECODE(msgspec.json.encode({"seq": 1, **record})))
+
+
+def setup_illegal(head: dict[str, Any], rule: str) -> str:
+    verdict = run([], head).verdict
+    assert verdict.verdict == "illegal" and verdict.error is not None, verdict
+    assert verdict.error.rule == rule, verdict.error
+    return verdict.error.message
+
+
+def card_deck(**change: Any) -> dict[str, Any]:
+    """A header whose ann deck has its first monster replaced by `change`."""
+    head = header()
+    cards = copy.deepcopy(DOT)
+    cards[4] = {"name": "Odd", **change}
+    head["setup"]["decks"]["ann"]["cards"] = cards
+    return head
+
+
+def four_players(first: str = "ann") -> dict[str, Any]:
+    return header({p: "dothack" for p in ("ann", "bob", "cat", "dan")}, first=first)
+
+
+def four_openings(order: tuple[str, ...] = ("ann", "bob", "cat", "dan")) -> list[dict[str, Any]]:
+    hands = {"ann": ["M1", "M2", "M3", "M4"], "bob": ["M5", "M6", "M7", "M8"], "cat": ["M1", "M3", "M5", "M7"], "dan": ["M2", "M4", "M6", "M8"]}
+    return [r for p in order for r in draws(p, "Lead One", *hands[p])]
+
+
+def three_players() -> dict[str, Any]:
+    return header({p: "dothack" for p in ("ann", "bob", "cat")})
+
+
+# ann M1 + M2 (Sword on M1: double attack) vs bob M3 + M4 (Shield on M3: endurance); no events in hand.
+ARMED = [*PLAIN, summon("ann", "M1"), summon("bob", "M3"), summon("ann", "M2"), summon("bob", "M4"), equip("ann", "Sword", "M1"), equip("bob", "Shield", "M3"), pass_("ann"), pass_("bob")]

@@ -11,7 +11,7 @@ from sqlalchemy.orm import Session
 
 from tournament import export, service
 from tournament.db import open_database
-from tournament.eventlog import verify
+from tournament.verification import verify
 
 PLAYERS = 60
 

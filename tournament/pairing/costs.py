@@ -43,6 +43,8 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class Entrant:
+    """One player as pairing sees them: points, standing, bye and past opponents."""
+
     id: str
     points: int  # match points so far
     rank: int  # 1 = best in the current standings; the bye goes to the worst-ranked eligible player
@@ -52,6 +54,8 @@ class Entrant:
 
 @dataclass(frozen=True)
 class Pairing:
+    """A round's tables and bye."""
+
     tables: list[tuple[str, str]]  # table 1, 2, ... in order (best-placed tables first)
     bye: str | None
     cost: int = 0  # the matching's total cost under `Costs` (for the bench and tests)
@@ -71,6 +75,7 @@ class Costs:
 
     @classmethod
     def for_round(cls, entrants: Sequence[Entrant], round_number: int, seed: int) -> Costs:
+        """The costs of round `round_number` for these entrants, with the random order drawn from `seed`."""
         by_id = {e.id: e for e in entrants}
         if len(by_id) != len(entrants):
             raise ValueError("entrant ids must be unique")
@@ -99,11 +104,13 @@ class Costs:
         )
 
     def table(self, a: str, b: str) -> int:
+        """What a table of `a` and `b` costs: a rematch, then the squared score difference."""
         ea, eb = self.entrants[a], self.entrants[b]
         met = b in ea.opponents or a in eb.opponents
         return self.rematch * met + self.scale * (ea.points - eb.points) ** 2
 
     def bye(self, a: str) -> int:
+        """What the bye costs if `a` takes it: a second bye, then pairing down, then placement."""
         e = self.entrants[a]
         return (
             self.second_bye * e.had_bye
@@ -112,6 +119,7 @@ class Costs:
         )
 
     def total(self, tables: Sequence[tuple[str, str]], bye: str | None) -> int:
+        """The cost of a whole pairing."""
         return sum(self.table(a, b) for a, b in tables) + (self.bye(bye) if bye is not None else 0)
 
 

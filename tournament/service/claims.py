@@ -18,7 +18,7 @@ import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from sqlalchemy import select
+from sqlalchemy import or_, select
 from sqlalchemy.orm import Session
 
 from tournament.eventlog import (
@@ -87,26 +87,48 @@ def last_line_hash(data: bytes) -> str:
     return hashlib.sha256(last).hexdigest()
 
 
+def _match_table(m: Match) -> Table:
+    return Table(m.round, m.number, [m.player_a, m.player_b], False, m.games_a is not None)
+
+
+def _pod_table(pod: Pod, seats: Sequence[PodSeat]) -> Table:
+    return Table(pod.round, pod.number, [s.player for s in seats], True, pod.source is not None)
+
+
 def current_tables(session: Session, event: Event) -> list[Table]:
     """The current round's tables (byes left out)."""
     if event.rounds == 0:
         return []
     if event.format == "pods":
-        return [
-            Table(event.rounds, pod.number, [s.player for s in seats], True, pod.source is not None)
-            for pod, seats in pod_tables(session, event.id, event.rounds)
-            if pod.source != "bye"
-        ]
-    return [
-        Table(m.round, m.number, [m.player_a, m.player_b], False, m.games_a is not None)
-        for m in matches(session, event.id, event.rounds)
-    ]
+        return [_pod_table(pod, seats) for pod, seats in pod_tables(session, event.id, event.rounds) if pod.source != "bye"]
+    return [_match_table(m) for m in matches(session, event.id, event.rounds)]
+
+
+def table_at(session: Session, event: Event, number: int) -> Table | None:
+    """One table of the current round (None for a bye or no such table)."""
+    if event.rounds == 0:
+        return None
+    if event.format == "pods":
+        pod = session.get(Pod, (event.id, event.rounds, number))
+        if pod is None or pod.source == "bye":
+            return None
+        seats = session.scalars(select(PodSeat).filter_by(event_id=event.id, round=event.rounds, table=number).order_by(PodSeat.seat))
+        return _pod_table(pod, list(seats))
+    match = session.get(Match, (event.id, event.rounds, number))
+    return None if match is None else _match_table(match)
 
 
 def seat_of(session: Session, event: Event, player: str) -> Table | None:
     """The player's table in the current round; None for a bye or a player not paired."""
     get_player(session, event.id, player)
-    return next((t for t in current_tables(session, event) if player in t.players), None)
+    if event.format == "pods":
+        query = select(PodSeat.table).filter_by(event_id=event.id, round=event.rounds, player=player)
+    else:
+        query = select(Match.number).filter_by(event_id=event.id, round=event.rounds).where(
+            or_(Match.player_a == player, Match.player_b == player)
+        )
+    number = session.scalars(query).first()
+    return None if number is None else table_at(session, event, number)
 
 
 def state_of(session: Session, table: Table, event_id: str) -> TableState:
@@ -217,7 +239,7 @@ def rule(
     event = lock_event(session, event_id)
     if not reason.strip():
         raise Usage("a ruling needs a reason")
-    table = next((t for t in current_tables(session, event) if t.number == table_number), None)
+    table = table_at(session, event, table_number)
     if table is None:
         raise NotFound(f"round {event.rounds} of {event_id!r} has no table {table_number} to rule on")
     if table.done:
@@ -280,7 +302,9 @@ def _settle(session: Session, event: Event, table: Table) -> TableState:
 
 
 def _refreshed(session: Session, event: Event, table: Table) -> Table:
-    return next(t for t in current_tables(session, event) if t.number == table.number)
+    found = table_at(session, event, table.number)
+    assert found is not None
+    return found
 
 
 def _match(session: Session, event: Event, table: Table) -> Match:

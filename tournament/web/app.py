@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import logging
 import os
+import threading
+from contextlib import nullcontext
 from typing import Any
 
 from litestar import Litestar, MediaType, Request, Response
@@ -22,14 +24,15 @@ from litestar.plugins.jinja import JinjaTemplateEngine
 from litestar.response import Template
 from litestar.template.config import TemplateConfig
 from sqlalchemy import Engine
+from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 from sqlalchemy.orm import Session
 
 from schemas.web import ErrorBody
 from tournament import pages, service
-from tournament.db import first_line, open_database
+from tournament.db import first_line, make_engine, open_database
 from tournament.web import api, organiser, players, public
-from tournament.web.common import status_of, wants_json
+from tournament.web.common import Database, status_of, wants_json
 from tournament.web.views import referee_error
 
 MAX_UPLOAD = 2 * 1024 * 1024  # bytes a request may carry: game logs are a few kilobytes
@@ -78,11 +81,12 @@ def create_app(db_url: str | None = None, *, csrf_secret: str | None = None) -> 
     `csrf_secret` signs the CSRF cookies; every worker of one deployment needs
     the same one, so `tournament serve` keeps it in the database.
     """
-    _url, db_engine = open_database(db_url)
+    url, db_engine = open_database(db_url)
     secret = csrf_secret or os.environ.get("TOURNAMENT_CSRF_SECRET") or _stored_secret(db_engine)
-
-    def dispose() -> None:
-        db_engine.dispose()
+    if make_url(url).get_backend_name() == "sqlite":
+        db = Database(db_engine, make_engine(url, writer=False), threading.Lock())
+    else:  # PostgreSQL: writers queue on the event's row (SELECT ... FOR UPDATE), across workers
+        db = Database(db_engine, db_engine, nullcontext())
 
     app = Litestar(
         route_handlers=[*public.HANDLERS, *api.HANDLERS, *players.HANDLERS, *organiser.HANDLERS],
@@ -101,10 +105,10 @@ def create_app(db_url: str | None = None, *, csrf_secret: str | None = None) -> 
             Exception: _unexpected,
         },
         request_max_body_size=MAX_UPLOAD,
-        on_shutdown=[dispose],
+        on_shutdown=[db.dispose],
         logging_config=None,
     )
-    app.state.engine = db_engine
+    app.state.database = db
     app.state.poll_seconds = POLL_SECONDS
     return app
 

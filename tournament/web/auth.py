@@ -19,6 +19,7 @@ from litestar.exceptions import (
     PermissionDeniedException,
     TooManyRequestsException,
 )
+from sqlalchemy.orm import Session
 
 from tournament import service
 from tournament.service.tokens import ORGANISER_SESSION, PLAYER_SESSION
@@ -40,16 +41,16 @@ def secret_of(request: Request[Any, Any, Any]) -> str | None:
     return request.cookies.get(COOKIE) or None
 
 
-def guarded(request: Request[Any, Any, Any], attempt: Callable[[], T]) -> T:
-    """Run a secret check: refused while the client has guessed wrong too often; a wrong guess is counted."""
+def guarded(request: Request[Any, Any, Any], attempt: Callable[[Session], T], *, write: bool = False) -> T:
+    """Check a secret in one transaction: refused while the client has guessed wrong too often, and a wrong
+    guess is counted (in a transaction of its own, since the refused one writes nothing)."""
     where = client(request)
-    with reading(request) as session:
-        try:
-            service.check_guesses(session, where)
-        except service.TooManyGuesses as exc:
-            raise TooManyRequestsException(exc.message) from None
     try:
-        return attempt()
+        with writing(request) if write else reading(request) as session:
+            service.check_guesses(session, where)
+            return attempt(session)
+    except service.TooManyGuesses as exc:
+        raise TooManyRequestsException(exc.message) from None
     except service.Denied as exc:
         with writing(request) as session:
             service.record_guess(session, where)
@@ -61,12 +62,7 @@ def identity(request: Request[Any, Any, Any]) -> service.Identity | None:
     secret = secret_of(request)
     if secret is None:
         return None
-
-    def check() -> service.Identity:
-        with reading(request) as session:
-            return service.identify(session, secret)
-
-    return guarded(request, check)
+    return guarded(request, lambda session: service.identify(session, secret))
 
 
 def player(request: Request[Any, Any, Any]) -> service.Identity:

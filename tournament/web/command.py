@@ -53,4 +53,5 @@ def serve(
     uvicorn.run(
         "tournament.web.app:from_environment", factory=True, host=host, port=port, workers=workers,
         proxy_headers=True, forwarded_allow_ips="127.0.0.1", log_level="warning",
+        timeout_keep_alive=30,  # phones keep their connection between a page and its next poll
     )

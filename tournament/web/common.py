@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
+from dataclasses import dataclass
 from typing import Any
 
 from litestar import Request
@@ -24,21 +25,36 @@ STATUS = {
 }
 
 
-def engine(request: Request[Any, Any, Any]) -> Engine:
-    return request.app.state.engine
+@dataclass(frozen=True)
+class Database:
+    """The app's engines. SQLite: reads go through an engine whose transactions take no lock, and writers
+    queue on `lock` in this process (one worker) instead of in SQLite's busy wait, which sleeps and retries."""
+
+    engine: Engine
+    reader: Engine
+    lock: AbstractContextManager[Any]
+
+    def dispose(self) -> None:
+        self.engine.dispose()
+        self.reader.dispose()
+
+
+def database(request: Request[Any, Any, Any]) -> Database:
+    return request.app.state.database
 
 
 @contextmanager
 def reading(request: Request[Any, Any, Any]) -> Iterator[Session]:
     """A session for reading only."""
-    with Session(engine(request)) as session:
+    with Session(database(request).reader) as session:
         yield session
 
 
 @contextmanager
 def writing(request: Request[Any, Any, Any]) -> Iterator[Session]:
     """One session and one transaction: committed when the block succeeds, else rolled back."""
-    with Session(engine(request)) as session, session.begin():
+    db = database(request)
+    with db.lock, Session(db.engine) as session, session.begin():
         yield session
 
 
@@ -48,3 +64,18 @@ def wants_json(request: Request[Any, Any, Any]) -> bool:
 
 def status_of(exc: service.TournamentError) -> int:
     return STATUS.get(exc.code, 400)
+
+
+def whole_number(form: Any, name: str, default: int | None = None) -> int:
+    """A form field as a whole number (`default` when empty); Usage names the field otherwise."""
+    text = str(form.get(name) or "").strip()
+    if not text and default is not None:
+        return default
+    if not text.isdigit():
+        raise service.Usage(f"{name}: write a whole number, not {text!r}")
+    return int(text)
+
+
+def whole_numbers(form: Any, prefix: str) -> dict[str, int]:
+    """Form fields `PREFIX.PLAYER` as {player: whole number} (a result's games, a pod's places)."""
+    return {key.partition(".")[2]: whole_number(form, key) for key in form if key.startswith(prefix + ".")}

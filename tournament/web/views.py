@@ -35,9 +35,9 @@ def current_round(session: Session, event: Event) -> RoundInfo | None:
 
 
 def _folded(text: str) -> str:
-    """For matching what someone types: compatibility forms, no zero-width or format characters, no case."""
-    text = unicodedata.normalize("NFKC", text)
-    return "".join(c for c in text if unicodedata.category(c) != "Cf").casefold().strip()
+    """For matching what someone types: no accents, no zero-width or format characters, no case ("jose" finds José)."""
+    text = unicodedata.normalize("NFKD", text)
+    return "".join(c for c in text if not unicodedata.combining(c) and unicodedata.category(c) != "Cf").casefold().strip()
 
 
 def seats(session: Session, event: Event, query: str) -> list[Seat]:
@@ -72,11 +72,12 @@ def by_name(info: RoundInfo, shown: dict[str, str]) -> list[tuple[str, str, str]
 def table_claims(session: Session, event: Event, state: service.TableState) -> TableClaims:
     """A table of the current round with its claims, as the player's page and the organiser's show it."""
     table = state.table
+    shown, ends = names(session, event.id), service.round_ends(session, event.id, table.round)
     if table.pod:
         pod, seated = service.find_pod(session, event, table.number, table.round)
-        row = export.pod_row(pod, seated)
+        row = export.pod_row(pod, seated, shown, ends)
     else:
-        row = export.table_row(session, service.find_match(session, event, table.number, table.round))
+        row = export.table_row(session, service.find_match(session, event, table.number, table.round), shown, ends)
     claims = [
         Claim(c.player, c.text, c.key, c.kind, c.confirms, c.last_lines.split())  # type: ignore[arg-type]
         for c in state.claims
@@ -87,10 +88,11 @@ def table_claims(session: Session, event: Event, state: service.TableState) -> T
 def match_view(session: Session, event_id: str, player: str) -> MatchView:
     event = service.get_event(session, event_id)
     seat = service.seat_of(session, event, player)
-    info = current_round(session, event)
-    resting = bool(info) and player in {*([info.bye] if info and info.bye else []), *(info.advanced if info else [])}
-    table = table_claims(session, event, service.state_of(session, seat, event_id)) if seat else None
-    return MatchView(event_id, player, event.rounds, table, bye=resting)
+    if seat is not None:
+        return MatchView(event_id, player, event.rounds, table_claims(session, event, service.state_of(session, seat, event_id)))
+    info = current_round(session, event)  # a bye, or not paired: only then is the whole round read
+    resting = info is not None and player in {*([info.bye] if info.bye else []), *info.advanced, *info.byes}
+    return MatchView(event_id, player, event.rounds, None, bye=resting)
 
 
 def referee_error(exc: service.LogRejected) -> RefereeError | None:
