@@ -160,12 +160,14 @@ class BracketInfo(msgspec.Struct, forbid_unknown_fields=True):
 
     A double elimination (`double`) lists each event round's matches, winners' and losers'
     side together, each with its `node`; the last round may be one not yet paired.
+    `names`: each seeded player's display name (the rest of the bracket names ids).
     """
 
     seeds: list[str]
     rounds: list[BracketRound]
     champion: str | None
     double: bool = False
+    names: dict[str, str] = msgspec.field(default_factory=dict)
 
 
 class LogEntryInfo(msgspec.Struct, forbid_unknown_fields=True):

@@ -153,7 +153,7 @@ def bracket_info(session: Session, event_id: str) -> BracketInfo | None:
             won = None if match.games_a is None else match.player_a if match.games_a > (match.games_b or 0) else match.player_b
             pairs.append(BracketPair([a, b], match.number, won))
         rounds.append(BracketRound(event.bracket_round + r.number - 1, pairs))
-    return BracketInfo(seeds, rounds, state.champion)
+    return BracketInfo(seeds, rounds, state.champion, names=_seed_names(session, event_id, seeds))
 
 
 def _double_info(session: Session, event: Event, seeds: list[str]) -> BracketInfo:
@@ -173,7 +173,12 @@ def _double_info(session: Session, event: Event, seeds: list[str]) -> BracketInf
     upcoming = [BracketPair([a, b], None, None, node) for node, a, b in state.ready if node not in paired]
     if upcoming:
         rounds.append(BracketRound(event.bracket_round + len(state.rounds), upcoming))
-    return BracketInfo(seeds, rounds, state.champion, double=True)
+    return BracketInfo(seeds, rounds, state.champion, double=True, names=_seed_names(session, event.id, seeds))
+
+
+def _seed_names(session: Session, event_id: str, seeds: list[str]) -> dict[str, str]:
+    names = service.display_names(session, event_id)
+    return {p: names.get(p, p) for p in seeds}
 
 
 def export_event(session: Session, event_id: str) -> Export:

@@ -11,6 +11,11 @@ from dataclasses import dataclass
 from schemas.tournament import BracketInfo
 
 
+def seed_label(info: BracketInfo, player: str) -> str:
+    """`3 José Ramírez`: a player's seed and display name."""
+    return f"{info.seeds.index(player) + 1} {info.names.get(player, player)}"
+
+
 def bracket_text(info: BracketInfo) -> str:
     """The bracket drawn with box characters, first round on the left, the champion on the right.
 
@@ -21,15 +26,14 @@ def bracket_text(info: BracketInfo) -> str:
         return ""
     if info.double:
         return double_text(info)
-    seeds = {name: k for k, name in enumerate(info.seeds, start=1)}
     places = 2 * len(info.rounds[0].pairs)
     columns: list[list[str]] = []
     while len(columns) < places.bit_length() - 1:  # one column per round (log2 of the places)
         c = len(columns)
         known = c < len(info.rounds)
         names = [p for pair in info.rounds[c].pairs for p in pair.players] if known else [None] * (places >> c)
-        columns.append([f"{seeds[p]} {p}" if p else "bye" if known else "" for p in names])
-    columns.append([f"{seeds[info.champion]} {info.champion}" if info.champion else ""])
+        columns.append([seed_label(info, p) if p else "bye" if known else "" for p in names])
+    columns.append([seed_label(info, info.champion) if info.champion else ""])
     rows = [""] * (2 * places - 1)
     for c, labels in enumerate(columns):
         width = max(3, *(len(label) for label in labels))
@@ -95,7 +99,6 @@ def bracket_picture(info: BracketInfo, heading: str = "Bracket") -> Picture:
     """
     if info.double or not info.rounds:
         return Picture(heading, text=bracket_text(info))
-    seeds = {name: k for k, name in enumerate(info.seeds, start=1)}
     places = 2 * len(info.rounds[0].pairs)
     columns: list[list[str | None]] = []
     labels: list[list[str]] = []
@@ -104,11 +107,11 @@ def bracket_picture(info: BracketInfo, heading: str = "Bracket") -> Picture:
         c = len(columns)
         known = c < len(info.rounds)
         columns.append([p for pair in info.rounds[c].pairs for p in pair.players] if known else [None] * (places >> c))
-        labels.append([f"{seeds[p]} {p}" if p else "bye" if known else "" for p in columns[c]])
+        labels.append([seed_label(info, p) if p else "bye" if known else "" for p in columns[c]])
         if known:
             winners.update((c, pair.winner) for pair in info.rounds[c].pairs if pair.winner)
     columns.append([info.champion])
-    labels.append([f"{seeds[info.champion]} {info.champion}" if info.champion else ""])
+    labels.append([seed_label(info, info.champion) if info.champion else ""])
     width = CHAR * max(3, *(len(label) for column in labels for label in column)) + 12
     boxes, lines = [], []
     for c, column in enumerate(labels):
@@ -126,10 +129,9 @@ def bracket_picture(info: BracketInfo, heading: str = "Bracket") -> Picture:
 
 def double_text(info: BracketInfo) -> str:
     """A double elimination, round by round: each match's node, players (with seeds) and winner."""
-    seeds = {name: k for k, name in enumerate(info.seeds, start=1)}
 
     def shown(player: str | None) -> str:
-        return f"{seeds[player]} {player}" if player else "bye"
+        return seed_label(info, player) if player else "bye"
 
     width = max((len(shown(p)) for r in info.rounds for pair in r.pairs for p in pair.players), default=3)
     lines = []
@@ -137,6 +139,6 @@ def double_text(info: BracketInfo) -> str:
         lines.append(f"round {r.round}" + ("" if any(p.table for p in r.pairs) else " (next)"))
         for pair in r.pairs:
             a, b = (shown(p).ljust(width) for p in pair.players)
-            won = f"  -> {pair.winner}" if pair.winner else ""
+            won = f"  -> {info.names.get(pair.winner, pair.winner)}" if pair.winner else ""
             lines.append(f"  {pair.node or '':>5}  {a}  vs  {b}{won}")
     return "\n".join(lines) + "\n"

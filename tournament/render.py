@@ -115,7 +115,7 @@ def pod_text(rows: Sequence[TableRow]) -> str:
 
 
 def seed_cells(info: BracketInfo) -> tuple[list[str], list[list[str]]]:
-    return ["seed", "player"], [[str(k), name] for k, name in enumerate(info.seeds, start=1)]
+    return ["seed", "player"], [[str(k), info.names.get(p, p)] for k, p in enumerate(info.seeds, start=1)]
 
 
 def to_csv(header: list[str], cells: list[list[str]]) -> str:
