@@ -199,8 +199,8 @@ def inert(cell: str) -> str:
 SHORT = {"rank": "#", "points": "pts", "game_points": "gpts", "wins": "W", "losses": "L", "draws": "D", "dropped": "drop",
          "buchholz": "buch", "buchholz_cut1": "buch-1", "sonneborn_berger": "SB"}
 # The columns a narrow terminal may leave out, least important first; the others are always shown.
-OPTIONAL = ("reason", "source", "ends", "byes", "dropped", "draws", "game_points", "oowp%", "ogw%", "sonneborn_berger",
-            "buchholz_cut1", "gw%")
+OPTIONAL = ("reason", "source", "ends", "byes", "dropped", "game_points", "oowp%", "ogw%", "sonneborn_berger",
+            "buchholz_cut1", "gw%", "draws")
 FOLD_WIDTH = 12  # a text column (a name) folds onto more lines down to this width
 
 
