@@ -191,7 +191,7 @@ def bracket_cmd(
         drawing = [pictures.bracket_picture(info)]
         write_text(render.to_html(f"{details.name}: bracket", "Seeds", details, header, cells, drawing), target)
     else:
-        champion = f"champion: {info.champion}\n" if info.champion else ""
+        champion = f"champion: {info.names.get(info.champion, info.champion)}\n" if info.champion else ""
         write_text(picture + champion, target)
 
 
