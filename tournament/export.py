@@ -33,14 +33,15 @@ from tournament.eventlog import as_utc
 from tournament.models import Event, GameLog, LogEntry, Match, Pod, PodSeat
 
 
-def standing_rows(session: Session, event_id: str) -> list[StandingRow]:
+def standing_rows(session: Session, event_id: str, swiss_only: bool = False) -> list[StandingRow]:
+    """The standings as rows; `swiss_only`: after a top cut, the Swiss standings as they were at the cut."""
     names = service.display_names(session, event_id)
     return [
         StandingRow(
             s.rank, s.player, s.points, s.game_points, s.wins, s.losses, s.draws, s.byes,
             dict(s.tiebreakers), s.dropped, names.get(s.player, s.player),
         )
-        for s in service.standings(session, event_id)
+        for s in service.standings(session, event_id, swiss_only)
     ]
 
 
@@ -151,9 +152,17 @@ def bracket_info(session: Session, event_id: str) -> BracketInfo | None:
                 pairs.append(BracketPair([a, b], None, a or b if (a is None) != (b is None) else None))
                 continue
             won = None if match.games_a is None else match.player_a if match.games_a > (match.games_b or 0) else match.player_b
-            pairs.append(BracketPair([a, b], match.number, won))
+            pairs.append(BracketPair([a, b], match.number, won, games=_games(match, [a, b])))
         rounds.append(BracketRound(event.bracket_round + r.number - 1, pairs))
-    return BracketInfo(seeds, rounds, state.champion)
+    return BracketInfo(seeds, rounds, state.champion, names=service.display_names(session, event_id))
+
+
+def _games(match: Match, players: list[str | None]) -> list[int] | None:
+    """Games won by each of `players` (the match's two, in the bracket's order), once reported."""
+    if match.games_a is None or match.games_b is None:
+        return None
+    won = {match.player_a: match.games_a, match.player_b: match.games_b}
+    return [won[p] for p in players if p is not None]
 
 
 def _double_info(session: Session, event: Event, seeds: list[str]) -> BracketInfo:
@@ -165,7 +174,10 @@ def _double_info(session: Session, event: Event, seeds: list[str]) -> BracketInf
         number = event.bracket_round + k
         tables = service.matches(session, event.id, number)
         pairs = [
-            BracketPair([m.player_a, m.player_b], m.number, state.decided[node].winner if node in state.decided else None, node)
+            BracketPair(
+                [m.player_a, m.player_b], m.number, state.decided[node].winner if node in state.decided else None, node,
+                _games(m, [m.player_a, m.player_b]),
+            )
             for node, m in zip(nodes, tables, strict=True)
         ]
         rounds.append(BracketRound(number, pairs))
@@ -173,7 +185,7 @@ def _double_info(session: Session, event: Event, seeds: list[str]) -> BracketInf
     upcoming = [BracketPair([a, b], None, None, node) for node, a, b in state.ready if node not in paired]
     if upcoming:
         rounds.append(BracketRound(event.bracket_round + len(state.rounds), upcoming))
-    return BracketInfo(seeds, rounds, state.champion, double=True)
+    return BracketInfo(seeds, rounds, state.champion, double=True, names=service.display_names(session, event.id))
 
 
 def export_event(session: Session, event_id: str) -> Export:
