@@ -158,3 +158,21 @@ def encode_lines(header: Header, records: Iterable[Record]) -> Iterator[bytes]:
     for seq, record in enumerate(records, start=1):
         line = ENCODER.encode(msgspec.structs.replace(record, seq=seq, prev=line_hash(line)))
         yield line
+
+
+def game_fingerprint(data: bytes) -> str:
+    """The hex SHA-256 of the game itself, not of its file: two logs of the same game have the same one.
+
+    The same game is the same ruleset, players (in order), setup and records
+    (in order, each by its fields). Left out, so they cannot make one game
+    look like two: line endings and a missing final newline, JSON spacing
+    and key order, the header's `game` id, `event` and `started_at`, and each
+    record's `seq`, `prev`, `at` and `note`. The log must be one the referee
+    reads (a judged, complete game).
+    """
+    lines = [strip_ending(line) for line in data.splitlines()]
+    header = HEADER_DECODER.decode(lines[0])
+    decode = record_decoder(header.ruleset).decode
+    records = [record_to_dict(decode(line)) for line in lines[1:] if line]
+    game = [header.ruleset, header.players, msgspec.json.decode(header.setup), records]
+    return hashlib.sha256(msgspec.json.encode(game, order="sorted")).hexdigest()

@@ -119,7 +119,8 @@ class EventInfo(msgspec.Struct, forbid_unknown_fields=True):
     round of the bracket or round robin (for a Swiss event, of its top cut); null before it is seeded.
     `table_size`: players a table (pods: 3 to 6). `points`: a pods event's points for a sole win, a
     shared win, then 2nd, 3rd... place. `late_entry`: a late entry's missed rounds count as
-    losses (`loss`) or not at all (`none`)."""
+    losses (`loss`) or not at all (`none`). `require_chain`: the event accepts only hash-chained
+    game logs."""
 
     id: str
     name: str
@@ -134,6 +135,7 @@ class EventInfo(msgspec.Struct, forbid_unknown_fields=True):
     table_size: int = 2
     points: str = "3,1"
     late_entry: str = "none"
+    require_chain: bool = False  # game logs must be hash-chained (`create --require-chain`, the default)
 
 
 class BracketPair(msgspec.Struct, forbid_unknown_fields=True):
@@ -144,6 +146,7 @@ class BracketPair(msgspec.Struct, forbid_unknown_fields=True):
     table: int | None
     winner: str | None
     node: str | None = None  # double elimination: W<round>-<n>, L<round>-<n>, GF or GF2 (the reset)
+    games: list[int] | None = None  # games won by each player, in the order of `players`, once reported
 
 
 class BracketRound(msgspec.Struct, forbid_unknown_fields=True):
@@ -164,6 +167,7 @@ class BracketInfo(msgspec.Struct, forbid_unknown_fields=True):
     rounds: list[BracketRound]
     champion: str | None
     double: bool = False
+    names: dict[str, str] = msgspec.field(default_factory=dict)  # display names by id (ids where missing)
 
 
 class LogEntryInfo(msgspec.Struct, forbid_unknown_fields=True):

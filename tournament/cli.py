@@ -38,8 +38,8 @@ from tournament.cli_base import (
 )
 from tournament.db import revisions, shown
 from tournament.eventlog import as_utc, decode
-from tournament.eventlog import verify as verify_log
 from tournament.models import Event, GameLog, LogEntry
+from tournament.verification import verify as verify_log
 from tournament.web.command import serve as serve_cmd
 
 app = typer.Typer(
@@ -90,6 +90,9 @@ def create(
     late_entry: Annotated[
         str, typer.Option("--late-entry", help="A late entry's missed rounds: loss (a match loss each, as the MTR) or none.")
     ] = "loss",
+    require_chain: Annotated[
+        bool, typer.Option("--require-chain/--no-require-chain", help="Accept only hash-chained game logs (records with `prev`).")
+    ] = True,
     db: DbOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -98,7 +101,7 @@ def create(
     with transaction(db, create=True) as session:
         created = service.create_event(
             session, event, name=name, ruleset=ruleset, profile=profile, best_of=best_of, seed=pairing_seed, format=fmt,
-            table_size=table_size, points=points, late_entry=late_entry,
+            table_size=table_size, points=points, late_entry=late_entry, require_chain=require_chain,
         )
         info = export.event_info(created)
     if as_json:
@@ -188,7 +191,7 @@ def bracket_cmd(
         drawing = [pictures.bracket_picture(info)]
         write_text(render.to_html(f"{details.name}: bracket", "Seeds", details, header, cells, drawing), target)
     else:
-        champion = f"champion: {info.champion}\n" if info.champion else ""
+        champion = f"champion: {info.names.get(info.champion, info.champion)}\n" if info.champion else ""
         write_text(picture + champion, target)
 
 
@@ -197,6 +200,9 @@ def standings_cmd(
     event: EventArg,
     fmt: FormatOpt = "table",
     target: OutOpt = None,
+    limit: Annotated[
+        int, typer.Option("--limit", min=0, help="The table shows this many rows (0: all); csv, json and html show all.")
+    ] = render.TERMINAL_ROWS,
     db: DbOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -212,16 +218,31 @@ def standings_cmd(
                 pictures.Picture(f"Round {n}", text=render.pod_text(export.pairing_rows(session, event, n)))
                 for n in range(1, info.rounds + 1)
             ]
-    header, cells = render.standing_cells(rows)
+        # After a top cut, pages show the Swiss standings as they were at the cut and the bracket's places apart,
+        # so no bracket result seems to re-rank the Swiss table.
+        cut = info.format == "swiss" and info.bracket_round is not None and drawn is not None
+        swiss = export.standing_rows(session, event, swiss_only=True) if cut else rows
     title = f"{info.name}: standings after round {info.rounds}"
+    header, cells = render.standing_cells(rows)
     if fmt == "json":
         write_text(msgspec.json.encode(rows).decode(), target)
     elif fmt == "csv" or (fmt == "table" and target is not None):
         write_text(render.to_csv(header, cells), target)
+    elif cut and drawn is not None and info.bracket_round is not None:
+        caption = f"Swiss standings at the cut, after round {info.bracket_round - 1}"
+        places = ("Top cut: places", *render.place_cells(drawn))
+        if fmt == "html":
+            write_text(render.to_html(title, caption, info, *render.standing_cells(swiss), drawings, [places]), target)
+        else:
+            out.print(render.to_rich(caption, *render.standing_cells(swiss), width=out.width))
+            out.print(render.to_rich(*places, width=out.width))
     elif fmt == "html":
         write_text(render.to_html(title, "Standings", info, header, cells, drawings), target)
     else:
-        out.print(render.to_rich(title, header, cells))
+        shown = cells[:limit] if limit else cells
+        out.print(render.to_rich(title, header, shown, width=out.width))
+        if len(shown) < len(cells):
+            say(f"... and {len(cells) - len(shown):,} more: --limit 0 shows every row, --format csv or html writes them")
 
 
 @app.command()
@@ -326,8 +347,9 @@ def verify_cmd(
 ) -> None:
     """Check the event log's hash chain, rebuild the tables from it, and compare. Exit 1 on any difference."""
     with database(db) as (_url, engine), Session(engine) as session:
-        service.get_event(session, event)
         found = verify_log(session, event, service.repairing_problem if pairings else None)
+        if not found.exists:
+            raise service.NotFound(f"unknown event {event!r}")
     if as_json:
         emit_json({"event": event, "ok": found.ok, "entries": found.entries, "problems": found.problems})
     elif found.ok:
@@ -383,7 +405,7 @@ def demo_cmd(
     header, cells = render.standing_cells(rows)
     if drawn is not None:
         say(pictures.bracket_text(drawn))
-    out.print(render.to_rich(f"{info.name} ({ran.event_id}): standings after round {info.rounds}", header, cells))
+    out.print(render.to_rich(f"{info.name} ({ran.event_id}): standings after round {info.rounds}", header, cells, width=out.width))
     db_flag = "" if db is None and "TOURNAMENT_DB" not in os.environ else f" --db {where}"
     say(f"database: {where}")
     say(f"game logs: {ran.logs.resolve()}/ ({ran.games} games, each validated by the referee)")

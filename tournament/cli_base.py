@@ -121,7 +121,7 @@ def show_round(info: RoundInfo, fmt: str, target: Path | None, event: EventInfo,
     elif target is not None:
         write_text(render.to_csv(header, cells), target)
     else:
-        out.print(render.to_rich(title, header, cells))
+        out.print(render.to_rich(title, header, cells, width=out.width))
 
 
 def read_text(path: Path) -> str:

@@ -110,23 +110,23 @@ def drop(event: EventArg, player: PlayerArg, db: DbOpt = None, as_json: JsonOpt 
 @app.command()
 def pause(event: EventArg, player: PlayerArg, db: DbOpt = None, as_json: JsonOpt = False) -> None:
     """Sit a player out of the next rounds without dropping them (not paired, no points) until `resume`."""
-    with transaction(db) as session:
-        paused = service.pause(session, event, player)
-        shown, rounds = who(paused), service.get_event(session, event).rounds
-    if as_json:
-        emit_json({"event": event, "player": player, "paused": True, "from_round": rounds + 1})
-    else:
-        say(f"{shown} sits out from round {rounds + 1} until `tournament resume {event} {player}`")
+    _pausing(event, player, db, as_json, paused=True)
 
 
 @app.command()
 def resume(event: EventArg, player: PlayerArg, db: DbOpt = None, as_json: JsonOpt = False) -> None:
     """Pair a paused player again from the next round."""
+    _pausing(event, player, db, as_json, paused=False)
+
+
+def _pausing(event: str, player: str, db: str | None, as_json: bool, *, paused: bool) -> None:
     with transaction(db) as session:
-        resumed = service.resume(session, event, player)
-        shown, rounds = who(resumed), service.get_event(session, event).rounds
+        changed = service.set_paused(session, event, player, paused)
+        shown, rounds = who(changed), service.get_event(session, event).rounds
     if as_json:
-        emit_json({"event": event, "player": player, "paused": False, "from_round": rounds + 1})
+        emit_json({"event": event, "player": player, "paused": paused, "from_round": rounds + 1})
+    elif paused:
+        say(f"{shown} sits out from round {rounds + 1} until `tournament resume {event} {player}`")
     else:
         say(f"{shown} is paired again from round {rounds + 1}")
 

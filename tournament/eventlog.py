@@ -2,8 +2,8 @@
 
 Every change to an event is one `LogEntry` whose payload is a msgspec-encoded
 Struct below. `append` writes the entry and applies it to the current tables
-(`project`) in the caller's transaction, so the two never disagree; `verify`
-replays the log into a scratch database and compares.
+(`project`) in the caller's transaction, so the two never disagree;
+`verification.verify` replays the log into a scratch database and compares.
 
 An entry's hash is the SHA-256 of a canonical encoding of
 (event id, seq, type, time, previous hash) as a JSON array, a newline, then
@@ -14,19 +14,16 @@ zeros.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any, Literal
 
 import msgspec
-from sqlalchemy import create_engine, delete, select
+from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
 from schemas.tournament import Source
 from tournament.models import (
-    PROJECTION,
-    Base,
     Claim,
     Event,
     GameLog,
@@ -54,6 +51,7 @@ class EventCreated(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=Tru
     # A late entry's missed rounds: "loss" or "none". Events from before the field was run as "none";
     # `create` writes the MTR's "loss" unless told otherwise.
     late_entry: str = "none"
+    require_chain: bool = False  # game logs must be hash-chained (`prev`); events before it did not ask
 
 
 class PlayerRegistered(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
@@ -154,6 +152,7 @@ class GameRecord(msgspec.Struct, forbid_unknown_fields=True):
     sha256: str
     winner: str | None
     data: bytes
+    fingerprint: str | None = None  # referee.logio.game_fingerprint; None in logs reported before it
 
 
 class ResultReported(msgspec.Struct, forbid_unknown_fields=True):
@@ -307,6 +306,7 @@ def project(session: Session, entry: LogEntry, payload: Payload) -> None:
                 id=entry.event_id, name=payload.name, ruleset=payload.ruleset, profile=payload.profile,
                 best_of=payload.best_of, format=payload.format, table_size=payload.table_size, points=payload.points,
                 seed=payload.seed, created_at=entry.at, rounds=0, late_entry=payload.late_entry,
+                require_chain=payload.require_chain,
                 last_seq=entry.seq, last_hash=entry.hash,
             )
         )
@@ -390,6 +390,7 @@ def project(session: Session, entry: LogEntry, payload: Payload) -> None:
         assert pod is not None
         pod.source, pod.reason, pod.reported_seq = payload.source, payload.reason, entry.seq
         pod.sha256, pod.log = (payload.log.sha256, payload.log.data) if payload.log else (None, None)
+        pod.fingerprint = payload.log.fingerprint if payload.log else None
         for taken in session.scalars(select(PodSeat).filter_by(event_id=key, round=payload.round, table=payload.table)):
             taken.place = payload.places[taken.player]
     elif isinstance(payload, ResultClaimed | ClaimConfirmed):
@@ -406,7 +407,7 @@ def project(session: Session, entry: LogEntry, payload: Payload) -> None:
             session.add(
                 GameLog(
                     event_id=key, round=payload.round, table=payload.table, game=game,
-                    sha256=record.sha256, winner=record.winner, data=record.data,
+                    sha256=record.sha256, winner=record.winner, data=record.data, fingerprint=record.fingerprint,
                 )
             )
 
@@ -471,82 +472,3 @@ def _project_claim(session: Session, entry: LogEntry, payload: ResultClaimed | C
 def _set_result(match: Match, games: dict[str, int], draws: int, source: Source, reason: str | None, seq: int) -> None:
     match.games_a, match.games_b = games[match.player_a], games[match.player_b]
     match.draws, match.source, match.reason, match.reported_seq = draws, source, reason, seq
-
-
-@dataclass
-class Verification:
-    """What `verify` found: how many entries, and every problem (none means the event is sound)."""
-
-    entries: int = 0
-    problems: list[str] = field(default_factory=list)
-
-    @property
-    def ok(self) -> bool:
-        return not self.problems
-
-
-Check = Callable[[Session, LogEntry, Payload], str | None]
-
-
-def verify(session: Session, event_id: str, check: Check | None = None) -> Verification:
-    """Check the chain, then rebuild the projection from the log and compare it with the tables.
-
-    `check`, when given, sees the rebuilt tables just before each entry is
-    applied, and may name a problem with that entry.
-    """
-    report = Verification()
-    entries = list(session.scalars(select(LogEntry).filter_by(event_id=event_id).order_by(LogEntry.seq)))
-    report.entries = len(entries)
-    prev = GENESIS
-    payloads = []
-    for expected, entry in enumerate(entries, start=1):
-        if entry.seq != expected:
-            report.problems.append(f"log entry {expected} is missing (the next one is {entry.seq})")
-            return report
-        if entry.prev != prev:
-            report.problems.append(f"log entry {entry.seq}: prev does not match the hash of entry {entry.seq - 1}")
-        if entry_hash(event_id, entry.seq, entry.type, entry.at, entry.prev, entry.payload) != entry.hash:
-            report.problems.append(f"log entry {entry.seq}: its hash does not match its contents")
-        prev = entry.hash
-        try:
-            payloads.append(decode(entry))
-        except (KeyError, msgspec.MsgspecError) as exc:
-            report.problems.append(f"log entry {entry.seq}: unreadable {entry.type} payload: {exc}")
-            return report
-    scratch = create_engine("sqlite://")
-    Base.metadata.create_all(scratch)
-    with Session(scratch) as rebuilt:
-        for entry, payload in zip(entries, payloads, strict=True):
-            copy = _detached(entry)
-            problem = check(rebuilt, copy, payload) if check else None
-            if problem:
-                report.problems.append(problem)
-            project(rebuilt, copy, payload)
-        rebuilt.flush()
-        for model in PROJECTION:
-            have, want = _rows(session, model, event_id), _rows(rebuilt, model, event_id)
-            for row in sorted(have ^ want, key=repr)[:5]:
-                where = "the tables have" if row in have else "the log gives"
-                report.problems.append(f"{model.__tablename__}: {where} {_show(model, row)}, the other side does not")
-    scratch.dispose()
-    return report
-
-
-def _detached(entry: LogEntry) -> LogEntry:
-    """A copy of an entry not bound to any session, to replay elsewhere."""
-    return LogEntry(event_id=entry.event_id, seq=entry.seq, type=entry.type, at=entry.at, prev=entry.prev, hash=entry.hash)
-
-
-def _rows(session: Session, model: type[Base], event_id: str) -> set[tuple[Any, ...]]:
-    """Every row of `model` for one event, as comparable tuples (times in UTC)."""
-    table = model.__table__
-    key = table.c.id if model is Event else table.c.event_id
-    return {
-        tuple(as_utc(v) if isinstance(v, datetime) else v for v in row)
-        for row in session.execute(select(table).where(key == event_id))
-    }
-
-
-def _show(model: type[Base], row: tuple[Any, ...]) -> str:
-    columns = [c.name for c in model.__table__.columns]
-    return "(" + ", ".join(f"{c}={v!r:.40}" for c, v in zip(columns, row, strict=True)) + ")"

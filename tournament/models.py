@@ -58,6 +58,8 @@ class Event(Base):
     format: Mapped[str] = mapped_column(String(16), server_default="swiss")  # service.FORMATS
     table_size: Mapped[int] = mapped_column(Integer, server_default="2")  # players a table (pods: 3 to 6)
     points: Mapped[str] = mapped_column(String(64), server_default="3,1")  # pods: pods.Points, as text
+    # Game logs must be hash-chained; events created before migration 0005 did not ask for it.
+    require_chain: Mapped[bool] = mapped_column(Boolean, server_default=false())
     seed: Mapped[int] = mapped_column(BigInteger)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     rounds: Mapped[int] = mapped_column(Integer)  # rounds paired so far
@@ -157,6 +159,7 @@ class GameLog(Base):
     sha256: Mapped[str] = mapped_column(HASH)
     winner: Mapped[str | None] = mapped_column(ID)  # None: a drawn game
     data: Mapped[bytes] = mapped_column(LargeBinary)
+    fingerprint: Mapped[str | None] = mapped_column(HASH)  # the game itself (logio.game_fingerprint); None before 0005
 
 
 class Pod(Base):
@@ -174,6 +177,7 @@ class Pod(Base):
     sha256: Mapped[str | None] = mapped_column(HASH)
     log: Mapped[bytes | None] = mapped_column(LargeBinary)
     extra_minutes: Mapped[int] = mapped_column(Integer, default=0, server_default="0")  # time extensions a judge gave
+    fingerprint: Mapped[str | None] = mapped_column(HASH)  # the game itself (logio.game_fingerprint)
 
 
 class PodSeat(Base):

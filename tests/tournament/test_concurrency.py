@@ -11,8 +11,8 @@ from sqlalchemy.orm import Session
 
 from tournament import service
 from tournament.db import open_database
-from tournament.eventlog import verify
 from tournament.models import LogEntry
+from tournament.verification import verify
 
 WORKER = """
 import sys, time

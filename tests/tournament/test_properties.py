@@ -12,8 +12,8 @@ from sqlalchemy.orm import Session
 
 from tournament import service
 from tournament.db import open_database
-from tournament.eventlog import verify
 from tournament.models import LogEntry, Match
+from tournament.verification import verify
 
 NAMES = ["ann", "bob", "cat", "dan", "eve", "fay", "gus"]
 ACTIONS = st.lists(

@@ -143,11 +143,10 @@ from tournament.service.results import (
 from tournament.service.roster import (
     assign_bye,
     drop,
-    pause,
     register,
     register_people,
     rename,
-    resume,
+    set_paused,
 )
 from tournament.service.tokens import (
     Denied,
@@ -243,7 +242,6 @@ __all__ = [
     "organiser_login",
     "pair",
     "parse_result",
-    "pause",
     "people_from_args",
     "people_from_csv",
     "players",
@@ -259,7 +257,6 @@ __all__ = [
     "report_pod",
     "result_source",
     "results_from_csv",
-    "resume",
     "round_ends",
     "rounds",
     "rule",
@@ -269,6 +266,7 @@ __all__ = [
     "seed",
     "seeded",
     "server_secret",
+    "set_paused",
     "sign_out",
     "slug",
     "standings",

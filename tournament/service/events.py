@@ -41,6 +41,7 @@ SEEDED = ("single", "double", "roundrobin")  # formats seeded before round 1 (by
 def create_event(
     session: Session, event_id: str, *, name: str, ruleset: str, profile: str, best_of: int, seed: int,
     format: str = "swiss", table_size: int | None = None, points: str = "3,1", late_entry: str = "loss",
+    require_chain: bool = True,
 ) -> Event:
     check_id("event id", event_id)
     if format not in FORMATS:
@@ -71,6 +72,9 @@ def create_event(
         raise Usage(f"--late-entry must be {' or '.join(LATE_ENTRY)}, not {late_entry!r}")
     if session.get(Event, event_id) is not None:
         raise Conflict(f"event {event_id!r} already exists")
-    append(session, event_id, EventCreated(name or event_id, ruleset, profile, best_of, seed, format, size, points, late_entry))
+    append(
+        session, event_id,
+        EventCreated(name or event_id, ruleset, profile, best_of, seed, format, size, points, late_entry, require_chain),
+    )
     return get_event(session, event_id)
 

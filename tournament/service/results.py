@@ -8,10 +8,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from sqlalchemy import select
+from sqlalchemy import or_, select
 from sqlalchemy.orm import Session
 
 from referee.engine import judge
+from referee.logio import game_fingerprint
 from schemas.verdict import Verdict
 from tournament.eventlog import (
     GameRecord,
@@ -79,8 +80,6 @@ def judge_logs(event: Event, match: Match, logs: Sequence[tuple[str, bytes]]) ->
     records = []
     for number, (path, data) in enumerate(logs, start=1):
         verdict = _judged(event, seats, match.round, match.number, _where(match), path, data)
-        if verdict.verdict != "complete":
-            raise LogRejected(f"{path}: {referee_reason(verdict)}", verdict)
         assert verdict.result is not None
         if max(games.values()) >= needed:
             raise LogRejected(f"{path}: the match was already decided before game {number} (best of {event.best_of})")
@@ -91,7 +90,7 @@ def judge_logs(event: Event, match: Match, logs: Sequence[tuple[str, bytes]]) ->
             draws += 1
         else:
             games[winner] += 1
-        records.append(GameRecord(hashlib.sha256(data).hexdigest(), winner, data))
+        records.append(GameRecord(hashlib.sha256(data).hexdigest(), winner, data, game_fingerprint(data)))
     if not match_over(event, match.round, games, len(logs)):
         tally = Tally(games, draws)
         tied = " (tied: a bracket match goes on until someone wins a game)" if len(logs) >= event.best_of else ""
@@ -103,7 +102,11 @@ def judge_logs(event: Event, match: Match, logs: Sequence[tuple[str, bytes]]) ->
 
 
 def _judged(event: Event, seats: set[str], round_number: int, table: int, where: str, path: str, data: bytes) -> Verdict:
-    """The referee's verdict on a log, after checking its header names this event's game, table and players."""
+    """The referee's verdict on a complete game's log, after checking it belongs to this event's table.
+
+    Its header must name this event's game, table and players; an event that
+    requires chained logs refuses one whose records carry no `prev` hashes.
+    """
     replay = judge(io.BytesIO(data), path)
     header = replay.header
     if header is not None:
@@ -121,7 +124,15 @@ def _judged(event: Event, seats: set[str], round_number: int, table: int, where:
                 f"{path}: the log says it is from {place.tournament} round {place.round} table {place.table}, "
                 f"not {where} of {event.id}"
             )
-    return replay.verdict
+    verdict = replay.verdict
+    if verdict.verdict != "complete":
+        raise LogRejected(f"{path}: {referee_reason(verdict)}", verdict)
+    if event.require_chain and verdict.chain != "verified":
+        raise LogRejected(
+            f"{path}: {event.id!r} requires chained logs, and this log's records carry no `prev` hashes "
+            "(an event created with --no-require-chain accepts hand-written logs)"
+        )
+    return verdict
 
 
 def match_over(event: Event, round_number: int, games: dict[str, int], played: int) -> bool:
@@ -233,13 +244,16 @@ def report(
 
 
 def check_new_logs(session: Session, event_id: str, match: Match, records: list[GameRecord]) -> None:
-    """The same log cannot decide games at two tables, or twice at one."""
-    hashes = [r.sha256 for r in records]
-    if len(set(hashes)) != len(hashes):
-        raise LogRejected("the same game log is given twice")
-    for row in session.scalars(select(GameLog).filter_by(event_id=event_id).where(GameLog.sha256.in_(hashes))):
-        if (row.round, row.table) != (match.round, match.number):
-            raise WrongTable(f"game {row.game} of table {row.table}, round {row.round} was already reported with this log")
+    """The same game cannot decide games at two tables, or twice at one, whatever file it comes in."""
+    prints = [r.fingerprint or "" for r in records]
+    if len(set(prints)) != len(prints):
+        raise LogRejected("the same game is given twice (two logs with the same players, setup and records)")
+    query = select(GameLog.round, GameLog.table, GameLog.game, GameLog.fingerprint, GameLog.data).filter_by(event_id=event_id)
+    for round_, table, game, fingerprint, data in session.execute(
+        query.where(or_(GameLog.fingerprint.in_(prints), GameLog.fingerprint.is_(None)))
+    ):
+        if (round_, table) != (match.round, match.number) and (fingerprint or game_fingerprint(data)) in prints:
+            raise WrongTable(f"game {game} of table {table}, round {round_} was already reported with this game's log")
 
 
 @dataclass(frozen=True)
@@ -324,13 +338,12 @@ def judge_pod_log(
 ) -> tuple[dict[str, int], GameRecord]:
     """The referee's placements for a pod's game log, after checking the log belongs to this pod."""
     verdict = _judged(event, names, pod.round, pod.number, where, path, data)
-    if verdict.verdict != "complete":
-        raise LogRejected(f"{path}: {referee_reason(verdict)}", verdict)
     assert verdict.result is not None
-    digest = hashlib.sha256(data).hexdigest()
-    for other in session.scalars(select(Pod).filter_by(event_id=event.id, sha256=digest)):
-        if (other.round, other.number) != (pod.round, pod.number):
-            raise WrongTable(f"{path}: table {other.number} of round {other.round} was already reported with this log")
+    fingerprint = game_fingerprint(data)
+    query = select(Pod.round, Pod.number, Pod.fingerprint, Pod.log).filter_by(event_id=event.id).where(Pod.log.is_not(None))
+    for round_, number, stored, log in session.execute(query.where(or_(Pod.fingerprint == fingerprint, Pod.fingerprint.is_(None)))):
+        if (round_, number) != (pod.round, pod.number) and (stored or (log and game_fingerprint(log))) == fingerprint:
+            raise WrongTable(f"{path}: table {number} of round {round_} was already reported with this game's log")
     winner = verdict.result.winners[0] if len(verdict.result.winners) == 1 else None
-    return dict(verdict.result.placements), GameRecord(digest, winner, data)
+    return dict(verdict.result.placements), GameRecord(hashlib.sha256(data).hexdigest(), winner, data, fingerprint)
 

@@ -29,6 +29,7 @@ from tournament.service.queries import (
     had_bye,
     lock_event,
     open_match,
+    players,
 )
 
 
@@ -73,7 +74,8 @@ def register_people(session: Session, event_id: str, people: Sequence[Person]) -
         session, event.id,
         [PlayerRegistered(i, None if n == i else n, p.rating) for i, n, p in zip(ids, names, people, strict=True)],
     )
-    return [get_player(session, event_id, i) for i in ids]
+    registered = {p.name: p for p in players(session, event_id)}  # one query, not one per player
+    return [registered[i] for i in ids]
 
 
 def rename(session: Session, event_id: str, player: str, name: str) -> Player:
@@ -97,27 +99,17 @@ def drop(session: Session, event_id: str, name: str) -> Match | None:
     return match
 
 
-def pause(session: Session, event_id: str, name: str) -> Player:
-    """Sit a player out of the rounds paired from now on (not paired, no points) until `resume`."""
+def set_paused(session: Session, event_id: str, name: str, paused: bool) -> Player:
+    """Pause a player (not paired, no points, from the next round until resumed: T-22) or resume them."""
     event = lock_event(session, event_id)
     if event.format not in ("swiss", "pods") or event.bracket_round is not None:
         raise Usage(f"{event_id!r} is in a bracket or round robin; a player there plays or drops")
     player = get_player(session, event_id, name)
     if player.dropped_round is not None:
-        raise Conflict(f"{name!r} dropped after round {player.dropped_round}; a dropped player cannot be paused")
-    if player.paused:
-        raise Conflict(f"{name!r} is already paused")
-    append(session, event_id, PlayerPaused(name))
-    return player
-
-
-def resume(session: Session, event_id: str, name: str) -> Player:
-    """A paused player is paired again from the next round."""
-    lock_event(session, event_id)
-    player = get_player(session, event_id, name)
-    if not player.paused:
-        raise Conflict(f"{name!r} is not paused")
-    append(session, event_id, PlayerResumed(name))
+        raise Conflict(f"{name!r} dropped after round {player.dropped_round}")
+    if player.paused == paused:
+        raise Conflict(f"{name!r} is {'already' if paused else 'not'} paused")
+    append(session, event_id, PlayerPaused(name) if paused else PlayerResumed(name))
     return player
 
 

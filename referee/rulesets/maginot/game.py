@@ -4,9 +4,9 @@ Setup is a `base` record per player and five draws each; then every turn is
 draw and untap, construction, battle (any number of battles: attack,
 engagement, the KD window, two combat steps, the outcome) and consolidation.
 Untapping, the outcome of a battle, the end of a turn and elimination are not
-records: `apply` performs them when the record before them makes them due.
-Event cards and the base tap live in events.py, the state in state.py, the
-legal records in options.py and the bot in bot.py.
+records: `apply` performs them when the record before them makes them due
+(flow.py). Event cards and the base tap live in events.py, the state in
+state.py, the legal records in options.py and the bot in bot.py.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from referee.ruleset import CHANCE, JUDGE, Illegal, Ruleset, require_actor
-from referee.rulesets.maginot import bot, events, options
+from referee.rulesets.maginot import bot, events, flow, options
 from referee.rulesets.maginot.state import (
     ACE_LIFE,
     ACES,
@@ -39,8 +39,6 @@ from schemas import maginot as mg
 from schemas.log import Concede, GameLoss, Header, Record, Time
 from schemas.verdict import Result
 
-OPENING_HAND = 5
-DRAWS_PER_TURN = 2
 BOT_ROUNDS = 22  # bot games end by time after this many turns per player
 
 
@@ -192,8 +190,8 @@ class Maginot(Ruleset):
         side.damage = dict.fromkeys(record.aces, 0)
         state.bases_due.pop(0)
         if not state.bases_due:
-            state.draws = [p for p in state.players for _ in range(OPENING_HAND)]
-            self._continue_draws(state)
+            state.draws = [p for p in state.players for _ in range(flow.OPENING_HAND)]
+            flow.continue_draws(state)
 
     def _draw(self, state: State, record: mg.Draw) -> None:
         """MG-1.5, MG-3.2: chance draws a card from the deck of the player who draws."""
@@ -209,23 +207,7 @@ class Maginot(Ruleset):
         side.deck.discard(record.card)
         side.hand.add(record.card)
         state.draws.pop(0)
-        self._continue_draws(state)
-
-    def _continue_draws(self, state: State) -> None:
-        """MG-3.3: the next draw is due unless nothing is left to draw; then the game goes on."""
-        while state.draws:
-            side = state.sides[state.draws[0]]
-            if not side.deck and side.discard:
-                side.deck, side.discard = side.discard, set()
-            if side.deck:
-                state.phase = "draw"
-                return
-            state.draws.pop(0)
-        if state.turn == 0:
-            first = state.first if not state.sides[state.first].out else _next_player(state, state.first)
-            self._begin_turn(state, first)
-        else:
-            state.phase = "construction"
+        flow.continue_draws(state)
 
     # -- construction ----------------------------------------------------------------
 
@@ -298,7 +280,7 @@ class Maginot(Ruleset):
         if options.engagers(state):
             state.phase = "engage"
         else:
-            self._initiative(state)
+            flow.initiative(state)
 
     def _engage(self, state: State, record: mg.Engage) -> None:
         """MG-6.3: each untapped guardian unit may engage one attacker its speed allows."""
@@ -324,62 +306,7 @@ class Maginot(Ruleset):
                     f"{guard} is {unit.unit_class} and cannot engage {target}, which is {attacking[target].unit_class}",
                 )
         battle.pairs = dict(record.pairs)
-        self._initiative(state)
-
-    def _initiative(self, state: State) -> None:
-        """MG-6.4, MG-6.5: the higher initiative reveals last (ties to the attacker); the KD window if due."""
-        battle = state.battle
-        assert battle is not None
-        attacker, defender = battle.attacker, battle.defender
-        if state.sides[defender].initiative() > state.sides[attacker].initiative():
-            battle.order = [attacker, defender]
-        else:
-            battle.order = [defender, attacker]
-        state.phase = "kd" if "KD" in state.sides[battle.order[0]].hand else "combat"
-
-    def _outcome(self, state: State) -> None:
-        """MG-6.7, MG-6.8: every strike at once; wounds stay; destroyed units and aces leave."""
-        battle = state.battle
-        assert battle is not None
-        attacker, defender = battle.attacker, battle.defender
-        engaged_by = {a: g for g, a in battle.pairs.items()}
-        wounds: list[tuple[str, str, int]] = []  # owner, unit, wounds; computed before anything leaves
-        to_base = 0
-        for name in battle.units:
-            guard = engaged_by.get(name)
-            if guard is None:
-                to_base += state.attack(attacker, name)
-                continue
-            wounds.append((defender, guard, state.attack(attacker, name) - state.armor(defender, guard)))
-            wounds.append((attacker, name, state.attack(defender, guard) - state.armor(attacker, name)))
-        for owner, name, amount in wounds:
-            if amount > 0 and (owner, name) not in battle.shielded:
-                self._wound(state, owner, name, amount)
-        ace = battle.ace
-        if ace in state.sides[defender].base and (defender, ace) not in battle.shielded:
-            self._hit_ace(state, defender, ace, to_base - state.armor(defender, ace))
-        state.battle = None
-        state.phase = "battle"
-
-    def _wound(self, state: State, owner: str, name: str, amount: int) -> None:
-        """MG-6.7: wounds stay; at its life the unit is destroyed and its cards are discarded."""
-        side = state.sides[owner]
-        unit = side.units[name]
-        unit.wounds += amount
-        if unit.wounds >= state.life(owner, name):
-            del side.units[name]
-            side.discard.update(unit.cards())
-
-    def _hit_ace(self, state: State, owner: str, ace: str, amount: int) -> None:
-        """MG-6.8: damage to the attacked ace; at 16 it is destroyed and the rest is lost."""
-        if amount <= 0:
-            return
-        side = state.sides[owner]
-        side.damage[ace] += amount
-        if side.damage[ace] >= ACE_LIFE:
-            side.base.remove(ace)
-            del side.damage[ace]
-            side.ruins.append(ace)
+        flow.initiative(state)
 
     # -- events --------------------------------------------------------------------
 
@@ -424,7 +351,7 @@ class Maginot(Ruleset):
         side.units[record.life] = Unit(record.life, record.armor, record.weapon)
         state.assembled = True
 
-    # -- pass and the end of a turn ------------------------------------------------
+    # -- pass ----------------------------------------------------------------------
 
     def _pass(self, state: State, record: mg.Pass) -> None:
         """MG-2.3: end the current step."""
@@ -443,36 +370,9 @@ class Maginot(Ruleset):
             assert state.battle is not None
             state.battle.order.pop(0)
             if not state.battle.order:
-                self._outcome(state)
+                flow.outcome(state)
         else:
-            self._end_turn(state)
-
-    def _end_turn(self, state: State) -> None:
-        """MG-9.1: a player with no standing ace is out at the end of their own consolidation; then the next turn."""
-        player = state.active
-        if not state.sides[player].base:
-            self._eliminate(state, player)
-            if state.outcome is not None:
-                return
-        self._begin_turn(state, _next_player(state, player))
-
-    def _begin_turn(self, state: State, player: str) -> None:
-        """MG-3.1, MG-3.2: the next player untaps everything and draws two."""
-        state.turn += 1
-        state.active = player
-        state.pool = 0
-        state.tapped_now = set()
-        state.bonus = {}
-        state.moved = set()
-        state.assembled = False
-        side = state.sides[player]
-        side.base_tapped = False
-        for card in side.resources:
-            side.resources[card] = False
-        for unit in side.units.values():
-            unit.tapped = False
-        state.draws = [player] * DRAWS_PER_TURN
-        self._continue_draws(state)
+            flow.end_turn(state)
 
     # -- the end of the game ---------------------------------------------------------
 
@@ -480,65 +380,19 @@ class Maginot(Ruleset):
         """MG-9.3: a player still in may concede at any time."""
         if record.by not in state.sides or state.sides[record.by].out:
             raise Illegal("MG-9.3", "only a player still in the game may concede")
-        self._leave(state, record.by)
+        flow.leave(state, record.by)
 
     def _game_loss(self, state: State, record: GameLoss) -> None:
         """MG-9.4: the judge puts a player out."""
         _by(record, JUDGE, "only the judge gives a game loss")
         if record.player not in state.sides or state.sides[record.player].out:
             raise Illegal("MG-9.4", f"{record.player!r} is not a player still in this game")
-        self._leave(state, record.player)
+        flow.leave(state, record.player)
 
     def _time(self, state: State, record: Time) -> None:
         """MG-9.5: the judge calls time; the players still in are placed by their bases."""
         _by(record, JUDGE, "only the judge calls time")
-        self._finish(state, "time")
-
-    def _leave(self, state: State, player: str) -> None:
-        """MG-9.3: `player` is out at once; the game goes on around them."""
-        self._eliminate(state, player)
-        if state.outcome is not None:
-            return
-        state.bases_due = [p for p in state.bases_due if p != player]
-        state.draws = [p for p in state.draws if p != player]
-        battle = state.battle
-        if state.phase == "base":
-            if not state.bases_due:
-                state.draws = [p for p in state.still_in() for _ in range(OPENING_HAND)]
-                self._continue_draws(state)
-        elif player == state.active and state.turn > 0:
-            state.battle = None
-            self._begin_turn(state, _next_player(state, player))
-        elif state.phase == "draw":
-            self._continue_draws(state)
-        elif battle is not None and player in (battle.attacker, battle.defender):
-            state.battle = None
-            state.phase = "battle"
-
-    def _eliminate(self, state: State, player: str) -> None:
-        """MG-9.1, MG-9.2: `player` is out; with one player left the game is over."""
-        side = state.sides[player]
-        side.out = True
-        side.units.clear()
-        state.out_order.append(player)
-        if len(state.still_in()) == 1:
-            self._finish(state, "elimination")
-
-    def _finish(self, state: State, reason: str) -> None:
-        """MG-9.2, MG-9.5, MG-9.6: placements, winners and scores."""
-        def standing(p: str) -> tuple[int, int]:
-            side = state.sides[p]
-            return len(side.base), sum(ACE_LIFE - d for d in side.damage.values())
-
-        still_in = state.still_in()
-        places = {p: 1 + sum(standing(q) > standing(p) for q in still_in) for p in still_in}
-        for i, p in enumerate(reversed(state.out_order)):
-            places[p] = len(still_in) + 1 + i
-        score = {p: float(sum(places[q] > places[p] for q in state.players)) for p in state.players}
-        winners = [p for p in state.players if places[p] == 1]
-        state.outcome = Result({p: places[p] for p in state.players}, winners, score, reason)
-        state.phase = "over"
-        state.battle = None
+        flow.finish(state, "time")
 
     # -- helpers -------------------------------------------------------------------
 
@@ -569,17 +423,6 @@ def _unit(side: Side, name: str, player: str) -> Unit:
     if unit is None:
         raise Illegal("MG-2.4", f"{player} has no unit {name} (a unit is named by its heart card)")
     return unit
-
-
-def _next_player(state: State, after: str) -> str:
-    """The next player clockwise from `after` who is still in (MG-2.1)."""
-    seats = state.players
-    i = seats.index(after)
-    for step in range(1, len(seats) + 1):
-        player = seats[(i + step) % len(seats)]
-        if not state.sides[player].out:
-            return player
-    return after
 
 
 def _describe_side(state: State, player: str) -> dict[str, Any]:
