@@ -30,8 +30,9 @@ def bracket_text(info: BracketInfo) -> str:
         c = len(columns)
         known = c < len(info.rounds)
         names = [p for pair in info.rounds[c].pairs for p in pair.players] if known else [None] * (places >> c)
-        columns.append([f"{seeds[p]} {p}" if p else "bye" if known else "" for p in names])
-    columns.append([f"{seeds[info.champion]} {info.champion}" if info.champion else ""])
+        columns.append([f"{seeds[p]} {info.names.get(p, p)}" if p else "bye" if known else "" for p in names])
+    champion = info.champion
+    columns.append([f"{seeds[champion]} {info.names.get(champion, champion)}" if champion else ""])
     rows = [""] * (2 * places - 1)
     for c, labels in enumerate(columns):
         width = max(3, *(len(label) for label in labels))
@@ -279,7 +280,7 @@ def double_text(info: BracketInfo) -> str:
     seeds = {name: k for k, name in enumerate(info.seeds, start=1)}
 
     def shown(player: str | None) -> str:
-        return f"{seeds[player]} {player}" if player else "bye"
+        return f"{seeds[player]} {info.names.get(player, player)}" if player else "bye"
 
     width = max((len(shown(p)) for r in info.rounds for pair in r.pairs for p in pair.players), default=3)
     lines = []
@@ -287,6 +288,6 @@ def double_text(info: BracketInfo) -> str:
         lines.append(f"round {r.round}" + ("" if any(p.table for p in r.pairs) else " (next)"))
         for pair in r.pairs:
             a, b = (shown(p).ljust(width) for p in pair.players)
-            won = f"  -> {pair.winner}" if pair.winner else ""
+            won = f"  -> {info.names.get(pair.winner, pair.winner)}" if pair.winner else ""
             lines.append(f"  {pair.node or '':>5}  {a}  vs  {b}{won}")
     return "\n".join(lines) + "\n"
