@@ -14,6 +14,7 @@ import io
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from sqlalchemy.orm import Session
 
@@ -93,7 +94,15 @@ def import_results(session: Session, event_id: str, rows: Sequence[ResultRow], r
     number = event.rounds if round_number is None else round_number
     if not 1 <= number <= event.rounds:
         raise NotFound(f"event {event_id!r} has no round {number} (rounds paired: {event.rounds})")
-    payloads = _pod_payloads(session, event, number, rows) if event.format == "pods" else _match_payloads(session, event, number, rows)
+    # The round's tables stay referenced until the entries are applied, so the session finds them
+    # in its identity map (which holds unchanged rows weakly) instead of loading each again.
+    tables: dict[int, Any] = {}
+    if event.format == "pods":
+        tables.update((pod.number, (pod, seats)) for pod, seats in pod_tables(session, event.id, number))
+        payloads = _pod_payloads(tables, number, rows)
+    else:
+        tables.update((m.number, m) for m in matches(session, event.id, number))
+        payloads = _match_payloads(event, tables, number, rows)
     append_many(session, event_id, payloads)
     return len(payloads)
 
@@ -108,8 +117,7 @@ def _check_rows(rows: Sequence[ResultRow], tables: set[int], number: int) -> Non
         seen.add(row.table)
 
 
-def _match_payloads(session: Session, event: Event, number: int, rows: Sequence[ResultRow]) -> list[Payload]:
-    tables = {m.number: m for m in matches(session, event.id, number)}
+def _match_payloads(event: Event, tables: dict[int, Match], number: int, rows: Sequence[ResultRow]) -> list[Payload]:
     _check_rows(rows, set(tables), number)
     payloads: list[Payload] = []
     for row in rows:
@@ -127,8 +135,7 @@ def _match_payloads(session: Session, event: Event, number: int, rows: Sequence[
     return payloads
 
 
-def _pod_payloads(session: Session, event: Event, number: int, rows: Sequence[ResultRow]) -> list[Payload]:
-    tables: dict[int, tuple[Pod, list[PodSeat]]] = {pod.number: (pod, seats) for pod, seats in pod_tables(session, event.id, number)}
+def _pod_payloads(tables: dict[int, tuple[Pod, list[PodSeat]]], number: int, rows: Sequence[ResultRow]) -> list[Payload]:
     _check_rows(rows, {n for n, (pod, _) in tables.items() if pod.source != "bye"}, number)
     payloads: list[Payload] = []
     for row in rows:
