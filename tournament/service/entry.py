@@ -94,15 +94,10 @@ def import_results(session: Session, event_id: str, rows: Sequence[ResultRow], r
     number = event.rounds if round_number is None else round_number
     if not 1 <= number <= event.rounds:
         raise NotFound(f"event {event_id!r} has no round {number} (rounds paired: {event.rounds})")
-    # The round's tables stay referenced until the entries are applied, so the session finds them
-    # in its identity map (which holds unchanged rows weakly) instead of loading each again.
-    tables: dict[int, Any] = {}
-    if event.format == "pods":
-        tables.update((pod.number, (pod, seats)) for pod, seats in pod_tables(session, event.id, number))
-        payloads = _pod_payloads(tables, number, rows)
-    else:
-        tables.update((m.number, m) for m in matches(session, event.id, number))
-        payloads = _match_payloads(event, tables, number, rows)
+    # The session keeps loaded rows only while something refers to them: `tables` keeps the
+    # round's tables, so applying each result finds its table there instead of one SELECT each.
+    tables = pod_tables(session, event.id, number) if event.format == "pods" else matches(session, event.id, number)
+    payloads = _pod_payloads(event, number, rows, tables) if event.format == "pods" else _match_payloads(event, number, rows, tables)
     append_many(session, event_id, payloads)
     return len(payloads)
 
@@ -117,7 +112,8 @@ def _check_rows(rows: Sequence[ResultRow], tables: set[int], number: int) -> Non
         seen.add(row.table)
 
 
-def _match_payloads(event: Event, tables: dict[int, Match], number: int, rows: Sequence[ResultRow]) -> list[Payload]:
+def _match_payloads(event: Event, number: int, rows: Sequence[ResultRow], loaded: Sequence[Any]) -> list[Payload]:
+    tables: dict[int, Match] = {m.number: m for m in loaded}
     _check_rows(rows, set(tables), number)
     payloads: list[Payload] = []
     for row in rows:
@@ -135,7 +131,8 @@ def _match_payloads(event: Event, tables: dict[int, Match], number: int, rows: S
     return payloads
 
 
-def _pod_payloads(tables: dict[int, tuple[Pod, list[PodSeat]]], number: int, rows: Sequence[ResultRow]) -> list[Payload]:
+def _pod_payloads(event: Event, number: int, rows: Sequence[ResultRow], loaded: Sequence[Any]) -> list[Payload]:
+    tables: dict[int, tuple[Pod, list[PodSeat]]] = {pod.number: (pod, seats) for pod, seats in loaded}
     _check_rows(rows, {n for n, (pod, _) in tables.items() if pod.source != "bye"}, number)
     payloads: list[Payload] = []
     for row in rows:

@@ -74,8 +74,8 @@ def register_people(session: Session, event_id: str, people: Sequence[Person]) -
         session, event.id,
         [PlayerRegistered(i, None if n == i else n, p.rating) for i, n, p in zip(ids, names, people, strict=True)],
     )
-    by_id = {p.name: p for p in players(session, event_id)}  # one query, not one a player
-    return [by_id[i] for i in ids]
+    registered = {p.name: p for p in players(session, event_id)}  # one query, not one per player
+    return [registered[i] for i in ids]
 
 
 def rename(session: Session, event_id: str, player: str, name: str) -> Player:
