@@ -146,6 +146,7 @@ class BracketPair(msgspec.Struct, forbid_unknown_fields=True):
     table: int | None
     winner: str | None
     node: str | None = None  # double elimination: W<round>-<n>, L<round>-<n>, GF or GF2 (the reset)
+    games: list[int] | None = None  # games won by each player, in the order of `players`, once reported
 
 
 class BracketRound(msgspec.Struct, forbid_unknown_fields=True):
@@ -166,6 +167,7 @@ class BracketInfo(msgspec.Struct, forbid_unknown_fields=True):
     rounds: list[BracketRound]
     champion: str | None
     double: bool = False
+    names: dict[str, str] = msgspec.field(default_factory=dict)  # display names by id (ids where missing)
 
 
 class LogEntryInfo(msgspec.Struct, forbid_unknown_fields=True):

@@ -33,7 +33,6 @@ from tournament.cli_base import (
     database,
     fail,
     show_round,
-    terminal_table,
     transaction,
     write_text,
 )
@@ -192,7 +191,7 @@ def bracket_cmd(
         drawing = [pictures.bracket_picture(info)]
         write_text(render.to_html(f"{details.name}: bracket", "Seeds", details, header, cells, drawing), target)
     else:
-        champion = f"champion: {info.champion}\n" if info.champion else ""
+        champion = f"champion: {info.names.get(info.champion, info.champion)}\n" if info.champion else ""
         write_text(picture + champion, target)
 
 
@@ -201,17 +200,16 @@ def standings_cmd(
     event: EventArg,
     fmt: FormatOpt = "table",
     target: OutOpt = None,
+    limit: Annotated[
+        int, typer.Option("--limit", min=0, help="The table shows this many rows (0: all); csv, json and html show all.")
+    ] = render.TERMINAL_ROWS,
     db: DbOpt = None,
     as_json: JsonOpt = False,
-    top: Annotated[int | None, typer.Option("--top", min=1, help="Only the first N rows (every format).")] = None,
 ) -> None:
-    """The standings, with the event's tiebreakers. A terminal table of more than 500 rows is plain text."""
+    """The standings, with the event's tiebreakers."""
     fmt = check_format(fmt, as_json)
     with database(db) as (_url, engine), Session(engine) as session:
         rows = export.standing_rows(session, event)
-        if top is not None and len(rows) > top:
-            err.print(f"the first {top} of {len(rows)} rows ({len(rows) - top} not shown: leave out --top for all)", markup=False)
-            rows = rows[:top]
         info = export.event_info(service.get_event(session, event))
         drawn = export.bracket_info(session, event)
         drawings = [pictures.bracket_picture(drawn)] if drawn else []
@@ -220,16 +218,31 @@ def standings_cmd(
                 pictures.Picture(f"Round {n}", text=render.pod_text(export.pairing_rows(session, event, n)))
                 for n in range(1, info.rounds + 1)
             ]
-    header, cells = render.standing_cells(rows)
+        # After a top cut, pages show the Swiss standings as they were at the cut and the bracket's places apart,
+        # so no bracket result seems to re-rank the Swiss table.
+        cut = info.format == "swiss" and info.bracket_round is not None and drawn is not None
+        swiss = export.standing_rows(session, event, swiss_only=True) if cut else rows
     title = f"{info.name}: standings after round {info.rounds}"
+    header, cells = render.standing_cells(rows)
     if fmt == "json":
         write_text(msgspec.json.encode(rows).decode(), target)
     elif fmt == "csv" or (fmt == "table" and target is not None):
         write_text(render.to_csv(header, cells), target)
+    elif cut and drawn is not None and info.bracket_round is not None:
+        caption = f"Swiss standings at the cut, after round {info.bracket_round - 1}"
+        places = ("Top cut: places", *render.place_cells(drawn))
+        if fmt == "html":
+            write_text(render.to_html(title, caption, info, *render.standing_cells(swiss), drawings, [places]), target)
+        else:
+            out.print(render.to_rich(caption, *render.standing_cells(swiss), width=out.width))
+            out.print(render.to_rich(*places, width=out.width))
     elif fmt == "html":
         write_text(render.to_html(title, "Standings", info, header, cells, drawings), target)
     else:
-        terminal_table(title, header, cells)
+        shown = cells[:limit] if limit else cells
+        out.print(render.to_rich(title, header, shown, width=out.width))
+        if len(shown) < len(cells):
+            say(f"... and {len(cells) - len(shown):,} more: --limit 0 shows every row, --format csv or html writes them")
 
 
 @app.command()
@@ -392,7 +405,7 @@ def demo_cmd(
     header, cells = render.standing_cells(rows)
     if drawn is not None:
         say(pictures.bracket_text(drawn))
-    out.print(render.to_rich(f"{info.name} ({ran.event_id}): standings after round {info.rounds}", header, cells))
+    out.print(render.to_rich(f"{info.name} ({ran.event_id}): standings after round {info.rounds}", header, cells, width=out.width))
     db_flag = "" if db is None and "TOURNAMENT_DB" not in os.environ else f" --db {where}"
     say(f"database: {where}")
     say(f"game logs: {ran.logs.resolve()}/ ({ran.games} games, each validated by the referee)")

@@ -11,7 +11,7 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, NoReturn
+from typing import Annotated, NoReturn
 
 import msgspec
 import typer
@@ -24,9 +24,6 @@ from referee.console import err, out
 from schemas.tournament import EventInfo, RoundInfo
 from tournament import printables, render, service
 from tournament.db import DatabaseUnavailable, first_line, open_database, shown
-
-if TYPE_CHECKING:
-    from rich.console import Console
 
 DbOpt = Annotated[
     str | None,
@@ -124,20 +121,7 @@ def show_round(info: RoundInfo, fmt: str, target: Path | None, event: EventInfo,
     elif target is not None:
         write_text(render.to_csv(header, cells), target)
     else:
-        terminal_table(title, header, cells)
-
-
-RICH_ROWS = 500  # longer tables are printed as plain text: rich takes about a millisecond a row to draw
-
-
-def terminal_table(title: str, header: list[str], cells: list[list[str]], console: Console | None = None) -> None:
-    """A table on stdout: rich's boxed table, or plain fixed-width columns beyond `RICH_ROWS` rows."""
-    shown = console or out
-    if len(cells) > RICH_ROWS:
-        shown.file.write(render.to_text(title, header, cells))
-        shown.file.flush()
-    else:
-        shown.print(render.to_rich(title, header, cells))
+        out.print(render.to_rich(title, header, cells, width=out.width))
 
 
 def read_text(path: Path) -> str:

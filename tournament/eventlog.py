@@ -280,7 +280,6 @@ def append(session: Session, event_id: str, payload: Payload) -> LogEntry:
 
 def append_many(session: Session, event_id: str, payloads: Sequence[Payload]) -> list[LogEntry]:
     """Append several changes in order, chained, with one flush at the end (bulk imports)."""
-    held = _prefetch(session, event_id, payloads)  # kept alive until the flush: the session holds rows only weakly
     entries = []
     for payload in payloads:
         event = None if isinstance(payload, EventCreated) else session.get(Event, event_id)
@@ -296,28 +295,7 @@ def append_many(session: Session, event_id: str, payloads: Sequence[Payload]) ->
         session.add(entry)
         entries.append(entry)
     session.flush()
-    del held
     return entries
-
-
-def _prefetch(session: Session, event_id: str, payloads: Sequence[Payload]) -> list[object]:
-    """The tables a batch of results will change, loaded in one query per round.
-
-    Without it each result's `session.get` misses the identity map (which holds
-    rows weakly, so rows a caller read and let go are gone): one query, and one
-    autoflush of everything before it, per table.
-    """
-    matches = {p.round for p in payloads if isinstance(p, ResultReported)}
-    pods = {p.round for p in payloads if isinstance(p, PodReported)}
-    if len(payloads) < 2 or not (matches or pods):
-        return []
-    held: list[object] = []
-    for number in matches:
-        held += session.scalars(select(Match).filter_by(event_id=event_id, round=number))
-    for number in pods:
-        held += session.scalars(select(Pod).filter_by(event_id=event_id, round=number))
-        held += session.scalars(select(PodSeat).filter_by(event_id=event_id, round=number))
-    return held
 
 
 def project(session: Session, entry: LogEntry, payload: Payload) -> None:

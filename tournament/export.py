@@ -6,7 +6,7 @@ CSV and HTML, `tournament.pictures` draws brackets and pods.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import cast
 
@@ -33,22 +33,25 @@ from tournament.eventlog import as_utc
 from tournament.models import Event, GameLog, LogEntry, Match, Pod, PodSeat
 
 
-def standing_rows(session: Session, event_id: str) -> list[StandingRow]:
+def standing_rows(session: Session, event_id: str, swiss_only: bool = False) -> list[StandingRow]:
+    """The standings as rows; `swiss_only`: after a top cut, the Swiss standings as they were at the cut."""
     names = service.display_names(session, event_id)
     return [
         StandingRow(
             s.rank, s.player, s.points, s.game_points, s.wins, s.losses, s.draws, s.byes,
             dict(s.tiebreakers), s.dropped, names.get(s.player, s.player),
         )
-        for s in service.standings(session, event_id)
+        for s in service.standings(session, event_id, swiss_only)
     ]
 
 
-def table_row(session: Session, match: Match, names: Mapping[str, str] | None = None, ends: datetime | None = None) -> TableRow:
-    """One match as a row; `names` (display names by id) saves a query per table when given."""
-    logs = session.scalars(
-        select(GameLog).filter_by(event_id=match.event_id, round=match.round, table=match.number).order_by(GameLog.game)
-    )
+def table_row(
+    session: Session, match: Match, names: Mapping[str, str] | None = None, ends: datetime | None = None,
+    logs: Sequence[GameRef] | None = None,
+) -> TableRow:
+    """One match as a row; `names` (display names by id) and `logs` (its games) each save a query per table when given."""
+    if logs is None:
+        logs = game_refs(session, match.event_id, match.round, match.number)
     games = None
     if match.games_a is not None and match.games_b is not None:
         games = {match.player_a: match.games_a, match.player_b: match.games_b}
@@ -61,7 +64,7 @@ def table_row(session: Session, match: Match, names: Mapping[str, str] | None = 
         draws=match.draws,
         source=match.source,
         reason=match.reason,
-        logs=[GameRef(g.game, g.sha256, g.winner) for g in logs],
+        logs=list(logs),
         names=[shown.get(p, p) for p in (match.player_a, match.player_b)],
         extra_minutes=match.extra_minutes or 0,
         ends_at=ends + timedelta(minutes=match.extra_minutes or 0) if ends else None,
@@ -87,7 +90,24 @@ def round_rows(session: Session, event: Event, round_number: int) -> list[TableR
     ends = service.round_ends(session, event.id, round_number)
     if event.format == "pods":
         return [pod_row(pod, seats, names, ends) for pod, seats in service.pod_tables(session, event.id, round_number)]
-    return [table_row(session, m, names, ends) for m in service.matches(session, event.id, round_number)]
+    games: dict[int, list[GameRef]] = {}
+    for table, ref in _game_refs(session, event.id, round_number):  # one query for the round's games
+        games.setdefault(table, []).append(ref)
+    return [table_row(session, m, names, ends, games.get(m.number, [])) for m in service.matches(session, event.id, round_number)]
+
+
+def game_refs(session: Session, event_id: str, round_number: int, table: int) -> list[GameRef]:
+    """The games stored for one table, in order."""
+    return [ref for _, ref in _game_refs(session, event_id, round_number, table)]
+
+
+def _game_refs(session: Session, event_id: str, round_number: int, table: int | None = None) -> Iterator[tuple[int, GameRef]]:
+    """(table, game) for a round's stored games (or one table's), in order; the logs themselves stay in the database."""
+    query = select(GameLog.table, GameLog.game, GameLog.sha256, GameLog.winner).filter_by(event_id=event_id, round=round_number)
+    if table is not None:
+        query = query.filter_by(table=table)
+    for number, game, sha256, winner in session.execute(query.order_by(GameLog.table, GameLog.game)):
+        yield number, GameRef(game, sha256, winner)
 
 
 def round_info(session: Session, event_id: str, number: int) -> RoundInfo:
@@ -151,9 +171,17 @@ def bracket_info(session: Session, event_id: str) -> BracketInfo | None:
                 pairs.append(BracketPair([a, b], None, a or b if (a is None) != (b is None) else None))
                 continue
             won = None if match.games_a is None else match.player_a if match.games_a > (match.games_b or 0) else match.player_b
-            pairs.append(BracketPair([a, b], match.number, won))
+            pairs.append(BracketPair([a, b], match.number, won, games=_games(match, [a, b])))
         rounds.append(BracketRound(event.bracket_round + r.number - 1, pairs))
-    return BracketInfo(seeds, rounds, state.champion)
+    return BracketInfo(seeds, rounds, state.champion, names=service.display_names(session, event_id))
+
+
+def _games(match: Match, players: list[str | None]) -> list[int] | None:
+    """Games won by each of `players` (the match's two, in the bracket's order), once reported."""
+    if match.games_a is None or match.games_b is None:
+        return None
+    won = {match.player_a: match.games_a, match.player_b: match.games_b}
+    return [won[p] for p in players if p is not None]
 
 
 def _double_info(session: Session, event: Event, seeds: list[str]) -> BracketInfo:
@@ -165,7 +193,10 @@ def _double_info(session: Session, event: Event, seeds: list[str]) -> BracketInf
         number = event.bracket_round + k
         tables = service.matches(session, event.id, number)
         pairs = [
-            BracketPair([m.player_a, m.player_b], m.number, state.decided[node].winner if node in state.decided else None, node)
+            BracketPair(
+                [m.player_a, m.player_b], m.number, state.decided[node].winner if node in state.decided else None, node,
+                _games(m, [m.player_a, m.player_b]),
+            )
             for node, m in zip(nodes, tables, strict=True)
         ]
         rounds.append(BracketRound(number, pairs))
@@ -173,7 +204,7 @@ def _double_info(session: Session, event: Event, seeds: list[str]) -> BracketInf
     upcoming = [BracketPair([a, b], None, None, node) for node, a, b in state.ready if node not in paired]
     if upcoming:
         rounds.append(BracketRound(event.bracket_round + len(state.rounds), upcoming))
-    return BracketInfo(seeds, rounds, state.champion, double=True)
+    return BracketInfo(seeds, rounds, state.champion, double=True, names=service.display_names(session, event.id))
 
 
 def export_event(session: Session, event_id: str) -> Export:

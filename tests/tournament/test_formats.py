@@ -72,7 +72,7 @@ def test_single_elimination_seeds_byes_and_champion(db_url: str, tmp_path: Path)
     assert "decided: b won" in refused.stderr
     cli(db_url, "verify", "ev")
     html = cli(db_url, "standings", "ev", "--format", "html").stdout
-    assert "<svg" in html and '<text x="' in html and 'font-weight="bold">2 b</text>' in html  # the champion's box
+    assert "<svg" in html and '<text x="' in html and 'class="champion" text-anchor="start">b</text>' in html  # the champion's box
 
 
 def test_a_bracket_match_needs_a_winner(db_url: str, tmp_path: Path) -> None:
@@ -114,7 +114,7 @@ def test_drops_in_a_bracket(db_url: str, tmp_path: Path) -> None:
     report_round(db_url, tmp_path)  # b beats c
     cli(db_url, "drop", "ev", "b")  # between rounds: a goes through; a final without an opponent is not played
     assert "decided: a won it" in cli(db_url, "pair", "ev", code=service.EXIT_CONFLICT).stderr
-    assert bracket(db_url)["rounds"][1]["pairs"] == [{"players": ["a", None], "table": None, "winner": "a", "node": None}]
+    assert bracket(db_url)["rounds"][1]["pairs"] == [{"players": ["a", None], "table": None, "winner": "a", "node": None, "games": None}]
     assert bracket(db_url)["champion"] == "a"
     cli(db_url, "verify", "ev")
 

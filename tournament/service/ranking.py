@@ -37,8 +37,11 @@ def _as_matches(session: Session, event_id: str) -> list[tiebreaks.Match]:
     return sorted(done + byes, key=lambda m: m.round)
 
 
-def standings(session: Session, event_id: str) -> list[tiebreaks.Standing]:
-    """The event's standings; with a bracket, ordered by how far each player got in it (see `_bracket_order`)."""
+def standings(session: Session, event_id: str, swiss_only: bool = False) -> list[tiebreaks.Standing]:
+    """The event's standings; with a bracket, ordered by how far each player got in it (see `_bracket_order`).
+
+    `swiss_only`: after a top cut, the Swiss standings as they were at the cut (the bracket's matches left out).
+    """
     event = get_event(session, event_id)
     listed = select(Player.name, Player.dropped_round, Player.registered_round, Player.seed).filter_by(event_id=event_id)
     everyone = session.execute(listed.order_by(Player.name)).all()
@@ -56,6 +59,8 @@ def standings(session: Session, event_id: str) -> list[tiebreaks.Standing]:
     assert event.bracket_round is not None
     before = [m for m in played if m.round < event.bracket_round]
     swiss = tiebreaks.standings([p.name for p in everyone], before, event.profile, dropped, joined, swiss_rounds)
+    if swiss_only:
+        return swiss
     seeds = {p.name: p.seed for p in everyone}
     if event.format == "double":
         order = _double_order(double_bracket(session, event), seeds, [s.player for s in swiss])

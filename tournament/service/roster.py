@@ -74,7 +74,7 @@ def register_people(session: Session, event_id: str, people: Sequence[Person]) -
         session, event.id,
         [PlayerRegistered(i, None if n == i else n, p.rating) for i, n, p in zip(ids, names, people, strict=True)],
     )
-    registered = {p.name: p for p in players(session, event_id)}  # one query, not one a player
+    registered = {p.name: p for p in players(session, event_id)}  # one query, not one per player
     return [registered[i] for i in ids]
 
 
