@@ -15,7 +15,9 @@ at once in each phase:
 4. `confirm`: the second player of each table confirms (`POST /api/me/confirm`), which reports the result.
 
 For each phase and overall: requests, failed requests, requests/s, p50 and
-p99 latency. Then the database is read: a `lost` write is an answered claim
+p99 latency, and the server's CPU time per request (its processes' user and
+system time, which a busy machine stretches less than wall-clock time). Then
+the database is read: a `lost` write is an answered claim
 or confirmation (2xx) missing from the event log, a `duplicated` one an entry
 or result there twice; both must be 0, and the log's chain must verify.
 Every request loop is bounded: at most 2,000 players, a timeout per request
@@ -47,8 +49,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tournament import service
 from tournament.db import open_database
-from tournament.eventlog import decode, verify
+from tournament.eventlog import decode
 from tournament.models import LogEntry
+from tournament.verification import verify
 
 EVENT = "bench"
 MOST_PLAYERS = 2000
@@ -72,6 +75,17 @@ class Phase:
         failed = sum(self.failures.values())
         detail = f"  ({', '.join(f'{k}: {v}' for k, v in self.failures.items())})" if failed else ""
         return f"{self.name:>8}  {total:6d}  {failed:6d}  {rate:8.1f}  {p50:8.1f}  {p99:8.1f}{detail}"
+
+
+def cpu_seconds(pid: int) -> float:
+    """CPU time (user + system) of a process and its live descendants, from /proc (the server's workers)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        children = [int(c) for t in Path(f"/proc/{pid}/task").iterdir() for c in (t / "children").read_text().split()]
+    except OSError:
+        return 0.0
+    own = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return own + sum(cpu_seconds(c) for c in children)
 
 
 def free_port() -> int:
@@ -232,9 +246,9 @@ def run(url: str, players: int, workers: int) -> None:
     port = free_port()
     server = start_server(url, port, workers)
     try:
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), cpu_seconds(server.pid)
         phases, claimed, confirmed = asyncio.run(asyncio.wait_for(load(f"http://127.0.0.1:{port}", codes, tables), RUN_TIMEOUT))
-        elapsed = time.perf_counter() - started
+        elapsed, cpu = time.perf_counter() - started, cpu_seconds(server.pid) - cpu
     finally:
         server.terminate()
         server.wait(timeout=30)
@@ -245,6 +259,8 @@ def run(url: str, players: int, workers: int) -> None:
         print(p.line())
     everything = Phase("all", [x for p in phases for x in p.latencies], sum((p.failures for p in phases), Counter()), elapsed)
     print(everything.line())
+    requests = len(everything.latencies) + sum(everything.failures.values())
+    print(f"server CPU: {cpu:.1f} s, {1000 * cpu / requests:.1f} ms a request (steadier than wall-clock figures on a shared machine)")
     lost, duplicated, sound = audit(url, tables, claimed, confirmed)
     print(f"lost writes: {lost}  duplicated writes: {duplicated}  log verifies: {'yes' if sound else 'NO'}")
     if lost or duplicated or not sound:

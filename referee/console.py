@@ -22,11 +22,10 @@ from typer.core import TyperGroup
 if TYPE_CHECKING:
     from rich.console import Console
 
-try:  # typer carries its own copy of click since 0.2x
+try:  # typer 0.29 and later carry their own copy of click
     from typer._click import exceptions as click_errors
-except ImportError:  # pragma: no cover - an older typer on the PyPI click
+except ImportError:  # the typer pinned in pyproject.toml runs on PyPI's click
     from click import exceptions as click_errors  # type: ignore[no-redef]
-
 
 
 class LazyConsole:

@@ -191,7 +191,7 @@ def bracket_cmd(
         drawing = [pictures.bracket_picture(info)]
         write_text(render.to_html(f"{details.name}: bracket", "Seeds", details, header, cells, drawing), target)
     else:
-        champion = f"champion: {info.champion}\n" if info.champion else ""
+        champion = f"champion: {info.names.get(info.champion, info.champion)}\n" if info.champion else ""
         write_text(picture + champion, target)
 
 
@@ -200,6 +200,9 @@ def standings_cmd(
     event: EventArg,
     fmt: FormatOpt = "table",
     target: OutOpt = None,
+    limit: Annotated[
+        int, typer.Option("--limit", min=0, help="The table shows this many rows (0: all); csv, json and html show all.")
+    ] = render.TERMINAL_ROWS,
     db: DbOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -236,7 +239,10 @@ def standings_cmd(
     elif fmt == "html":
         write_text(render.to_html(title, "Standings", info, header, cells, drawings), target)
     else:
-        out.print(render.to_rich(title, header, cells, width=out.width))
+        shown = cells[:limit] if limit else cells
+        out.print(render.to_rich(title, header, shown, width=out.width))
+        if len(shown) < len(cells):
+            say(f"... and {len(cells) - len(shown):,} more: --limit 0 shows every row, --format csv or html writes them")
 
 
 @app.command()

@@ -164,7 +164,7 @@ def _rows(source: Path) -> list[service.ResultRow]:
 
 
 @app.command()
-def enter(event: EventArg, db: DbOpt = None) -> None:
+def enter(event: EventArg, db: DbOpt = None, as_json: JsonOpt = False) -> None:
     """Ask table by table for the current round's results still missing: 2-1, 1-1-1, id (an intentional draw);
     a pod's places in seat order (1-3-2-4). Enter skips a table, q stops. Each answer is saved at once."""
     with database(db) as (_url, engine):
@@ -179,6 +179,9 @@ def enter(event: EventArg, db: DbOpt = None) -> None:
             entered += answer
         with Session(engine) as session:
             remaining = service.open_tables(session, event)
+    if as_json:
+        emit_json({"event": event, "round": found.rounds, "entered": entered, "open_tables": remaining})
+        return
     left = f"tables still open: {', '.join(map(str, remaining))}" if remaining else "every table has a result"
     say(f"entered {entered} result(s) in round {found.rounds}; {left}")
 

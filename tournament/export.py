@@ -6,7 +6,7 @@ CSV and HTML, `tournament.pictures` draws brackets and pods.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import cast
 
@@ -45,11 +45,13 @@ def standing_rows(session: Session, event_id: str, swiss_only: bool = False) -> 
     ]
 
 
-def table_row(session: Session, match: Match, names: Mapping[str, str] | None = None, ends: datetime | None = None) -> TableRow:
-    """One match as a row; `names` (display names by id) saves a query per table when given."""
-    logs = session.scalars(
-        select(GameLog).filter_by(event_id=match.event_id, round=match.round, table=match.number).order_by(GameLog.game)
-    )
+def table_row(
+    session: Session, match: Match, names: Mapping[str, str] | None = None, ends: datetime | None = None,
+    logs: Sequence[GameRef] | None = None,
+) -> TableRow:
+    """One match as a row; `names` (display names by id) and `logs` (its games) each save a query per table when given."""
+    if logs is None:
+        logs = game_refs(session, match.event_id, match.round, match.number)
     games = None
     if match.games_a is not None and match.games_b is not None:
         games = {match.player_a: match.games_a, match.player_b: match.games_b}
@@ -62,7 +64,7 @@ def table_row(session: Session, match: Match, names: Mapping[str, str] | None = 
         draws=match.draws,
         source=match.source,
         reason=match.reason,
-        logs=[GameRef(g.game, g.sha256, g.winner) for g in logs],
+        logs=list(logs),
         names=[shown.get(p, p) for p in (match.player_a, match.player_b)],
         extra_minutes=match.extra_minutes or 0,
         ends_at=ends + timedelta(minutes=match.extra_minutes or 0) if ends else None,
@@ -88,7 +90,24 @@ def round_rows(session: Session, event: Event, round_number: int) -> list[TableR
     ends = service.round_ends(session, event.id, round_number)
     if event.format == "pods":
         return [pod_row(pod, seats, names, ends) for pod, seats in service.pod_tables(session, event.id, round_number)]
-    return [table_row(session, m, names, ends) for m in service.matches(session, event.id, round_number)]
+    games: dict[int, list[GameRef]] = {}
+    for table, ref in _game_refs(session, event.id, round_number):  # one query for the round's games
+        games.setdefault(table, []).append(ref)
+    return [table_row(session, m, names, ends, games.get(m.number, [])) for m in service.matches(session, event.id, round_number)]
+
+
+def game_refs(session: Session, event_id: str, round_number: int, table: int) -> list[GameRef]:
+    """The games stored for one table, in order."""
+    return [ref for _, ref in _game_refs(session, event_id, round_number, table)]
+
+
+def _game_refs(session: Session, event_id: str, round_number: int, table: int | None = None) -> Iterator[tuple[int, GameRef]]:
+    """(table, game) for a round's stored games (or one table's), in order; the logs themselves stay in the database."""
+    query = select(GameLog.table, GameLog.game, GameLog.sha256, GameLog.winner).filter_by(event_id=event_id, round=round_number)
+    if table is not None:
+        query = query.filter_by(table=table)
+    for number, game, sha256, winner in session.execute(query.order_by(GameLog.table, GameLog.game)):
+        yield number, GameRef(game, sha256, winner)
 
 
 def round_info(session: Session, event_id: str, number: int) -> RoundInfo:

@@ -128,9 +128,9 @@ def standings(
     theirs recorded for a later round is left out of their own record (their
     opponent keeps the result). `joined` maps a late entry to their first
     round; the rounds before it are matches they lost (in their W/L and
-    match-win percentage, never as anyone's opponent). `rounds` is how many rounds the event has played (default: the
-    last round of `matches`): a player without a match or bye in one of them
-    has an unplayed round (chess).
+    match-win percentage, never as anyone's opponent). `rounds` is how many
+    rounds the event has played (default: the last round of `matches`): a
+    player without a match or bye in one of them has an unplayed round (chess).
     """
     if profile not in PROFILES:
         raise ValueError(f"unknown tiebreaker profile {profile!r}; known: {sorted(PROFILES)}")

@@ -8,7 +8,6 @@ import shutil
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 from tests.tournament.tlib import cli, tables
 
@@ -58,8 +57,8 @@ def enter(db: str) -> Terminal:
     return Terminal(command, env)
 
 
-def test_enter_asks_table_by_table(tmp_path: Path) -> None:
-    db = str(tmp_path / "t.db")
+def test_enter_asks_table_by_table(db_url: str) -> None:
+    db = db_url
     cli(db, "create", "ev", "--seed", "3", "--best-of", "3")
     cli(db, "register", "ev", "José Ramírez", "Anne-Marie O'Neil", "ann", "bob", "cat", "dan", "eve", "fay", "gus", "hal")
     cli(db, "pair", "ev")

@@ -10,9 +10,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from sqlalchemy.orm import Session
 
 from tests.tournament.tlib import cli, cli_json, tables
 from tournament import service
+from tournament.db import make_engine
 
 EIGHT = ["ann", "bob", "cat", "dan", "eve", "fay", "gus", "hal"]
 
@@ -250,4 +252,20 @@ def test_a_pods_round_by_places(db_url: str, tmp_path: Path) -> None:
     source.write_text("table,result\n2,2-2-1-4\n", encoding="utf-8")
     cli(db_url, "results", "ev", "--from", str(source))
     assert tables(db_url, "ev")[1]["source"] == "slip"
+    assert "chain intact" in cli(db_url, "verify", "ev").stdout
+
+
+def test_no_swap_over_a_players_claim_and_unpair_clears_claims(db_url: str) -> None:
+    rows = started(db_url)
+    a, b = rows[0]["players"]
+    engine = make_engine(db_url)
+    try:
+        with Session(engine) as session, session.begin():
+            service.claim(session, "ev", a, result=service.Tally({a: 2, b: 0}))
+    finally:
+        engine.dispose()
+    refused = cli(db_url, "swap", "ev", b, rows[1]["players"][0], "--reason", "x", code=service.EXIT_CONFLICT)
+    assert "claimed a result" in refused.stderr
+    cli(db_url, "unpair", "ev")  # no result yet: the round and its claims go
+    cli(db_url, "pair", "ev")
     assert "chain intact" in cli(db_url, "verify", "ev").stdout

@@ -62,6 +62,17 @@ def test_register_by_name_by_id_and_rename(db_url: str) -> None:
     assert "chain intact" in cli(db_url, "verify", "ev").stdout
 
 
+def test_a_bracket_shows_names(db_url: str, tmp_path: Path) -> None:
+    cli(db_url, "create", "cup", "--format", "single", "--seed", "2")
+    cli(db_url, "register", "cup", "José Ramírez", "Zoë Ångström", "Ann")
+    cli(db_url, "pair", "cup")
+    drawing = cli(db_url, "bracket", "cup").stdout
+    assert "José Ramírez" in drawing and "Zoë Ångström" in drawing and "jose-ramirez" not in drawing
+    page = tmp_path / "b.html"
+    cli(db_url, "bracket", "cup", "--format", "html", "-o", str(page))
+    assert "Zoë Ångström" in page.read_text()
+
+
 def test_names_are_escaped_in_html(db_url: str, tmp_path: Path) -> None:
     cli(db_url, "create", "ev", "--seed", "3")
     cli(db_url, "register", "ev", "<script>alert(1)</script>", "Tom & Jerry")

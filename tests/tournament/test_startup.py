@@ -43,3 +43,16 @@ def test_referee_validate_imports_no_progress_bar_or_web_code(tmp_path: Path) ->
     modules = imported("referee", "validate", str(log), cwd=tmp_path)
     assert "referee.engine" in modules
     assert not {"rich.console", "rich.progress", "rich.table", "jinja2", "sqlalchemy", "pydantic"} & modules
+
+
+def test_the_standings_table_shows_a_page_and_says_how_many_more(tmp_path: Path) -> None:
+    db = str(tmp_path / "t.db")
+    run = [sys.executable, "-m", "tournament", "--db", db]
+    subprocess.run([*run, "create", "big"], check=True, capture_output=True)
+    subprocess.run([*run, "register", "big", *(f"p{n}" for n in range(12))], check=True, capture_output=True)
+    page = subprocess.run([*run, "standings", "big", "--limit", "5"], check=True, capture_output=True, text=True).stdout
+    assert "... and 7 more" in page and "p9" not in page  # ties sort by id: p0, p1, p10, p11, p2 shown
+    every = subprocess.run([*run, "standings", "big", "--limit", "0"], check=True, capture_output=True, text=True).stdout
+    assert "more:" not in every and "p9" in every
+    csv = subprocess.run([*run, "standings", "big", "--format", "csv", "--limit", "5"], check=True, capture_output=True, text=True).stdout
+    assert "p9" in csv

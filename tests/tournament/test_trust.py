@@ -182,3 +182,14 @@ def test_old_payloads_still_read() -> None:
     assert msgspec.json.decode(old, type=EventCreated).require_chain is False
     record = msgspec.json.decode(b'{"sha256":"' + b"0" * 64 + b'","winner":null,"data":""}', type=GameRecord)
     assert record.fingerprint is None
+
+
+def test_a_display_name_cannot_become_a_formula_in_a_csv_export(tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 't.db'}"
+    cli(db, "create", "ev", "--seed", "1")
+    cli(db, "register", "ev", "@SUM(1+1)", "+2+3", "=1+1")
+    out = tmp_path / "standings.csv"
+    cli(db, "standings", "ev", "--format", "csv", "-o", str(out))
+    cells = [cell for row in csv.reader(io.StringIO(out.read_text())) for cell in row]
+    assert {"'@SUM(1+1)", "'+2+3", "'=1+1"} <= set(cells)
+    assert not any(cell.startswith(("=", "+", "@")) for cell in cells)

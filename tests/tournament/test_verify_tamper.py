@@ -164,6 +164,7 @@ def mutate(connection: Connection, backend: str, m: dict[str, Any]) -> str:
         twin[last] = twin[last] + 1000 if isinstance(twin[last], int) else f"{twin[last]}x"
         names = ", ".join(f'"{n}"' for n in twin)
         connection.execute(text(f'INSERT INTO "{table.name}" ({names}) VALUES ({", ".join(f":{n}" for n in twin)})'), twin)
+        row = twin  # an events row copied is a new event, with no log
     elif kind == "swap":
         need(row != other)
         parking = -999_999 if isinstance(row[column.name], int) else "parked"

@@ -100,6 +100,8 @@ def test_uploaded_logs_are_refereed_at_once_and_confirmed_by_the_last_line(db_ur
     keys = codes(db_url)
     with client(db_url) as c:
         ha, hb = sign_in(c, keys["ann"]), sign_in(c, keys["bob"])
+        nothing = c.post("/api/me/logs", headers=ha, files={"other": ("x.txt", b"")})
+        assert nothing.status_code == 400 and nothing.json()["error"].startswith("give the result")
         illegal = (FIXTURES / "illegal-cw4.5-underpaid.jsonl").read_bytes()
         refused = c.post("/api/me/logs", headers=ha, files={"log": ("underpaid.jsonl", illegal)})
         assert refused.status_code == 422
@@ -156,3 +158,25 @@ def test_an_upload_past_the_limit_is_refused_with_a_clear_message(db_url: str) -
         answer = c.post("/api/me/logs", headers=ha, files={"log": ("huge.jsonl", big)})
         assert answer.status_code == 413
         assert answer.json()["error"].startswith("the upload is larger than the limit of 2048 KiB")
+
+
+def test_codes_sessions_and_the_organiser_token_are_stored_only_as_hashes(db_url: str) -> None:
+    import hashlib
+
+    from sqlalchemy import select
+
+    from tests.tournament.webkit import ORGANISER_TOKEN
+    from tournament.models import Credential
+
+    make_event(db_url)
+    keys = codes(db_url)
+    with client(db_url) as c:
+        session_secret = c.post("/api/join", json={"code": keys["ann"]}).json()["session"]
+    with database(db_url) as engine, Session(engine) as session:
+        rows = list(session.scalars(select(Credential)))
+    stored = " ".join(f"{r.selector} {r.hash} {r.kind} {r.player}" for r in rows)
+    for secret in [*keys.values(), session_secret]:
+        selector, verifier = secret.split(".")
+        assert selector in stored and verifier not in stored
+        assert hashlib.sha256(verifier.encode()).hexdigest() in stored
+    assert ORGANISER_TOKEN not in stored and hashlib.sha256(ORGANISER_TOKEN.encode()).hexdigest() in stored

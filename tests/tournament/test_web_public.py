@@ -52,6 +52,13 @@ def test_find_your_seat_names_the_table_and_the_opponent(db_url: str) -> None:
         assert [s["player"] for s in c.get("/api/events/ev/seats", params={"q": "a\u200bnn"}).json()] == ["ann"]
 
 
+def test_find_your_seat_ignores_accents_and_case(db_url: str) -> None:
+    make_event(db_url, display={"bob": "José Ramírez", "cat": "ÅSA Öberg"})
+    with client(db_url) as c:
+        assert [s["name"] for s in c.get("/api/events/ev/seats", params={"q": "jose ram"}).json()] == ["José Ramírez"]
+        assert [s["player"] for s in c.get("/api/events/ev/seats", params={"q": "asa ob"}).json()] == ["cat"]
+
+
 def test_every_page_renders_and_pairings_come_by_table_and_by_name(db_url: str) -> None:
     make_event(db_url)
     with client(db_url) as c:

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from tournament.eventlog import PlayersSwapped, RoundUnpaired, append
-from tournament.models import Event, Round
+from tournament.models import Claim, Event, Round
 from tournament.service.errors import Conflict, NotFound, Usage
 from tournament.service.queries import assigned_byes, get_player, lock_event, matches, pod_tables
 
@@ -66,5 +67,10 @@ def swap(session: Session, event_id: str, a: str, b: str, reason: str) -> int:
             raise Conflict(f"table {table} of round {paired.number} has a result; a swap comes before results")
     if where[a][0] == where[b][0]:
         raise Usage(f"{a!r} and {b!r} sit at the same table already")
+    claimed = session.scalars(
+        select(Claim.table).filter_by(event_id=event_id, round=paired.number).where(Claim.table.in_([where[a][0], where[b][0]]))
+    ).first()
+    if claimed is not None:
+        raise Conflict(f"a player at table {claimed} has claimed a result on the web; a judge rules on it before any swap")
     append(session, event_id, PlayersSwapped(paired.number, (a, b), reason.strip()))
     return paired.number

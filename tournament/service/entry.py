@@ -14,6 +14,7 @@ import io
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from sqlalchemy.orm import Session
 
@@ -93,7 +94,10 @@ def import_results(session: Session, event_id: str, rows: Sequence[ResultRow], r
     number = event.rounds if round_number is None else round_number
     if not 1 <= number <= event.rounds:
         raise NotFound(f"event {event_id!r} has no round {number} (rounds paired: {event.rounds})")
-    payloads = _pod_payloads(session, event, number, rows) if event.format == "pods" else _match_payloads(session, event, number, rows)
+    # The session keeps loaded rows only while something refers to them: `tables` keeps the
+    # round's tables, so applying each result finds its table there instead of one SELECT each.
+    tables = pod_tables(session, event.id, number) if event.format == "pods" else matches(session, event.id, number)
+    payloads = _pod_payloads(event, number, rows, tables) if event.format == "pods" else _match_payloads(event, number, rows, tables)
     append_many(session, event_id, payloads)
     return len(payloads)
 
@@ -108,8 +112,8 @@ def _check_rows(rows: Sequence[ResultRow], tables: set[int], number: int) -> Non
         seen.add(row.table)
 
 
-def _match_payloads(session: Session, event: Event, number: int, rows: Sequence[ResultRow]) -> list[Payload]:
-    tables = {m.number: m for m in matches(session, event.id, number)}
+def _match_payloads(event: Event, number: int, rows: Sequence[ResultRow], loaded: Sequence[Any]) -> list[Payload]:
+    tables: dict[int, Match] = {m.number: m for m in loaded}
     _check_rows(rows, set(tables), number)
     payloads: list[Payload] = []
     for row in rows:
@@ -127,8 +131,8 @@ def _match_payloads(session: Session, event: Event, number: int, rows: Sequence[
     return payloads
 
 
-def _pod_payloads(session: Session, event: Event, number: int, rows: Sequence[ResultRow]) -> list[Payload]:
-    tables: dict[int, tuple[Pod, list[PodSeat]]] = {pod.number: (pod, seats) for pod, seats in pod_tables(session, event.id, number)}
+def _pod_payloads(event: Event, number: int, rows: Sequence[ResultRow], loaded: Sequence[Any]) -> list[Payload]:
+    tables: dict[int, tuple[Pod, list[PodSeat]]] = {pod.number: (pod, seats) for pod, seats in loaded}
     _check_rows(rows, {n for n, (pod, _) in tables.items() if pod.source != "bye"}, number)
     payloads: list[Payload] = []
     for row in rows:

@@ -51,7 +51,10 @@ def people_from_csv(text: str, source: str) -> list[Person]:
         raise Usage(f"{source} line 1: the header must name a `name` column (and optionally `id`, `rating`)")
     unknown = [h for h in header if h not in CSV_COLUMNS]
     if unknown or len(set(header)) != len(header):
-        raise Usage(f"{source} line 1: columns are name, id and rating, each once; not {', '.join(unknown) or 'repeats'}")
+        raise Usage(
+            f"{source} line 1: columns are name, id and rating (higher is stronger), each once; not "
+            f"{', '.join(unknown) or 'repeats'} (a bracket's exact seeds: `tournament seed`)"
+        )
     people = []
     for row in rows:
         line = rows.line_num

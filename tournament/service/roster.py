@@ -29,6 +29,7 @@ from tournament.service.queries import (
     had_bye,
     lock_event,
     open_match,
+    players,
 )
 
 
@@ -73,7 +74,8 @@ def register_people(session: Session, event_id: str, people: Sequence[Person]) -
         session, event.id,
         [PlayerRegistered(i, None if n == i else n, p.rating) for i, n, p in zip(ids, names, people, strict=True)],
     )
-    return [get_player(session, event_id, i) for i in ids]
+    registered = {p.name: p for p in players(session, event_id)}  # one query, not one per player
+    return [registered[i] for i in ids]
 
 
 def rename(session: Session, event_id: str, player: str, name: str) -> Player:

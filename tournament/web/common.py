@@ -64,3 +64,18 @@ def wants_json(request: Request[Any, Any, Any]) -> bool:
 
 def status_of(exc: service.TournamentError) -> int:
     return STATUS.get(exc.code, 400)
+
+
+def whole_number(form: Any, name: str, default: int | None = None) -> int:
+    """A form field as a whole number (`default` when empty); Usage names the field otherwise."""
+    text = str(form.get(name) or "").strip()
+    if not text and default is not None:
+        return default
+    if not text.isdigit():
+        raise service.Usage(f"{name}: write a whole number, not {text!r}")
+    return int(text)
+
+
+def whole_numbers(form: Any, prefix: str) -> dict[str, int]:
+    """Form fields `PREFIX.PLAYER` as {player: whole number} (a result's games, a pod's places)."""
+    return {key.partition(".")[2]: whole_number(form, key) for key in form if key.startswith(prefix + ".")}

@@ -18,7 +18,7 @@ from schemas.web import ClockStart, Code, Extension, Joined, PlayerRef, Ruling, 
 from tournament import export, service
 from tournament.web import views
 from tournament.web.auth import guarded, identity, keep, organiser
-from tournament.web.common import reading, status_of, writing
+from tournament.web.common import reading, status_of, whole_number, whole_numbers, writing
 from tournament.web.public import page
 
 
@@ -79,22 +79,10 @@ def _acting(request: Request[Any, Any, Any], event_id: str, action: Callable[[Se
 
 
 def _form_ruling(form: Any) -> Ruling:
-    def numbers(prefix: str) -> dict[str, int] | None:
-        found = {k.partition(".")[2]: str(v).strip() for k, v in form.items() if k.startswith(prefix + ".")}
-        if not found:
-            return None
-        bad = [k for k, v in found.items() if not v.isdigit()]
-        if bad:
-            raise service.Usage(f"{bad[0]}: write a whole number")
-        return {k: int(v) for k, v in found.items()}
-
-    table = str(form.get("table", ""))
-    draws = str(form.get("draws") or "0")
-    if not table.isdigit() or not draws.isdigit():
-        raise service.Usage("the table and drawn games are whole numbers")
     return Ruling(
-        int(table), str(form.get("reason", "")), str(form.get("accept") or "") or None, numbers("games"), int(draws),
-        numbers("place"), form.get("correct") == "yes",
+        whole_number(form, "table"), str(form.get("reason", "")), str(form.get("accept") or "") or None,
+        whole_numbers(form, "games") or None, whole_number(form, "draws", 0), whole_numbers(form, "place") or None,
+        form.get("correct") == "yes",
     )
 
 
@@ -153,17 +141,10 @@ async def pair_form(request: Request[Any, Any, Any], event_id: FromPath[str]) ->
     return await sync_to_thread(_acting, request, event_id, lambda s: pair_next(s, event_id))
 
 
-def _whole(form: Any, name: str) -> int:
-    text = str(form.get(name, "")).strip()
-    if not text.isdigit():
-        raise service.Usage(f"{name}: write a whole number, not {text!r}")
-    return int(text)
-
-
 @post("/admin/e/{event_id:str}/clock", include_in_schema=False)
 async def clock_form(request: Request[Any, Any, Any], event_id: FromPath[str]) -> Template:
     form = await request.form()
-    return await sync_to_thread(_acting, request, event_id, lambda s: start_clock(s, event_id, _whole(form, "minutes")))
+    return await sync_to_thread(_acting, request, event_id, lambda s: start_clock(s, event_id, whole_number(form, "minutes")))
 
 
 @post("/admin/e/{event_id:str}/extend", include_in_schema=False)
@@ -171,7 +152,7 @@ async def extend_form(request: Request[Any, Any, Any], event_id: FromPath[str]) 
     form = await request.form()
     reason = str(form.get("reason", "")).strip() or None
     return await sync_to_thread(
-        _acting, request, event_id, lambda s: extend_table(s, event_id, _whole(form, "table"), _whole(form, "minutes"), reason)
+        _acting, request, event_id, lambda s: extend_table(s, event_id, whole_number(form, "table"), whole_number(form, "minutes"), reason)
     )
 
 

@@ -20,7 +20,7 @@ from schemas.web import Confirmation, Joined, MatchView, ResultClaim, SignIn, Ta
 from tournament import service
 from tournament.web import views
 from tournament.web.auth import forget, guarded, identity, keep, player
-from tournament.web.common import reading, status_of, writing
+from tournament.web.common import reading, status_of, whole_number, whole_numbers, writing
 from tournament.web.public import page
 
 Logs = list[tuple[str, bytes]]
@@ -106,18 +106,6 @@ def _run(session: Any, who: service.Identity, action: str, **kwargs: Any) -> ser
     return service.confirm(session, who.event_id, who.player, **kwargs)
 
 
-def _numbers(form: Any, prefix: str) -> dict[str, int]:
-    """Form fields `prefix.PLAYER` as whole numbers; Usage names a bad one."""
-    found = {}
-    for key, value in form.items():
-        if key.startswith(prefix + "."):
-            text = str(value).strip()
-            if not text.isdigit():
-                raise service.Usage(f"{key.partition('.')[2]}: {text!r} is not a whole number")
-            found[key.partition(".")[2]] = int(text)
-    return found
-
-
 async def _logs(form: Any) -> Logs:
     files = [f for f in form.getall("log", []) if isinstance(f, UploadFile) and f.filename]
     return [(f.filename, await f.read()) for f in files]
@@ -128,13 +116,13 @@ async def report_form(request: Request[Any, Any, Any]) -> Template:
     """Games won (and drawn games), or a pod's places, as the player typed them."""
     form = await request.form()
     try:
-        places = _numbers(form, "place")
+        places = whole_numbers(form, "place")
         kwargs: dict[str, Any] = {"places": places} if places else {
-            "result": service.Tally(_numbers(form, "games"), int(str(form.get("draws") or 0)))
+            "result": service.Tally(whole_numbers(form, "games"), whole_number(form, "draws", 0))
         }
-    except (service.Usage, ValueError) as exc:
+    except service.Usage as exc:
         who = await sync_to_thread(player, request)
-        return await sync_to_thread(_me_page, request, who, 400, error=getattr(exc, "message", "draws must be a whole number"))
+        return await sync_to_thread(_me_page, request, who, 400, error=exc.message)
     return await sync_to_thread(_act, request, "claim", **kwargs)
 
 

@@ -35,9 +35,9 @@ def current_round(session: Session, event: Event) -> RoundInfo | None:
 
 
 def _folded(text: str) -> str:
-    """For matching what someone types: compatibility forms, no zero-width or format characters, no case."""
-    text = unicodedata.normalize("NFKC", text)
-    return "".join(c for c in text if unicodedata.category(c) != "Cf").casefold().strip()
+    """For matching what someone types: no accents, no zero-width or format characters, no case ("jose" finds José)."""
+    text = unicodedata.normalize("NFKD", text)
+    return "".join(c for c in text if not unicodedata.combining(c) and unicodedata.category(c) != "Cf").casefold().strip()
 
 
 def seats(session: Session, event: Event, query: str) -> list[Seat]:

@@ -1,0 +1,218 @@
+"""Event benchmark: a whole Swiss event of N players through the service, on SQLite and PostgreSQL.
+
+Each step is what an organiser does, called as the CLI calls it (one
+transaction each, no subprocess): register every player from one CSV import,
+pair, enter every result from one CSV import (for each round), the standings
+(the rows, the text a terminal shows, CSV), the HTML export, the JSON export,
+and `verify`. Prints each step's wall time and peak memory (the process's peak
+RSS during the step, on Linux; tracemalloc's peak elsewhere).
+
+    python bench/event.py                          # 1,000 and 10,000 players, SQLite and PostgreSQL, 3 rounds
+    python bench/event.py --players 10000 --backends sqlite --rounds 2
+
+PostgreSQL comes from TOURNAMENT_TEST_PG_URL (a server where the user may
+create databases), or from a throwaway cluster started as the tests start it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import os
+import random
+import sys
+import tempfile
+import time
+import tracemalloc
+import uuid
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import msgspec
+from sqlalchemy import Engine, create_engine, text
+from sqlalchemy.engine import make_url
+from sqlalchemy.orm import Session
+
+from tournament import export, render, service
+from tournament.db import open_database
+from tournament.verification import verify
+
+EVENT = "big"
+PROC_STATUS = Path("/proc/self/status")
+
+
+def _rss_peak_kib() -> int | None:
+    """The process's peak RSS so far (VmHWM), or None off Linux."""
+    try:
+        for line in PROC_STATUS.read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1])
+    except OSError:
+        pass
+    return None
+
+
+def _reset_rss_peak() -> bool:
+    """Start a new peak at the current RSS (Linux: write 5 to clear_refs); False where that is not possible."""
+    try:
+        Path("/proc/self/clear_refs").write_text("5")
+    except OSError:
+        return False
+    return True
+
+
+class Steps:
+    """Times and peak memory of named steps, printed as they finish."""
+
+    def __init__(self, label: str) -> None:
+        self.label = label
+        self.rows: list[tuple[str, float, float]] = []
+
+    @contextmanager
+    def step(self, name: str) -> Iterator[None]:
+        rss = _reset_rss_peak()
+        if not rss:
+            tracemalloc.start()
+        start = time.perf_counter()
+        yield
+        seconds = time.perf_counter() - start
+        if rss:
+            peak_mib = (_rss_peak_kib() or 0) / 1024
+        else:
+            peak_mib = tracemalloc.get_traced_memory()[1] / 2**20
+            tracemalloc.stop()
+        self.rows.append((name, seconds, peak_mib))
+        print(f"  {name:<34}{seconds:>8.2f} s{peak_mib:>9.0f} MiB", flush=True)
+
+
+def players_csv(count: int) -> str:
+    lines = ["name,id,rating"] + [f"Player {n},p{n},{1000 + (n * 7919) % 1500}" for n in range(count)]
+    return "\n".join(lines) + "\n"
+
+
+def results_csv(tables: list[int], rng: random.Random) -> str:
+    """A whole round's slips: best of one, a draw now and then."""
+    scores = ["1-0", "0-1", "1-0", "0-1", "0-0-1"]
+    return "table,result\n" + "".join(f"{t},{rng.choice(scores)}\n" for t in tables)
+
+
+def run_event(engine: Engine, players: int, rounds: int, steps: Steps) -> None:
+    rng = random.Random(players)
+
+    def write(action: Callable[[Session], Any]) -> Any:
+        with Session(engine) as session, session.begin():
+            return action(session)
+
+    def read(action: Callable[[Session], Any]) -> Any:
+        with Session(engine) as session:
+            return action(session)
+
+    write(lambda s: service.create_event(s, EVENT, name="Big event", ruleset="cardwars", profile="mtg", best_of=1, seed=1))
+    people = service.people_from_csv(players_csv(players), "players.csv")
+    with steps.step(f"register {players:,} (one import)"):
+        write(lambda s: service.register_people(s, EVENT, people))
+    for number in range(1, rounds + 1):
+        with steps.step(f"pair round {number}"):
+            write(lambda s: service.pair(s, EVENT))
+        tables = read(lambda s: service.open_tables(s, EVENT))
+        rows = service.results_from_csv(results_csv(tables, rng), "results.csv")
+        with steps.step(f"results round {number} ({len(rows):,} tables)"):
+            write(lambda s, rows=rows: service.import_results(s, EVENT, rows))
+    with steps.step("standings (rows)"):
+        standing = read(lambda s: export.standing_rows(s, EVENT))
+        info = read(lambda s: export.event_info(service.get_event(s, EVENT)))
+    header, cells = render.standing_cells(standing)
+    title = f"{info.name}: standings after round {info.rounds}"
+    with steps.step("standings text (a terminal's page)"):
+        from rich.console import Console
+
+        shown = render.TERMINAL_ROWS
+        Console(file=io.StringIO(), width=120).print(render.to_rich(title, header, cells[:shown]))
+    with steps.step("standings CSV (every row)"):
+        render.to_csv(header, cells)
+    with steps.step("standings HTML export"):
+        render.to_html(title, "Standings", info, header, cells)
+    with steps.step("JSON export"):
+        msgspec.json.encode(read(lambda s: export.export_event(s, EVENT)))
+    with steps.step("verify (rebuild and compare)"):
+        checked = read(lambda s: verify(s, EVENT))
+    if not checked.ok:
+        raise SystemExit(f"verify failed: {checked}")
+
+
+@contextmanager
+def database(backend: str, folder: Path) -> Iterator[str]:
+    """A fresh database URL on `backend`, removed afterwards."""
+    if backend == "sqlite":
+        yield str(folder / f"{uuid.uuid4().hex[:8]}.db")
+        return
+    with postgres_server() as admin_url:
+        name = f"bench_{uuid.uuid4().hex[:12]}"
+        admin = create_engine(admin_url, isolation_level="AUTOCOMMIT")
+        with admin.connect() as connection:
+            connection.execute(text(f'CREATE DATABASE "{name}"'))
+        try:
+            yield make_url(admin_url).set(database=name).render_as_string(hide_password=False)
+        finally:
+            with admin.connect() as connection:
+                connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+            admin.dispose()
+
+
+_SERVER: list[str] = []
+
+
+@contextmanager
+def postgres_server() -> Iterator[str]:
+    """TOURNAMENT_TEST_PG_URL, or one throwaway cluster for the whole run (started as the tests start theirs)."""
+    if os.environ.get("TOURNAMENT_TEST_PG_URL"):
+        yield os.environ["TOURNAMENT_TEST_PG_URL"]
+        return
+    if not _SERVER:
+        raise SystemExit("no PostgreSQL server")
+    yield _SERVER[0]
+
+
+@contextmanager
+def cluster_if_needed(backends: list[str]) -> Iterator[None]:
+    if "postgresql" not in backends or os.environ.get("TOURNAMENT_TEST_PG_URL"):
+        yield
+        return
+    from tests.tournament.conftest import Cluster, pg_tool
+
+    initdb, pg_ctl = pg_tool("initdb"), pg_tool("pg_ctl")
+    if not (initdb and pg_ctl):
+        raise SystemExit("PostgreSQL: no initdb/pg_ctl found; set TOURNAMENT_TEST_PG_URL or use --backends sqlite")
+    cluster = Cluster(initdb, pg_ctl)
+    try:
+        _SERVER.append(cluster.start())
+        yield
+    finally:
+        cluster.stop()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--players", type=int, nargs="*", default=[1000, 10000])
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--backends", nargs="*", default=["sqlite", "postgresql"], choices=["sqlite", "postgresql"])
+    args = parser.parse_args()
+    print(f"(load average {os.getloadavg()[0]:.1f}; {os.cpu_count()} cores)")
+    with tempfile.TemporaryDirectory() as tmp, cluster_if_needed(args.backends):
+        for backend in args.backends:
+            for count in args.players:
+                print(f"{backend}, {count:,} players, {args.rounds} rounds:")
+                with database(backend, Path(tmp)) as url:
+                    _url, engine = open_database(url)
+                    try:
+                        run_event(engine, count, args.rounds, Steps(f"{backend} {count}"))
+                    finally:
+                        engine.dispose()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,60 @@
+"""Whole-round steps cost a few statements, not one per player or table (what kept 10,000-player events slow)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from sqlalchemy import Engine, event
+from sqlalchemy.orm import Session
+
+from tournament import export, service
+from tournament.db import open_database
+from tournament.verification import verify
+
+PLAYERS = 60
+
+
+@contextmanager
+def counted(engine: Engine) -> Iterator[list[str]]:
+    """The SQL statements run on `engine` inside the block."""
+    seen: list[str] = []
+
+    def note(_conn: Any, _cursor: Any, statement: str, *_rest: Any) -> None:
+        seen.append(statement)
+
+    event.listen(engine, "before_cursor_execute", note)
+    try:
+        yield seen
+    finally:
+        event.remove(engine, "before_cursor_execute", note)
+
+
+def test_register_results_export_and_verify_do_not_query_per_player(db_url: str) -> None:
+    _url, engine = open_database(db_url)
+
+    def write(action: Callable[[Session], Any]) -> Any:
+        with Session(engine) as session, session.begin():
+            return action(session)
+
+    try:
+        write(lambda s: service.create_event(s, "big", name="big", ruleset="cardwars", profile="mtg", best_of=1, seed=1))
+        people = service.people_from_csv("name\n" + "".join(f"Player {n}\n" for n in range(PLAYERS)), "players.csv")
+        with counted(engine) as register:
+            write(lambda s: service.register_people(s, "big", people))
+        write(lambda s: service.pair(s, "big"))
+        with Session(engine) as session:
+            tables = service.open_tables(session, "big")
+        rows = service.results_from_csv("".join(f"{t},1-0\n" for t in tables), "results.csv")
+        with counted(engine) as results:
+            write(lambda s: service.import_results(s, "big", rows))
+        with counted(engine) as exported, Session(engine) as session:
+            export.export_event(session, "big")
+        with counted(engine) as verified, Session(engine) as session:
+            assert verify(session, "big").ok
+        selects = {name: sum(s.lstrip().upper().startswith("SELECT") for s in statements)
+                   for name, statements in [("register", register), ("results", results), ("export", exported), ("verify", verified)]}  # fmt: skip
+        assert all(count < 25 for count in selects.values()), selects  # 60 players, 30 tables: per-row queries would pass 30
+    finally:
+        engine.dispose()
