@@ -51,6 +51,12 @@ def join(page: Any, base: str, code: str) -> None:
     page.wait_for_url(f"{base}/me")
 
 
+def organiser_signs_in(page: Any, base: str) -> None:
+    page.goto(f"{base}/admin")
+    page.fill("#token", ORGANISER_TOKEN)
+    page.click("button:has-text('Sign in')")
+
+
 def report(page: Any, games: dict[str, int]) -> None:
     for player, won in games.items():
         page.fill(f'input[name="games.{player}"]', str(won))
@@ -95,9 +101,7 @@ def test_a_disagreement_reaches_the_judge_queue_and_the_organiser_settles_it(pag
         report(second, {a: 0, b: 1})
         assert "a judge will decide" in second.locator("[role=status]").inner_text()
         boss = page.context.browser.new_context(viewport={"width": 390, "height": 844}).new_page()
-        boss.goto(f"{base}/admin")
-        boss.fill("#token", ORGANISER_TOKEN)
-        boss.click("button:has-text('Sign in')")
+        organiser_signs_in(boss, base)
         boss.click("text=Spring Open")
         queue = boss.locator("#table-1")
         assert "Judge queue (1)" in boss.content()
@@ -115,9 +119,7 @@ def test_the_organiser_pairs_the_next_round_and_the_standings_show_it(page: Any,
     codes(db)
     (a, _b), (_c, d) = tables(db)
     with serving(db) as base:
-        page.goto(f"{base}/admin")
-        page.fill("#token", ORGANISER_TOKEN)
-        page.click("button:has-text('Sign in')")
+        organiser_signs_in(page, base)
         page.goto(f"{base}/admin/e/ev")
         for table, winner in ((1, a), (2, d)):
             form = page.locator(f"#table-{table} form", has_text="Enter this result")

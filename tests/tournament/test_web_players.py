@@ -100,6 +100,8 @@ def test_uploaded_logs_are_refereed_at_once_and_confirmed_by_the_last_line(db_ur
     keys = codes(db_url)
     with client(db_url) as c:
         ha, hb = sign_in(c, keys["ann"]), sign_in(c, keys["bob"])
+        nothing = c.post("/api/me/logs", headers=ha, files={"other": ("x.txt", b"")})
+        assert nothing.status_code == 400 and nothing.json()["error"].startswith("give the result")
         illegal = (FIXTURES / "illegal-cw4.5-underpaid.jsonl").read_bytes()
         refused = c.post("/api/me/logs", headers=ha, files={"log": ("underpaid.jsonl", illegal)})
         assert refused.status_code == 422

@@ -176,7 +176,7 @@ def claim(
     """
     event = lock_event(session, event_id)
     table = _open_seat(session, event, player)
-    if sum(x is not None and x != () for x in (result, places, logs)) != 1:
+    if sum((result is not None, places is not None, bool(logs))) != 1:
         raise Usage("give the result, the places or the game logs: one of them")
     games, draws, records = None, 0, list[GameRecord]()
     if logs:
