@@ -59,7 +59,8 @@ def register(
         people = service.people_from_args(given)
     with transaction(db) as session:
         added = service.register_people(session, event, people)
-        rounds = service.get_event(session, event).rounds
+        found = service.get_event(session, event)
+        rounds, missed = found.rounds, "a loss each" if found.late_entry == "loss" else "not counted"
         shown = [(p.name, p.display_name, p.rating, who(p)) for p in added]
     if as_json:
         emit_json(
@@ -67,7 +68,7 @@ def register(
              "players": [{"id": i, "name": n, "rating": r} for i, n, r, _ in shown]}
         )
         return
-    late = f" (late entry: from round {rounds + 1}, with 0 points)" if rounds else ""
+    late = f" (late entry: from round {rounds + 1}; rounds missed: {missed})" if rounds else ""
     if len(shown) > 10:
         say(f"registered {len(shown)} players in {event}{late}")
     else:
