@@ -33,8 +33,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import msgspec
-from sqlalchemy import Engine, create_engine, text
-from sqlalchemy.engine import make_url
+from sqlalchemy import Engine
 from sqlalchemy.orm import Session
 
 from tournament import export, render, service
@@ -150,17 +149,10 @@ def database(backend: str, folder: Path) -> Iterator[str]:
     if backend == "sqlite":
         yield str(folder / f"{uuid.uuid4().hex[:8]}.db")
         return
-    with postgres_server() as admin_url:
-        name = f"bench_{uuid.uuid4().hex[:12]}"
-        admin = create_engine(admin_url, isolation_level="AUTOCOMMIT")
-        with admin.connect() as connection:
-            connection.execute(text(f'CREATE DATABASE "{name}"'))
-        try:
-            yield make_url(admin_url).set(database=name).render_as_string(hide_password=False)
-        finally:
-            with admin.connect() as connection:
-                connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-            admin.dispose()
+    from tests.tournament.conftest import scratch_database
+
+    with postgres_server() as admin_url, scratch_database(admin_url, "bench") as url:
+        yield url
 
 
 _SERVER: list[str] = []

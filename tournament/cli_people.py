@@ -21,7 +21,7 @@ def who(player: Player) -> str:
     return player.name if player.display_name == player.name else f"{player.display_name} ({player.name})"
 
 
-@app.command()
+@app.command(rich_help_panel="People")
 def register(
     event: EventArg,
     names: Annotated[
@@ -59,7 +59,8 @@ def register(
         people = service.people_from_args(given)
     with transaction(db) as session:
         added = service.register_people(session, event, people)
-        rounds = service.get_event(session, event).rounds
+        found = service.get_event(session, event)
+        rounds, missed = found.rounds, "a loss each" if found.late_entry == "loss" else "not counted"
         shown = [(p.name, p.display_name, p.rating, who(p)) for p in added]
     if as_json:
         emit_json(
@@ -67,14 +68,14 @@ def register(
              "players": [{"id": i, "name": n, "rating": r} for i, n, r, _ in shown]}
         )
         return
-    late = f" (late entry: from round {rounds + 1}, with 0 points)" if rounds else ""
+    late = f" (late entry: from round {rounds + 1}; rounds missed: {missed})" if rounds else ""
     if len(shown) > 10:
         say(f"registered {len(shown)} players in {event}{late}")
     else:
         say(f"registered {', '.join(w for *_, w in shown)} in {event}{late}")
 
 
-@app.command()
+@app.command(rich_help_panel="People")
 def rename(
     event: EventArg,
     player: PlayerArg,
@@ -92,7 +93,7 @@ def rename(
         say(f"{player} is now shown as {shown}")
 
 
-@app.command()
+@app.command(rich_help_panel="People")
 def drop(event: EventArg, player: PlayerArg, db: DbOpt = None, as_json: JsonOpt = False) -> None:
     """Drop a player from later rounds. Mid-round, their unfinished match goes to the opponent."""
     with transaction(db) as session:
@@ -107,13 +108,13 @@ def drop(event: EventArg, player: PlayerArg, db: DbOpt = None, as_json: JsonOpt 
             say(f"table {table.table} of round {table.round} goes to the opponent: {render.result_text(table)}")
 
 
-@app.command()
+@app.command(rich_help_panel="People")
 def pause(event: EventArg, player: PlayerArg, db: DbOpt = None, as_json: JsonOpt = False) -> None:
     """Sit a player out of the next rounds without dropping them (not paired, no points) until `resume`."""
     _pausing(event, player, db, as_json, paused=True)
 
 
-@app.command()
+@app.command(rich_help_panel="People")
 def resume(event: EventArg, player: PlayerArg, db: DbOpt = None, as_json: JsonOpt = False) -> None:
     """Pair a paused player again from the next round."""
     _pausing(event, player, db, as_json, paused=False)
@@ -131,7 +132,7 @@ def _pausing(event: str, player: str, db: str | None, as_json: bool, *, paused: 
         say(f"{shown} is paired again from round {rounds + 1}")
 
 
-@app.command()
+@app.command(rich_help_panel="People")
 def bye(
     event: EventArg,
     player: PlayerArg,

@@ -22,7 +22,7 @@ RoundOpt = Annotated[int | None, typer.Option("--round", help="The round (defaul
 SOURCES = {"judge": "a judge's ruling", "slip": "slip", "players": "confirmed by the players", "drop": "a drop"}
 
 
-@app.command()
+@app.command(rich_help_panel="Results")
 def report(
     event: EventArg,
     table: TableOpt,
@@ -50,7 +50,7 @@ def report(
     _record(event, table, logs or [], score, result, draws, draw, reason, judge, round_number, db, as_json, correction=False)
 
 
-@app.command()
+@app.command(rich_help_panel="Results")
 def correct(
     event: EventArg,
     table: TableOpt,
@@ -134,7 +134,7 @@ def _said(event: str, row: TableRow, changed: bool, correction: bool, as_json: b
         say(f"{verb} table {row.table} of round {row.round}: {text} ({source})")
 
 
-@app.command()
+@app.command(rich_help_panel="Results")
 def results(
     event: EventArg,
     source: Annotated[Path, typer.Option("--from", help="A CSV file: table,result per line (2-1, 1-1-1, 0-0; a pod: 1-3-2-4).")],
@@ -163,7 +163,7 @@ def _rows(source: Path) -> list[service.ResultRow]:
         fail(exc.message, exc.code)
 
 
-@app.command()
+@app.command(rich_help_panel="Results")
 def enter(event: EventArg, db: DbOpt = None, as_json: JsonOpt = False) -> None:
     """Ask table by table for the current round's results still missing: 2-1, 1-1-1, id (an intentional draw);
     a pod's places in seat order (1-3-2-4). Enter skips a table, q stops. Each answer is saved at once."""

@@ -24,11 +24,11 @@ from tournament.cli_base import (
 
 app = typer.Typer()
 round_app = typer.Typer(help="The round clock: `round start`.", no_args_is_help=True)
-app.add_typer(round_app, name="round")
+app.add_typer(round_app, name="round", rich_help_panel="Rounds and the clock")
 ReasonOpt = Annotated[str | None, typer.Option("--reason", help="Why (kept in the event log).")]
 
 
-@app.command()
+@app.command(rich_help_panel="Rounds and the clock")
 def pair(
     event: EventArg,
     reseed: Annotated[
@@ -46,7 +46,7 @@ def pair(
     show_round(info, "json" if as_json else "table", None, details)
 
 
-@app.command()
+@app.command(rich_help_panel="Rounds and the clock")
 def unpair(event: EventArg, reason: ReasonOpt = None, db: DbOpt = None, as_json: JsonOpt = False) -> None:
     """Take back the current round while none of its tables has a result; `pair` then pairs it again."""
     with transaction(db) as session:
@@ -57,7 +57,7 @@ def unpair(event: EventArg, reason: ReasonOpt = None, db: DbOpt = None, as_json:
         say(f"round {number} of {event} is taken back; `tournament pair {event}` pairs it again (--reseed for another pairing)")
 
 
-@app.command()
+@app.command(rich_help_panel="Rounds and the clock")
 def swap(
     event: EventArg,
     player_a: Annotated[str, typer.Argument(metavar="PLAYER_A", help="A player id.")],
@@ -97,7 +97,7 @@ def round_start(
         say(f"round {number} of {event} started: {minutes} minutes, time is up at {render.clock_text(ends)}")
 
 
-@app.command()
+@app.command(rich_help_panel="Rounds and the clock")
 def extend(
     event: EventArg,
     table: Annotated[int, typer.Option("--table", "-t", help="The table number.")],
@@ -122,7 +122,7 @@ def left_text(seconds: int) -> str:
     return f"{seconds // 60}:{seconds % 60:02d} left"
 
 
-@app.command()
+@app.command(rich_help_panel="Rounds and the clock")
 def clock(event: EventArg, db: DbOpt = None, as_json: JsonOpt = False) -> None:
     """The time left in the current round, and at each unfinished table with extra time."""
     with reading(db) as session:
@@ -137,7 +137,7 @@ def clock(event: EventArg, db: DbOpt = None, as_json: JsonOpt = False) -> None:
         say(f"  table {t.table}: {left_text(t.seconds_left)} (time is up at {render.clock_text(t.ends_at)})")
 
 
-@app.command()
+@app.command(rich_help_panel="Rounds and the clock")
 def slips(
     event: EventArg,
     round_number: Annotated[int | None, typer.Option("--round", help="The round (default: the current one).")] = None,

@@ -35,13 +35,13 @@ def bracket_text(info: BracketInfo) -> str:
     columns.append([f"{seeds[champion]} {info.names.get(champion, champion)}" if champion else ""])
     rows = [""] * (2 * places - 1)
     for c, labels in enumerate(columns):
-        width = max(3, *(len(label) for label in labels))
+        width = max(3, *(cells(label) for label in labels))
         step = 1 << c
         at = {step * (2 * j + 1) - 1: label for j, label in enumerate(labels)}
         last = c == len(columns) - 1
         for row in range(len(rows)):
             label = at.get(row)
-            cell = ("─ " if c and label is not None else "  " if c else "") + (label or "").ljust(width)
+            cell = ("─ " if c and label is not None else "  " if c else "") + (label or "") + " " * (width - cells(label or ""))
             if not last:
                 # Which pair's span the row is in: pairs span rows [top, bottom] of this column.
                 pair_top = (row + 1) // (4 * step) * (4 * step) + step - 1
@@ -145,7 +145,7 @@ def bracket_picture(info: BracketInfo, heading: str = "Bracket") -> Picture:
     from. A double elimination draws the winners' tree, the losers' tree
     below it (its rounds in pairs: one where the winners' side's losers drop
     in, then one among its own players), then the grand final and its reset.
-    Boxes are as wide as the widest name (`cells`).
+    Each column is as wide as its widest name (`cells`).
     """
     if not info.rounds:
         return Picture(heading, text="")
@@ -229,22 +229,28 @@ def _double_layout(info: BracketInfo) -> tuple[list[_Match], list[tuple[int, str
 
 
 def _draw(info: BracketInfo, matches: list[_Match], headings: list[tuple[int, str]]) -> Svg:
-    """Boxes, connectors and texts at pixel coordinates; every box as wide as the widest text."""
+    """Boxes, connectors and texts at pixel coordinates; each column as wide as its widest text."""
     seed_width = CELL * max(1, len(str(len(info.seeds)))) + PAD
     score_width = CELL * 2 + PAD
-    widest = max(cells(text) for m in matches for _, text, _, _ in m.rows)
     champion = info.names.get(info.champion, info.champion) if info.champion else ""
-    widest = max(widest, cells(champion), *(cells(h) for _, h in headings))
-    width = PAD + seed_width + CELL * widest + PAD + score_width
-    x_of = {m.id: (width + GAP) * m.column for m in matches}
+    last = max(m.column for m in matches) + 1  # the champion's column
+    widest = [0] * (last + 1)
+    for m in matches:
+        widest[m.column] = max(widest[m.column], *(cells(text) for _, text, _, _ in m.rows))
+    for column, name in [*headings, (last, "Champion")]:  # negative columns: the losers' tree's headings
+        at = column if column >= 0 else -column - 1
+        widest[at] = max(widest[at], cells(name))
+    widest[last] = max(widest[last], cells(champion))
+    widths = [PAD + seed_width + CELL * w + PAD + score_width for w in widest]
+    left = [sum(widths[:c]) + GAP * c for c in range(last + 1)]
     by_id = {m.id: m for m in matches}
     boxes, lines, texts = [], [], []
     losers_top = min((m.y for m in matches if m.id.startswith("L")), default=None)
-    for column, name in headings:  # negative columns: the losers' tree's headings
+    for column, name in [*headings, (last, "Champion")]:
         y = TOP - 14 if column >= 0 else (losers_top or 0) - MATCH / 2 - 24
-        texts.append(Text((width + GAP) * abs(column if column >= 0 else column + 1), y, name, "heading"))
+        texts.append(Text(left[column if column >= 0 else -column - 1], y, name, "heading"))
     for m in matches:
-        x, top = x_of[m.id], m.y - MATCH / 2
+        x, top, width = left[m.column], m.y - MATCH / 2, widths[m.column]
         inside = []
         for k, (seed, text, kind, score) in enumerate(m.rows):
             base = top + LINE * k + LINE / 2 + FONT * 0.35
@@ -261,18 +267,17 @@ def _draw(info: BracketInfo, matches: list[_Match], headings: list[tuple[int, st
             texts.append(Text(x, top - 4, ", ".join(above).capitalize() if not info.double else ", ".join(above), "table"))
         for k, feed in enumerate(m.feeds):
             source = by_id[feed]
-            start_x, start_y = x_of[feed] + width, source.y
+            start_x, start_y = left[source.column] + widths[source.column], source.y
             to_y = top + LINE * (k + 0.5) if len(m.feeds) == 2 else m.y
             mid = x - GAP / 2
             lines.append(f"{start_x},{start_y} {mid},{start_y} {mid},{to_y} {x},{to_y}")
     final = max(matches, key=lambda m: (m.column, m.id == "GF2"))  # the final, or the grand final's reset
-    right = max(x_of.values()) + width + GAP
+    right = left[last]
     crowned = [Text(right + PAD, final.y + FONT * 0.35, champion, "champion")] if champion else []
-    boxes.append(Box(right, final.y - LINE / 2, width, LINE, crowned, "champion"))
-    texts.append(Text(right, TOP - 14, "Champion", "heading"))
-    lines.append(f"{x_of[final.id] + width},{final.y} {right},{final.y}")
+    boxes.append(Box(right, final.y - LINE / 2, widths[last] - seed_width - score_width, LINE, crowned, "champion"))
+    lines.append(f"{left[final.column] + widths[final.column]},{final.y} {right},{final.y}")
     height = max(m.y for m in matches) + MATCH / 2 + PAD
-    return Svg(right + width + PAD, height, boxes, lines, texts)
+    return Svg(right + widths[last] - seed_width - score_width + PAD, height, boxes, lines, texts)
 
 
 def double_text(info: BracketInfo) -> str:
@@ -282,12 +287,12 @@ def double_text(info: BracketInfo) -> str:
     def shown(player: str | None) -> str:
         return f"{seeds[player]} {info.names.get(player, player)}" if player else "bye"
 
-    width = max((len(shown(p)) for r in info.rounds for pair in r.pairs for p in pair.players), default=3)
+    width = max((cells(shown(p)) for r in info.rounds for pair in r.pairs for p in pair.players), default=3)
     lines = []
     for r in info.rounds:
         lines.append(f"round {r.round}" + ("" if any(p.table for p in r.pairs) else " (next)"))
         for pair in r.pairs:
-            a, b = (shown(p).ljust(width) for p in pair.players)
+            a, b = (shown(p) + " " * (width - cells(shown(p))) for p in pair.players)
             won = f"  -> {info.names.get(pair.winner, pair.winner)}" if pair.winner else ""
             lines.append(f"  {pair.node or '':>5}  {a}  vs  {b}{won}")
     return "\n".join(lines) + "\n"

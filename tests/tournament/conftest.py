@@ -18,6 +18,7 @@ import subprocess
 import tempfile
 import uuid
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -125,8 +126,14 @@ def pg_url(pg_server: Server) -> Iterator[str]:
         if os.environ.get("CI"):
             pytest.fail(f"no PostgreSQL: {pg_server.missing} (CI is set, so the PostgreSQL tests must run)")
         pytest.skip(f"no PostgreSQL: {pg_server.missing}")
-    admin_url = pg_server.url
-    name = f"t_{uuid.uuid4().hex[:16]}"
+    with scratch_database(pg_server.url) as url:
+        yield url
+
+
+@contextmanager
+def scratch_database(admin_url: str, prefix: str = "t") -> Iterator[str]:
+    """A new, empty database on the server at `admin_url` (a user who may create databases), dropped afterwards."""
+    name = f"{prefix}_{uuid.uuid4().hex[:16]}"
     admin = create_engine(admin_url, isolation_level="AUTOCOMMIT")
     with admin.connect() as connection:
         connection.execute(text(f'CREATE DATABASE "{name}"'))
