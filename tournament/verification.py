@@ -111,7 +111,7 @@ def _read_log(session: Session, event_id: str, report: Verification) -> list[Log
         if entry_hash(event_id, seq, row["type"], at, row["prev"], payload) != row["hash"]:
             report.problems.append(f"{where}: its hash does not match its contents")
         prev = row["hash"]
-        entries.append(
+        entries.append(  # in no session, so the replay hands them to `project` as they are (no copy each)
             LogEntry(event_id=event_id, seq=seq, type=row["type"], payload=payload, at=at, prev=row["prev"], hash=row["hash"])
         )
     return entries
@@ -130,10 +130,9 @@ def _replay(
     sa_event.listen(rebuilt, "pending_to_persistent", lambda _session, row: kept.append(row))
     try:
         for entry, payload in zip(entries, payloads, strict=True):
-            copy = LogEntry(event_id=entry.event_id, seq=entry.seq, type=entry.type, at=entry.at, prev=entry.prev, hash=entry.hash)
             if check:
                 try:
-                    problem = check(rebuilt, copy, payload)
+                    problem = check(rebuilt, entry, payload)
                 except Exception as exc:  # a log that breaks the re-pairing is a finding
                     if not careful:
                         raise
@@ -141,7 +140,7 @@ def _replay(
                 if problem:
                     report.problems.append(problem)
             try:
-                project(rebuilt, copy, payload)
+                project(rebuilt, entry, payload)
                 if careful:
                     rebuilt.flush()
             except Exception as exc:  # an entry that contradicts the log before it is a finding
