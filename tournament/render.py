@@ -251,7 +251,7 @@ TEXT_COLUMNS = {"player", "player_a", "player_b", "source", "reason", "seats", "
 HEADINGS = {
     "rank": "Rank", "player": "Player", "points": "Points", "game_points": "Game points", "wins": "Wins",
     "losses": "Losses", "draws": "Draws", "byes": "Byes", "dropped": "Dropped", "table": "Table",
-    "player_a": "Player", "player_b": "Opponent", "result": "Result", "source": "Result from", "reason": "Reason",
+    "player_a": "Player", "player_b": "Opponent", "opponent": "Opponent", "result": "Result", "source": "Result from", "reason": "Reason",
     "seats": "Seats, first to last", "places": "Places", "ends": "Ends", "seed": "Seed", "place": "Place",
     "omw%": "Opponents' match win %", "gw%": "Game win %", "ogw%": "Opponents' game win %",
     "owp%": "Opponents' win %", "oowp%": "Opponents' opponents' win %", "opp": "Opponents' points a round",

@@ -68,6 +68,9 @@ def test_every_page_renders_and_pairings_come_by_table_and_by_name(db_url: str) 
             assert "<script src" not in answer.text and "https://" not in answer.text, "no external assets"
         by_name = re.findall(r'<tr><td class="name">(\w+)</td>', c.get("/e/ev?by=name").text)
         assert by_name == ["ann", "bob", "cat", "dan"]
+        for path in ("/e/ev", "/e/ev?by=name"):  # headings in words, as on the printed pages
+            headings = re.findall(r"<th[^>]*>([^<]*)</th>", c.get(path).text)
+            assert "Opponent" in headings and not {"player_a", "player_b", "opponent"} & set(headings), path
 
 
 def test_hostile_names_are_escaped_everywhere(db_url: str) -> None:

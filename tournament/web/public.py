@@ -44,7 +44,7 @@ def _round_page(request: Request[Any, Any, Any], event_id: str, number: int | No
         header, cells = render.pairing_cells(info.tables, info.bye, event.format == "pods", info.advanced, info.names) if info else ([], [])
         return page(
             request, "round", session, event, info=info, number=number, current=number == event.rounds,
-            header=header, cells=cells, text_columns=render.TEXT_COLUMNS, by_name=views.by_name(info, shown) if info else [],
+            header=header, cells=cells, text_columns=render.TEXT_COLUMNS, headings=render.HEADINGS, by_name=views.by_name(info, shown) if info else [],
             by="name" if by == "name" else "table", q=q, seats=views.seats(session, event, q) if q and number == event.rounds else [],
             names=shown, ends_at=service.round_ends(session, event_id, number) if number else None,
         )
