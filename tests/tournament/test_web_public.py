@@ -104,3 +104,14 @@ def test_the_openapi_document_lists_the_api(db_url: str) -> None:
         document = c.get("/api/schema/openapi.json").json()
         assert {"/api/events", "/api/events/{event_id}/standings", "/api/events/{event_id}/seats"} <= set(document["paths"])
         assert "StandingRow" in document["components"]["schemas"]
+
+
+def test_after_a_top_cut_the_standings_page_shows_the_swiss_at_the_cut_and_the_places_apart(db_url: str) -> None:
+    make_event(db_url)  # four players, round 1 paired
+    with database(db_url) as engine, Session(engine) as session, session.begin():
+        for match in service.matches(session, "ev", 1):
+            service.report(session, "ev", match.number, result=service.Tally({match.player_a: 1, match.player_b: 0}))
+        service.cut(session, "ev", 2)
+    with client(db_url) as c:
+        text = c.get("/e/ev/standings").text
+    assert "Top cut: places" in text and "Swiss standings at the cut, after round 1" in text

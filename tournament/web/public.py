@@ -65,9 +65,13 @@ def round_page(request: Request[Any, Any, Any], event_id: FromPath[str], number:
 def standings(request: Request[Any, Any, Any], event_id: FromPath[str]) -> Template:
     with reading(request) as session:
         event = service.get_event(session, event_id)
-        header, cells = render.standing_cells(export.standing_rows(session, event_id))
+        drawn = export.bracket_info(session, event_id)
+        # After a top cut: the Swiss standings as they were at the cut, and the bracket's places apart (T-48).
+        cut = event.format == "swiss" and event.bracket_round is not None and drawn is not None
+        header, cells = render.standing_cells(export.standing_rows(session, event_id, swiss_only=cut))
         return page(
             request, "standings", session, event, header=header, cells=cells, text_columns=render.TEXT_COLUMNS, short=render.SHORT,
+            headings=render.HEADINGS, places=render.place_cells(drawn) if cut and drawn else None,
         )
 
 
