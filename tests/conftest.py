@@ -56,11 +56,22 @@ def browser() -> Iterator[Any]:
             chromium.close()
 
 
-@pytest.fixture
-def page(browser: Any) -> Iterator[Any]:
-    """A fresh page (its own context: no cookies shared between tests), 390x844 like a phone."""
+def _phone(browser: Any) -> Iterator[Any]:
+    """A page in its own context (its own cookies), 390x844 like a phone; closed afterwards."""
     context = browser.new_context(viewport={"width": 390, "height": 844})
     try:
         yield context.new_page()
     finally:
         context.close()
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    """A fresh phone-sized page: no cookies shared between tests."""
+    yield from _phone(browser)
+
+
+@pytest.fixture
+def second(browser: Any) -> Iterator[Any]:
+    """Another phone beside `page`, with cookies of its own (a second player)."""
+    yield from _phone(browser)

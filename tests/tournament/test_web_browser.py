@@ -10,7 +10,6 @@ checked: not blank, nothing wider than the phone's screen.
 from __future__ import annotations
 
 import io
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -33,16 +32,6 @@ FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "cardwars"
 @pytest.fixture
 def db(tmp_path: Path) -> str:
     return f"sqlite:///{tmp_path / 'tournament.db'}"
-
-
-@pytest.fixture
-def second(browser: Any) -> Iterator[Any]:
-    """Another phone: its own cookies."""
-    context = browser.new_context(viewport={"width": 390, "height": 844})
-    try:
-        yield context.new_page()
-    finally:
-        context.close()
 
 
 def join(page: Any, base: str, code: str) -> None:
