@@ -222,20 +222,38 @@ class _Records:
             hashes = [sha256(line).hexdigest() for line in lines]
             if prevs != [self.prev_hash, *hashes[:-1]]:
                 return None
-            self.prev_hash = hashes[-1]
         elif prevs.count(None) != count:
             return None
         self.chained = chained
-        apply, state = self.apply, self.state
+        apply, state, checks = self.apply, self.state, self.decoder.checks
         index = 0
         try:
-            for index, record in enumerate(records):  # noqa: B007 - the index names a failing record
-                apply(state, record)
+            if checks:  # a record type with deferred patterns: each record's are checked before it is applied
+                for index, record in enumerate(records):
+                    check = checks.get(type(record))
+                    if check is not None and not check(record):
+                        return self._resume(index, lines, hashes if chained else None)
+                    apply(state, record)
+            else:
+                for index, record in enumerate(records):  # noqa: B007 - the index names a failing record
+                    apply(state, record)
         except Illegal as exc:
             self.seq = seq + index
             return self._fail("illegal", Error(seq + index + 2, exc.message, seq=seq + index + 1, rule=exc.rule))
         self.seq, self.line = seq + count, lines[-1]
+        if chained:
+            self.prev_hash = hashes[-1]
         return True
+
+    def _resume(self, index: int, lines: list[bytes], hashes: list[str] | None) -> bool:
+        """After the batch's first `index` records were applied, check the rest of its lines one by one."""
+        if index:
+            self.seq, self.line = self.seq + index, lines[index - 1]
+            if hashes is not None:
+                self.prev_hash = hashes[index - 1]
+        elif self.seq == 0:
+            self.chained = None  # record 1 decides the chain only once it reads well
+        return all(self._line(line + b"\n") for line in lines[index:])
 
     def _line(self, raw: bytes) -> bool:
         """Check one raw line (with its ending, if it has one); False if it fails."""

@@ -13,10 +13,11 @@ from typing import Any
 
 import msgspec
 
+from referee.patterns import Decoder
 from referee.rulesets import get as get_ruleset
 from schemas.log import COMMON_RECORDS, Header, Record
 
-HEADER_DECODER = msgspec.json.Decoder(Header)
+HEADER_DECODER = Decoder(Header)
 # What decoding a line can raise: msgspec's own errors, and two it lets through
 # (bytes that are not UTF-8 inside a string, nesting deeper than the stack).
 DECODE_ERRORS = (msgspec.MsgspecError, UnicodeDecodeError, RecursionError)
@@ -35,17 +36,17 @@ class Malformed(Exception):
 
 
 @cache
-def record_decoder(ruleset_id: str) -> msgspec.json.Decoder[Any]:
+def record_decoder(ruleset_id: str) -> Decoder:
     """One reusable decoder per ruleset, for the union of its records and the common ones."""
     ruleset = get_ruleset(ruleset_id)
     union = tuple(ruleset.records) + COMMON_RECORDS
-    return msgspec.json.Decoder(union[0] if len(union) == 1 else _union(union))
+    return Decoder(union[0] if len(union) == 1 else _union(union))
 
 
 @cache
-def setup_decoder(ruleset_id: str) -> msgspec.json.Decoder[Any]:
+def setup_decoder(ruleset_id: str) -> Decoder:
     """One reusable decoder for a ruleset's setup."""
-    return msgspec.json.Decoder(get_ruleset(ruleset_id).setup_type)
+    return Decoder(get_ruleset(ruleset_id).setup_type)
 
 
 def _union(types: tuple[type, ...]) -> Any:
