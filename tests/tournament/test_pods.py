@@ -67,7 +67,7 @@ def partitions(items: list[str], sizes: list[int]) -> Iterator[list[list[str]]]:
                 yield [[first, *others], *tail]
 
 
-def simulate(n: int, size: int, rounds: int, seed: int) -> Iterator[tuple[list[PodEntrant], PodPairing]]:
+def simulate(n: int, size: int, rounds: int, seed: int, exact: bool = True) -> Iterator[tuple[list[PodEntrant], PodPairing]]:
     """Each round's entrants and pair_pods' pairing, winners drawn at random."""
     rng = random.Random(seed)
     players = [f"p{i}" for i in range(n)]
@@ -77,7 +77,7 @@ def simulate(n: int, size: int, rounds: int, seed: int) -> Iterator[tuple[list[P
     for number in range(1, rounds + 1):
         seats = tally_seats(seated, size)
         entrants = [PodEntrant(p, points[p], 1, False, frozenset(met[p]), seats.get(p, ())) for p in players]
-        paired = pair_pods(entrants, number, seed, size)
+        paired = pair_pods(entrants, number, seed, size, exact)
         yield entrants, paired
         seated += paired.tables
         for table in paired.tables:
