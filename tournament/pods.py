@@ -114,6 +114,11 @@ class PodPairing:
     proven: bool = False  # no grouping of the round has fewer repeats (shown by the solver, or none at all)
 
 
+def repeats_text(repeats: int, proven: bool | None) -> str:
+    """`repeats: 1 (proven fewest)`, `(best found, not proven)`, or no proof at all for entries from before it was kept."""
+    return f"repeats: {repeats}" + {True: " (proven fewest)", False: " (best found, not proven)", None: ""}[proven]
+
+
 def position(seat: int, players: int, size: int) -> int:
     """Where seat `seat` (0 = first) of a table of `players` sits in the turn order of a full table of `size`.
 
