@@ -20,7 +20,9 @@ and rulings are in tournament/README.md ("Standings and tiebreakers"):
   `owp`). A win percentage is (wins + ½ ties) over the rounds counted: byes
   are left out (neither the round nor the win counts), a late entry's missed
   rounds count as losses, a dropped player's record ends when they dropped.
-  At least 25%; a dropped player's at most 75%. Byes are not opponents.
+  At least 25%; at most 75% for a player who left before the event's last
+  round. Byes are not opponents. Ties on points put a late entry last; two
+  players still tied after `oowp` go by their head-to-head result.
 - `chess`, the FIDE Tie-Break Regulations (C.07): `buchholz` (8.1),
   `buchholz_cut1` (14.1), `sonneborn_berger` (9.1), with article 16's
   handling of unplayed rounds (see `_chess_tiebreakers`).
@@ -101,7 +103,7 @@ class _Record:
     draws: int = 0
     byes: int = 0
     missed: int = 0  # rounds before a late entry's first
-    dropped: bool = False
+    dropped: bool = False  # left before the event's last round (the Pokémon 75% cap, T-50)
     # One entry per match against someone (byes left out): the opponent and W, D or L.
     played: list[tuple[str, str]] = field(default_factory=list)
     slots: dict[int, _Slot] = field(default_factory=dict)  # round -> what happened in it
@@ -137,17 +139,24 @@ def standings(
     dropped, joined = dropped or {}, joined or {}
     win, draw = POINTS[profile]
     records = _records(players, matches, dropped, {"W": win, "D": draw, "L": Fraction(0)})
+    played_rounds = max((m.round for m in matches), default=0) if rounds is None else rounds
+    for p, last in dropped.items():
+        if p in records:
+            records[p].dropped = last < played_rounds
     for p, first in joined.items():
         if p in records:
             records[p].missed = max(0, first - 1)
     names = PROFILES[profile]
     if profile == "chess":
-        played_rounds = max((m.round for m in matches), default=0) if rounds is None else rounds
         chess = _chess_tiebreakers(records, played_rounds)
         values = {p: list(chess[p]) for p in players}
     else:
         values = {p: [_TIEBREAKERS[name](records, p) for name in names] for p in players}
-    order = sorted(players, key=lambda p: (-records[p].points, *(-v for v in values[p]), p))
+    # Pokémon ranks a late entry below everyone else on the same points (T-51).
+    late = {p for p, first in joined.items() if first > 1} if profile == "pokemon" else set()
+    order = sorted(players, key=lambda p: (-records[p].points, p in late, *(-v for v in values[p]), p))
+    if profile == "pokemon":
+        order = _head_to_head(order, lambda p: (records[p].points, p in late, values[p]), records)
     return [
         Standing(
             rank=rank,
@@ -164,6 +173,23 @@ def standings(
         )
         for rank, p in enumerate(order, start=1)
     ]
+
+
+def _head_to_head(order: list[str], tied_on: Callable[[str], object], records: dict[str, _Record]) -> list[str]:
+    """Two players (exactly two) still tied after every tiebreaker: the one who won more of their meetings first (T-52)."""
+    order = list(order)
+    k = 0
+    while k < len(order):
+        end = k + 1
+        while end < len(order) and tied_on(order[end]) == tied_on(order[k]):
+            end += 1
+        if end - k == 2:
+            first, second = order[k], order[k + 1]
+            net = sum({"W": 1, "L": -1}.get(scored, 0) for o, scored in records[first].played if o == second)
+            if net < 0:
+                order[k], order[k + 1] = second, first
+        k = end
+    return order
 
 
 def pairing_points(profile: str, points: float) -> int:
