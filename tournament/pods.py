@@ -24,8 +24,12 @@ A round (`pair_pods`)
    not a proof of the minimum (the tests compare it with brute force on
    small fields, where it finds the fewest every time); the round's
    `repeats` count is stored with it.
-4. Seats: the player who has sat first least often sits first, and so on
-   (ties by the random order), so seat one, and the first turn, rotates.
+4. Seats (T-12), without adding a repeat or moving anyone to a table of other
+   points: up to 64 players, CP-SAT regroups players with the same points
+   for the least seat cost (`podsolver.fewest_misfits`); then swaps of
+   players with the same points while one lowers it; then each table takes
+   its seat order of least seat cost. The seat cost: players not in a
+   position they have had least, then by how many rounds (`_Costs.seats`).
 
 Points (`Points`)
 -----------------

@@ -12,6 +12,10 @@ table before. Two solves, both from the search's grouping as a hint:
    the spread of points at the tables (the sum over tables of the highest
    minus the lowest points), so tables stay within score groups.
 
+Seats then have a model of their own (`fewest_misfits`): players with the
+same points change places among the tables (each table keeps its points,
+the round no more repeats) for the least seat cost (pods.py, T-12).
+
 Each solve is bounded by CP-SAT's deterministic work limit, with one worker
 and a fixed seed: the same round always gives the same tables, whatever the
 machine's load, so `verify` can pair it again and compare. At the limit the
