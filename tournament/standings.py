@@ -20,7 +20,9 @@ and rulings are in tournament/README.md ("Standings and tiebreakers"):
   `owp`). A win percentage is (wins + ½ ties) over the rounds counted: byes
   are left out (neither the round nor the win counts), a late entry's missed
   rounds count as losses, a dropped player's record ends when they dropped.
-  At least 25%; a dropped player's at most 75%. Byes are not opponents.
+  At least 25%; at most 75% for a player who left before the event's last
+  round. Byes are not opponents. Ties on points put a late entry last; two
+  players still tied after `oowp` go by their head-to-head result.
 - `chess`, the FIDE Tie-Break Regulations (C.07): `buchholz` (8.1),
   `buchholz_cut1` (14.1), `sonneborn_berger` (9.1), with article 16's
   handling of unplayed rounds (see `_chess_tiebreakers`).
@@ -36,7 +38,7 @@ opponents was most of the time at 10,000 players.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -105,9 +107,9 @@ class _Record:
     draws: int = 0
     byes: int = 0
     missed: int = 0  # rounds before a late entry's first
-    dropped: bool = False
-    # The opponents met, one entry per match against someone (byes left out).
-    opponents: list[str] = field(default_factory=list)
+    dropped: bool = False  # left before the event's last round (the Pokémon 75% cap, T-50)
+    # One entry per match against someone (byes left out): the opponent and W, D or L.
+    played: list[tuple[str, str]] = field(default_factory=list)
     slots: dict[int, _Slot] = field(default_factory=dict)  # round -> what happened in it
 
     def match_win(self, floor: Fraction) -> Fraction:
@@ -165,16 +167,24 @@ def standings(
         raise ValueError(f"unknown tiebreaker profile {profile!r}; known: {sorted(PROFILES)}")
     dropped, joined = dropped or {}, joined or {}
     records = _records(players, matches, dropped, POINTS[profile])
+    played_rounds = max((m.round for m in matches), default=0) if rounds is None else rounds
+    for p, last in dropped.items():
+        if p in records:
+            records[p].dropped = last < played_rounds
     for p, first in joined.items():
         if p in records:
             records[p].missed = max(0, first - 1)
-    if profile == "chess":
-        played_rounds = max((m.round for m in matches), default=0) if rounds is None else rounds
-        columns = _chess_tiebreakers(records, played_rounds)
-    else:
-        columns = _percentages(profile, records, players)
+    columns = _chess_tiebreakers(records, played_rounds) if profile == "chess" else _percentages(profile, records, players)
     points = _Column.of({p: records[p].points for p in players})
-    order = sorted(players, key=lambda p: (-points.numerators[p], *(-c.numerators[p] for c in columns), p))
+    # Pokémon ranks a late entry below everyone else on the same points (T-51).
+    late = {p for p, first in joined.items() if first > 1} if profile == "pokemon" else set()
+
+    def rank_key(p: str) -> tuple[int, bool, tuple[int, ...]]:
+        return -points.numerators[p], p in late, tuple(-c.numerators[p] for c in columns)
+
+    order = sorted(players, key=lambda p: (*rank_key(p), p))
+    if profile == "pokemon":
+        order = _head_to_head(order, rank_key, records)
     names = PROFILES[profile]
     return [
         Standing(
@@ -192,6 +202,23 @@ def standings(
         )
         for rank, p in enumerate(order, start=1)
     ]
+
+
+def _head_to_head(order: list[str], tied_on: Callable[[str], object], records: dict[str, _Record]) -> list[str]:
+    """Two players (exactly two) still tied after every tiebreaker: the one who won more of their meetings first (T-52)."""
+    order = list(order)
+    k = 0
+    while k < len(order):
+        end = k + 1
+        while end < len(order) and tied_on(order[end]) == tied_on(order[k]):
+            end += 1
+        if end - k == 2:
+            first, second = order[k], order[k + 1]
+            net = sum({"W": 1, "L": -1}.get(scored, 0) for o, scored in records[first].played if o == second)
+            if net < 0:
+                order[k], order[k + 1] = second, first
+        k = end
+    return order
 
 
 def pairing_points(profile: str, points: float) -> int:
@@ -230,7 +257,7 @@ def _records(
             record.draws += scored == "D"
             record.game_points += GAME_WIN * mine + GAME_DRAW * match.draws
             record.games += mine + theirs + match.draws
-            record.opponents.append(other)
+            record.played.append((other, scored))
             # A match its opponent had already left (or conceded by dropping) was not played over the table.
             over_the_table = match.played and len(counted) == 2
             record.slots[match.round] = _Slot(scored, other, "game" if over_the_table else "forfeit")
@@ -242,7 +269,7 @@ def _records(
 
 def _percentages(profile: str, records: dict[str, _Record], players: Sequence[str]) -> list[_Column]:
     """`mtg`: OMW, GW, OGW; `pokemon`: OWP, OOWP (each player's own percentage computed once)."""
-    opponents = {p: record.opponents for p, record in records.items()}
+    opponents = {p: [o for o, _ in record.played] for p, record in records.items()}
     if profile == "mtg":
         match_win = _Column.of({p: record.match_win(MTG_FLOOR) for p, record in records.items()})
         game_win = _Column.of({p: record.game_win(MTG_FLOOR) for p, record in records.items()})

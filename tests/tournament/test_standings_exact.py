@@ -58,6 +58,8 @@ def reference(
             r["vs"].append(other)
             r["slots"][m.round] = (scored, other, "game" if m.played and len(counted) == 2 else "forfeit")
     missed = {p: max(0, first - 1) for p, first in joined.items()}
+    last = max((m.round for m in matches), default=0) if rounds is None else rounds
+    left_early = {p for p, gone in dropped.items() if gone < last}  # the Pokémon 75% cap (T-50)
 
     def average(values: list[F]) -> F:
         return sum(values, F(0)) / len(values) if values else F(0)
@@ -73,7 +75,7 @@ def reference(
         r = rec[p]
         counted = r["rounds"] - r["byes"] + missed.get(p, 0)
         share = max(FLOOR_POKEMON, (r["wins"] - r["byes"] + F(1, 2) * r["draws"]) / counted) if counted else FLOOR_POKEMON
-        return min(share, CAP_DROPPED) if p in dropped else share
+        return min(share, CAP_DROPPED) if p in left_early else share
 
     def owp(p: str) -> F:
         return average([pokemon_win(o) for o in rec[p]["vs"]])
@@ -83,8 +85,19 @@ def reference(
     elif profile == "pokemon":
         values = {p: [owp(p), average([owp(o) for o in rec[p]["vs"]])] for p in players}
     else:
-        values = chess(rec, max((m.round for m in matches), default=0) if rounds is None else rounds)
-    order = sorted(players, key=lambda p: (-rec[p]["points"], *(-v for v in values[p]), p))
+        values = chess(rec, last)
+    late = {p for p, first in joined.items() if first > 1} if profile == "pokemon" else set()  # T-51
+    order = sorted(players, key=lambda p: (-rec[p]["points"], p in late, *(-v for v in values[p]), p))
+    if profile == "pokemon":  # exactly two still tied: the one ahead head to head first (T-52)
+        def tied_on(p: str) -> tuple[Any, ...]:
+            return rec[p]["points"], p in late, tuple(values[p])
+
+        groups = [[p for p in order if tied_on(p) == key] for key in {tied_on(p) for p in order}]
+        for a, b in (group for group in groups if len(group) == 2):
+            met = [slot[0] for slot in rec[a]["slots"].values() if slot[1] == b]
+            if met.count("L") > met.count("W"):
+                i, j = order.index(a), order.index(b)
+                order[i], order[j] = b, a
     shown = [(p, rec[p]["points"], dict(zip(PROFILES[profile], map(float, values[p]), strict=True))) for p in order]
     return [(p, int(points) if points.denominator == 1 else float(points), tbs) for p, points, tbs in shown]
 
