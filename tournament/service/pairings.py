@@ -13,13 +13,14 @@ from tournament import brackets, pairing, pods
 from tournament.eventlog import (
     TYPES,
     BracketSeeded,
+    Entry,
     Payload,
     PodsPaired,
     RoundPaired,
     append,
     decode,
 )
-from tournament.models import Event, LogEntry, Round
+from tournament.models import Event, Round
 from tournament.service.elimination import (
     absent_from,
     bracket,
@@ -183,7 +184,7 @@ def next_round(session: Session, event: Event, number: int, seed: int) -> pairin
     return pairing.Pairing(state.rounds[k - 1].tables, None)
 
 
-def repairing_problem(rebuilt: Session, entry: LogEntry, payload: Payload) -> str | None:
+def repairing_problem(rebuilt: Session, entry: Entry, payload: Payload) -> str | None:
     """For `verify`: does pairing the round (or making the top cut) again, from the log up to here, agree?"""
     event = rebuilt.get(Event, entry.event_id)
     if event is None:
