@@ -20,7 +20,7 @@ from tournament.eventlog import (
     append,
     decode,
 )
-from tournament.models import Event, Round
+from tournament.models import Event, LogEntry, Round
 from tournament.service.elimination import (
     absent_from,
     bracket,
