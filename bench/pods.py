@@ -24,7 +24,8 @@ search finds against the proven fewest where both run. One line a round:
   when the solver stopped at its time limit with the bound below its best);
 - `mixed`: the share of tables whose players did not all have the same points.
 
-Timings are wall clock: on a loaded machine they are noisy; compare
+Timings are CPU seconds of the process (CP-SAT runs one worker), so other
+work on a loaded machine sways them less than the clock; still compare
 columns of the same run.
 """
 
@@ -110,12 +111,12 @@ def run_event(players: int, size: int, rounds: int, seed: int) -> None:
         seats = tally_seats(seated, size)
         entrants = [PodEntrant(p, points[p], rank[p], p in had_bye, frozenset(met[p]), seats.get(p, ())) for p in ids]
         need = {p: tuple(c - min(seats.get(p, (0,) * size)) for c in seats.get(p, (0,) * size)) for p in ids}
-        started = time.perf_counter()
+        started = time.process_time()
         search = pair_pods(entrants, number, seed, size, exact=False)
-        search_time = time.perf_counter() - started
-        started = time.perf_counter()
+        search_time = time.process_time() - started
+        started = time.process_time()
         paired = pair_pods(entrants, number, seed, size)
-        paired_time = time.perf_counter() - started
+        paired_time = time.process_time() - started
         seated += paired.tables
         for table in paired.tables:
             for p in table:
