@@ -13,7 +13,7 @@ import itertools
 import math
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from functools import partial
+from functools import cache, partial
 from typing import Any
 
 CENTRE = "N"
@@ -44,14 +44,27 @@ class Loc:
 class Grid:
     """The slots, what is on them, and the shape that makes them adjacent."""
 
+    n: int
+    spokes: list[list[str]]
+    ring: list[str]
+    slots: dict[str, Loc | None]
+    inserted: int
+    _adjacency: dict[str, list[str]]
+    _on_ring: set[str]
+    _ring_at: dict[str, int]
+    _spoke_of: dict[str, int]
+
     def __init__(self, spokes: int) -> None:
+        """An empty grid of `spokes` spokes, copied from the one built for that count (every game builds one)."""
+        shape = _empty(spokes)
         self.n = spokes
-        self.spokes = [[f"S{i}.1", f"S{i}.2", f"S{i}.3"] for i in range(1, spokes + 1)]
-        self.ring = [p for i in range(1, spokes + 1) for p in (f"S{i}.3", f"R{i}.1", f"R{i}.2", f"R{i}.3")]
-        self.slots: dict[str, Loc | None] = dict.fromkeys([CENTRE, *(p for s in self.spokes for p in s), *self.ring])
+        self.spokes = [list(spoke) for spoke in shape.spokes]
+        self.ring = list(shape.ring)
+        self.slots = dict(shape.slots)
         self.inserted = 0
-        self._adjacency: dict[str, list[str]] = {}
-        self._rebuild()
+        # shared with the shape: _rebuild replaces these, nothing changes them in place
+        self._adjacency, self._on_ring = shape._adjacency, shape._on_ring
+        self._ring_at, self._spoke_of = shape._ring_at, shape._spoke_of
 
     def _rebuild(self) -> None:
         """Recompute the adjacency lists from the spoke and ring lists."""
@@ -135,7 +148,11 @@ class Grid:
     def fits(self, slot: str, quadrant: str, region: str | None) -> bool:
         """SG-3.2 to SG-3.4: may a mission of `quadrant`/`region` go on `slot` as the grid stands?"""
         slots = self.slots
-        return _fits([slots[s] for s in self._adjacency[slot]], quadrant, region, self._present(quadrant, region))
+        near = [slots[s] for s in self._adjacency[slot]]
+        # next to its quadrant and region fits whatever else is on the grid: only other places need the whole grid
+        if any(loc is not None and loc.quadrant == quadrant and (region is None or loc.region == region) for loc in near):
+            return True
+        return _fits(near, quadrant, region, self._present(quadrant, region))
 
     def empty_fits(self, quadrant: str, region: str | None) -> list[str]:
         """The empty slots where the mission may go without a shift."""
@@ -437,6 +454,19 @@ class Grid:
                     (x1, y1), (x2, y2) = pos[line[a]], pos[line[b]]
                     pos[line[j]] = (x1 + t * (x2 - x1) + 12, y1 + t * (y2 - y1) + 12)
         return pos
+
+
+@cache
+def _empty(spokes: int) -> Grid:
+    """The empty grid of `spokes` spokes (SG-2.1), built once: Grid() copies it."""
+    grid = Grid.__new__(Grid)
+    grid.n = spokes
+    grid.spokes = [[f"S{i}.1", f"S{i}.2", f"S{i}.3"] for i in range(1, spokes + 1)]
+    grid.ring = [p for i in range(1, spokes + 1) for p in (f"S{i}.3", f"R{i}.1", f"R{i}.2", f"R{i}.3")]
+    grid.slots = dict.fromkeys([CENTRE, *(p for s in grid.spokes for p in s), *grid.ring])
+    grid.inserted = 0
+    grid._rebuild()
+    return grid
 
 
 def _fits(near: list[Loc | None], quadrant: str, region: str | None, present: tuple[bool, bool]) -> bool:
