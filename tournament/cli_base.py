@@ -24,6 +24,7 @@ from referee.console import err, out
 from schemas.tournament import EventInfo, RoundInfo
 from tournament import printables, render, service
 from tournament.db import DatabaseUnavailable, first_line, open_database, shown
+from tournament.pods import repeats_text
 
 DbOpt = Annotated[
     str | None,
@@ -122,6 +123,8 @@ def show_round(info: RoundInfo, fmt: str, target: Path | None, event: EventInfo,
         write_text(render.to_csv(header, cells), target)
     else:
         out.print(render.to_rich(title, header, cells, width=out.width))
+        if info.repeats is not None:
+            out.print(repeats_text(info.repeats, info.proven))
 
 
 def read_text(path: Path) -> str:

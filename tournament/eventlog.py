@@ -136,7 +136,7 @@ class BracketSeeded(msgspec.Struct, forbid_unknown_fields=True):
     seeds: list[str]  # best first
 
 
-class PodsPaired(msgspec.Struct, forbid_unknown_fields=True):
+class PodsPaired(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
     """A Swiss pods round: tables in seat order, byes, and the repeat meetings it could not avoid."""
 
     round: int
@@ -144,6 +144,7 @@ class PodsPaired(msgspec.Struct, forbid_unknown_fields=True):
     tables: list[list[str]]
     byes: list[str]
     repeats: int
+    proven: bool | None = None  # the repeats are proven the fewest (pods.PodPairing.proven); None: not kept then
 
 
 class GameRecord(msgspec.Struct, forbid_unknown_fields=True):
