@@ -139,9 +139,18 @@ def pairing_rows(session: Session, event_id: str, round_number: int) -> list[Tab
     return round_rows(session, event, round_number)
 
 
+def log_entries(session: Session, event_id: str) -> list[LogEntry]:
+    """The event's log, in order."""
+    return list(session.scalars(select(LogEntry).filter_by(event_id=event_id).order_by(LogEntry.seq)))
+
+
 def log_rows(session: Session, event_id: str) -> list[LogEntryInfo]:
-    entries = session.scalars(select(LogEntry).filter_by(event_id=event_id).order_by(LogEntry.seq))
-    return [LogEntryInfo(e.seq, e.type, as_utc(e.at), e.prev, e.hash) for e in entries]
+    return [LogEntryInfo(e.seq, e.type, as_utc(e.at), e.prev, e.hash) for e in log_entries(session, event_id)]
+
+
+def event_infos(session: Session) -> list[EventInfo]:
+    """Every event, oldest first."""
+    return [event_info(e) for e in session.scalars(select(Event).order_by(Event.created_at))]
 
 
 def event_info(event: Event) -> EventInfo:
