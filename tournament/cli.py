@@ -19,7 +19,7 @@ import typer
 
 from referee import console
 from referee.console import emit_json, err, out, say
-from tournament import cli_people, cli_results, cli_rounds, pictures, render
+from tournament import cli_people, cli_results, cli_rounds, pictures, render, views
 from tournament.cli_base import (
     DbOpt,
     EventArg,
@@ -209,33 +209,33 @@ def standings_cmd(
 ) -> None:
     """The standings, with the event's tiebreakers."""
     fmt = check_format(fmt, as_json)
-    with reading(db) as session:
-        rows = export.standing_rows(session, event)
-        info = export.event_info(service.get_event(session, event))
-        drawn = export.bracket_info(session, event)
-        drawings = [pictures.bracket_picture(drawn)] if drawn else []
-        if info.format == "pods":
-            drawings += [
-                pictures.Picture(f"Round {n}", text=render.pod_text(export.pairing_rows(session, event, n)))
-                for n in range(1, info.rounds + 1)
-            ]
-        # After a top cut, pages show the Swiss standings as they were at the cut and the bracket's places apart,
-        # so no bracket result seems to re-rank the Swiss table.
-        cut = info.format == "swiss" and info.bracket_round is not None and drawn is not None
-        swiss = export.standing_rows(session, event, swiss_only=True) if cut else rows
+    view = views.cached(db, views.Standings, event)
+    if view is None:
+        with reading(db) as session:
+            view = export.standings_view(session, event)
+            export.remember(session, event, view)
+    show_standings(view, fmt, target, limit)
+
+
+def show_standings(view: views.Standings, fmt: str, target: Path | None, limit: int) -> None:
+    info, rows, drawn = view.event, view.rows, view.bracket
+    drawings = [pictures.bracket_picture(drawn)] if drawn else []
+    drawings += [pictures.Picture(f"Round {n}", text=render.pod_text(tables)) for n, tables in enumerate(view.pods, start=1)]
     title = f"{info.name}: standings after round {info.rounds}"
     header, cells = render.standing_cells(rows)
     if fmt == "json":
         write_text(msgspec.json.encode(rows).decode(), target)
     elif fmt == "csv" or (fmt == "table" and target is not None):
         write_text(render.to_csv(header, cells), target)
-    elif cut and drawn is not None and info.bracket_round is not None:
+    elif view.swiss is not None and drawn is not None and info.bracket_round is not None:
+        # After a top cut, pages show the Swiss standings as they were at the cut and the bracket's places apart,
+        # so no bracket result seems to re-rank the Swiss table.
         caption = f"Swiss standings at the cut, after round {info.bracket_round - 1}"
         places = ("Top cut: places", *render.place_cells(drawn))
         if fmt == "html":
-            write_text(render.to_html(title, caption, info, *render.standing_cells(swiss), drawings, [places]), target)
+            write_text(render.to_html(title, caption, info, *render.standing_cells(view.swiss), drawings, [places]), target)
         else:
-            out.print(render.to_rich(caption, *render.standing_cells(swiss), width=out.width))
+            out.print(render.to_rich(caption, *render.standing_cells(view.swiss), width=out.width))
             out.print(render.to_rich(*places, width=out.width))
     elif fmt == "html":
         write_text(render.to_html(title, "Standings", info, header, cells, drawings), target)
@@ -260,10 +260,13 @@ def pairings(
     fmt = check_format(fmt, as_json)
     if by not in ("table", "name"):
         fail(f"--by must be table or name, not {by!r}")
-    with reading(db) as session:
-        details = export.event_info(service.get_event(session, event))
-        info = export.round_info(session, event, details.rounds if round_number is None else round_number)
-    show_round(info, fmt, target, details, by)
+    args = "" if round_number is None else str(round_number)
+    view = views.cached(db, views.Pairings, event, args)
+    if view is None:
+        with reading(db) as session:
+            view = export.pairings_view(session, event, round_number)
+            export.remember(session, event, view, args)
+    show_round(view.round, fmt, target, view.event, by)
 
 
 @app.command("export")
