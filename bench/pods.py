@@ -16,7 +16,8 @@ search finds against the proven fewest where both run. One line a round:
 - `balance`: the event's seat balance after the round (over players, the most
   rounds in one position minus the fewest in another; after r rounds at
   tables of k, 0 is possible when k divides r, else 1 at best);
-- `uneven`: how many players are above that best balance;
+- `uneven`: how many players are above the best balance the tables they sat
+  at allow (`pods.best_balance`: a table one short has no second-to-last seat);
 - `mixed`: the share of tables whose players did not all have the same points.
 
 Timings are wall clock: on a loaded machine they are noisy; compare
@@ -33,7 +34,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tournament.pods import PodEntrant, Points, pair_pods, seat_balance, tally_seats
+from tournament.pods import PodEntrant, Points, best_balance, pair_pods, seat_balance, tally_seats
 
 SIZES = (13, 20, 21, 40, 64, 1000, 10_000)
 QUICK_SIZES = (13, 20, 21, 40, 64, 1000)
@@ -47,6 +48,7 @@ def run_event(players: int, size: int, rounds: int, seed: int) -> None:
     met: dict[str, set[str]] = {p: set() for p in ids}
     had_bye: set[str] = set()
     seated: list[list[str]] = []
+    sat_at: dict[str, list[int]] = {p: [] for p in ids}  # the sizes of the tables each player sat at
     scheme = Points()
     for number in range(1, rounds + 1):
         ranked = sorted(ids, key=lambda p: (-points[p], p))
@@ -60,10 +62,13 @@ def run_event(players: int, size: int, rounds: int, seed: int) -> None:
         paired = pair_pods(entrants, number, seed, size)
         paired_time = time.perf_counter() - started
         seated += paired.tables
+        for table in paired.tables:
+            for p in table:
+                sat_at[p].append(len(table))
         mixed = sum(1 for table in paired.tables if len({points[p] for p in table}) > 1) / len(paired.tables)
         counts = tally_seats(seated, size)
         balance = seat_balance(counts, size)
-        uneven = sum(1 for c in counts.values() if max(c) - min(c) > (sum(c) % size > 0))
+        uneven = sum(1 for p, c in counts.items() if max(c) - min(c) > best_balance(tuple(sorted(sat_at[p])), size))
         fewest = str(paired.repeats) if paired.proven else "?"
         print(
             f"{players:>8} {number:>5} {search_time:>9.3f} {paired_time:>9.3f} {search.repeats:>7} {paired.repeats:>8}"

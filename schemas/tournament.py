@@ -87,7 +87,9 @@ class RoundInfo(msgspec.Struct, forbid_unknown_fields=True):
     """`bye`: the Swiss or round-robin bye. `advanced`: in a single-elimination bracket round, the
     players who go through without playing (byes to the top seeds, or an opponent who dropped).
     `byes`: pre-assigned byes granted this round. `started_at` and `minutes`: the round's clock
-    (`round start`); null before it starts. `names`: display names by id for everyone listed."""
+    (`round start`); null before it starts. `names`: display names by id for everyone listed.
+    `repeats`: a pods round's repeat meetings (pairs at one table who had met), and `proven` whether
+    no grouping has fewer (null for other formats, and `proven` for rounds paired before it was kept)."""
 
     number: int
     seed: int
@@ -98,6 +100,8 @@ class RoundInfo(msgspec.Struct, forbid_unknown_fields=True):
     started_at: datetime | None = None
     minutes: int | None = None
     names: dict[str, str] = msgspec.field(default_factory=dict)
+    repeats: int | None = None
+    proven: bool | None = None
 
 
 class PlayerInfo(msgspec.Struct, forbid_unknown_fields=True):

@@ -45,10 +45,10 @@ if TYPE_CHECKING:
     from sqlalchemy import Engine
     from sqlalchemy.orm import Session
 
-    from tournament import demo, eventlog, export, models, service, verification
+    from tournament import demo, eventlog, export, models, pods, service, verification
 else:
-    demo, eventlog, export, models, service, verification = (
-        lazy(f"tournament.{name}") for name in ("demo", "eventlog", "export", "models", "service", "verification")
+    demo, eventlog, export, models, pods, service, verification = (
+        lazy(f"tournament.{name}") for name in ("demo", "eventlog", "export", "models", "pods", "service", "verification")
     )
 
 DbOpt = Annotated[
@@ -142,11 +142,11 @@ def write_text(text: str, target: Path | None) -> None:
 
 def show_round(info: RoundInfo, fmt: str, target: Path | None, event: EventInfo, by: str = "table") -> None:
     """A round's pairings in `fmt`, by table or alphabetically `by` name; a `table` sent to a file is written as CSV."""
-    pods = event.format == "pods"
+    is_pods = event.format == "pods"
     if by == "name":
-        header, cells = printables.by_name_cells(info, pods)
+        header, cells = printables.by_name_cells(info, is_pods)
     else:
-        header, cells = render.pairing_cells(info.tables, info.bye, pods=pods, advanced=[*info.byes, *info.advanced], names=info.names)
+        header, cells = render.pairing_cells(info.tables, info.bye, pods=is_pods, advanced=[*info.byes, *info.advanced], names=info.names)
     title = f"{event.name}: round {info.number}"
     if fmt == "json":
         write_text(msgspec.json.encode(info).decode(), target)
@@ -159,6 +159,8 @@ def show_round(info: RoundInfo, fmt: str, target: Path | None, event: EventInfo,
         write_text(render.to_csv(header, cells), target)
     else:
         out.print(render.to_rich(title, header, cells, width=out.width))
+        if info.repeats is not None:
+            out.print(pods.repeats_text(info.repeats, info.proven))
 
 
 def read_text(path: Path) -> str:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Sequence
 from datetime import UTC, datetime
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 import msgspec
 from sqlalchemy import delete, select
@@ -136,7 +136,7 @@ class BracketSeeded(msgspec.Struct, forbid_unknown_fields=True):
     seeds: list[str]  # best first
 
 
-class PodsPaired(msgspec.Struct, forbid_unknown_fields=True):
+class PodsPaired(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
     """A Swiss pods round: tables in seat order, byes, and the repeat meetings it could not avoid."""
 
     round: int
@@ -144,6 +144,7 @@ class PodsPaired(msgspec.Struct, forbid_unknown_fields=True):
     tables: list[list[str]]
     byes: list[str]
     repeats: int
+    proven: bool | None = None  # the repeats are proven the fewest (pods.PodPairing.proven); None: not kept then
 
 
 class GameRecord(msgspec.Struct, forbid_unknown_fields=True):
@@ -252,6 +253,23 @@ TYPES = {cls: name for name, cls in PAYLOADS.items()}
 ENCODER = msgspec.json.Encoder()
 
 
+class Entry(Protocol):
+    """What `decode` and `project` read of a log entry: a `LogEntry` row, or `verify`'s plain copy of one."""
+
+    @property
+    def event_id(self) -> str: ...
+    @property
+    def seq(self) -> int: ...
+    @property
+    def type(self) -> str: ...
+    @property
+    def payload(self) -> bytes: ...
+    @property
+    def at(self) -> datetime: ...
+    @property
+    def hash(self) -> str: ...
+
+
 def as_utc(moment: datetime) -> datetime:
     """A database time as an aware UTC datetime (SQLite hands back naive ones)."""
     return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
@@ -264,7 +282,7 @@ def entry_hash(event_id: str, seq: int, type_: str, at: datetime, prev: str, pay
     return hashlib.sha256(head + b"\n" + payload).hexdigest()
 
 
-def decode(entry: LogEntry) -> Any:
+def decode(entry: Entry) -> Any:
     """An entry's payload as its Struct."""
     return msgspec.json.decode(entry.payload, type=PAYLOADS[entry.type])
 
@@ -298,7 +316,7 @@ def append_many(session: Session, event_id: str, payloads: Sequence[Payload]) ->
     return entries
 
 
-def project(session: Session, entry: LogEntry, payload: Payload) -> None:
+def project(session: Session, entry: Entry, payload: Payload) -> None:
     """Apply one log entry to the current tables (the only code that writes them)."""
     if isinstance(payload, EventCreated):
         session.add(
@@ -456,7 +474,7 @@ def claim_key(payload: ResultClaimed) -> tuple[str, str, str]:
     return "result", key, f"{a} {games[a]}-{games[b]}{draws} {b}"
 
 
-def _project_claim(session: Session, entry: LogEntry, payload: ResultClaimed | ClaimConfirmed) -> None:
+def _project_claim(session: Session, entry: Entry, payload: ResultClaimed | ClaimConfirmed) -> None:
     if isinstance(payload, ResultClaimed):
         (kind, key, text), confirms = claim_key(payload), None
     else:

@@ -126,9 +126,11 @@ def round_info(session: Session, event_id: str, number: int) -> RoundInfo:
     names = service.display_names(session, event_id)
     listed = {p for t in tables for p in t.players} | {*advanced, *byes, *([paired.bye] if paired.bye else [])}
     started = as_utc(paired.started_at) if paired.started_at else None
+    pods = service.pods_paired(session, event_id, number) if service.get_event(session, event_id).format == "pods" else None
     return RoundInfo(
         number, paired.seed, paired.bye, tables, advanced, byes, started, paired.minutes,
         {p: names.get(p, p) for p in sorted(listed)},
+        pods.repeats if pods else None, pods.proven if pods else None,
     )
 
 

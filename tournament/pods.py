@@ -24,8 +24,12 @@ A round (`pair_pods`)
    not a proof of the minimum (the tests compare it with brute force on
    small fields, where it finds the fewest every time); the round's
    `repeats` count is stored with it.
-4. Seats: the player who has sat first least often sits first, and so on
-   (ties by the random order), so seat one, and the first turn, rotates.
+4. Seats (T-12), without adding a repeat or moving anyone to a table of other
+   points: up to 64 players, CP-SAT regroups players with the same points
+   for the least seat cost (`podsolver.fewest_misfits`); then swaps of
+   players with the same points while one lowers it; then each table takes
+   its seat order of least seat cost. The seat cost: players not in a
+   position they have had least, then by how many rounds (`_Costs.seats`).
 
 Points (`Points`)
 -----------------
@@ -53,6 +57,10 @@ SWAP_PASSES = 4  # local-search sweeps over the tables; each sweep only ever low
 LOOKAHEAD = 64
 NEARBY = 8
 SEARCH_STEPS = 5_000  # random sideways swaps tried after the local search, when repeats remain
+# Seats last: swaps of players with the same points up to SEAT_NEARBY tables apart (every pair of tables in fields
+# up to 4 * SEAT_NEARBY players), for at most SEAT_PASSES sweeps (a bound for huge fields; fewer reach a fixed point).
+SEAT_NEARBY = 16
+SEAT_PASSES = 20
 
 
 @dataclass(frozen=True)
@@ -110,6 +118,11 @@ class PodPairing:
     proven: bool = False  # no grouping of the round has fewer repeats (shown by the solver, or none at all)
 
 
+def repeats_text(repeats: int, proven: bool | None) -> str:
+    """`repeats: 1 (proven fewest)`, `(best found, not proven)`, or no proof at all for entries from before it was kept."""
+    return f"repeats: {repeats}" + {True: " (proven fewest)", False: " (best found, not proven)", None: ""}[proven]
+
+
 def position(seat: int, players: int, size: int) -> int:
     """Where seat `seat` (0 = first) of a table of `players` sits in the turn order of a full table of `size`.
 
@@ -131,11 +144,31 @@ def tally_seats(tables: Iterable[Sequence[str]], size: int) -> dict[str, tuple[i
 
 def seat_balance(seats: Mapping[str, Sequence[int]], size: int) -> int:
     """The event's seat balance: over players, the most rounds in one position minus the fewest in another."""
-    return max((max(_padded(c, size)) - min(_padded(c, size)) for c in seats.values()), default=0)
+    return max((_imbalance(c, size) for c in seats.values()), default=0)
+
+
+def _imbalance(counts: Sequence[int], size: int) -> int:
+    padded = _padded(counts, size)
+    return max(padded) - min(padded)
 
 
 def _padded(counts: Sequence[int], size: int) -> list[int]:
     return [*counts, *[0] * (size - len(counts))]
+
+
+@cache
+def best_balance(tables: tuple[int, ...], size: int) -> int:
+    """The best balance a player can have after sitting at tables of these sizes (in any order) at tables of
+    `size`: a table one short has no second-to-last position, so 13 players at tables of 4 cannot all sit in
+    every position once in four rounds."""
+    reachable = {(0,) * size}
+    for players in sorted(tables):
+        reachable = {
+            tuple(c + (k == position(seat, players, size)) for k, c in enumerate(counts))
+            for counts in reachable
+            for seat in range(players)
+        }
+    return min(max(c) - min(c) for c in reachable)
 
 
 def pair_pods(entrants: Sequence[PodEntrant], round_number: int, seed: int, size: int, exact: bool = True) -> PodPairing:
@@ -163,29 +196,41 @@ def pair_pods(entrants: Sequence[PodEntrant], round_number: int, seed: int, size
         )
         tables, proven = solved.tables, solved.proven
     _improve(tables, cost)  # after the sideways search or the solver: seats and spread
+    if exact and len(waiting) <= podsolver.EXACT_PLAYERS:
+        tables = _fewest_misfits(tables, cost, order, sum(_repeats(t, by_id) for t in tables))
+    _balance_seats(tables, cost)
     repeats = sum(_repeats(t, by_id) for t in tables)
-    seated = [_seat(t, by_id, order, size) for t in tables]
+    seated = [_seat(t, cost, order) for t in tables]
     rank = {e.id: k for k, e in enumerate(placed)}
     seated.sort(key=lambda t: min(rank[p] for p in t))
     return PodPairing(seated, [e.id for e in byes], repeats, proven)
 
 
-def _seat(table: Sequence[str], by_id: Mapping[str, PodEntrant], order: Mapping[str, int], size: int) -> list[str]:
-    """The seat order that keeps the table's players' positions most even: the smallest worst balance, then
-    each player in the positions they have had least (ties in the round's random order)."""
-    start = sorted(table, key=lambda p: order[p])
-    slots = [position(k, len(table), size) for k in range(len(table))]
+def _seat(table: Sequence[str], cost: _Costs, order: Mapping[str, int]) -> list[str]:
+    """The table's seat order of least seat cost (`_Costs.seats`); among equals, the first in the round's random order."""
+    slots = cost.slots[len(table)]
+    return list(min(itertools.permutations(sorted(table, key=lambda p: order[p])),
+                    key=lambda seating: _seating_cost([cost.need[p] for p in seating], slots)))
 
-    def cost(seating: Iterable[str]) -> tuple[int, int]:
-        worst = total = 0
-        for player, slot in zip(seating, slots, strict=True):
-            counts = _padded(by_id[player].seats, size)
-            total += counts[slot]
-            counts[slot] += 1
-            worst = max(worst, max(counts) - min(counts))
-        return worst, total
 
-    return list(min(itertools.permutations(start), key=cost))
+def _fewest_misfits(tables: list[list[str]], cost: _Costs, order: Mapping[str, int], repeats: int) -> list[list[str]]:
+    """The solver's regrouping of least seat cost with every table's points kept and no more repeats (T-12)."""
+    before = _seat_total(tables, cost)
+    if before == (0, 0):
+        return tables
+    # One number for (misfits, gaps) in that order: a misfit outweighs all the gaps there can be.
+    weight = 1 + sum(max(need) for need in cost.need.values())
+    costs = {p: [weight * (n > 0) + n for n in need] for p, need in cost.need.items()}
+    seated = [_seat(t, cost, order) for t in tables]
+    met = {p: e.opponents for p, e in cost.by_id.items()}
+    points = {p: e.points for p, e in cost.by_id.items()}
+    solved = podsolver.fewest_misfits(seated, met, points, costs, cost.slots, repeats)
+    return solved if _seat_total(solved, cost) < before else tables
+
+
+def _seat_total(tables: Sequence[Sequence[str]], cost: _Costs) -> Seats:
+    seats = [cost.seats(t, len(t)) for t in tables]
+    return sum(s[0] for s in seats), sum(s[1] for s in seats)
 
 
 def _fill(waiting: list[str], sizes: list[int], cost: _Costs) -> list[list[str]]:
@@ -199,7 +244,7 @@ def _fill(waiting: list[str], sizes: list[int], cost: _Costs) -> list[list[str]]
             fits = []
             for p in left[:LOOKAHEAD]:
                 fits.append(
-                    (sum(p in cost.by_id[q].opponents for q in table), _spread([*table, p], cost.by_id), cost.misfits([*table, p], size))
+                    (sum(p in cost.by_id[q].opponents for q in table), _spread([*table, p], cost.by_id), *cost.seats([*table, p], size))
                 )
                 if fits[-1][0] == fits[-1][2] == 0:
                     break
@@ -217,48 +262,42 @@ def _spread(table: Sequence[str], by_id: Mapping[str, PodEntrant]) -> int:
     return max(scores) - min(scores)
 
 
-Cost = tuple[int, int, int]
+Cost = tuple[int, int, int, int]
+Seats = tuple[int, int]
 
 
 class _Costs:
     """A table's cost, compared in order: repeat meetings, the spread of points (highest minus lowest), then
-    players who cannot sit in a position they have had least (`_misfits`)."""
+    its seat cost (`seats`)."""
 
     def __init__(self, by_id: Mapping[str, PodEntrant], size: int) -> None:
         self.by_id = by_id
-        self.fewest = {}
-        for p, e in by_id.items():
-            counts = _padded(e.seats, size)
-            self.fewest[p] = sum(1 << k for k, c in enumerate(counts) if c == min(counts))
+        # How many more rounds each player has sat in each position than in the one they have had least.
+        self.need = {p: tuple(c - min(_padded(e.seats, size)) for c in _padded(e.seats, size)) for p, e in by_id.items()}
         self.slots = {m: tuple(position(k, m, size) for k in range(m)) for m in range(1, size + 1)}
 
     def __call__(self, table: Sequence[str]) -> Cost:
-        return _repeats(table, self.by_id), _spread(table, self.by_id), self.misfits(table, len(table))
+        return _repeats(table, self.by_id), _spread(table, self.by_id), *self.seats(table, len(table))
 
-    def misfits(self, players: Sequence[str], seats: int) -> int:
-        """Misfits of `players` at a table of `seats` (they may be fewer: a table being filled)."""
-        return _misfits(tuple(sorted(self.fewest[p] for p in players)), self.slots[seats])
+    def seats(self, players: Sequence[str], seats: int) -> Seats:
+        """The seat cost of `players` at a table of `seats` (they may be fewer: a table being filled)."""
+        return _least_seating_cost(tuple(sorted(self.need[p] for p in players)), self.slots[seats])
 
 
-@cache  # few tables differ: at most six players, each with a few bits
-def _misfits(fewest: tuple[int, ...], slots: tuple[int, ...]) -> int:
-    """How many players cannot each get a seat of their own in a position they have had least.
+def _seating_cost(needs: Sequence[tuple[int, ...]], slots: Sequence[int]) -> Seats:
+    """Players seated in `slots` in order: how many are not in a position they have had least, then how many
+    more rounds in all they have had there than in their least (as the sum of squares of the seat counts)."""
+    misfits = gaps = 0
+    for need, slot in zip(needs, slots, strict=False):
+        misfits += need[slot] > 0
+        gaps += need[slot]
+    return misfits, gaps
 
-    `fewest` holds each player's positions as bits; a maximum matching of
-    players to seats (augmenting paths; at most six of each).
-    """
-    owner = [-1] * len(slots)
 
-    def place(p: int, seen: list[bool]) -> bool:
-        for k, slot in enumerate(slots):
-            if fewest[p] >> slot & 1 and not seen[k]:
-                seen[k] = True
-                if owner[k] < 0 or place(owner[k], seen):
-                    owner[k] = p
-                    return True
-        return False
-
-    return sum(not place(p, [False] * len(slots)) for p in range(len(fewest)))
+@cache  # few tables differ: at most six players, each with a few small numbers
+def _least_seating_cost(needs: tuple[tuple[int, ...], ...], slots: tuple[int, ...]) -> Seats:
+    """The seat cost of the best seat order (every order tried: at most 6! = 720)."""
+    return min(_seating_cost(needs, chosen) for chosen in itertools.permutations(slots, len(needs)))
 
 
 def _improve(tables: list[list[str]], cost: _Costs) -> None:
@@ -286,7 +325,35 @@ def _improve(tables: list[list[str]], cost: _Costs) -> None:
 
 
 def _add(x: Cost, y: Cost) -> Cost:
-    return x[0] + y[0], x[1] + y[1], x[2] + y[2]
+    return x[0] + y[0], x[1] + y[1], x[2] + y[2], x[3] + y[3]
+
+
+def _balance_seats(tables: list[list[str]], cost: _Costs) -> None:
+    """Swap players with the same points between tables (so every table keeps its points) while a swap lowers
+    the seat cost of the two tables without adding a repeat, until none within `SEAT_NEARBY` tables does."""
+    seats = [cost.seats(t, len(t)) for t in tables]
+    points = {p: e.points for p, e in cost.by_id.items()}
+    for _ in range(SEAT_PASSES):
+        improved = False
+        for i, table in enumerate(tables):
+            for j in range(max(0, i - SEAT_NEARBY), min(len(tables), i + SEAT_NEARBY + 1)):
+                if seats[i] == (0, 0):
+                    break
+                other = tables[j]
+                for a, b in itertools.product(range(len(table)), range(len(other))):
+                    if i == j or points[table[a]] != points[other[b]]:
+                        continue
+                    before = _repeats(table, cost.by_id) + _repeats(other, cost.by_id)
+                    table[a], other[b] = other[b], table[a]
+                    after_i, after_j = cost.seats(table, len(table)), cost.seats(other, len(other))
+                    change = _repeats(table, cost.by_id) + _repeats(other, cost.by_id) - before
+                    gain = (seats[i][0] + seats[j][0] - after_i[0] - after_j[0], seats[i][1] + seats[j][1] - after_i[1] - after_j[1])
+                    if change < 0 or (change == 0 and gain > (0, 0)):
+                        seats[i], seats[j], improved = after_i, after_j, True
+                    else:
+                        table[a], other[b] = other[b], table[a]
+        if not improved:
+            return
 
 
 def _search(tables: list[list[str]], by_id: Mapping[str, PodEntrant], rng: random.Random) -> list[list[str]]:

@@ -12,6 +12,10 @@ table before. Two solves, both from the search's grouping as a hint:
    the spread of points at the tables (the sum over tables of the highest
    minus the lowest points), so tables stay within score groups.
 
+Seats then have a model of their own (`fewest_misfits`): players with the
+same points change places among the tables (each table keeps its points,
+the round no more repeats) for the least seat cost (pods.py, T-12).
+
 Each solve is bounded by CP-SAT's deterministic work limit, with one worker
 and a fixed seed: the same round always gives the same tables, whatever the
 machine's load, so `verify` can pair it again and compare. At the limit the
@@ -21,6 +25,7 @@ round is reported as not proven.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -28,6 +33,7 @@ from typing import Any
 EXACT_PLAYERS = 64  # fields up to this size get the proof; larger ones only the search
 REPEAT_WORK = 2.0  # CP-SAT deterministic time to find and prove the fewest repeats (1 to 4 s of wall clock here)
 SPREAD_WORK = 1.0  # and to group by score once the repeats are fixed
+SEAT_WORK = 1.0  # and to balance the seats once the tables' points are fixed
 SEED = 1
 
 
@@ -151,3 +157,64 @@ def _canonical(tables: list[list[int]], sizes: Sequence[int]) -> list[list[int]]
         ordered += sorted((sorted(t) for t in tables[start:end]), key=min)
         start = end
     return ordered
+
+
+def fewest_misfits(
+    tables: Sequence[Sequence[str]],
+    met: Mapping[str, frozenset[str]],
+    points: Mapping[str, int],
+    costs: Mapping[str, Sequence[int]],
+    slots: Mapping[int, Sequence[int]],
+    repeats: int,
+) -> list[list[str]]:
+    """The regrouping of `tables` of least seat cost where every table keeps its points and the round has at most
+    `repeats` repeats, as CP-SAT finds it within `SEAT_WORK` (never worse than `tables`, which it starts from).
+
+    `costs[p][position]` is what seating p there costs; `slots[m]` the positions of a table of m (in seat order).
+    """
+    from ortools.sat.python import cp_model
+
+    model = cp_model.CpModel()
+    # x[p][t, k]: p sits in seat k of table t; only at tables that hold someone with p's points, as many as now.
+    holds: dict[int, Counter[int]] = {}
+    for t, table in enumerate(tables):
+        for p in table:
+            holds.setdefault(points[p], Counter())[t] += 1
+    x = {
+        p: {(t, k): model.new_bool_var(f"x{p}_{t}_{k}") for t in holds[points[p]] for k in range(len(tables[t]))}
+        for table in tables for p in table
+    }
+    for t, table in enumerate(tables):
+        for k in range(len(table)):
+            model.add_exactly_one(x[p][t, k] for p in x if (t, k) in x[p])
+    for held, count in holds.items():
+        for t, n in count.items():
+            model.add(sum(var for p in x if points[p] == held for (u, _), var in x[p].items() if u == t) == n)
+    at = {}
+    for p, seats in x.items():
+        model.add_exactly_one(seats.values())
+        for t in {t for t, _ in seats}:
+            at[p, t] = model.new_bool_var(f"at{p}_{t}")
+            model.add(at[p, t] == sum(var for (u, _), var in seats.items() if u == t))
+    met_pairs = []
+    for p in x:
+        for q in met[p]:
+            common = [t for t in range(len(tables)) if (p, t) in at and (q, t) in at]
+            if p < q and q in x and common:
+                repeat = model.new_bool_var(f"y{p}_{q}")
+                met_pairs.append(repeat)
+                for t in common:
+                    model.add_bool_or([~at[p, t], ~at[q, t], repeat])
+    model.add(sum(met_pairs) <= repeats)
+    model.minimize(sum(costs[p][slots[len(tables[t])][k]] * var for p, seats in x.items() for (t, k), var in seats.items()))
+    for t, table in enumerate(tables):
+        for k, p in enumerate(table):
+            model.add_hint(x[p][t, k], True)
+    solver = _solver(SEAT_WORK)
+    if solver.solve(model) not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return [list(t) for t in tables]
+    seated: list[list[str]] = [[""] * len(t) for t in tables]
+    for p, seats in x.items():
+        t, k = next(key for key, var in seats.items() if solver.boolean_value(var))
+        seated[t][k] = p
+    return seated

@@ -20,18 +20,24 @@ and rulings are in tournament/README.md ("Standings and tiebreakers"):
   `owp`). A win percentage is (wins + ½ ties) over the rounds counted: byes
   are left out (neither the round nor the win counts), a late entry's missed
   rounds count as losses, a dropped player's record ends when they dropped.
-  At least 25%; a dropped player's at most 75%. Byes are not opponents.
+  At least 25%; at most 75% for a player who left before the event's last
+  round. Byes are not opponents. Ties on points put a late entry last; two
+  players still tied after `oowp` go by their head-to-head result.
 - `chess`, the FIDE Tie-Break Regulations (C.07): `buchholz` (8.1),
   `buchholz_cut1` (14.1), `sonneborn_berger` (9.1), with article 16's
   handling of unplayed rounds (see `_chess_tiebreakers`).
 
 An average over no opponents (a player who only had byes) is 0. Every value
-is computed exactly (fractions), so equal tiebreakers compare equal; ties
-that remain are broken by player id.
+is computed exactly, so equal tiebreakers compare equal; ties that remain are
+broken by player id. Each player's own percentage is one fraction, computed
+once; the averages and the ranking work on whole numbers over a denominator
+shared by everyone (`_Column`), since Fraction arithmetic on every pair of
+opponents was most of the time at 10,000 players.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -92,7 +98,7 @@ class _Slot:
 class _Record:
     """One player's results, built up match by match."""
 
-    points: Fraction = Fraction(0)
+    points: Fraction = Fraction(0)  # set from wins and draws once every match is counted
     game_points: int = 0
     games: int = 0
     rounds: int = 0
@@ -101,7 +107,7 @@ class _Record:
     draws: int = 0
     byes: int = 0
     missed: int = 0  # rounds before a late entry's first
-    dropped: bool = False
+    dropped: bool = False  # left before the event's last round (the Pokémon 75% cap, T-50)
     # One entry per match against someone (byes left out): the opponent and W, D or L.
     played: list[tuple[str, str]] = field(default_factory=list)
     slots: dict[int, _Slot] = field(default_factory=dict)  # round -> what happened in it
@@ -112,6 +118,31 @@ class _Record:
 
     def game_win(self, floor: Fraction) -> Fraction:
         return max(floor, Fraction(self.game_points, 3 * self.games)) if self.games else floor
+
+
+@dataclass(frozen=True)
+class _Column:
+    """One exact value per player, as whole numbers over one denominator: compared as ints, shown as floats."""
+
+    numerators: dict[str, int]
+    denominator: int
+
+    @classmethod
+    def of(cls, values: Mapping[str, Fraction]) -> _Column:
+        denominator = math.lcm(*{v.denominator for v in values.values()})
+        return cls({p: v.numerator * (denominator // v.denominator) for p, v in values.items()}, denominator)
+
+    def averaged(self, over: Mapping[str, list[str]], players: Sequence[str]) -> _Column:
+        """Each of `players`' average of the values of the players `over` lists for them (0 over nobody).
+
+        Over the least common multiple K of the list lengths, an average of k values is their sum times K/k.
+        """
+        sizes = math.lcm(*{len(over[p]) for p in players} - {0})
+        sums = {p: sum(self.numerators[o] for o in over[p]) * (sizes // len(over[p])) if over[p] else 0 for p in players}
+        return _Column(sums, self.denominator * sizes)
+
+    def value(self, player: str) -> float:
+        return self.numerators[player] / self.denominator  # int / int rounds correctly, as float(Fraction) does
 
 
 def standings(
@@ -135,19 +166,26 @@ def standings(
     if profile not in PROFILES:
         raise ValueError(f"unknown tiebreaker profile {profile!r}; known: {sorted(PROFILES)}")
     dropped, joined = dropped or {}, joined or {}
-    win, draw = POINTS[profile]
-    records = _records(players, matches, dropped, {"W": win, "D": draw, "L": Fraction(0)})
+    records = _records(players, matches, dropped, POINTS[profile])
+    played_rounds = max((m.round for m in matches), default=0) if rounds is None else rounds
+    for p, last in dropped.items():
+        if p in records:
+            records[p].dropped = last < played_rounds
     for p, first in joined.items():
         if p in records:
             records[p].missed = max(0, first - 1)
+    columns = _chess_tiebreakers(records, played_rounds) if profile == "chess" else _percentages(profile, records, players)
+    points = _Column.of({p: records[p].points for p in players})
+    # Pokémon ranks a late entry below everyone else on the same points (T-51).
+    late = {p for p, first in joined.items() if first > 1} if profile == "pokemon" else set()
+
+    def rank_key(p: str) -> tuple[int, bool, tuple[int, ...]]:
+        return -points.numerators[p], p in late, tuple(-c.numerators[p] for c in columns)
+
+    order = sorted(players, key=lambda p: (*rank_key(p), p))
+    if profile == "pokemon":
+        order = _head_to_head(order, rank_key, records)
     names = PROFILES[profile]
-    if profile == "chess":
-        played_rounds = max((m.round for m in matches), default=0) if rounds is None else rounds
-        chess = _chess_tiebreakers(records, played_rounds)
-        values = {p: list(chess[p]) for p in players}
-    else:
-        values = {p: [_TIEBREAKERS[name](records, p) for name in names] for p in players}
-    order = sorted(players, key=lambda p: (-records[p].points, *(-v for v in values[p]), p))
     return [
         Standing(
             rank=rank,
@@ -159,11 +197,28 @@ def standings(
             losses=records[p].losses + records[p].missed,
             draws=records[p].draws,
             byes=records[p].byes,
-            tiebreakers={name: float(v) for name, v in zip(names, values[p], strict=True)},
+            tiebreakers={name: column.value(p) for name, column in zip(names, columns, strict=True)},
             dropped=p in dropped,
         )
         for rank, p in enumerate(order, start=1)
     ]
+
+
+def _head_to_head(order: list[str], tied_on: Callable[[str], object], records: dict[str, _Record]) -> list[str]:
+    """Two players (exactly two) still tied after every tiebreaker: the one who won more of their meetings first (T-52)."""
+    order = list(order)
+    k = 0
+    while k < len(order):
+        end = k + 1
+        while end < len(order) and tied_on(order[end]) == tied_on(order[k]):
+            end += 1
+        if end - k == 2:
+            first, second = order[k], order[k + 1]
+            net = sum({"W": 1, "L": -1}.get(scored, 0) for o, scored in records[first].played if o == second)
+            if net < 0:
+                order[k], order[k + 1] = second, first
+        k = end
+    return order
 
 
 def pairing_points(profile: str, points: float) -> int:
@@ -176,9 +231,9 @@ def _number(value: Fraction) -> int | float:
 
 
 def _records(
-    players: Sequence[str], matches: Sequence[Match], dropped: Mapping[str, int], value: Mapping[str, Fraction]
+    players: Sequence[str], matches: Sequence[Match], dropped: Mapping[str, int], points: tuple[Fraction, Fraction]
 ) -> dict[str, _Record]:
-    """Every player's record, including opponents who are not being ranked."""
+    """Every player's record, including opponents who are not being ranked; `points`: a won and a drawn match's."""
     records = {p: _Record(dropped=p in dropped) for p in players}
     for match in matches:
         if len(match.players) not in (1, 2):
@@ -190,7 +245,6 @@ def _records(
             if len(match.players) == 1:
                 record.byes += 1
                 record.wins += 1
-                record.points += value["W"]
                 record.game_points += 2 * GAME_WIN
                 record.games += 2
                 record.slots[match.round] = _Slot("W", None, "bye")
@@ -198,7 +252,6 @@ def _records(
             (other,) = (q for q in match.players if q != p)
             mine, theirs = match.games.get(p, 0), match.games.get(other, 0)
             scored = "W" if mine > theirs else "L" if mine < theirs else "D"
-            record.points += value[scored]
             record.wins += scored == "W"
             record.losses += scored == "L"
             record.draws += scored == "D"
@@ -208,23 +261,22 @@ def _records(
             # A match its opponent had already left (or conceded by dropping) was not played over the table.
             over_the_table = match.played and len(counted) == 2
             record.slots[match.round] = _Slot(scored, other, "game" if over_the_table else "forfeit")
+    win, draw = points
+    for record in records.values():
+        record.points = win * record.wins + draw * record.draws  # a bye is a won match
     return records
 
 
-def _average(values: list[Fraction]) -> Fraction:
-    return sum(values, Fraction(0)) / len(values) if values else Fraction(0)
-
-
-def _omw(records: dict[str, _Record], p: str) -> Fraction:
-    return _average([records[o].match_win(MTG_FLOOR) for o, _ in records[p].played])
-
-
-def _gw(records: dict[str, _Record], p: str) -> Fraction:
-    return records[p].game_win(MTG_FLOOR)
-
-
-def _ogw(records: dict[str, _Record], p: str) -> Fraction:
-    return _average([records[o].game_win(MTG_FLOOR) for o, _ in records[p].played])
+def _percentages(profile: str, records: dict[str, _Record], players: Sequence[str]) -> list[_Column]:
+    """`mtg`: OMW, GW, OGW; `pokemon`: OWP, OOWP (each player's own percentage computed once)."""
+    opponents = {p: [o for o, _ in record.played] for p, record in records.items()}
+    if profile == "mtg":
+        match_win = _Column.of({p: record.match_win(MTG_FLOOR) for p, record in records.items()})
+        game_win = _Column.of({p: record.game_win(MTG_FLOOR) for p, record in records.items()})
+        return [match_win.averaged(opponents, players), game_win, game_win.averaged(opponents, players)]
+    # OOWP averages the OWP of opponents who may not be ranked themselves: OWP for every record.
+    owp = _Column.of({p: _pokemon_win(record) for p, record in records.items()}).averaged(opponents, list(records))
+    return [owp, owp.averaged(opponents, players)]
 
 
 def _pokemon_win(record: _Record) -> Fraction:
@@ -235,24 +287,7 @@ def _pokemon_win(record: _Record) -> Fraction:
     return min(share, POKEMON_DROPPED_CAP) if record.dropped else share
 
 
-def _owp(records: dict[str, _Record], p: str) -> Fraction:
-    return _average([_pokemon_win(records[o]) for o, _ in records[p].played])
-
-
-def _oowp(records: dict[str, _Record], p: str) -> Fraction:
-    return _average([_owp(records, o) for o, _ in records[p].played])
-
-
-_TIEBREAKERS: dict[str, Callable[[dict[str, _Record], str], Fraction]] = {
-    "omw": _omw,
-    "gw": _gw,
-    "ogw": _ogw,
-    "owp": _owp,
-    "oowp": _oowp,
-}
-
-
-def _chess_tiebreakers(records: dict[str, _Record], rounds: int) -> dict[str, tuple[Fraction, Fraction, Fraction]]:
+def _chess_tiebreakers(records: dict[str, _Record], rounds: int) -> list[_Column]:
     """Buchholz, Buchholz cut-1 and Sonneborn-Berger of every player, by FIDE C.07 (articles 8.1, 9.1, 14.1, 16).
 
     Each of rounds 1..`rounds` a player has no match or bye in is unplayed: a
@@ -265,8 +300,10 @@ def _chess_tiebreakers(records: dict[str, _Record], rounds: int) -> dict[str, tu
     opponent's adjusted score for a forfeit and half a point a round
     otherwise (16.4). Cut-1 drops the lowest value, or, for a player with
     VURs, the lowest value from a VUR (16.5).
+
+    Scores are counted in half-points, so Buchholz is in halves and Sonneborn-Berger (a score times a score) in quarters.
     """
-    value = {"W": Fraction(1), "D": HALF, "L": Fraction(0)}
+    value = {"W": 2, "D": 1, "L": 0}
     for record in records.values():
         for r in range(1, rounds + 1):
             record.slots.setdefault(r, _Slot("L", None, "absent"))
@@ -274,27 +311,28 @@ def _chess_tiebreakers(records: dict[str, _Record], rounds: int) -> dict[str, tu
     def vur(slot: _Slot) -> bool:
         return slot.kind == "absent" or (slot.kind == "forfeit" and slot.scored == "L")
 
-    adjusted: dict[str, Fraction] = {}
+    own = {p: 2 * record.wins + record.draws for p, record in records.items()}
+    adjusted: dict[str, int] = {}
     for p, record in records.items():
         ordered = [record.slots[r] for r in sorted(record.slots)]
         # A zero-point bye followed only by VURs counts as a draw for the opponents (16.2.5, 16.3.2).
         tail = next((k for k in range(len(ordered), 0, -1) if not vur(ordered[k - 1])), 0)
-        adjusted[p] = record.points + HALF * sum(1 for slot in ordered[tail:] if slot.kind == "absent")
-    result = {}
+        adjusted[p] = own[p] + sum(1 for slot in ordered[tail:] if slot.kind == "absent")
+    buchholz, cut, sonneborn_berger = {}, {}, {}
     for p, record in records.items():
-        contributions: list[tuple[Fraction, Fraction, bool]] = []  # (Buchholz part, Sonneborn-Berger part, VUR)
+        contributions: list[tuple[int, int, bool]] = []  # (Buchholz part, Sonneborn-Berger part, VUR)
         for slot in record.slots.values():
             if slot.kind == "game":
                 assert slot.opponent is not None
                 opponent = adjusted[slot.opponent]
             elif slot.kind == "forfeit":
                 assert slot.opponent is not None
-                opponent = min(record.points, adjusted[slot.opponent])
+                opponent = min(own[p], adjusted[slot.opponent])
             else:
-                opponent = min(record.points, HALF * rounds)
+                opponent = min(own[p], rounds)  # half a point a round
             contributions.append((opponent, value[slot.scored] * opponent, vur(slot)))
-        buchholz = sum((c[0] for c in contributions), Fraction(0))
+        buchholz[p] = sum(c[0] for c in contributions)
         cuttable = [c[0] for c in contributions if c[2]] or [c[0] for c in contributions]
-        cut = buchholz - min(cuttable, default=Fraction(0))
-        result[p] = (buchholz, cut, sum((c[1] for c in contributions), Fraction(0)))
-    return result
+        cut[p] = buchholz[p] - min(cuttable, default=0)
+        sonneborn_berger[p] = sum(c[1] for c in contributions)
+    return [_Column(buchholz, 2), _Column(cut, 2), _Column(sonneborn_berger, 4)]

@@ -21,7 +21,7 @@ from sqlalchemy.orm import Session
 from sqlalchemy.types import Boolean, DateTime, LargeBinary
 
 from tournament import export, views
-from tournament.eventlog import GENESIS, Payload, as_utc, decode, entry_hash, project
+from tournament.eventlog import GENESIS, Entry, Payload, as_utc, decode, entry_hash, project
 from tournament.models import PROJECTION, Base, CachedView, Event, LogEntry
 
 
@@ -38,7 +38,20 @@ class Verification:
         return not self.problems
 
 
-Check = Callable[[Session, LogEntry, Payload], str | None]
+Check = Callable[[Session, Entry, Payload], str | None]
+
+
+@dataclass(frozen=True, slots=True)
+class _Entry:
+    """A log row as read: what the replay hands to `project` (an ORM `LogEntry` costs ten times as much to make)."""
+
+    event_id: str
+    seq: int
+    type: str
+    payload: bytes
+    at: datetime
+    prev: str
+    hash: str
 
 
 def verify(session: Session, event_id: str, check: Check | None = None) -> Verification:
@@ -84,10 +97,9 @@ def verify(session: Session, event_id: str, check: Check | None = None) -> Verif
     raise AssertionError("a careful replay always finishes")
 
 
-def _read_log(session: Session, event_id: str, report: Verification) -> list[LogEntry] | None:
+def _read_log(session: Session, event_id: str, report: Verification) -> list[_Entry] | None:
     """The event's log rows, checked field by field and along the chain; None when it cannot be replayed."""
-    kinds = {c.name: c.type for c in LogEntry.__table__.columns}
-    rows = [{name: _plain(value, kinds[name]) for name, value in row.items()} for row in _raw_rows(session, LogEntry, event_id)]
+    rows = _plain_rows(session, LogEntry, event_id)
     report.entries = len(rows)
     for row in rows:
         if not isinstance(row["seq"], int) or isinstance(row["seq"], bool):
@@ -115,14 +127,12 @@ def _read_log(session: Session, event_id: str, report: Verification) -> list[Log
         if entry_hash(event_id, seq, row["type"], at, row["prev"], payload) != row["hash"]:
             report.problems.append(f"{where}: its hash does not match its contents")
         prev = row["hash"]
-        entries.append(  # in no session, so the replay hands them to `project` as they are (no copy each)
-            LogEntry(event_id=event_id, seq=seq, type=row["type"], payload=payload, at=at, prev=row["prev"], hash=row["hash"])
-        )
+        entries.append(_Entry(event_id, seq, row["type"], payload, at, row["prev"], row["hash"]))
     return entries
 
 
 def _replay(
-    rebuilt: Session, entries: list[LogEntry], payloads: list[Any], check: Check | None, report: Verification, careful: bool
+    rebuilt: Session, entries: list[_Entry], payloads: list[Any], check: Check | None, report: Verification, careful: bool
 ) -> bool | None:
     """Apply the log to the scratch tables; False (with the finding) when an entry cannot be applied.
 
@@ -200,13 +210,19 @@ def _raw_rows(session: Session, model: type[Base], event_id: str) -> list[dict[s
     return [dict(zip(names, row, strict=True)) for row in session.execute(query)]
 
 
+def _plain_rows(session: Session, model: type[Base], event_id: str) -> list[dict[str, Any]]:
+    """`_raw_rows` with times in UTC, binary as bytes and SQLite's 0 and 1 as booleans (only those columns are touched)."""
+    kinds = {c.name: c.type for c in model.__table__.columns if isinstance(c.type, LargeBinary | Boolean | DateTime)}
+    rows = _raw_rows(session, model, event_id)
+    for row in rows:
+        for name, kind in kinds.items():
+            row[name] = _plain(row[name], kind)
+    return rows
+
+
 def _comparable(session: Session, model: type[Base], event_id: str) -> set[tuple[tuple[str, Any], ...]]:
-    """Rows as (type name, value) tuples, times in UTC and binary as bytes, so a changed type is a difference."""
-    kinds = {c.name: c.type for c in model.__table__.columns}
-    return {
-        tuple((type(v).__name__, v) for v in (_plain(value, kinds[name]) for name, value in row.items()))
-        for row in _raw_rows(session, model, event_id)
-    }
+    """Rows as (type name, value) tuples, so a changed type is a difference."""
+    return {tuple((type(v).__name__, v) for v in row.values()) for row in _plain_rows(session, model, event_id)}
 
 
 def _plain(value: Any, kind: Any) -> Any:

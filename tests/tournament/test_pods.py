@@ -3,19 +3,25 @@
 from __future__ import annotations
 
 import itertools
+import json
 import os
 import random
 import shutil
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
+from sqlalchemy import create_engine, select
+from sqlalchemy.orm import Session
 
 from referee.engine import judge_file
 from tests.tournament.tlib import cli, cli_json, tables
 from tournament import podsolver, service
+from tournament.eventlog import entry_hash
+from tournament.models import Event, LogEntry
 from tournament.pods import (
     PodEntrant,
     PodGame,
@@ -67,7 +73,7 @@ def partitions(items: list[str], sizes: list[int]) -> Iterator[list[list[str]]]:
                 yield [[first, *others], *tail]
 
 
-def simulate(n: int, size: int, rounds: int, seed: int) -> Iterator[tuple[list[PodEntrant], PodPairing]]:
+def simulate(n: int, size: int, rounds: int, seed: int, exact: bool = True) -> Iterator[tuple[list[PodEntrant], PodPairing]]:
     """Each round's entrants and pair_pods' pairing, winners drawn at random."""
     rng = random.Random(seed)
     players = [f"p{i}" for i in range(n)]
@@ -77,7 +83,7 @@ def simulate(n: int, size: int, rounds: int, seed: int) -> Iterator[tuple[list[P
     for number in range(1, rounds + 1):
         seats = tally_seats(seated, size)
         entrants = [PodEntrant(p, points[p], 1, False, frozenset(met[p]), seats.get(p, ())) for p in players]
-        paired = pair_pods(entrants, number, seed, size)
+        paired = pair_pods(entrants, number, seed, size, exact)
         yield entrants, paired
         seated += paired.tables
         for table in paired.tables:
@@ -255,3 +261,38 @@ def test_pods_demo_from_a_fresh_directory(tmp_path: Path) -> None:
 def test_too_few_players_for_a_pod(db_url: str) -> None:
     pods_event(db_url, ["a", "b"], size=4)
     assert "its pods need 3" in cli(db_url, "pair", "ev", code=service.EXIT_CONFLICT).stderr
+
+
+def rewrite_pods_paired(db: str, change: Callable[[dict[str, Any]], None]) -> None:
+    """Edit the first `pods_paired` entry's payload and redo the hash chain from there, as an older version wrote it."""
+    engine = create_engine(db)
+    with Session(engine) as session, session.begin():
+        entries = list(session.scalars(select(LogEntry).filter_by(event_id="ev").order_by(LogEntry.seq)))
+        target = next(e for e in entries if e.type == "pods_paired")
+        payload = json.loads(target.payload)
+        change(payload)
+        target.payload = json.dumps(payload).encode()
+        for entry in entries[entries.index(target) :]:
+            entry.prev = entries[entries.index(entry) - 1].hash
+            entry.hash = entry_hash(entry.event_id, entry.seq, entry.type, entry.at, entry.prev, entry.payload)
+        event = session.get(Event, "ev")
+        assert event is not None
+        event.last_hash = entries[-1].hash
+    engine.dispose()
+
+
+def test_the_proof_is_kept_shown_and_verified(db_url: str) -> None:
+    """`pair` keeps whether the repeats are proven the fewest, prints it, and `verify` compares it; entries
+    written before it was kept (no `proven`) still verify."""
+    pods_event(db_url, ["a", "b", "c", "d", "e", "f", "g", "h"])
+    paired = cli_json(db_url, "pair", "ev")
+    assert (paired["repeats"], paired["proven"]) == (0, True)
+    assert "repeats: 0 (proven fewest)" in cli(db_url, "pairings", "ev").stdout
+    cli(db_url, "verify", "ev")
+    rewrite_pods_paired(db_url, lambda payload: payload.update(proven=False))
+    found = cli(db_url, "verify", "ev", code=1).stderr
+    assert "records repeats: 0 (best found, not proven); pairing it again gives repeats: 0 (proven fewest)" in found
+    rewrite_pods_paired(db_url, lambda payload: payload.pop("proven"))
+    cli(db_url, "verify", "ev")
+    assert cli_json(db_url, "pairings", "ev")["proven"] is None
+    assert "repeats: 0\n" in cli(db_url, "pairings", "ev").stdout

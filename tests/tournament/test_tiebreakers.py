@@ -2,20 +2,24 @@
 
 Every expected value is computed in the comments (exact fractions), never by
 calling the project's code. Sources (see tournament/README.md, "Standings and
-tiebreakers"):
+tiebreakers", for how each was checked):
 
-- POKEMON: Play! Pokémon Tournament Operation Procedures, 3.1.4.1 "Determining
-  Tiebreakers" (opponents' win percentage: byes taken out of the opponent's
-  record, a dropped opponent over the rounds they played, at least 25%, a
-  dropped opponent at most 75%; its worked records 4-3 with a bye, 1-3 then
-  drop, 8-0 / 6-2 / 3-5) and 3.1.3 "Late Player Registration" (missed rounds
-  are losses); a tie counts half a win (issue 11: 3-1-1 is 70%, 2-1 with a
-  bye 50%).
+- POKEMON: the Play! Pokémon tiebreakers, from the Tournament Operation
+  Procedures (TOP) "Determining Tiebreakers" (opponents' win percentage:
+  byes taken out of the opponent's record, a dropped opponent over the
+  rounds they played, at least 25%, at most 75% for one who left early;
+  its worked records 4-3 with a bye, 1-3 then drop, 8-0 / 6-2 / 3-5) and
+  "Late Player Registration" (missed rounds are losses), now in the Play!
+  Pokémon Tournament Rules Handbook; RK9's 2021 explanation of resistance
+  (a tie counts half a win: 3-1-1 is 70%, 2-1 with a bye 50%); Pokémon's
+  2019 TOM 1.53 notice (tardiness, OWP, OOWP, head-to-head). Rulings T-41,
+  T-50 to T-52.
 - FIDE: FIDE Handbook C.07, Play-Off and Tie-Break Regulations (in force from
   1 March 2026): 8.1 Buchholz, 9.1 Sonneborn-Berger, 14.1 Cut-1, and 16
   "Unplayed Rounds Management in Swiss Tournaments" (16.2 categories, 16.3 the
   opponents' adjusted score, 16.4 the dummy opponent, 16.5 the Cut-1
-  exception).
+  exception); FIDE's tie-break exercise (Arbiters' Commission, IA Mario Held,
+  2024) for a published crosstable. Rulings T-42, T-53.
 """
 
 from __future__ import annotations
@@ -131,6 +135,50 @@ def test_pokemon_a_late_entrys_missed_rounds_are_losses() -> None:
     assert witness_owp(matches, joined={"opp": 3}) == pytest.approx(0.40)
     rows = by_player(standings(["witness", "opp"], matches, "pokemon", joined={"opp": 3}))
     assert (rows["opp"].wins, rows["opp"].losses, rows["opp"].points) == (2, 3, 6)
+
+
+def test_pokemon_the_75_percent_cap_is_for_a_player_who_left_early() -> None:
+    # T-50. A four-round event. opp wins rounds 1-4 and drops after round 4
+    # (e.g. declining the top cut): a complete record, 4/4 = 100%, not capped.
+    complete = [game(1, "opp", "witness"), *fillers("opp", "WWW", 2), *fillers("witness", "BBB", 2)]
+    assert witness_owp(complete, dropped={"opp": 4}) == pytest.approx(1.0)
+    # The same opp leaving after round 3 of the 4: 3/3 = 100%, capped at 75%.
+    early = [game(1, "opp", "witness"), *fillers("opp", "WW", 2), *fillers("witness", "BBB", 2)]
+    assert witness_owp(early, dropped={"opp": 3}) == pytest.approx(0.75)
+
+
+def test_pokemon_a_late_entry_ranks_below_everyone_on_the_same_points() -> None:
+    # T-51 (tardiness before OWP). Three rounds. ann enters in round 2 (round 1
+    # a loss) and beats g2 and g3; bob beats f1, loses to f2, beats f3. Both on 6.
+    # g2: beat h1, lost to ann, beat h3: 2/3. g3: beat h2, beat h4, lost to ann: 2/3.
+    # ann's OWP (2/3 + 2/3)/2 = 2/3. bob's: f1 0/1 -> 1/4, f2 1/1 = 1, f3 -> 1/4: 1/2.
+    # On OWP ann would lead; as a late entry she ranks below bob.
+    matches = [
+        game(1, "g2", "h1"), game(1, "g3", "h2"), game(1, "bob", "f1"),
+        game(2, "ann", "g2"), game(2, "g3", "h4"), game(2, "f2", "bob"),
+        game(3, "ann", "g3"), game(3, "g2", "h3"), game(3, "bob", "f3"),
+    ]
+    rows = standings(["ann", "bob"], matches, "pokemon", joined={"ann": 2})
+    assert [(r.player, r.points) for r in rows] == [("bob", 6), ("ann", 6)]
+    assert as_fractions(by_player(rows), "owp", ["ann", "bob"]) == [F(2, 3), F(1, 2)]
+
+
+def test_pokemon_head_to_head_breaks_a_tie_between_two_players() -> None:
+    # T-52. zed beat amy in round 1; each then has one more result, and every
+    # record around them is one win and one loss, so all win percentages are 1/2:
+    # R2 x beats zed, amy beats y; R3 h1 beats x, y beats h2; R4 k1 beats h1, h2 beats k2.
+    # zed and amy: 3 points, OWP (1/2 + 1/2)/2 = 1/2, OOWP 1/2 (x's and y's OWP are
+    # 1/2 as well). By id amy would come first; zed won their match.
+    matches = [
+        game(1, "zed", "amy"),
+        game(2, "x", "zed"), game(2, "amy", "y"),
+        game(3, "h1", "x"), game(3, "y", "h2"),
+        game(4, "k1", "h1"), game(4, "h2", "k2"),
+    ]
+    rows = standings(["amy", "zed"], matches, "pokemon")
+    assert [r.player for r in rows] == ["zed", "amy"]
+    assert as_fractions(by_player(rows), "owp", ["amy", "zed"]) == [F(1, 2), F(1, 2)]
+    assert as_fractions(by_player(rows), "oowp", ["amy", "zed"]) == [F(1, 2), F(1, 2)]
 
 
 # A five-player, three-round pokemon event with ties and byes (3/1/0 match points):
@@ -298,6 +346,102 @@ def test_chess_a_late_entry_and_the_cut_1_exception() -> None:
     ]
     # a first on Buchholz; b, d and e tie on it, e drops out on cut-1; b and d tie on everything: by id.
     assert [r.player for r in standings(list("abcde"), matches, "chess", joined={"e": 2})] == ["a", "b", "d", "e", "c"]
+
+
+# The crosstable of the FIDE exercise (FIDE Arbiters' Commission, "Exercises in
+# Tie-Breaking", IA Mario Held, arbiters.fide.com news 9119, also on tec.fide.com
+# 2024-03-18; it follows C.07 as approved on 1 August 2023). Each row is a
+# player's rounds 1-5: "+W9" beat 9 with White, "=B13" drew 13 with Black,
+# "-F11" lost to 11 by forfeit, "+BYE" a pairing-allocated bye, "=BYE" a
+# half-point bye, "--" absent (a zero-point bye, 16.2.5).
+FIDE_EXERCISE = {
+    "1": "+W9 =B13 =W2 +B15 =W4", "2": "+B10 +W7 =B1 +W16 =B3", "3": "=W11 +B6 +W8 =B4 =W2",
+    "4": "+B12 =BYE +W13 =W3 =B1", "5": "-W13 -B15 +W11 =B7 +W10", "6": "-B14 -W3 +BYE +W10 +B8",
+    "7": "+W15 -B2 -B16 =W5 -B11", "8": "=B16 +W14 -B3 +W13 -W6", "9": "-B1 -W10 =BYE -F11 +BYE",
+    "10": "-W2 +B9 -W15 -B6 -B5", "11": "=B3 -W16 -B5 +F9 +W7", "12": "-W4 +BYE +F14 -- --",
+    "13": "+B5 =W1 -B4 -B8 -W14", "14": "+W6 -B8 -F12 -- +B13", "15": "-B7 +W5 +B10 -W1 -B16",
+    "16": "=W8 +B11 +W7 -B2 +W15",
+}
+
+
+def crosstable_matches(rows: dict[str, str]) -> list[Match]:
+    """The crosstable as matches, each game once. The project has no half-point
+    bye, so "=BYE" is a draw against an unranked stand-in: the player's points
+    stay right (and so every other player's figures), only their own figures differ."""
+    matches, seen = [], set()
+    for player, row in rows.items():
+        for r, cell in enumerate(row.split(), start=1):
+            if cell == "--" or (r, frozenset((player, cell[2:]))) in seen:
+                continue
+            if cell[1:] == "BYE":
+                matches.append(bye(r, player) if cell[0] == "+" else drawn(r, player, f"{player}-half-bye"))
+                continue
+            other = cell[2:]
+            seen.add((r, frozenset((player, other))))
+            winner, loser = (player, other) if cell[0] == "+" else (other, player)
+            if cell[1] == "F":
+                matches.append(conceded(r, winner, loser))
+            else:
+                matches.append(drawn(r, player, other) if cell[0] == "=" else game(r, winner, loser))
+    return matches
+
+
+def test_chess_the_fide_tie_break_exercise() -> None:
+    # Points (1, 1/2, 0; a pairing-allocated bye 1): 1 3.5, 2 4, 3 3.5, 4 3.5,
+    # 5 2.5, 6 3, 7 1.5, 8 2.5, 9 1.5, 10 1, 11 2.5, 12 2, 13 1.5, 14 2, 15 2, 16 3.5.
+    # Opponents' adjusted scores (16.3): only 12 ends on zero-point byes (rounds 4-5,
+    # after the forfeit win of round 3), each counted as a draw: 2 + 1/2 + 1/2 = 3.
+    # Own unplayed rounds (16.4, the 2026 edition): a bye or absence against a dummy
+    # scoring min(own points, 1/2 * 5 = 2.5); a forfeit min(own points, the
+    # scheduled opponent's adjusted score).
+    #  1: 9 1.5 + 13 1.5 + 2 4 + 15 2 + 4 3.5 = 12.5 (exercise: 12.5); cut 1.5 -> 11
+    #     SB 1.5 + 0.75 + 2 + 2 + 1.75 = 8
+    #  2: 10 1 + 7 1.5 + 1 3.5 + 16 3.5 + 3 3.5 = 13 (exercise: 13); cut 1 -> 12
+    #     SB 1 + 1.5 + 1.75 + 3.5 + 1.75 = 9.5
+    #  3: 11 2.5 + 6 3 + 8 2.5 + 4 3.5 + 2 4 = 15.5 (exercise: 15.5); cut 2.5 -> 13
+    #     SB 1.25 + 3 + 2.5 + 1.75 + 2 = 10.5
+    #  5: 13 1.5 + 15 2 + 11 2.5 + 7 1.5 + 10 1 = 8.5 (exercise: 8.5); cut 1 -> 7.5 (exercise: 7.5)
+    #     SB 0 + 0 + 2.5 + 0.75 + 1 = 4.25
+    #  6: 14 2 + 3 3.5 + bye min(3, 2.5) = 2.5 + 10 1 + 8 2.5 = 11.5; cut 1 -> 10.5
+    #     SB 0 + 0 + 2.5 + 1 + 2.5 = 6
+    #  7: 15 2 + 2 4 + 16 3.5 + 5 2.5 + 11 2.5 = 14.5; cut 2 -> 12.5; SB 2 + 1.25 = 3.25
+    #  8: 16 3.5 + 14 2 + 3 3.5 + 13 1.5 + 6 3 = 13.5 (exercise: 13.5); cut 1.5 -> 12 (exercise: 12)
+    #     SB 1.75 + 2 + 1.5 = 5.25
+    # 10: 2 4 + 9 1.5 + 15 2 + 6 3 + 5 2.5 = 13; cut 1.5 -> 11.5; SB 1.5
+    # 11: 3 3.5 + 16 3.5 + 5 2.5 + forfeit win min(2.5, 9's 1.5) = 1.5 + 7 1.5 = 12.5;
+    #     cut 1.5 -> 11; SB 1.75 + 1.5 + 1.5 = 4.75. The exercise gives 13.5 and 12,
+    #     counting the forfeit at 11's own 2.5 as the 2023 text did; the 2026 edition
+    #     caps it at the opponent's score (16.4.1).
+    # 12: 4 3.5 + bye min(2, 2.5) = 2 + forfeit win min(2, 14's 2) = 2 + absent 2 + absent 2
+    #     = 11.5; with voluntary unplayed rounds (4, 5) the cut takes one of them: 9.5;
+    #     SB 0 + 2 + 2 + 0 + 0 = 4
+    # 13: 5 2.5 + 1 3.5 + 4 3.5 + 8 2.5 + 14 2 = 14; cut 2 -> 12; SB 2.5 + 1.75 = 4.25
+    # 14: 6 3 + 8 2.5 + forfeit loss min(2, 12's 3) = 2 + absent min(2, 2.5) = 2 + 13 1.5
+    #     = 11; the cut takes a voluntary unplayed round's 2, not 13's 1.5 (16.5): 9;
+    #     SB 3 + 1.5 = 4.5
+    # 15: 7 1.5 + 5 2.5 + 10 1 + 1 3.5 + 16 3.5 = 12; cut 1 -> 11; SB 2.5 + 1 = 3.5
+    # 16: 8 2.5 + 11 2.5 + 7 1.5 + 2 4 + 15 2 = 12.5 (exercise: 12.5); cut 1.5 -> 11
+    #     SB 1.25 + 2.5 + 1.5 + 2 = 7.25
+    # 4 and 9 had half-point byes (see crosstable_matches): their own figures are left out.
+    rows = chess(list(FIDE_EXERCISE), crosstable_matches(FIDE_EXERCISE), rounds=5)  # type: ignore[arg-type]
+    checked = [p for p in FIDE_EXERCISE if p not in ("4", "9")]
+    assert dict(zip(checked, chess_figures(rows, checked), strict=True)) == {
+        "1": (F(7, 2), F(25, 2), F(11), F(8)),
+        "2": (F(4), F(13), F(12), F(19, 2)),
+        "3": (F(7, 2), F(31, 2), F(13), F(21, 2)),
+        "5": (F(5, 2), F(17, 2), F(15, 2), F(17, 4)),
+        "6": (F(3), F(23, 2), F(21, 2), F(6)),
+        "7": (F(3, 2), F(29, 2), F(25, 2), F(13, 4)),
+        "8": (F(5, 2), F(27, 2), F(12), F(21, 4)),
+        "10": (F(1), F(13), F(23, 2), F(3, 2)),
+        "11": (F(5, 2), F(25, 2), F(11), F(19, 4)),
+        "12": (F(2), F(23, 2), F(19, 2), F(4)),
+        "13": (F(3, 2), F(14), F(12), F(17, 4)),
+        "14": (F(2), F(11), F(9), F(9, 2)),
+        "15": (F(2), F(12), F(11), F(7, 2)),
+        "16": (F(7, 2), F(25, 2), F(11), F(29, 4)),
+    }
+    assert (rows["4"].points, rows["9"].points) == (3.5, 1.5)
 
 
 def test_chess_points_are_paired_in_half_point_steps() -> None:

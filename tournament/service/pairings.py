@@ -6,15 +6,19 @@ import dataclasses
 import random
 from collections.abc import Sequence
 
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from tournament import brackets, pairing, pods
 from tournament.eventlog import (
+    TYPES,
     BracketSeeded,
+    Entry,
     Payload,
     PodsPaired,
     RoundPaired,
     append,
+    decode,
 )
 from tournament.models import Event, LogEntry, Round
 from tournament.service.elimination import (
@@ -66,7 +70,7 @@ def pair(session: Session, event_id: str, seed: int | None = None) -> Round:
     chosen = event.seed if seed is None else seed
     if event.format == "pods":
         grouped = next_pods(session, event, number, chosen)
-        append(session, event.id, PodsPaired(number, chosen, grouped.tables, grouped.byes, grouped.repeats))
+        append(session, event.id, PodsPaired(number, chosen, grouped.tables, grouped.byes, grouped.repeats, grouped.proven))
     else:
         result = next_round(session, event, number, chosen)
         byes = sitting_out(session, event_id, number)[1] if event.bracket_round is None else []
@@ -84,6 +88,14 @@ def next_pods(session: Session, event: Event, number: int, seed: int) -> pods.Po
         raise Conflict(f"event {event.id!r} has {len(active)} active player(s); its pods need {max(2, event.table_size - 1)}")
     grouped = pods.pair_pods(active, number, seed, event.table_size)
     return dataclasses.replace(grouped, byes=[*byes, *grouped.byes])
+
+
+def pods_paired(session: Session, event_id: str, number: int) -> PodsPaired | None:
+    """The entry that paired pods round `number` as it stands (the last, after an unpair), or None."""
+    entries = session.scalars(
+        select(LogEntry).filter_by(event_id=event_id, type=TYPES[PodsPaired]).order_by(LogEntry.seq.desc())
+    )
+    return next((p for p in (decode(e) for e in entries) if p.round == number), None)
 
 
 def _refuse_open_tables(session: Session, event: Event, doing: str) -> None:
@@ -172,7 +184,7 @@ def next_round(session: Session, event: Event, number: int, seed: int) -> pairin
     return pairing.Pairing(state.rounds[k - 1].tables, None)
 
 
-def repairing_problem(rebuilt: Session, entry: LogEntry, payload: Payload) -> str | None:
+def repairing_problem(rebuilt: Session, entry: Entry, payload: Payload) -> str | None:
     """For `verify`: does pairing the round (or making the top cut) again, from the log up to here, agree?"""
     event = rebuilt.get(Event, entry.event_id)
     if event is None:
@@ -185,6 +197,11 @@ def repairing_problem(rebuilt: Session, entry: LogEntry, payload: Payload) -> st
         if isinstance(payload, PodsPaired):
             grouped = next_pods(rebuilt, event, payload.round, payload.seed)
             same = (grouped.tables, grouped.byes) == (payload.tables, payload.byes)
+            if same and (grouped.repeats, grouped.proven) != (payload.repeats, grouped.proven if payload.proven is None else payload.proven):
+                return (
+                    f"{where}: round {payload.round} records {pods.repeats_text(payload.repeats, payload.proven)}; "
+                    f"pairing it again gives {pods.repeats_text(grouped.repeats, grouped.proven)}"
+                )
         elif isinstance(payload, RoundPaired):
             again = next_round(rebuilt, event, payload.round, payload.seed)
             byes = sitting_out(rebuilt, event.id, payload.round)[1] if event.bracket_round is None else []
