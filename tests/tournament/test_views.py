@@ -57,6 +57,7 @@ def test_a_cached_read_shows_what_the_full_path_shows(db_url: str, tmp_path: Pat
     assert (views.cached(db_url, views.Standings, "demo") is not None) == sqlite  # PostgreSQL keeps nothing
     assert (views.cached(db_url, views.Pairings, "demo", "1") is not None) == sqlite
     assert shown(db_url, "demo") == first  # every read served from the cache on SQLite
+    assert "chain intact" in cli(db_url, "verify", "demo").stdout  # true views are no finding
     assert sql(db_url, "SELECT count(*) FROM view_cache") == [(3 if sqlite else 0,)]  # standings, pairings, round 1
     # A change: the next read computes afresh, and shows it
     cli(db_url, "rename", "demo", "ann", "Ann Lee-Smith")
