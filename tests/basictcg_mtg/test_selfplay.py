@@ -108,3 +108,30 @@ def test_render_and_describe_at_every_step(players: int) -> None:
         assert BT.render(state) and msgspec.json.encode(BT.describe(state))
         BT.apply(state, record)
     assert BT.result(state) is not None
+
+
+def test_what_the_state_keeps_for_the_turn_s_end_matches_the_table() -> None:
+    """The turn's end reads two things kept as play goes (state.py), not the whole table: each side's
+    level total (BT-11.3) must equal the sum worked card by card (a material 1, a face-up card its level
+    and tokens), and every card in play with a bonus, damage, or the fresh or attacked flag must be among
+    `touched`; after every record of bot games in which players also concede now and then."""
+    from schemas.log import Concede
+
+    checked = 0
+    for seed in range(60):
+        header = bot_header("basictcg-mtg", seed, players_for(seed))
+        state = BT.start(header, setup_decoder("basictcg-mtg").decode(header.setup))
+        rng = random.Random(seed)
+        while BT.result(state) is None and not BT.turn_limit(state):
+            if rng.random() < 0.003:
+                record: msgspec.Struct = Concede(by=rng.choice(state.in_game()))
+            else:
+                record = BT.sample(state, rng)
+            BT.apply(state, record)
+            for side in state.sides.values():
+                worked = sum(1 if on.face_down else state.cards[c].level + on.tokens for c, on in side.field.items())
+                assert side.levels == worked, (seed, record)
+                flagged = {c for c, on in side.field.items() if on.boost or on.damage or on.fresh or on.attacked}
+                assert flagged <= state.touched, (seed, record)
+                checked += 1
+    assert checked > 10_000

@@ -38,6 +38,7 @@ def fight(state: State, attacker: str, defender: str) -> None:
     if not d.protected_from(a):  # poison and deathtouch happen even when the attacker is removed
         if "poison" in a.keywords:
             d_on.damage += power(a, a_on)
+            state.touched.add(defender)
             doomed += overdamaged(state, [defender])
         if "deathtouch" in a.keywords:
             to_discard(state, defender)  # a sacrifice: no regeneration (BT-7.7)
@@ -82,10 +83,10 @@ def finish_turn(state: State) -> None:
 
 def next_turn(state: State) -> None:
     """BT-11.4: the next player clockwise still in the game draws and plays."""
-    for side in state.sides.values():
-        for on in side.field.values():
-            on.boost = on.damage = 0
-            on.fresh = on.attacked = False
+    for _, on in state.touched_in_play():  # the others' flags are a new turn's already
+        on.boost = on.damage = 0
+        on.fresh = on.attacked = False
+    state.touched.clear()
     seats = state.players
     at = seats.index(state.active)
     state.active = next(p for p in seats[at + 1 :] + seats[: at + 1] if p not in state.left)
@@ -107,6 +108,7 @@ def leave(state: State, player: str, reason: str) -> None:
     """BT-12.1: the player and their cards leave; the rest play on, or the last one wins."""
     state.left.append(player)
     state.sides[player].field.clear()
+    state.sides[player].levels = 0
     state.draws = [p for p in state.draws if p != player]
     state.doomed = [c for c in state.doomed if state.cards[c].owner != player]
     if state.attack and state.defender == player:

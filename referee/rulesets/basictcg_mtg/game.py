@@ -208,6 +208,8 @@ class BasicTcgMtg(Ruleset):
             raise Illegal("BT-4.2", f"{state.active} has already used this turn's free play")
         side.hand.discard(record.card)
         side.field[record.card] = InPlay(face_down=True)
+        side.levels += 1
+        state.touched.add(record.card)  # fresh
         state.free_used = True
 
     def _summon(self, state: State, record: bt.Summon) -> None:
@@ -236,6 +238,8 @@ class BasicTcgMtg(Ruleset):
             side.discard.add(card.id)
         else:
             side.field[card.id] = InPlay(face_down=False)
+            side.levels += card.level
+            state.touched.add(card.id)  # fresh
         state.free_used = state.free_used or free
 
     def _attack(self, state: State, record: bt.Attack) -> None:
@@ -261,6 +265,7 @@ class BasicTcgMtg(Ruleset):
         if target.protected_from(card):
             raise Illegal("BT-5.4", f"{target.name} has protection from {card.name}'s colour and cannot be its target")
         on.attacked = True
+        state.touched.add(attacker)
         state.attack = (attacker, target.id)
         state.defender = owner
         state.phase = "block"
@@ -334,10 +339,12 @@ class BasicTcgMtg(Ruleset):
             state.sides[actor].discard.add(card)
         for card, count in record.tokens.items():
             in_play[card].tokens += count
+            state.sides[state.cards[card].owner].levels += count  # a material takes no tokens (above)
         for card, bonus in record.boost.items():
             in_play[card].boost += bonus
         for card, amount in record.damage.items():
             in_play[card].damage += amount
+        state.touched.update(record.boost, record.damage)
         state.effects += 1
         flow.settle(state, [*record.destroy, *overdamaged(state, record.damage)], resume=state.phase)
 
@@ -345,11 +352,10 @@ class BasicTcgMtg(Ruleset):
         """BT-11.2: bonuses end, damage is checked again, then the turn finishes."""
         self._main(state, record, "end the turn")
         doomed = []
-        for side in state.sides.values():
-            for card, on in side.field.items():
-                on.boost = 0
-                if on.damage and on.damage >= (1 if on.face_down else state.cards[card].level + on.tokens):
-                    doomed.append(card)  # BT-8.3, as overdamaged() with the bonus gone
+        for card, on in state.touched_in_play():  # only these can carry a bonus or damage
+            on.boost = 0
+            if on.damage and on.damage >= (1 if on.face_down else state.cards[card].level + on.tokens):
+                doomed.append(card)  # BT-8.3, as overdamaged() with the bonus gone; settle sorts them
         flow.settle(state, doomed, resume="end")
 
     def _concede(self, state: State, record: Concede) -> None:

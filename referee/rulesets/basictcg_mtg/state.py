@@ -30,13 +30,16 @@ class InPlay:
 class Side:
     """One player's zones. `field` maps each card id in play to what lies on it."""
 
-    __slots__ = ("deck", "discard", "field", "hand")
+    __slots__ = ("deck", "discard", "field", "hand", "levels")
 
     def __init__(self, deck: set[str]) -> None:
         self.deck = deck
         self.hand: set[str] = set()
         self.field: dict[str, InPlay] = {}
         self.discard: set[str] = set()
+        # BT-11.3: the levels of the cards in `field`, kept as cards come, go and take tokens, because
+        # every turn's end reads it (cards are added and tokens put only in game.py; removed in to_discard)
+        self.levels = 0
 
 
 class State:
@@ -59,6 +62,19 @@ class State:
         self.left: list[str] = []  # players who left, in order
         self.effects = 0
         self.outcome: Result | None = None
+        # Every card in play whose boost, damage, fresh or attacked flag may differ from a new turn's:
+        # the turn's end looks only at these, not at the whole table (added wherever game.py or fight
+        # sets one of them; cards that left play since may stay in it)
+        self.touched: set[str] = set()
+
+    def touched_in_play(self) -> list[tuple[str, InPlay]]:
+        """The cards of `touched` still in play, with what lies on them."""
+        found = []
+        for card in self.touched:
+            on = self.sides[self.cards[card].owner].field.get(card)
+            if on is not None:
+                found.append((card, on))
+        return found
 
     def in_game(self) -> list[str]:
         """Players still in the game, in seat order."""
@@ -104,11 +120,11 @@ def overdamaged(state: State, cards: Iterable[str]) -> list[str]:
 def to_discard(state: State, card: str) -> None:
     """A card in play goes to its owner's discard pile, face up."""
     side = state.sides[state.cards[card].owner]
-    del side.field[card]
+    on = side.field.pop(card)
+    side.levels -= 1 if on.face_down else state.cards[card].level + on.tokens
     side.discard.add(card)
 
 
 def total(state: State, player: str) -> int:
     """BT-11.3: the sum of the levels of a player's cards in play."""
-    cards = state.cards
-    return sum(1 if on.face_down else cards[c].level + on.tokens for c, on in state.sides[player].field.items())  # card_level, inlined
+    return state.sides[player].levels

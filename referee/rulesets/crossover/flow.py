@@ -208,7 +208,7 @@ def next_resolver(state: State) -> None:
         return
     state.actor = state.queue.pop(0)
     side = state.sides[state.actor]
-    if side.of_type(side.hand, "leader") or len(side.hand) > HAND_SIZE:
+    if side.holds(side.hand, "leader") or len(side.hand) > HAND_SIZE:
         state.waiting = "resolve"
     else:
         refill(state)

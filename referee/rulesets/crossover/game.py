@@ -348,7 +348,8 @@ class Crossover(Ruleset):
         """The actor's side, once `record` is shown to be what the game waits for from them."""
         if state.owed or state.waiting != waiting or state.attack is not None:
             raise Illegal("XO-3.1", f"nobody may {doing} now: {_waiting_for(state)}")
-        _by(record, state.actor, f"it is {state.actor} who must act now")
+        if record.by != state.actor:  # the message is only built for a record that breaks the rule
+            _by(record, state.actor, f"it is {state.actor} who must act now")
         return state.sides[state.actor]
 
     def _on_turn(self, state: State, record: Record, doing: str) -> Side:
@@ -357,7 +358,7 @@ class Crossover(Ruleset):
 
     def _play(self, state: State, record: xo.Summon | xo.Equip | xo.PlayEvent, kind: str) -> Side:
         """XO-5.2 to XO-5.4: checks every play shares; the side of the player making it."""
-        side = self._on_turn(state, record, f"play a{'n' if kind[0] in 'aeiou' else ''} {kind}")
+        side = self._on_turn(state, record, _PLAYING[kind])
         value = side.play_value()
         if value == 0:
             raise Illegal("XO-5.2", f"{side.leader}'s play value is 0: {state.actor} can only pass")
@@ -380,6 +381,7 @@ class Crossover(Ruleset):
 
 
 _by = functools.partial(require_actor, rule="XO-3.1")  # who may make a record (XO-3.1)
+_PLAYING = {kind: f"play a{'n' if kind[0] in 'aeiou' else ''} {kind}" for kind in ("minion", "equipment", "event")}
 
 
 def _waiting_for(state: State) -> str:

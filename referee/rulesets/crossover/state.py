@@ -50,7 +50,13 @@ class Side:
 
     def of_type(self, names: Iterable[str], kind: str, event: str | None = None) -> list[str]:
         """The cards among `names` of crossover type `kind` (and event kind `event`), in order."""
-        return [n for n in self.order(names) if self.cards[n].type == kind and (event is None or self.cards[n].event == event)]
+        cards = self.cards
+        return self.order([n for n in names if cards[n].type == kind and (event is None or cards[n].event == event)])
+
+    def holds(self, names: Iterable[str], kind: str, event: str | None = None) -> bool:
+        """Whether `of_type` would find any, without ordering them."""
+        cards = self.cards
+        return any(cards[n].type == kind and (event is None or cards[n].event == event) for n in names)
 
     def play_value(self) -> int:
         """The play value of the leader in play (XO-5.2)."""
@@ -154,8 +160,8 @@ class State:
         assert attack is not None
         attacker, defender = self.sides[self.actor], self.sides[self.opponent()]
         asked = []
-        if not attack.draw and attacker.of_type(attacker.hand, "event", "draw"):
+        if not attack.draw and attacker.holds(attacker.hand, "event", "draw"):
             asked.append(self.actor)
-        if set(attack.targets) - attack.stopped and defender.of_type(defender.hand, "event", "stop"):
+        if set(attack.targets) - attack.stopped and defender.holds(defender.hand, "event", "stop"):
             asked.append(self.opponent())
         return [p for p in asked if p not in attack.done]

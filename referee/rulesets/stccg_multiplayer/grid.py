@@ -13,7 +13,7 @@ import itertools
 import math
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from functools import partial
+from functools import cache, partial
 from typing import Any
 
 CENTRE = "N"
@@ -44,14 +44,27 @@ class Loc:
 class Grid:
     """The slots, what is on them, and the shape that makes them adjacent."""
 
+    n: int
+    spokes: list[list[str]]
+    ring: list[str]
+    slots: dict[str, Loc | None]
+    inserted: int
+    _adjacency: dict[str, list[str]]
+    _on_ring: set[str]
+    _ring_at: dict[str, int]
+    _spoke_of: dict[str, int]
+
     def __init__(self, spokes: int) -> None:
+        """An empty grid of `spokes` spokes, copied from the one built for that count (every game builds one)."""
+        shape = _empty(spokes)
         self.n = spokes
-        self.spokes = [[f"S{i}.1", f"S{i}.2", f"S{i}.3"] for i in range(1, spokes + 1)]
-        self.ring = [p for i in range(1, spokes + 1) for p in (f"S{i}.3", f"R{i}.1", f"R{i}.2", f"R{i}.3")]
-        self.slots: dict[str, Loc | None] = dict.fromkeys([CENTRE, *(p for s in self.spokes for p in s), *self.ring])
+        self.spokes = [list(spoke) for spoke in shape.spokes]
+        self.ring = list(shape.ring)
+        self.slots = dict(shape.slots)
         self.inserted = 0
-        self._adjacency: dict[str, list[str]] = {}
-        self._rebuild()
+        # shared with the shape: _rebuild replaces these, nothing changes them in place
+        self._adjacency, self._on_ring = shape._adjacency, shape._on_ring
+        self._ring_at, self._spoke_of = shape._ring_at, shape._spoke_of
 
     def _rebuild(self) -> None:
         """Recompute the adjacency lists from the spoke and ring lists."""
@@ -68,6 +81,7 @@ class Grid:
             link(a, b)
         self._adjacency = adj
         self._on_ring = set(self.ring)
+        self._ring_at = {slot: i for i, slot in enumerate(self.ring)}
         self._spoke_of = {slot: i for i, spoke in enumerate(self.spokes) for slot in spoke}
 
     # -- shape -------------------------------------------------------------------
@@ -133,7 +147,12 @@ class Grid:
 
     def fits(self, slot: str, quadrant: str, region: str | None) -> bool:
         """SG-3.2 to SG-3.4: may a mission of `quadrant`/`region` go on `slot` as the grid stands?"""
-        return self._fits(slot, quadrant, region, *self._present(quadrant, region))
+        slots = self.slots
+        near = [slots[s] for s in self._adjacency[slot]]
+        # next to its quadrant and region fits whatever else is on the grid: only other places need the whole grid
+        if any(loc is not None and loc.quadrant == quadrant and (region is None or loc.region == region) for loc in near):
+            return True
+        return _fits(near, quadrant, region, self._present(quadrant, region))
 
     def empty_fits(self, quadrant: str, region: str | None) -> list[str]:
         """The empty slots where the mission may go without a shift."""
@@ -144,64 +163,120 @@ class Grid:
         return next(self._empty_fits(quadrant, region), None)
 
     def _empty_fits(self, quadrant: str, region: str | None) -> Iterator[str]:
-        present = self._present(quadrant, region)
-        return (s for s, loc in self.slots.items() if loc is None and self._fits(s, quadrant, region, *present))
+        present, slots, adjacency = self._present(quadrant, region), self.slots, self._adjacency
+        for s, loc in slots.items():
+            if loc is None and _fits([slots[n] for n in adjacency[s]], quadrant, region, present):
+                yield s
 
     def _present(self, quadrant: str, region: str | None) -> tuple[bool, bool]:
         """Whether the quadrant, and the region (if any), already have a location on the grid."""
         quadrant_here = region_here = False
-        for _, loc in self.locations():
-            quadrant_here = quadrant_here or loc.quadrant == quadrant
-            region_here = region_here or (region is not None and loc.region == region)
+        for loc in self.slots.values():
+            if loc is not None:
+                quadrant_here = quadrant_here or loc.quadrant == quadrant
+                region_here = region_here or (region is not None and loc.region == region)
         return quadrant_here, region_here
 
-    def _fits(self, slot: str, quadrant: str, region: str | None, quadrant_here: bool, region_here: bool) -> bool:
-        """`fits`, with the presence of quadrant and region worked out once by the caller."""
-        if not quadrant_here:
-            return True
-        near = [loc for s in self.neighbours(slot) if (loc := self.slots[s]) is not None]
-        if not any(loc.quadrant == quadrant for loc in near):
-            return False
-        return not region_here or any(loc.region == region for loc in near)
-
-    def shift_paths(self, start: str, longest: int | None = None) -> Iterator[list[str]]:
+    def shift_paths(self, start: str, longest: int | None = None) -> list[list[str]]:
         """SG-3.5/3.6: each outward line from `start` up to and including the first empty slot.
 
-        With `longest`, only the lines of at most that many slots (the walk stops there).
+        With `longest`, only the lines of at most that many slots.
         """
+        return self._lines_from(start, self._ring_text(), len(self.slots) if longest is None else longest)
+
+    def shift_lines(self, longest: int | None = None) -> Iterator[list[str]]:
+        """The shift_paths of every location in grid order, at most `longest` slots long.
+
+        The ring's distances to an empty place are worked out once for all the starts,
+        so a line longer than `longest` is never walked.
+        """
+        ring_text, limit = self._ring_text(), len(self.slots) if longest is None else longest
+        for start, _ in self.locations():
+            yield from self._lines_from(start, ring_text, limit)
+
+    def _ring_text(self) -> str | None:
+        """The ring's occupancy as text, twice round (`x` a location, `.` empty), for finding the nearest
+        empty slot either way with str.find; None when the ring is full."""
+        ring = "".join(["." if self.slots[s] is None else "x" for s in self.ring])
+        return None if "." not in ring else ring + ring
+
+    def _lines_from(self, start: str, ring_text: str | None, limit: int) -> list[list[str]]:
+        """`shift_paths(start)` of at most `limit` slots, with the ring as `_ring_text` gives it."""
+        slots = self.slots
         if start == CENTRE:
-            return
-        limit = len(self.slots) if longest is None else longest
+            return []
         path: list[str] = []
-        if not self.on_ring(start):
+        if start not in self._on_ring:  # along the spoke first, up to its outer end
             spoke = self.spokes[self._spoke_of[start]]
             for slot in spoke[spoke.index(start) : -1]:
                 path.append(slot)
                 if len(path) > limit:
-                    return
-                if self.slots[slot] is None:
-                    yield path
-                    return
-        ring = self.ring
-        at = ring.index(self.spoke_end(start)[0])
+                    return []
+                if slots[slot] is None:
+                    return [path]
+            end = spoke[-1]
+        else:
+            end = start
         if len(path) >= limit:
-            return
-        if self.slots[ring[at]] is None:
-            yield [*path, ring[at]]
-            return
-        for step in (1, -1):
-            line = list(path)
-            for k in range(min(len(ring), limit - len(path))):
-                line.append(ring[(at + step * k) % len(ring)])
-                if self.slots[line[-1]] is None:
-                    yield line
-                    break
+            return []
+        if slots[end] is None:
+            return [[*path, end]]
+        if ring_text is None:
+            return []
+        ring, at = self.ring, self._ring_at[end]
+        size, room = len(ring), limit - len(path)
+        lines = []
+        clockwise, anticlockwise = ring_text.find(".", at) - at, at + size - ring_text.rfind(".", 0, at + size + 1)
+        for step, gap in ((1, clockwise), (-1, anticlockwise)):
+            if gap < room:
+                lines.append(path + [ring[(at + step * k) % size] for k in range(gap + 1)])
+        return lines
+
+    def short_lines(self, longest: int) -> Iterator[list[str]]:
+        """The lines of `shift_lines(longest)` (in another order), found backwards from each empty slot.
+
+        A line ends at the first empty slot, so walking inwards from the empty slots,
+        at most `longest` places, meets only the starts of short lines: proving no
+        short shift exists (SG-3.9) then costs little however full the grid is.
+        """
+        slots, ring, spoke_of = self.slots, self.ring, self._spoke_of
+        size = len(ring)
+        for spoke in self.spokes:
+            for i, slot in enumerate(spoke[:-1]):
+                if slots[slot] is None:
+                    yield from self._inward(spoke, i, [slot], longest)
+        for e, slot in enumerate(ring):
+            if slots[slot] is not None:
+                continue
+            if slot in spoke_of:  # a spoke's outer end: the lines along that spoke stop here
+                spoke = self.spokes[spoke_of[slot]]
+                yield from self._inward(spoke, len(spoke) - 1, [slot], longest)
+            for step in (1, -1):  # the ring lines that reach this slot going clockwise, then anticlockwise
+                tail = [slot]
+                for k in range(1, min(size, longest)):
+                    at = ring[(e - step * k) % size]
+                    if slots[at] is None:
+                        break
+                    tail.insert(0, at)
+                    yield list(tail)
+                    if at in spoke_of:
+                        spoke = self.spokes[spoke_of[at]]
+                        yield from self._inward(spoke, len(spoke) - 1, tail, longest)
+
+    def _inward(self, spoke: list[str], i: int, tail: list[str], longest: int) -> Iterator[list[str]]:
+        """The lines that run out along `spoke` to its slot `i` and on through `tail`, inwards while
+        the slots are taken, at most `longest` places long."""
+        slots = self.slots
+        for j in range(i - 1, -1, -1):
+            if slots[spoke[j]] is None or i - j + len(tail) > longest:
+                return
+            yield [*spoke[j:i], *tail]
 
     def legal_shifts(self, quadrant: str, region: str | None) -> list[list[str]]:
         """SG-3.5 to SG-3.9: every shift moving the fewest missions that makes room for the mission."""
         present = self._present(quadrant, region)  # a shift moves locations, never adds or removes one
         found: list[list[str]] = []
-        for path in sorted((p for start, _ in self.locations() for p in self.shift_paths(start)), key=len):
+        for path in sorted(self.shift_lines(), key=len):
             if found and len(path) > len(found[0]):
                 break
             if self._shift_fault(path, quadrant, region, present) is None:
@@ -211,18 +286,17 @@ class Grid:
     def shorter_shift(self, length: int, quadrant: str, region: str | None) -> bool:
         """Whether a shift of fewer than `length` places makes room for the mission (SG-3.9).
 
-        Walks only the shorter lines, so a shift of the fewest moves is proven so
+        Looks only at the shorter lines, so a shift of the fewest moves is proven so
         without listing every legal shift.
         """
         present = self._present(quadrant, region)
-        shorter = (p for start, _ in self.locations() for p in self.shift_paths(start, length - 1))
-        return any(self._shift_fault(path, quadrant, region, present) is None for path in shorter)
+        return any(self._shift_fault(path, quadrant, region, present) is None for path in self.short_lines(length - 1))
 
     def shift_problem(self, path: list[str], quadrant: str, region: str | None) -> tuple[str, str] | None:
         """The rule `path` breaks as a shift for the mission, and why (SG-3.5 to SG-3.8); None when it is one."""
         if len(path) < 2 or len(set(path)) != len(path):
             return ("SG-3.5", "a shift lists at least two different places, the last one empty")
-        if path not in list(self.shift_paths(path[0])):
+        if path not in self.shift_paths(path[0]):
             return ("SG-3.6", "a shift moves missions outward in one line, along the spoke then one way round the ring, up to the first empty place")
         return self._shift_fault(path, quadrant, region, self._present(quadrant, region))
 
@@ -230,33 +304,23 @@ class Grid:
         self, path: list[str], quadrant: str, region: str | None, present: tuple[bool, bool]
     ) -> tuple[str, str] | None:
         """SG-3.7/3.8 for a path of the right shape: no regional mission moves, and the mission then fits."""
-        for slot in path[:-1]:
-            loc = self.slots[slot]
+        slots = self.slots
+        moved = [slots[s] for s in path[:-1]]
+        for slot, loc in zip(path, moved, strict=False):
             if loc is not None and loc.region is not None:
                 return ("SG-3.7", f"{loc.name} on {slot} is in a region and may not be shifted")
-        moved = [self.slots[s] for s in path[:-1]]
-        self._move_line(path, moved)
-        try:
-            fits = self._fits(path[0], quadrant, region, *present)
-        finally:
-            self._unmove_line(path, moved)
-        return None if fits else ("SG-3.8", "even after that shift the mission would not be next to its quadrant or region")
+        after = dict(zip(path[1:], moved, strict=True))  # where the moved locations stand after the shift
+        near = [after[s] if s in after else slots[s] for s in self._adjacency[path[0]]]
+        if _fits(near, quadrant, region, present):
+            return None
+        return ("SG-3.8", "even after that shift the mission would not be next to its quadrant or region")
 
-    def _move_line(self, path: list[str], moved: list[Loc | None]) -> None:
-        """Move each location on path[:-1] one step along the path, leaving path[0] empty."""
+    def shift(self, path: list[str]) -> None:
+        """Perform a checked shift: each location on path[:-1] one step along the path, leaving path[0] empty."""
+        moved = [self.slots[s] for s in path[:-1]]
         for slot, loc in zip(path[1:], moved, strict=True):
             self.slots[slot] = loc
         self.slots[path[0]] = None
-
-    def _unmove_line(self, path: list[str], moved: list[Loc | None]) -> None:
-        """Undo `_move_line`."""
-        for slot, loc in zip(path, moved, strict=False):
-            self.slots[slot] = loc
-        self.slots[path[-1]] = None
-
-    def shift(self, path: list[str]) -> None:
-        """Perform a checked shift."""
-        self._move_line(path, [self.slots[s] for s in path[:-1]])
 
     # -- the far end (SG-6.3) ----------------------------------------------------
 
@@ -390,6 +454,32 @@ class Grid:
                     (x1, y1), (x2, y2) = pos[line[a]], pos[line[b]]
                     pos[line[j]] = (x1 + t * (x2 - x1) + 12, y1 + t * (y2 - y1) + 12)
         return pos
+
+
+@cache
+def _empty(spokes: int) -> Grid:
+    """The empty grid of `spokes` spokes (SG-2.1), built once: Grid() copies it."""
+    grid = Grid.__new__(Grid)
+    grid.n = spokes
+    grid.spokes = [[f"S{i}.1", f"S{i}.2", f"S{i}.3"] for i in range(1, spokes + 1)]
+    grid.ring = [p for i in range(1, spokes + 1) for p in (f"S{i}.3", f"R{i}.1", f"R{i}.2", f"R{i}.3")]
+    grid.slots = dict.fromkeys([CENTRE, *(p for s in grid.spokes for p in s), *grid.ring])
+    grid.inserted = 0
+    grid._rebuild()
+    return grid
+
+
+def _fits(near: list[Loc | None], quadrant: str, region: str | None, present: tuple[bool, bool]) -> bool:
+    """SG-3.2 to SG-3.4 for a place whose neighbouring slots hold `near`, with `present` from `Grid._present`."""
+    quadrant_here, region_here = present
+    if not quadrant_here:
+        return True
+    near_quadrant = near_region = False
+    for loc in near:
+        if loc is not None:
+            near_quadrant = near_quadrant or loc.quadrant == quadrant
+            near_region = near_region or loc.region == region
+    return near_quadrant and (not region_here or near_region)
 
 
 def _nearness(ring: list[str], target: str, slot: str) -> int:
