@@ -1,17 +1,19 @@
-"""The replay engine: reads a log line by line, checks each one, and gives the verdict.
+"""The replay engine: reads a log, checks each line, and gives the verdict.
 
 Each line is checked in the order docs/referee.md gives: JSON and fields, `seq`, the
 hash chain, then the rules. The first failure decides the verdict. The engine
-streams: it holds one line and the game state, never the whole log.
+streams: it holds one batch of lines (at most a few hundred) and the game state,
+never the whole log.
 """
 
 from __future__ import annotations
 
-import hashlib
 import itertools
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Set
 from dataclasses import dataclass
+from hashlib import sha256
+from operator import attrgetter
 from typing import Any
 
 import msgspec
@@ -20,8 +22,11 @@ from referee.logio import (
     DECODE_ERRORS,
     ENCODER,
     HEADER_DECODER,
+    Batch,
     Malformed,
     explain,
+    raw_lines,
+    read_batches,
     record_decoder,
     record_to_dict,
     repeated_key,
@@ -42,6 +47,7 @@ STRAY_CR = "the line ends in a stray carriage return (only \\n or \\r\\n end a l
 # a message quoting a megabyte-long key or card name is cut short.
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 MESSAGE_LIMIT, FIELD_LIMIT = 300, 100
+_SEQ, _BY, _PREV = attrgetter("seq"), attrgetter("by"), attrgetter("prev")
 
 
 @dataclass
@@ -114,15 +120,14 @@ def start(header_line: bytes) -> tuple[Header, Ruleset, Any]:
 
 
 def judge(lines: Iterable[bytes], path: str | None = None, *, upto: int | None = None) -> Replay:
-    """Replay raw log lines (with or without endings) and judge them.
+    """Replay a log, given as a binary stream or as raw lines (with or without endings), and judge it.
 
     With `upto`, stop after the record whose seq is `upto` (the state there is
     what `replay --to` and `legal --at` show).
     """
     verdict = Verdict("ongoing", None, None, 0, "absent", None, [], None, path=path)
     replay = Replay(verdict)
-    source = iter(lines)
-    raw = next(source, None)
+    raw, batches = read_batches(lines)
     if raw is None:
         return _stop(replay, "malformed", Error(1, "the log is empty: line 1 must be the header"), "absent")
     header_line = strip_ending(raw)
@@ -137,57 +142,12 @@ def judge(lines: Iterable[bytes], path: str | None = None, *, upto: int | None =
         return _stop(replay, "illegal", Error(1, exc.message, seq=0, rule=exc.rule), "absent")
     verdict.ruleset, verdict.game = header.ruleset, header.game
     replay.ruleset, replay.header, replay.state = ruleset, header, state
-
-    decode = record_decoder(header.ruleset).decode
-    encode = ENCODER.encode
-    apply = ruleset.apply
-    actors = {*header.players, CHANCE, JUDGE}
-    sha256 = hashlib.sha256
-    chained: bool | None = None
-    prev_hash = sha256(header_line).hexdigest()
-    stop = -1 if upto is None else max(upto, 0)
-    seq = 0
-    line = header_line
-    for lineno, raw in enumerate(source, start=2):
-        if seq == stop:
-            break
-        line = raw[:-1] if raw[-1:] == b"\n" else raw
-        expected = seq + 1
-        if line[-1:] == b"\r":  # only CRLF logs come here: LF lines pay nothing for the check
-            line = line[:-1]
-            if line[-1:] == b"\r" or raw[-1:] != b"\n":
-                return _stop(replay, "malformed", Error(lineno, STRAY_CR, seq=expected), _chain(chained))
-        try:
-            record: Record = decode(line)
-        except DECODE_ERRORS as exc:
-            if not line:
-                return _stop(replay, "malformed", Error(lineno, "blank line", seq=expected), _chain(chained))
-            bad = explain(exc, line=line)
-            return _stop(replay, "malformed", Error(lineno, bad.message, seq=expected, field=bad.field), _chain(chained))
-        # One test for a line as the project writes it: canonical (so no repeated key), the
-        # right player, seq and prev. Anything else is looked at in order by `_line_fault`.
-        if (
-            chained is None
-            or encode(record) != line
-            or record.by not in actors
-            or record.seq != expected
-            or record.prev != (prev_hash if chained else None)
-        ):
-            fault = _line_fault(line, record, lineno, expected, actors, chained, prev_hash)
-            if fault is not None:
-                return _stop(replay, *fault)
-            if chained is None:
-                chained = record.prev is not None
-        if chained:
-            prev_hash = sha256(line).hexdigest()
-        try:
-            apply(state, record)
-        except Illegal as exc:
-            return _stop(replay, "illegal", Error(lineno, exc.message, seq=expected, rule=exc.rule), _chain(chained))
-        seq = expected
-    replay.last_line, replay.last_seq = line, seq
-    verdict.records_checked = seq
-    verdict.chain = _chain(chained)
+    records = _Records(replay, header, header_line, -1 if upto is None else max(upto, 0))
+    if not records.check(batches):
+        return replay
+    replay.last_line, replay.last_seq = records.line, records.seq
+    verdict.records_checked = records.seq
+    verdict.chain = _chain(records.chained)
     verdict.result = ruleset.result(state)
     verdict.verdict = "ongoing" if verdict.result is None else "complete"
     verdict.to_act = list(ruleset.to_act(state))
@@ -195,8 +155,154 @@ def judge(lines: Iterable[bytes], path: str | None = None, *, upto: int | None =
     return replay
 
 
+class _Records:
+    """Checks the records after the header, many lines at a time while they are as the project writes them.
+
+    A batch of lines that msgspec writes back byte for byte (so no key is
+    repeated), with every `by`, `seq` and `prev` right, goes straight to the
+    rules. Any other batch is checked line by line, in the order
+    docs/referee.md gives, and so are the rest of that log's lines (a log
+    written by another program, or with CRLF endings, never passes as a batch).
+    Either way the first failure decides, and is the same failure.
+    """
+
+    def __init__(self, replay: Replay, header: Header, header_line: bytes, stop: int) -> None:
+        assert replay.ruleset is not None
+        self.replay, self.state, self.apply = replay, replay.state, replay.ruleset.apply
+        self.decoder = record_decoder(header.ruleset)
+        self.actors = frozenset({*header.players, CHANCE, JUDGE})
+        self.stop = stop  # the seq to stop after; -1 for none
+        self.seq = 0  # the last record checked and found good; line seq + 1 holds it
+        self.line = header_line
+        self.chained: bool | None = None  # decided by record 1
+        self.prev_hash = sha256(header_line).hexdigest()
+        self.batched = True
+
+    def check(self, batches: Iterable[Batch]) -> bool:
+        """Check every batch, in order; False once a line failed (the replay then holds the verdict)."""
+        for chunk, raws in batches:
+            if self.seq == self.stop:
+                break
+            if self.batched and chunk is not None:
+                passed = self._batch(chunk)
+                if passed is not None:
+                    if not passed:
+                        return False
+                    continue
+                self.batched = False
+            for raw in raws if raws is not None else raw_lines(chunk):  # type: ignore[arg-type]
+                if self.seq == self.stop:
+                    break
+                if not self._line(raw):
+                    return False
+        return True
+
+    def _batch(self, chunk: bytes) -> bool | None:
+        """Check a batch of whole lines at once: True when all pass, False at an illegal record, None to go line by line."""
+        try:
+            records = self.decoder.decode_lines(chunk)
+            if ENCODER.encode_lines(records) != (chunk if chunk[-1:] == b"\n" else chunk + b"\n"):
+                return None
+        except Exception:  # whatever msgspec cannot read, or write back (a lone surrogate), `_line` explains
+            return None
+        lines = chunk.split(b"\n")
+        if not lines[-1]:
+            lines.pop()
+        seq = self.seq
+        if 0 <= self.stop < seq + len(lines):
+            del records[self.stop - seq :], lines[self.stop - seq :]
+        count = len(records)
+        if list(map(_SEQ, records)) != list(range(seq + 1, seq + count + 1)) or not self.actors.issuperset(
+            map(_BY, records)
+        ):
+            return None
+        chained = records[0].prev is not None if self.chained is None else self.chained
+        prevs = list(map(_PREV, records))
+        if chained:
+            hashes = [sha256(line).hexdigest() for line in lines]
+            if prevs != [self.prev_hash, *hashes[:-1]]:
+                return None
+        elif prevs.count(None) != count:
+            return None
+        self.chained = chained
+        apply, state, checks = self.apply, self.state, self.decoder.checks
+        index = 0
+        try:
+            if checks:  # a record type with deferred patterns: each record's are checked before it is applied
+                for index, record in enumerate(records):
+                    check = checks.get(type(record))
+                    if check is not None and not check(record):
+                        return self._resume(index, lines, hashes if chained else None)
+                    apply(state, record)
+            else:
+                for index, record in enumerate(records):  # noqa: B007 - the index names a failing record
+                    apply(state, record)
+        except Illegal as exc:
+            self.seq = seq + index
+            return self._fail("illegal", Error(seq + index + 2, exc.message, seq=seq + index + 1, rule=exc.rule))
+        self.seq, self.line = seq + count, lines[-1]
+        if chained:
+            self.prev_hash = hashes[-1]
+        return True
+
+    def _resume(self, index: int, lines: list[bytes], hashes: list[str] | None) -> bool:
+        """After the batch's first `index` records were applied, check the rest of its lines one by one."""
+        if index:
+            self.seq, self.line = self.seq + index, lines[index - 1]
+            if hashes is not None:
+                self.prev_hash = hashes[index - 1]
+        elif self.seq == 0:
+            self.chained = None  # record 1 decides the chain only once it reads well
+        return all(self._line(line + b"\n") for line in lines[index:])
+
+    def _line(self, raw: bytes) -> bool:
+        """Check one raw line (with its ending, if it has one); False if it fails."""
+        expected = self.seq + 1
+        lineno = expected + 1
+        line = raw[:-1] if raw[-1:] == b"\n" else raw
+        if line[-1:] == b"\r":
+            line = line[:-1]
+            if line[-1:] == b"\r" or raw[-1:] != b"\n":
+                return self._fail("malformed", Error(lineno, STRAY_CR, seq=expected))
+        try:
+            record: Record = self.decoder.decode(line)
+        except DECODE_ERRORS as exc:
+            if not line:
+                return self._fail("malformed", Error(lineno, "blank line", seq=expected))
+            bad = explain(exc, line=line)
+            return self._fail("malformed", Error(lineno, bad.message, seq=expected, field=bad.field))
+        chained = self.chained
+        # One test for a line as the project writes it: canonical (so no repeated key), the
+        # right player, seq and prev. Anything else is looked at in order by `_line_fault`.
+        if (
+            chained is None
+            or ENCODER.encode(record) != line
+            or record.by not in self.actors
+            or record.seq != expected
+            or record.prev != (self.prev_hash if chained else None)
+        ):
+            fault = _line_fault(line, record, lineno, expected, self.actors, chained, self.prev_hash)
+            if fault is not None:
+                _stop(self.replay, *fault)
+                return False
+            if chained is None:
+                self.chained = chained = record.prev is not None
+        if chained:
+            self.prev_hash = sha256(line).hexdigest()
+        try:
+            self.apply(self.state, record)
+        except Illegal as exc:
+            return self._fail("illegal", Error(lineno, exc.message, seq=expected, rule=exc.rule))
+        self.seq, self.line = expected, line
+        return True
+
+    def _fail(self, kind: VerdictKind, error: Error) -> bool:
+        _stop(self.replay, kind, error, _chain(self.chained))
+        return False
+
+
 def _line_fault(
-    line: bytes, record: Record, lineno: int, expected: int, actors: set[str], chained: bool | None, prev_hash: str
+    line: bytes, record: Record, lineno: int, expected: int, actors: Set[str], chained: bool | None, prev_hash: str
 ) -> tuple[VerdictKind, Error, ChainState] | None:
     """The first thing wrong with a decoded line, in the order docs/referee.md gives (fields, seq, chain), or None."""
     prev = record.prev

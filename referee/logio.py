@@ -3,18 +3,21 @@
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import re
 from collections.abc import Iterable, Iterator
 from functools import cache
+from itertools import islice
 from typing import Any
 
 import msgspec
 
+from referee.patterns import Decoder
 from referee.rulesets import get as get_ruleset
 from schemas.log import COMMON_RECORDS, Header, Record
 
-HEADER_DECODER = msgspec.json.Decoder(Header)
+HEADER_DECODER = Decoder(Header)
 # What decoding a line can raise: msgspec's own errors, and two it lets through
 # (bytes that are not UTF-8 inside a string, nesting deeper than the stack).
 DECODE_ERRORS = (msgspec.MsgspecError, UnicodeDecodeError, RecursionError)
@@ -33,17 +36,17 @@ class Malformed(Exception):
 
 
 @cache
-def record_decoder(ruleset_id: str) -> msgspec.json.Decoder[Any]:
+def record_decoder(ruleset_id: str) -> Decoder:
     """One reusable decoder per ruleset, for the union of its records and the common ones."""
     ruleset = get_ruleset(ruleset_id)
     union = tuple(ruleset.records) + COMMON_RECORDS
-    return msgspec.json.Decoder(union[0] if len(union) == 1 else _union(union))
+    return Decoder(union[0] if len(union) == 1 else _union(union))
 
 
 @cache
-def setup_decoder(ruleset_id: str) -> msgspec.json.Decoder[Any]:
+def setup_decoder(ruleset_id: str) -> Decoder:
     """One reusable decoder for a ruleset's setup."""
-    return msgspec.json.Decoder(get_ruleset(ruleset_id).setup_type)
+    return Decoder(get_ruleset(ruleset_id).setup_type)
 
 
 def _union(types: tuple[type, ...]) -> Any:
@@ -136,6 +139,59 @@ def strip_ending(raw: bytes) -> bytes:
     if raw.endswith(b"\n"):
         raw = raw[:-2] if raw.endswith(b"\r\n") else raw[:-1]
     return raw
+
+
+# A log comes to the engine in batches of whole lines: (chunk, lines). `chunk` is the
+# lines' bytes, each line with its `\n` (only a log's last line may lack it), or None
+# when the lines cannot be joined so; `lines` is the lines as given, or None to split `chunk`.
+Batch = tuple[bytes | None, list[bytes] | None]
+BATCH_BYTES = 1 << 16  # a stream is read this much at a time
+BATCH_LINES = 256  # lines given one by one are grouped this many at a time
+
+
+def read_batches(source: Iterable[bytes]) -> tuple[bytes | None, Iterator[Batch]]:
+    """A log's first raw line (None if it has none), and its other lines in batches."""
+    if isinstance(source, io.IOBase):
+        return source.readline() or None, _blocks(source)
+    lines = iter(source)
+    return next(lines, None), _groups(lines)
+
+
+def _blocks(stream: io.IOBase) -> Iterator[Batch]:
+    """A stream's lines, a block at a time, cut after the block's last `\n`."""
+    pending: list[bytes] = []
+    while block := stream.read(BATCH_BYTES):
+        cut = block.rfind(b"\n") + 1
+        if not cut:  # a line longer than a block
+            pending.append(block)
+            continue
+        pending.append(block[:cut])
+        yield b"".join(pending), None
+        pending = [block[cut:]] if cut < len(block) else []
+    if pending:
+        yield b"".join(pending), None
+
+
+def _groups(lines: Iterator[bytes]) -> Iterator[Batch]:
+    """Lines given one by one, in groups; a group has its chunk when each line has no `\n` but a final one."""
+    while group := list(islice(lines, BATCH_LINES)):
+        joined = b"".join(group)
+        newlines = joined.count(b"\n")
+        if not newlines:  # lines without endings (`splitlines()`)
+            yield b"\n".join(group) + b"\n", group
+        elif newlines == len(group) and all(line[-1:] == b"\n" for line in group):
+            yield joined, group
+        else:
+            yield None, group
+
+
+def raw_lines(chunk: bytes) -> Iterator[bytes]:
+    """A chunk's lines, each with its `\n` (the last may have none)."""
+    *lines, last = chunk.split(b"\n")
+    for line in lines:
+        yield line + b"\n"
+    if last:
+        yield last
 
 
 def line_hash(line: bytes) -> str:

@@ -9,12 +9,12 @@ from typing import Annotated, Literal
 
 import msgspec
 
-from schemas.log import PlayerId, Record, whole
+from schemas.log import PlayerId, Record, deferred, whole
 
-CardId = Annotated[str, msgspec.Meta(pattern=whole(r"[A-Za-z0-9_.-]{1,64}"))]
+CardId = Annotated[str, deferred(whole(r"[A-Za-z0-9_.-]{1,64}"))]
 CardName = Annotated[str, msgspec.Meta(min_length=1, max_length=64)]
-ManaCost = Annotated[str, msgspec.Meta(pattern=whole(r"(\{([0-9]{1,2}|[WUBRGCSX]|[WUBRG2]/[WUBRGP])\})*"))]
-Terrain = Annotated[str, msgspec.Meta(pattern=whole(r"[A-Za-z][A-Za-z -]{0,31}"))]
+ManaCost = Annotated[str, deferred(whole(r"(\{([0-9]{1,2}|[WUBRGCSX]|[WUBRG2]/[WUBRGP])\})*"))]
+Terrain = Annotated[str, deferred(whole(r"[A-Za-z][A-Za-z -]{0,31}"))]
 Colour = Literal["white", "blue", "black", "red", "green"]
 CardType = Literal["creature", "land", "artifact", "enchantment", "instant", "sorcery", "planeswalker", "battle"]
 Keyword = Literal["first_strike", "flying", "reach", "poison", "deathtouch", "defender", "regeneration"]

@@ -12,10 +12,10 @@ from typing import Annotated, Literal
 
 import msgspec
 
-from schemas.log import PlayerId, Record, whole
+from schemas.log import PlayerId, Record, deferred, whole
 
-CardName = Annotated[str, msgspec.Meta(min_length=1, max_length=64, pattern=whole(r"\S(.*\S)?"))]
-Word = Annotated[str, msgspec.Meta(min_length=1, max_length=32, pattern=whole(r"[a-z0-9][a-z0-9 _-]*"))]
+CardName = Annotated[str, deferred(whole(r"\S(.*\S)?"), min_length=1, max_length=64)]
+Word = Annotated[str, deferred(whole(r"[a-z0-9][a-z0-9 _-]*"), min_length=1, max_length=32)]
 
 
 class Card(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, Final, Literal
+from typing import Annotated, Any, Final, Literal
 
 import msgspec
 
@@ -20,7 +20,20 @@ def whole(pattern: str) -> str:
     return rf"^(?:{pattern})$(?!\n)"
 
 
-PlayerId = Annotated[str, msgspec.Meta(pattern=whole(r"[A-Za-z0-9_.-]{1,64}"))]
+DEFERRED: Final = "deferred_pattern"
+
+
+def deferred(pattern: str, **constraints: Any) -> msgspec.Meta:
+    """String constraints whose `pattern` the JSON Schema states but decoding leaves to the referee.
+
+    msgspec runs Python's `re` on every value it checks, which costs more than
+    decoding the rest of the line; referee/patterns.py checks each distinct value
+    once, right after decoding, and gives msgspec's own error when one fails.
+    """
+    return msgspec.Meta(**constraints, extra_json_schema={"pattern": pattern}, extra={DEFERRED: pattern})
+
+
+PlayerId = Annotated[str, deferred(whole(r"[A-Za-z0-9_.-]{1,64}"))]
 HASH_PATTERN: Final = whole(r"[0-9a-f]{64}")
 Hash = Annotated[str, msgspec.Meta(pattern=HASH_PATTERN)]
 # A record's `prev`: the same pattern in the JSON Schema, but not checked while decoding.

@@ -6,14 +6,15 @@ from typing import Annotated, Literal
 
 import msgspec
 
-from schemas.log import PlayerId, Record, whole
+from schemas.log import PlayerId, Record, deferred, whole
 
 Quadrant = Literal["Alpha", "Gamma", "Delta", "Mirror"]
 Kind = Literal["planet", "space", "dual"]
 Span = Annotated[int, msgspec.Meta(ge=1, le=9)]
 # N, Si.k / Ri.k (spoke or ring i from 1 to 6, k from 1 to 3), or Xn (an inserted location)
-Place = Annotated[str, msgspec.Meta(pattern=whole(r"N|[SR][1-6]\.[1-3]|X[1-9][0-9]*"))]
+Place = Annotated[str, deferred(whole(r"N|[SR][1-6]\.[1-3]|X[1-9][0-9]*"))]
 CardName = Annotated[str, msgspec.Meta(min_length=1, max_length=100)]
+Points = Annotated[int, msgspec.Meta(ge=-1_000_000, le=1_000_000)]  # SG-8.4's ruling
 
 
 class Mission(msgspec.Struct, forbid_unknown_fields=True):
@@ -178,7 +179,7 @@ class EndTurn(Record, tag="end_turn"):
 class Final(Record, tag="final"):
     """The judge ends the game with the points of every player still in."""
 
-    scores: dict[str, int]
+    scores: dict[str, Points]
 
 
 RECORDS: tuple[type[Record], ...] = (

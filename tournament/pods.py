@@ -330,30 +330,42 @@ def _add(x: Cost, y: Cost) -> Cost:
 
 def _balance_seats(tables: list[list[str]], cost: _Costs) -> None:
     """Swap players with the same points between tables (so every table keeps its points) while a swap lowers
-    the seat cost of the two tables without adding a repeat, until none within `SEAT_NEARBY` tables does."""
+    the seat cost of the two tables without adding a repeat, until none does between a table with a seat cost
+    and one up to `SEAT_NEARBY` tables away or another with a seat cost (T-12)."""
     seats = [cost.seats(t, len(t)) for t in tables]
-    points = {p: e.points for p, e in cost.by_id.items()}
+    held = [{cost.by_id[p].points for p in t} for t in tables]  # swaps keep them
     for _ in range(SEAT_PASSES):
         improved = False
-        for i, table in enumerate(tables):
-            for j in range(max(0, i - SEAT_NEARBY), min(len(tables), i + SEAT_NEARBY + 1)):
+        uneven: dict[int, list[int]] = {}  # by points: the tables holding them that have a seat cost
+        for k, s in enumerate(seats):
+            for v in held[k] if s != (0, 0) else ():
+                uneven.setdefault(v, []).append(k)
+        for i in sorted({k for ks in uneven.values() for k in ks}):
+            near = range(max(0, i - SEAT_NEARBY), min(len(tables), i + SEAT_NEARBY + 1))
+            for j in sorted({*near, *(k for v in held[i] for k in uneven[v])} - {i}):
                 if seats[i] == (0, 0):
                     break
-                other = tables[j]
-                for a, b in itertools.product(range(len(table)), range(len(other))):
-                    if i == j or points[table[a]] != points[other[b]]:
-                        continue
-                    before = _repeats(table, cost.by_id) + _repeats(other, cost.by_id)
-                    table[a], other[b] = other[b], table[a]
-                    after_i, after_j = cost.seats(table, len(table)), cost.seats(other, len(other))
-                    change = _repeats(table, cost.by_id) + _repeats(other, cost.by_id) - before
-                    gain = (seats[i][0] + seats[j][0] - after_i[0] - after_j[0], seats[i][1] + seats[j][1] - after_i[1] - after_j[1])
-                    if change < 0 or (change == 0 and gain > (0, 0)):
-                        seats[i], seats[j], improved = after_i, after_j, True
-                    else:
-                        table[a], other[b] = other[b], table[a]
+                improved |= _swap_seats(tables, i, j, seats, cost)
         if not improved:
             return
+
+
+def _swap_seats(tables: list[list[str]], i: int, j: int, seats: list[Seats], cost: _Costs) -> bool:
+    """Make each swap between tables i and j that lowers their seat cost without adding a repeat."""
+    table, other, by_id = tables[i], tables[j], cost.by_id
+    improved = False
+    repeats = _repeats(table, by_id) + _repeats(other, by_id)
+    for a, b in itertools.product(range(len(table)), range(len(other))):
+        if by_id[table[a]].points != by_id[other[b]].points or cost.need[table[a]] == cost.need[other[b]]:
+            continue  # other points, or alike: the swap would change nothing
+        table[a], other[b] = other[b], table[a]
+        after_i, after_j = cost.seats(table, len(table)), cost.seats(other, len(other))
+        gain = (seats[i][0] + seats[j][0] - after_i[0] - after_j[0], seats[i][1] + seats[j][1] - after_i[1] - after_j[1])
+        if gain > (0, 0) and (after := _repeats(table, by_id) + _repeats(other, by_id)) <= repeats:
+            seats[i], seats[j], repeats, improved = after_i, after_j, after, True
+        else:
+            table[a], other[b] = other[b], table[a]
+    return improved
 
 
 def _search(tables: list[list[str]], by_id: Mapping[str, PodEntrant], rng: random.Random) -> list[list[str]]:

@@ -6,6 +6,7 @@ import io
 import json
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -96,3 +97,39 @@ def test_a_well_formed_wrong_prev_is_tampered() -> None:
     record = json.loads(log[3]) | {"prev": "0" * 64}
     v = judge(io.BytesIO(b"\n".join([*log[:3], json.dumps(record).encode()]))).verdict
     assert v.error is not None and (v.verdict, v.error.line, v.error.field) == ("tampered", 4, "prev")
+
+
+def spliced(ruleset_id: str, seed: int) -> bytes:
+    """A chained log whose records switch from one bot game to another partway: legal up to a point, then mostly illegal."""
+    from referee.logio import record_decoder
+
+    decode = record_decoder(ruleset_id).decode
+    header = bot_header(ruleset_id, seed)
+    first, second = (list(encode_lines(header, play(header, s)))[1:] for s in (seed, seed + 1))
+    cut = len(first) * (seed % 5 + 1) // 6
+    records = [decode(line) for line in first[:cut] + second[cut:]]
+    return b"".join(line + b"\n" for line in encode_lines(header, records))
+
+
+def test_batches_give_the_verdicts_line_by_line_checks_give(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The engine checks a batch of lines at once only when all are as msgspec writes them; whole verdicts agree."""
+    from referee import engine
+    from referee.rulesets import ids
+    from tests import mutations
+
+    logs = [case.data for case in mutations.cases(150, 40_000)]
+    logs += [spliced(ruleset_id, seed) for ruleset_id in ids() for seed in range(6)]
+    logs += [mutations.bot_log(ruleset_id, 1, 2) for ruleset_id in ids()]
+    uptos = (None, 0, 7, 200)
+
+    def verdicts() -> list[Any]:
+        return [
+            (judge(io.BytesIO(data), upto=upto).verdict, judge(data.splitlines(), upto=upto).last_seq)
+            for data in logs
+            for upto in uptos
+        ]
+
+    batched = verdicts()
+    monkeypatch.setattr(engine._Records, "_batch", lambda self, chunk: None)
+    assert verdicts() == batched
+    assert {v.verdict for v, _ in batched} >= {"complete", "ongoing", "illegal", "malformed", "tampered"}

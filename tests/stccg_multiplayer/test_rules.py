@@ -531,6 +531,15 @@ def test_sg_8_4_final_scores_place_the_players() -> None:
     assert result is not None and result.placements == {"bob": 1, "ann": 2} and result.reason == "final"
 
 
+def test_sg_8_4_a_score_past_the_ruling_s_bound_is_malformed() -> None:
+    """The ruling's bound is a million points either way; a longer number once broke the result's float."""
+    ok(run([*TO_PLAY, rec("judge", "final", scores={"ann": 1_000_000, "bob": -1_000_000})]))
+    for score in (1_000_001, -1_000_001, 10**400):
+        verdict = run([*TO_PLAY, rec("judge", "final", scores={"ann": score, "bob": 0})]).verdict
+        assert verdict.verdict == "malformed" and verdict.error is not None, score
+        assert verdict.error.field == "scores[...]" and "1000000" in verdict.error.message, verdict.error
+
+
 def test_sg_8_5_time_is_a_draw() -> None:
     result = ok(run([*TO_PLAY, rec("judge", "time")])).verdict.result
     assert result is not None and result.winners == [] and result.placements == {"ann": 1, "bob": 1}

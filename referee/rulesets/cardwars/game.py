@@ -263,7 +263,8 @@ class Cardwars(Ruleset):
             if state.phase == "play" and not side.deck and not side.grave and not state.resource_played:
                 raise Illegal("CW-3.3", f"there is no draw: {state.active}'s deck and graveyard are both empty")
             raise Illegal("CW-2.1", f"no draw is due: {_now(state)}")
-        _by(record, CHANCE, "a draw is a chance record")
+        if record.by != CHANCE:
+            _by(record, CHANCE, "a draw is a chance record")
         if record.player != state.active:
             raise Illegal("CW-3.1", f"it is {state.active}'s draw phase, not {record.player}'s")
         side = state.sides[state.active]
@@ -378,7 +379,8 @@ class Cardwars(Ruleset):
         """CW-6.3: the attacker splits an attacker's whole value among its blockers."""
         if state.phase != "assign":
             raise Illegal("CW-2.1", f"no damage assignment is due: {_now(state)}")
-        _by(record, state.active, "the attacking player assigns damage")
+        if record.by != state.active:
+            _by(record, state.active, "the attacking player assigns damage")
         expected = state.pending[0]
         if record.attacker != expected:
             raise Illegal("CW-6.3", f"damage is assigned in attack order: {expected} is next, not {record.attacker}")
@@ -475,14 +477,16 @@ class Cardwars(Ruleset):
         """The active player's side, once `record` is shown to be theirs and in their play phase."""
         if state.phase != "play":
             raise Illegal("CW-2.1", f"cannot {doing} now: {_now(state)}")
-        _by(record, state.active, f"only the active player, {state.active}, may {doing}")
+        if record.by != state.active:
+            _by(record, state.active, f"only the active player, {state.active}, may {doing}")
         return state.sides[state.active]
 
     def _in_defense(self, state: State, record: Record, doing: str) -> None:
         """Raise unless it is the defense phase and `record` is the defender's."""
         if state.phase != "defense":
             raise Illegal("CW-2.1", f"cannot {doing} now: {_now(state)}")
-        _by(record, state.defender, f"only the defending player, {state.defender}, may {doing}")
+        if record.by != state.defender:
+            _by(record, state.defender, f"only the defending player, {state.defender}, may {doing}")
 
     def _ready_attackers(self, state: State) -> list[str]:
         """Face cards of the active player that may attack this turn."""
@@ -515,7 +519,9 @@ class Cardwars(Ruleset):
         return pay if total >= VALUE[face] else None
 
 
-_by = functools.partial(require_actor, rule="CW-2.1")  # who may make a record (CW-2.1)
+# Who may make a record (CW-2.1). Handlers call it only once `by` is wrong, so the
+# usual record does not pay for building the message.
+_by = functools.partial(require_actor, rule="CW-2.1")
 
 
 def _now(state: State) -> str:

@@ -182,7 +182,8 @@ class Maginot(Ruleset):
         """MG-1.4: each player in seat order lays out the four aces, top first."""
         if state.phase != "base":
             raise Illegal("MG-2.2", "the bases are already laid out")
-        _by(record, state.bases_due[0], "the bases are laid out in seat order")
+        if record.by != state.bases_due[0]:
+            _by(record, state.bases_due[0], "the bases are laid out in seat order")
         if sorted(record.aces) != sorted(ACES):
             raise Illegal("MG-1.4", "a base is the four aces, each once")
         side = state.sides[record.by]
@@ -197,7 +198,8 @@ class Maginot(Ruleset):
         """MG-1.5, MG-3.2: chance draws a card from the deck of the player who draws."""
         if state.phase != "draw":
             raise Illegal("MG-2.2", f"no draw is due: it is {state.active}'s {state.phase} phase")
-        _by(record, CHANCE, "a draw is a chance record")
+        if record.by != CHANCE:
+            _by(record, CHANCE, "a draw is a chance record")
         player = state.draws[0]
         if record.player != player:
             raise Illegal("MG-3.2", f"{player} draws next, not {record.player}")
@@ -287,7 +289,8 @@ class Maginot(Ruleset):
         battle = state.battle
         if state.phase != "engage" or battle is None:
             raise Illegal("MG-2.2", "no engagement is due: no battle has just been declared")
-        _by(record, battle.defender, f"only the defender, {battle.defender}, engages")
+        if record.by != battle.defender:
+            _by(record, battle.defender, f"only the defender, {battle.defender}, engages")
         defender = state.sides[battle.defender]
         attacking = state.sides[battle.attacker].units
         seen: set[str] = set()
@@ -358,7 +361,8 @@ class Maginot(Ruleset):
         phase = state.phase
         if phase in ("base", "draw", "engage"):
             raise Illegal("MG-2.2", f"pass does not answer this step: {self.to_act(state)[0]} must {_DUE[phase]}")
-        _by(record, self.to_act(state)[0], "it is not their step to end")
+        if record.by != (state.battle.order[0] if state.battle is not None and phase in ("kd", "combat") else state.active):
+            _by(record, self.to_act(state)[0], "it is not their step to end")
         if phase == "construction":
             state.pool = 0  # MG-4.5: unused tokens are lost
             state.phase = "battle"
@@ -400,7 +404,8 @@ class Maginot(Ruleset):
         """The active player's side, once `record` is theirs and made in `phase`."""
         if state.phase != phase:
             raise Illegal("MG-2.2", f"cannot {doing} now: it is {state.active}'s {state.phase} phase, not {phase}")
-        _by(record, state.active, f"only the active player, {state.active}, may {doing}")
+        if record.by != state.active:
+            _by(record, state.active, f"only the active player, {state.active}, may {doing}")
         return state.sides[state.active]
 
 
@@ -408,7 +413,9 @@ _PART_SUIT = {"life": "heart", "armor": "spade", "weapon": "club"}
 _DUE = {"base": "lay out their base", "draw": "draw (a chance record)", "engage": "declare engagements (engage)"}
 
 
-_by = functools.partial(require_actor, rule="MG-2.2")  # who may make a record (MG-2.2)
+# Who may make a record (MG-2.2). Handlers call it only once `by` is wrong, so the
+# usual record does not pay for building the message.
+_by = functools.partial(require_actor, rule="MG-2.2")
 
 
 def _in_hand(side: Side, card: str, player: str) -> None:

@@ -7,7 +7,7 @@ cards, so every place that holds cards belongs to one `Side`.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from schemas.maginot import Ace
 from schemas.verdict import Result
@@ -23,24 +23,18 @@ CLASS_RANK = {"light": 1, "medium": 2, "heavy": 3}
 PART = {"H": "life", "S": "armor", "C": "weapon"}  # the component suits and what they give a unit
 
 
-def value(card: str) -> int | None:
-    """The number of a number card (2 to 10); None for aces, face cards and jokers (MG-5.1)."""
-    return NUMBERS.get(card[:-1]) if card not in JOKERS else None
-
-
 def suit(card: str) -> str:
     """A card's suit letter; jokers have none."""
     return "" if card in JOKERS else card[-1]
 
 
-def is_resource(card: str) -> bool:
-    """A number card of diamonds: it goes to the resource area (MG-4.1)."""
-    return suit(card) == "D" and value(card) is not None
-
-
-def is_component(card: str) -> bool:
-    """A number card of spades, hearts or clubs: it is built, then assembled (MG-4.6)."""
-    return suit(card) in PART and value(card) is not None
+# Looked up rather than worked out, since nearly every record reads them.
+# value(card): the number of a number card (2 to 10); None for aces, face cards and jokers (MG-5.1).
+value: Callable[[str], int | None] = {card: NUMBERS.get(card[:-1]) for card in DECK if card not in JOKERS}.get
+# is_resource(card): a number card of diamonds, which goes to the resource area (MG-4.1).
+is_resource: Callable[[str], bool] = frozenset(c for c in DECK if suit(c) == "D" and value(c) is not None).__contains__
+# is_component(card): a number card of spades, hearts or clubs, which is built, then assembled (MG-4.6).
+is_component: Callable[[str], bool] = frozenset(c for c in DECK if suit(c) in PART and value(c) is not None).__contains__
 
 
 def class_of(number: int) -> str:

@@ -305,12 +305,12 @@ class Grid:
     ) -> tuple[str, str] | None:
         """SG-3.7/3.8 for a path of the right shape: no regional mission moves, and the mission then fits."""
         slots = self.slots
-        moved = [slots[s] for s in path[:-1]]
-        for slot, loc in zip(path, moved, strict=False):
+        for slot in path[:-1]:
+            loc = slots[slot]
             if loc is not None and loc.region is not None:
                 return ("SG-3.7", f"{loc.name} on {slot} is in a region and may not be shifted")
-        after = dict(zip(path[1:], moved, strict=True))  # where the moved locations stand after the shift
-        near = [after[s] if s in after else slots[s] for s in self._adjacency[path[0]]]
+        # what stands next to path[0] after the shift: a slot on the path holds the location one step back
+        near = [slots[path[path.index(s) - 1]] if s in path else slots[s] for s in self._adjacency[path[0]]]
         if _fits(near, quadrant, region, present):
             return None
         return ("SG-3.8", "even after that shift the mission would not be next to its quadrant or region")
