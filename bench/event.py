@@ -4,8 +4,9 @@ Each step is what an organiser does, called as the CLI calls it (one
 transaction each, no subprocess): register every player from one CSV import,
 pair, enter every result from one CSV import (for each round), the standings
 (the rows, the text a terminal shows, CSV), the HTML export, the JSON export,
-and `verify`. Prints each step's wall time and peak memory (the process's peak
-RSS during the step, on Linux; tracemalloc's peak elsewhere).
+and `verify`. Prints each step's wall time, CPU time (this process's; the
+steadier figure on a shared machine) and peak memory (the process's peak RSS
+during the step, on Linux; tracemalloc's peak elsewhere).
 
     python bench/event.py                          # 1,000 and 10,000 players, SQLite and PostgreSQL, 3 rounds
     python bench/event.py --players 10000 --backends sqlite --rounds 2
@@ -69,23 +70,23 @@ class Steps:
 
     def __init__(self, label: str) -> None:
         self.label = label
-        self.rows: list[tuple[str, float, float]] = []
+        self.rows: list[tuple[str, float, float, float]] = []
 
     @contextmanager
     def step(self, name: str) -> Iterator[None]:
         rss = _reset_rss_peak()
         if not rss:
             tracemalloc.start()
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         yield
-        seconds = time.perf_counter() - start
+        seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
         if rss:
             peak_mib = (_rss_peak_kib() or 0) / 1024
         else:
             peak_mib = tracemalloc.get_traced_memory()[1] / 2**20
             tracemalloc.stop()
-        self.rows.append((name, seconds, peak_mib))
-        print(f"  {name:<34}{seconds:>8.2f} s{peak_mib:>9.0f} MiB", flush=True)
+        self.rows.append((name, seconds, cpu, peak_mib))
+        print(f"  {name:<40}{seconds:>7.2f} s{cpu:>7.2f} s CPU{peak_mib:>7.0f} MiB", flush=True)
 
 
 def players_csv(count: int) -> str:

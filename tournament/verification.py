@@ -193,9 +193,10 @@ def _plain_rows(session: Session, model: type[Base], event_id: str) -> list[dict
     return rows
 
 
-def _comparable(session: Session, model: type[Base], event_id: str) -> set[tuple[tuple[str, Any], ...]]:
-    """Rows as (type name, value) tuples, so a changed type is a difference."""
-    return {tuple((type(v).__name__, v) for v in row.values()) for row in _plain_rows(session, model, event_id)}
+def _comparable(session: Session, model: type[Base], event_id: str) -> set[tuple[tuple[Any, ...], tuple[type, ...]]]:
+    """Rows as (values, their types), so a changed type is a difference."""
+    rows = (tuple(row.values()) for row in _plain_rows(session, model, event_id))
+    return {(values, tuple(map(type, values))) for values in rows}
 
 
 def _plain(value: Any, kind: Any) -> Any:
@@ -211,9 +212,9 @@ def _plain(value: Any, kind: Any) -> Any:
     return as_utc(value) if isinstance(value, datetime) else value
 
 
-def _show(model: type[Base], row: tuple[tuple[str, Any], ...]) -> str:
+def _show(model: type[Base], row: tuple[tuple[Any, ...], tuple[type, ...]]) -> str:
     columns = [c.name for c in model.__table__.columns]
-    return "(" + ", ".join(f"{c}={v!r:.40}" for c, (_, v) in zip(columns, row, strict=True)) + ")"
+    return "(" + ", ".join(f"{c}={v!r:.40}" for c, v in zip(columns, row[0], strict=True)) + ")"
 
 
 def _brief_row(row: dict[str, Any]) -> str:

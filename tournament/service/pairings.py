@@ -186,6 +186,8 @@ def next_round(session: Session, event: Event, number: int, seed: int) -> pairin
 
 def repairing_problem(rebuilt: Session, entry: Entry, payload: Payload) -> str | None:
     """For `verify`: does pairing the round (or making the top cut) again, from the log up to here, agree?"""
+    if not isinstance(payload, BracketSeeded | PodsPaired | RoundPaired):
+        return None  # before looking the event up: most entries are registrations and results
     event = rebuilt.get(Event, entry.event_id)
     if event is None:
         return None
