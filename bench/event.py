@@ -11,6 +11,8 @@ during the step, on Linux; tracemalloc's peak elsewhere).
     python bench/event.py                          # 1,000 and 10,000 players, SQLite and PostgreSQL, 3 rounds
     python bench/event.py --players 10000 --backends sqlite --rounds 2
 
+Each event size and backend runs in a fresh process (peak memory is that run's alone).
+
 PostgreSQL comes from TOURNAMENT_TEST_PG_URL (a server where the user may
 create databases), or from a throwaway cluster started as the tests start it.
 """
@@ -21,6 +23,7 @@ import argparse
 import io
 import os
 import random
+import subprocess
 import sys
 import tempfile
 import time
@@ -194,17 +197,24 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--backends", nargs="*", default=["sqlite", "postgresql"], choices=["sqlite", "postgresql"])
     args = parser.parse_args()
+    runs = [(backend, count) for backend in args.backends for count in args.players]
+    if len(runs) > 1:  # each in a process of its own, so its peak memory is its own
+        with cluster_if_needed(args.backends):
+            env = dict(os.environ, **({"TOURNAMENT_TEST_PG_URL": _SERVER[0]} if _SERVER else {}))
+            for backend, count in runs:
+                one = ["--players", str(count), "--backends", backend, "--rounds", str(args.rounds)]
+                subprocess.run([sys.executable, __file__, *one], env=env, check=True)
+        return
     print(f"(load average {os.getloadavg()[0]:.1f}; {os.cpu_count()} cores)")
     with tempfile.TemporaryDirectory() as tmp, cluster_if_needed(args.backends):
-        for backend in args.backends:
-            for count in args.players:
-                print(f"{backend}, {count:,} players, {args.rounds} rounds:")
-                with database(backend, Path(tmp)) as url:
-                    _url, engine = open_database(url)
-                    try:
-                        run_event(engine, count, args.rounds, Steps(f"{backend} {count}"))
-                    finally:
-                        engine.dispose()
+        for backend, count in runs:
+            print(f"{backend}, {count:,} players, {args.rounds} rounds:")
+            with database(backend, Path(tmp)) as url:
+                _url, engine = open_database(url)
+                try:
+                    run_event(engine, count, args.rounds, Steps(f"{backend} {count}"))
+                finally:
+                    engine.dispose()
 
 
 if __name__ == "__main__":
