@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections import deque
 from collections.abc import Iterable, Set
 from dataclasses import dataclass
 from hashlib import sha256
-from operator import attrgetter
+from itertools import compress, repeat
+from operator import attrgetter, length_hint
 from typing import Any
 
 import msgspec
@@ -170,6 +172,7 @@ class _Records:
         assert replay.ruleset is not None
         self.replay, self.state, self.apply = replay, replay.state, replay.ruleset.apply
         self.decoder = record_decoder(header.ruleset)
+        self.checked = frozenset(self.decoder.checks)  # record types with deferred patterns
         self.actors = frozenset({*header.players, CHANCE, JUDGE})
         self.stop = stop  # the seq to stop after; -1 for none
         self.seq = 0  # the last record checked and found good; line seq + 1 holds it
@@ -225,24 +228,29 @@ class _Records:
         elif prevs.count(None) != count:
             return None
         self.chained = chained
-        apply, state, checks = self.apply, self.state, self.decoder.checks
-        index = 0
-        try:
-            if checks:  # a record type with deferred patterns: each record's are checked before it is applied
-                for index, record in enumerate(records):
-                    check = checks.get(type(record))
-                    if check is not None and not check(record):
-                        return self._resume(index, lines, hashes if chained else None)
-                    apply(state, record)
-            else:
-                for index, record in enumerate(records):  # noqa: B007 - the index names a failing record
-                    apply(state, record)
-        except Illegal as exc:
-            self.seq = seq + index
-            return self._fail("illegal", Error(seq + index + 2, exc.message, seq=seq + index + 1, rule=exc.rule))
+        valid = self.decoder.valid
+        if self.checked and not all(map(valid, compress(records, map(self.checked.__contains__, map(type, records))))):
+            # A deferred pattern fails: the records before that one are applied as usual, then lines go one by one.
+            first = next(i for i, record in enumerate(records) if not valid(record))
+            if not self._apply(records[:first], seq):
+                return False
+            return self._resume(first, lines, hashes if chained else None)
+        if not self._apply(records, seq):
+            return False
         self.seq, self.line = seq + count, lines[-1]
         if chained:
             self.prev_hash = hashes[-1]
+        return True
+
+    def _apply(self, records: list[Record], seq: int) -> bool:
+        """Apply records that read well, the first being seq + 1; False at an illegal one."""
+        left = iter(records)
+        try:
+            deque(map(self.apply, repeat(self.state), left), maxlen=0)  # the loop in C
+        except Illegal as exc:
+            index = len(records) - length_hint(left) - 1  # `left` has given up the failing record
+            self.seq = seq + index
+            return self._fail("illegal", Error(seq + index + 2, exc.message, seq=seq + index + 1, rule=exc.rule))
         return True
 
     def _resume(self, index: int, lines: list[bytes], hashes: list[str] | None) -> bool:
@@ -358,5 +366,5 @@ def judge_file(path: str) -> Replay:
 
     if path == "-":
         return judge(sys.stdin.buffer, "-")
-    with open(path, "rb") as stream:
+    with open(path, "rb", buffering=0) as stream:  # read a block at a time: no buffer needed between
         return judge(stream, path)

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import hashlib
-import io
+import itertools
 import json
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from functools import cache
-from itertools import islice
 from typing import Any
 
 import msgspec
@@ -151,30 +150,37 @@ BATCH_LINES = 256  # lines given one by one are grouped this many at a time
 
 def read_batches(source: Iterable[bytes]) -> tuple[bytes | None, Iterator[Batch]]:
     """A log's first raw line (None if it has none), and its other lines in batches."""
-    if isinstance(source, io.IOBase):
-        return source.readline() or None, _blocks(source)
-    lines = iter(source)
-    return next(lines, None), _groups(lines)
+    read = getattr(source, "read", None)  # a binary stream: a file, stdin, BytesIO
+    if read is None:
+        lines = iter(source)
+        return next(lines, None), _groups(lines)
+    blocks = _blocks(read)
+    first = next(blocks, None)
+    if first is None:
+        return None, iter(())
+    cut = first.find(b"\n") + 1 or len(first)
+    rest = [(first[cut:], None)] if cut < len(first) else []
+    return first[:cut], itertools.chain(rest, ((block, None) for block in blocks))
 
 
-def _blocks(stream: io.IOBase) -> Iterator[Batch]:
+def _blocks(read: Callable[[int], bytes]) -> Iterator[bytes]:
     """A stream's lines, a block at a time, cut after the block's last `\n`."""
     pending: list[bytes] = []
-    while block := stream.read(BATCH_BYTES):
+    while block := read(BATCH_BYTES):
         cut = block.rfind(b"\n") + 1
         if not cut:  # a line longer than a block
             pending.append(block)
             continue
         pending.append(block[:cut])
-        yield b"".join(pending), None
+        yield b"".join(pending)
         pending = [block[cut:]] if cut < len(block) else []
     if pending:
-        yield b"".join(pending), None
+        yield b"".join(pending)
 
 
 def _groups(lines: Iterator[bytes]) -> Iterator[Batch]:
     """Lines given one by one, in groups; a group has its chunk when each line has no `\n` but a final one."""
-    while group := list(islice(lines, BATCH_LINES)):
+    while group := list(itertools.islice(lines, BATCH_LINES)):
         joined = b"".join(group)
         newlines = joined.count(b"\n")
         if not newlines:  # lines without endings (`splitlines()`)

@@ -16,13 +16,10 @@ from typing import Annotated, Any
 
 import msgspec
 import typer
-from sqlalchemy import select
-from sqlalchemy.orm import Session
 
 from referee import console
 from referee.console import emit_json, err, out, say
-from tournament import cli_people, cli_results, cli_rounds, export, pictures, render, service
-from tournament import demo as demo_mod
+from tournament import cli_people, cli_results, cli_rounds, pictures, render, views
 from tournament.cli_base import (
     DbOpt,
     EventArg,
@@ -31,15 +28,19 @@ from tournament.cli_base import (
     OutOpt,
     check_format,
     database,
+    demo,
+    eventlog,
+    export,
     fail,
+    models,
+    new_session,
+    reading,
+    service,
     show_round,
     transaction,
+    verification,
     write_text,
 )
-from tournament.db import revisions, shown
-from tournament.eventlog import as_utc, decode
-from tournament.models import Event, GameLog, LogEntry
-from tournament.verification import verify as verify_log
 from tournament.web.command import serve as serve_cmd
 
 app = typer.Typer(
@@ -116,8 +117,8 @@ def create(
 @app.command()
 def events(db: DbOpt = None, as_json: JsonOpt = False) -> None:
     """List the events in the database."""
-    with database(db) as (_url, engine), Session(engine) as session:
-        infos = [export.event_info(e) for e in session.scalars(select(Event).order_by(Event.created_at))]
+    with reading(db) as session:
+        infos = export.event_infos(session)
     if as_json:
         emit_json(infos)
         return
@@ -178,7 +179,7 @@ def bracket_cmd(
     fmt = "json" if as_json else fmt
     if fmt not in ("text", "json", "html"):
         fail(f"--format must be text, json or html, not {fmt!r}")
-    with database(db) as (_url, engine), Session(engine) as session:
+    with reading(db) as session:
         info = export.bracket_info(session, event)
         details = export.event_info(service.get_event(session, event))
     if info is None:
@@ -208,33 +209,33 @@ def standings_cmd(
 ) -> None:
     """The standings, with the event's tiebreakers."""
     fmt = check_format(fmt, as_json)
-    with database(db) as (_url, engine), Session(engine) as session:
-        rows = export.standing_rows(session, event)
-        info = export.event_info(service.get_event(session, event))
-        drawn = export.bracket_info(session, event)
-        drawings = [pictures.bracket_picture(drawn)] if drawn else []
-        if info.format == "pods":
-            drawings += [
-                pictures.Picture(f"Round {n}", text=render.pod_text(export.pairing_rows(session, event, n)))
-                for n in range(1, info.rounds + 1)
-            ]
-        # After a top cut, pages show the Swiss standings as they were at the cut and the bracket's places apart,
-        # so no bracket result seems to re-rank the Swiss table.
-        cut = info.format == "swiss" and info.bracket_round is not None and drawn is not None
-        swiss = export.standing_rows(session, event, swiss_only=True) if cut else rows
+    view = views.cached(db, views.Standings, event)
+    if view is None:
+        with reading(db) as session:
+            view = export.standings_view(session, event)
+            export.remember(session, event, view)
+    show_standings(view, fmt, target, limit)
+
+
+def show_standings(view: views.Standings, fmt: str, target: Path | None, limit: int) -> None:
+    info, rows, drawn = view.event, view.rows, view.bracket
+    drawings = [pictures.bracket_picture(drawn)] if drawn else []
+    drawings += [pictures.Picture(f"Round {n}", text=render.pod_text(tables)) for n, tables in enumerate(view.pods, start=1)]
     title = f"{info.name}: standings after round {info.rounds}"
     header, cells = render.standing_cells(rows)
     if fmt == "json":
         write_text(msgspec.json.encode(rows).decode(), target)
     elif fmt == "csv" or (fmt == "table" and target is not None):
         write_text(render.to_csv(header, cells), target)
-    elif cut and drawn is not None and info.bracket_round is not None:
+    elif view.swiss is not None and drawn is not None and info.bracket_round is not None:
+        # After a top cut, pages show the Swiss standings as they were at the cut and the bracket's places apart,
+        # so no bracket result seems to re-rank the Swiss table.
         caption = f"Swiss standings at the cut, after round {info.bracket_round - 1}"
         places = ("Top cut: places", *render.place_cells(drawn))
         if fmt == "html":
-            write_text(render.to_html(title, caption, info, *render.standing_cells(swiss), drawings, [places]), target)
+            write_text(render.to_html(title, caption, info, *render.standing_cells(view.swiss), drawings, [places]), target)
         else:
-            out.print(render.to_rich(caption, *render.standing_cells(swiss), width=out.width))
+            out.print(render.to_rich(caption, *render.standing_cells(view.swiss), width=out.width))
             out.print(render.to_rich(*places, width=out.width))
     elif fmt == "html":
         write_text(render.to_html(title, "Standings", info, header, cells, drawings), target)
@@ -259,16 +260,19 @@ def pairings(
     fmt = check_format(fmt, as_json)
     if by not in ("table", "name"):
         fail(f"--by must be table or name, not {by!r}")
-    with database(db) as (_url, engine), Session(engine) as session:
-        details = export.event_info(service.get_event(session, event))
-        info = export.round_info(session, event, details.rounds if round_number is None else round_number)
-    show_round(info, fmt, target, details, by)
+    args = "" if round_number is None else str(round_number)
+    view = views.cached(db, views.Pairings, event, args)
+    if view is None:
+        with reading(db) as session:
+            view = export.pairings_view(session, event, round_number)
+            export.remember(session, event, view, args)
+    show_round(view.round, fmt, target, view.event, by)
 
 
 @app.command("export")
 def export_cmd(event: EventArg, target: OutOpt = None, db: DbOpt = None) -> None:
     """The whole event as JSON (schemas/json/tournament-export.schema.json)."""
-    with database(db) as (_url, engine), Session(engine) as session:
+    with reading(db) as session:
         data = export.export_event(session, event)
     write_text(msgspec.json.format(msgspec.json.encode(data), indent=2).decode(), target)
 
@@ -283,14 +287,14 @@ def game_log(
     db: DbOpt = None,
 ) -> None:
     """A stored game log, byte for byte as reported (its SHA-256 is in `pairings --json` and `export`)."""
-    with database(db) as (_url, engine), Session(engine) as session:
+    with reading(db) as session:
         event_row = service.get_event(session, event)
         if event_row.format == "pods":  # one game a pod, its log kept on the pod
             pod, _seats = service.find_pod(session, event_row, table, round_number)
             where, data = f"table {pod.number} of round {pod.round}", pod.log if game == 1 else None
         else:
             match = service.find_match(session, event_row, table, round_number)
-            stored = session.get(GameLog, (event, match.round, match.number, game))
+            stored = session.get(models.GameLog, (event, match.round, match.number, game))
             where, data = f"table {match.number} of round {match.round}", stored.data if stored else None
         if data is None:
             fail(f"{where} has no stored log for game {game}", service.EXIT_NOT_FOUND)
@@ -308,12 +312,11 @@ def game_log(
 @app.command("log")
 def log_cmd(event: EventArg, db: DbOpt = None, as_json: JsonOpt = False) -> None:
     """The event log: every change, in order, with its hash chain."""
-    with database(db) as (_url, engine), Session(engine) as session:
+    with reading(db) as session:
         service.get_event(session, event)
-        entries = list(session.scalars(select(LogEntry).filter_by(event_id=event).order_by(LogEntry.seq)))
-        rows = [(e, summary(decode(e))) for e in entries]
+        rows = [(e, summary(eventlog.decode(e))) for e in export.log_entries(session, event)]
     if as_json:
-        emit_json([{"seq": e.seq, "type": e.type, "at": as_utc(e.at), "prev": e.prev, "hash": e.hash, "payload": data} for e, data in rows])
+        emit_json([{"seq": e.seq, "type": e.type, "at": eventlog.as_utc(e.at), "prev": e.prev, "hash": e.hash, "payload": data} for e, data in rows])
         return
     from rich.table import Table
 
@@ -324,7 +327,7 @@ def log_cmd(event: EventArg, db: DbOpt = None, as_json: JsonOpt = False) -> None
         details = ", ".join(
             f"{k}={len(v)} game log(s)" if k == "logs" else f"{k}={v}" for k, v in data.items() if v not in (None, [], "")
         )
-        table.add_row(str(e.seq), e.type, as_utc(e.at).strftime("%H:%M:%S"), e.hash[:8], details)
+        table.add_row(str(e.seq), e.type, eventlog.as_utc(e.at).strftime("%H:%M:%S"), e.hash[:8], details)
     out.print(table)
 
 
@@ -346,8 +349,8 @@ def verify_cmd(
     as_json: JsonOpt = False,
 ) -> None:
     """Check the event log's hash chain, rebuild the tables from it, and compare. Exit 1 on any difference."""
-    with database(db) as (_url, engine), Session(engine) as session:
-        found = verify_log(session, event, service.repairing_problem if pairings else None)
+    with reading(db) as session:
+        found = verification.verify(session, event, service.repairing_problem if pairings else None)
         if not found.exists:
             raise service.NotFound(f"unknown event {event!r}")
     if as_json:
@@ -379,19 +382,21 @@ def demo_cmd(
         fail("--cut follows Swiss rounds: use it with --format swiss")
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+    from tournament.db import shown
+
     with database(db, create=True) as (url, engine):
-        total = demo_mod.tables_expected(fmt, players, rounds, cut, table_size)
+        total = demo.tables_expected(fmt, players, rounds, cut, table_size)
         with Progress(
             TextColumn("playing"), BarColumn(), MofNCompleteColumn(), TextColumn("tables"), TimeElapsedColumn(),
             console=err.made(), transient=True,
         ) as progress:
             task = progress.add_task("tables", total=total)
-            ran = demo_mod.run(
+            ran = demo.run(
                 engine, logs, players=players, rounds=rounds, ruleset=ruleset, best_of=best_of or (1 if fmt == "pods" else 3),
                 seed=seed,
                 format=fmt, cut=cut, table_size=table_size, on_table=lambda: progress.advance(task),
             )
-        with Session(engine) as session:
+        with new_session(engine) as session:
             rows = export.standing_rows(session, ran.event_id)
             info = export.event_info(service.get_event(session, ran.event_id))
             drawn = export.bracket_info(session, ran.event_id)
@@ -422,6 +427,8 @@ def db_upgrade(
     as_json: JsonOpt = False,
 ) -> None:
     """Apply the migrations (every command also does this on first use)."""
+    from tournament.db import revisions, shown
+
     with database(db, revision, create=True) as (url, engine):
         now = max(revisions(engine), default=None)  # one head: the migrations never branch
     if as_json:

@@ -2,29 +2,54 @@
 
 The command modules (`cli`, `cli_people`, ...) are thin layers over
 `tournament.service`; they own no logic beyond reading files and printing.
+They take `service`, `export` and the other database modules from here, loaded
+when a command first uses them (`lazy`): building the command line costs no
+SQLAlchemy, so `--help` and a read served from the views cache (`views`) start at once.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import msgspec
 import typer
-from sqlalchemy import Engine
-from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
-from sqlalchemy.orm import Session
 
 from referee import console
 from referee.console import err, out
 from schemas.tournament import EventInfo, RoundInfo
-from tournament import printables, render, service
-from tournament.db import DatabaseUnavailable, first_line, open_database, shown
-from tournament.pods import repeats_text
+from tournament import printables, render
+
+
+def lazy(name: str) -> Any:
+    """The module `name`, run when one of its attributes is first used (importlib's LazyLoader)."""
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.find_spec(name)
+    assert spec is not None and spec.loader is not None, name
+    spec.loader = importlib.util.LazyLoader(spec.loader)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    parent, _, child = name.rpartition(".")
+    setattr(sys.modules[parent], child, module)  # as an import would, so `import parent.child` finds it
+    return module
+
+
+if TYPE_CHECKING:
+    from sqlalchemy import Engine
+    from sqlalchemy.orm import Session
+
+    from tournament import demo, eventlog, export, models, pods, service, verification
+else:
+    demo, eventlog, export, models, pods, service, verification = (
+        lazy(f"tournament.{name}") for name in ("demo", "eventlog", "export", "models", "pods", "service", "verification")
+    )
 
 DbOpt = Annotated[
     str | None,
@@ -39,9 +64,9 @@ FormatOpt = Annotated[str, typer.Option("--format", "-f", help="table, csv, json
 OutOpt = Annotated[Path | None, typer.Option("--out", "-o", help="Write to this file instead of stdout.")]
 
 
-def fail(message: str, code: int = service.EXIT_USAGE) -> NoReturn:
-    """A one-line `tournament: ...` error on stderr, then exit with `code`."""
-    console.fail("tournament", message, code)
+def fail(message: str, code: int | None = None) -> NoReturn:
+    """A one-line `tournament: ...` error on stderr, then exit with `code` (default: a usage error)."""
+    console.fail("tournament", message, service.EXIT_USAGE if code is None else code)
 
 
 @contextmanager
@@ -51,6 +76,10 @@ def database(db: str | None, revision: str | None = None, *, create: bool = Fals
     Only `create=True` (creating an event, the demo, `db upgrade`) may make a
     database that does not exist yet; any other command refuses (exit 8).
     """
+    from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
+
+    from tournament.db import DatabaseUnavailable, first_line, open_database, shown
+
     try:
         url, engine = open_database(db, revision, create=create)
     except DatabaseUnavailable as exc:
@@ -70,15 +99,22 @@ def database(db: str | None, revision: str | None = None, *, create: bool = Fals
 @contextmanager
 def transaction(db: str | None, *, create: bool = False) -> Iterator[Session]:
     """One session and one transaction: committed when the command succeeds, else rolled back."""
-    with database(db, create=create) as (_url, engine), Session(engine) as session, session.begin():
+    with database(db, create=create) as (_url, engine), new_session(engine) as session, session.begin():
         yield session
 
 
 @contextmanager
 def reading(db: str | None) -> Iterator[Session]:
     """A session to read with (no database is created)."""
-    with database(db) as (_url, engine), Session(engine) as session:
+    with database(db) as (_url, engine), new_session(engine) as session:
         yield session
+
+
+def new_session(engine: Engine) -> Session:
+    """A session on `engine`."""
+    from sqlalchemy.orm import Session
+
+    return Session(engine)
 
 
 def check_format(fmt: str, as_json: bool) -> str:
@@ -106,11 +142,11 @@ def write_text(text: str, target: Path | None) -> None:
 
 def show_round(info: RoundInfo, fmt: str, target: Path | None, event: EventInfo, by: str = "table") -> None:
     """A round's pairings in `fmt`, by table or alphabetically `by` name; a `table` sent to a file is written as CSV."""
-    pods = event.format == "pods"
+    is_pods = event.format == "pods"
     if by == "name":
-        header, cells = printables.by_name_cells(info, pods)
+        header, cells = printables.by_name_cells(info, is_pods)
     else:
-        header, cells = render.pairing_cells(info.tables, info.bye, pods=pods, advanced=[*info.byes, *info.advanced], names=info.names)
+        header, cells = render.pairing_cells(info.tables, info.bye, pods=is_pods, advanced=[*info.byes, *info.advanced], names=info.names)
     title = f"{event.name}: round {info.number}"
     if fmt == "json":
         write_text(msgspec.json.encode(info).decode(), target)
@@ -124,7 +160,7 @@ def show_round(info: RoundInfo, fmt: str, target: Path | None, event: EventInfo,
     else:
         out.print(render.to_rich(title, header, cells, width=out.width))
         if info.repeats is not None:
-            out.print(repeats_text(info.repeats, info.proven))
+            out.print(pods.repeats_text(info.repeats, info.proven))
 
 
 def read_text(path: Path) -> str:

@@ -3,14 +3,25 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from referee.console import emit_json, say
-from tournament import export, render, service
-from tournament.cli_base import DbOpt, EventArg, JsonOpt, fail, read_text, transaction
-from tournament.models import Player
+from tournament import render
+from tournament.cli_base import (
+    DbOpt,
+    EventArg,
+    JsonOpt,
+    export,
+    fail,
+    read_text,
+    service,
+    transaction,
+)
+
+if TYPE_CHECKING:
+    from tournament.models import Player
 
 app = typer.Typer()
 PlayerArg = Annotated[str, typer.Argument(help="The player's id.", metavar="PLAYER")]

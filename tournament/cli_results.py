@@ -3,16 +3,28 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
-from sqlalchemy import Engine
-from sqlalchemy.orm import Session
 
 from referee.console import emit_json, err, say
 from schemas.tournament import TableRow
-from tournament import export, render, service
-from tournament.cli_base import DbOpt, EventArg, JsonOpt, database, fail, read_text, transaction
+from tournament import render
+from tournament.cli_base import (
+    DbOpt,
+    EventArg,
+    JsonOpt,
+    database,
+    export,
+    fail,
+    new_session,
+    read_text,
+    service,
+    transaction,
+)
+
+if TYPE_CHECKING:
+    from sqlalchemy import Engine
 
 app = typer.Typer()
 TableOpt = Annotated[int, typer.Option("--table", "-t", help="The table number.")]
@@ -168,7 +180,7 @@ def enter(event: EventArg, db: DbOpt = None, as_json: JsonOpt = False) -> None:
     """Ask table by table for the current round's results still missing: 2-1, 1-1-1, id (an intentional draw);
     a pod's places in seat order (1-3-2-4). Enter skips a table, q stops. Each answer is saved at once."""
     with database(db) as (_url, engine):
-        with Session(engine) as session:
+        with new_session(engine) as session:
             found = service.get_event(session, event)
             rows = [r for r in export.round_rows(session, found, found.rounds) if r.games is None and r.places is None]
         entered = 0
@@ -177,7 +189,7 @@ def enter(event: EventArg, db: DbOpt = None, as_json: JsonOpt = False) -> None:
             if answer is None:
                 break
             entered += answer
-        with Session(engine) as session:
+        with new_session(engine) as session:
             remaining = service.open_tables(session, event)
     if as_json:
         emit_json({"event": event, "round": found.rounds, "entered": entered, "open_tables": remaining})
@@ -200,7 +212,7 @@ def _ask_until_saved(engine: Engine, event: str, pods: bool, row: TableRow) -> i
         if not answer:
             return 0
         try:
-            with Session(engine) as session, session.begin():
+            with new_session(engine) as session, session.begin():
                 if pods:
                     _pod, seated = service.find_pod(session, service.get_event(session, event), row.table, row.round)
                     service.report_pod(session, event, row.table, round_number=row.round, places=service.score_places(seated, answer))

@@ -9,14 +9,16 @@ from typing import Annotated
 import typer
 
 from referee.console import emit_json, say
-from tournament import export, printables, render, service
+from tournament import printables, render
 from tournament.cli_base import (
     DbOpt,
     EventArg,
     JsonOpt,
     OutOpt,
+    export,
     fail,
     reading,
+    service,
     show_round,
     transaction,
     write_text,
@@ -81,11 +83,14 @@ def swap(
 @round_app.command("start")
 def round_start(
     event: EventArg,
-    minutes: Annotated[int, typer.Option("--minutes", "-m", help="The round's length.")] = service.DEFAULT_MINUTES,
+    minutes: Annotated[
+        int | None, typer.Option("--minutes", "-m", help="The round's length (default: 50, a Swiss round of Magic).")
+    ] = None,
     db: DbOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Start the current round's clock now."""
+    minutes = service.DEFAULT_MINUTES if minutes is None else minutes
     with transaction(db) as session:
         paired = service.start_round(session, event, minutes)
         number = paired.number

@@ -9,9 +9,6 @@ PostgreSQL writers queue on the event row (`SELECT ... FOR UPDATE`).
 from __future__ import annotations
 
 import gc
-import os
-import re
-from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -19,33 +16,17 @@ from sqlalchemy import Engine, create_engine, event, inspect, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError, OperationalError
 
-import migrations
+from tournament.dbinfo import database_url, migrations_folder, newest_revisions
 
 if TYPE_CHECKING:
     from alembic.config import Config
 
-DEFAULT_DB = "tournament.db"
 ALEMBIC_INI = Path(__file__).with_name("alembic.ini")
 VERSION_TABLE = "alembic_version"  # alembic's default; migrations/env.py keeps it
 
 
 class DatabaseUnavailable(Exception):
     """The database cannot be reached, opened, or migrated."""
-
-
-def database_url(value: str | None) -> str:
-    """The SQLAlchemy URL for `--db`, `TOURNAMENT_DB`, or the default file.
-
-    A value without `://` is a SQLite file path; plain `postgresql://` URLs
-    get the psycopg 3 driver, the one the project installs.
-    """
-    value = value or os.environ.get("TOURNAMENT_DB") or DEFAULT_DB
-    if "://" not in value:
-        return f"sqlite:///{Path(value).resolve()}"
-    for prefix in ("postgresql://", "postgres://"):
-        if value.startswith(prefix):
-            return "postgresql+psycopg://" + value[len(prefix) :]
-    return value
 
 
 def shown(url: str) -> str:
@@ -105,13 +86,8 @@ def alembic_config() -> Config:
     from alembic.config import Config
 
     config = Config(str(ALEMBIC_INI))
-    # __path__, not __file__: an editable install may see `migrations` as a namespace package
-    config.set_main_option("script_location", _migrations_folder())
+    config.set_main_option("script_location", migrations_folder())
     return config
-
-
-def _migrations_folder() -> str:
-    return next(iter(migrations.__path__))
 
 
 def upgrade(engine: Engine, revision: str = "head") -> tuple[str | None, str | None]:
@@ -128,32 +104,7 @@ def upgrade(engine: Engine, revision: str = "head") -> tuple[str | None, str | N
     return before, after
 
 
-_REVISION = re.compile(r"^revision\b[^=]*=\s*['\"]([^'\"]+)['\"]", re.M)
-_DOWN = re.compile(r"^down_revision\b[^=]*=(.*)$", re.M)
-
-
-@cache
-def newest_revisions() -> frozenset[str]:
-    """The heads of the migration scripts (read once per process).
-
-    Read from the scripts' `revision` and `down_revision` lines, so a command
-    whose database is current never imports alembic (a third of a second);
-    a script these lines cannot be read from leaves it to alembic.
-    """
-    revisions, parents = set(), set()
-    for script in Path(_migrations_folder(), "versions").glob("*.py"):
-        source = script.read_text()
-        found, down = _REVISION.search(source), _DOWN.search(source)
-        if found is None or down is None:
-            if script.name != "__init__.py":
-                return _alembic_heads()
-            continue
-        revisions.add(found.group(1))
-        parents.update(re.findall(r"['\"]([^'\"]+)['\"]", down.group(1)))
-    return frozenset(revisions - parents)
-
-
-def _alembic_heads() -> frozenset[str]:
+def alembic_heads() -> frozenset[str]:
     from alembic.script import ScriptDirectory
 
     return frozenset(ScriptDirectory.from_config(alembic_config()).get_heads())

@@ -28,9 +28,9 @@ from schemas.tournament import (
     StandingRow,
     TableRow,
 )
-from tournament import service
+from tournament import service, views
 from tournament.eventlog import as_utc
-from tournament.models import Event, GameLog, LogEntry, Match, Pod, PodSeat
+from tournament.models import CachedView, Event, GameLog, LogEntry, Match, Pod, PodSeat
 
 
 def standing_rows(session: Session, event_id: str, swiss_only: bool = False) -> list[StandingRow]:
@@ -141,10 +141,20 @@ def pairing_rows(session: Session, event_id: str, round_number: int) -> list[Tab
     return round_rows(session, event, round_number)
 
 
+def log_entries(session: Session, event_id: str) -> list[LogEntry]:
+    """The event's log, in order."""
+    return list(session.scalars(select(LogEntry).filter_by(event_id=event_id).order_by(LogEntry.seq)))
+
+
 def log_rows(session: Session, event_id: str) -> list[LogEntryInfo]:
     # Columns, not LogEntry rows: the payloads are not shown, and 25,000 ORM objects cost most of a 10,000-player export.
     entries = select(LogEntry.seq, LogEntry.type, LogEntry.at, LogEntry.prev, LogEntry.hash).filter_by(event_id=event_id)
     return [LogEntryInfo(seq, type_, as_utc(at), prev, hash_) for seq, type_, at, prev, hash_ in session.execute(entries.order_by(LogEntry.seq))]
+
+
+def event_infos(session: Session) -> list[EventInfo]:
+    """Every event, oldest first."""
+    return [event_info(e) for e in session.scalars(select(Event).order_by(Event.created_at))]
 
 
 def event_info(event: Event) -> EventInfo:
@@ -221,3 +231,46 @@ def export_event(session: Session, event_id: str) -> Export:
         EXPORT_FORMAT, event_info(event), players, rounds, standing_rows(session, event_id), log_rows(session, event_id),
         bracket_info(session, event_id),
     )
+
+
+# The views read commands show (`tournament.views`) ------------------------------------------------------------
+
+
+def standings_view(session: Session, event_id: str) -> views.Standings:
+    """The standings with the event, its bracket, and (pods) each round's tables for the page's drawings."""
+    rows = standing_rows(session, event_id)
+    info = event_info(service.get_event(session, event_id))
+    drawn = bracket_info(session, event_id)
+    pods = [pairing_rows(session, event_id, n) for n in range(1, info.rounds + 1)] if info.format == "pods" else []
+    cut = info.format == "swiss" and info.bracket_round is not None and drawn is not None
+    return views.Standings(info, rows, drawn, standing_rows(session, event_id, swiss_only=True) if cut else None, pods)
+
+
+def pairings_view(session: Session, event_id: str, round_number: int | None) -> views.Pairings:
+    """A round (default: the current one) with the event."""
+    details = event_info(service.get_event(session, event_id))
+    return views.Pairings(details, round_info(session, event_id, details.rounds if round_number is None else round_number))
+
+
+def fresh_view(session: Session, kind: str, event_id: str, args: str) -> views.View:
+    """The view `kind` with `args` (as `view_cache` keys it) computed from the tables."""
+    if kind == "standings" and args == "":
+        return standings_view(session, event_id)
+    if kind == "pairings" and (args == "" or (args.isascii() and args.isdigit())):
+        return pairings_view(session, event_id, int(args) if args else None)
+    raise ValueError(f"no {kind} view with arguments {args!r}")
+
+
+def remember(session: Session, event_id: str, view: views.View, args: str = "") -> None:
+    """Keep a view just computed for the next read, in the read's own transaction, so it is stamped with the head
+    it was computed at. SQLite only (PostgreSQL reads take the full path); a failure to store it is silent."""
+    from sqlalchemy.exc import SQLAlchemyError
+
+    if session.get_bind().dialect.name != "sqlite":
+        return
+    try:
+        head = service.get_event(session, event_id).last_hash
+        session.merge(CachedView(event_id=event_id, kind=views.kind(view), args=args, head=head, code=views.code(), data=views.encode(view)))
+        session.commit()
+    except SQLAlchemyError:  # e.g. a read-only file: the read still shows the view
+        session.rollback()

@@ -254,3 +254,20 @@ class ServerSecret(Base):
 
     name: Mapped[str] = mapped_column(String(32), primary_key=True)
     value: Mapped[str] = mapped_column(String(128))
+
+
+class CachedView(Base):
+    """A read command's view of an event (`tournament.views`, T-66): derived, never part of its history.
+
+    Current while `head` is the event's `last_hash` and `code` the fingerprint
+    of the code that reads it; `tournament verify` checks current ones against the log.
+    """
+
+    __tablename__ = "view_cache"
+
+    event_id: Mapped[str] = mapped_column(ID, ForeignKey("events.id"), primary_key=True)
+    kind: Mapped[str] = mapped_column(String(16), primary_key=True)  # standings or pairings
+    args: Mapped[str] = mapped_column(String(64), primary_key=True)  # e.g. the round asked for; "" for none
+    head: Mapped[str] = mapped_column(HASH)
+    code: Mapped[str] = mapped_column(HASH)
+    data: Mapped[bytes] = mapped_column(LargeBinary)  # the view, msgspec JSON

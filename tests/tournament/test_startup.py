@@ -6,7 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tournament.db import _alembic_heads, newest_revisions, open_database, revisions
+from tournament.db import alembic_heads, newest_revisions, open_database, revisions
 
 
 def imported(*args: str, cwd: Path) -> set[str]:
@@ -17,7 +17,7 @@ def imported(*args: str, cwd: Path) -> set[str]:
 
 
 def test_the_heads_read_from_the_scripts_are_alembics() -> None:
-    assert newest_revisions() == _alembic_heads()
+    assert newest_revisions() == alembic_heads()
 
 
 def test_the_revision_is_read_with_one_query(db_url: str) -> None:

@@ -6,7 +6,10 @@ with raw SQL (any column of any row edited, a row deleted, duplicated or two
 rows' values swapped, a payload rewritten as text, foreign keys broken, a
 player renamed inside a payload, with or without the hash chain redone) and
 runs `verify` on the event whose row it changed: exit 1 if anything changed,
-0 if not, and every stderr line a one-line finding (never a traceback).
+0 if not, and every stderr line a one-line finding (never a traceback). On
+SQLite the template also holds cached views (`tournament.views`); a change
+to one must make `verify` fail exactly when a read would then show a view
+that is not what the log gives (a deleted or stale view is harmless).
 """
 
 from __future__ import annotations
@@ -27,13 +30,15 @@ from hypothesis import strategies as st
 from sqlalchemy import Connection, create_engine, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError
+from sqlalchemy.orm import Session
 
 from tests.tournament.tlib import cli, runner
+from tournament import export, views
 from tournament.cli import app
 from tournament.eventlog import entry_hash
-from tournament.models import PROJECTION, LogEntry
+from tournament.models import PROJECTION, CachedView, LogEntry
 
-TABLES = {model.__tablename__: model.__table__ for model in (*PROJECTION, LogEntry)}
+TABLES = {model.__tablename__: model.__table__ for model in (*PROJECTION, LogEntry, CachedView)}
 KINDS = ("update", "update", "update", "delete", "duplicate", "swap", "payload_text", "rename", "rename_rechained")
 
 
@@ -60,6 +65,10 @@ def template(db_url: str, tmp_path: Path) -> Template:
     cli(db_url, "pair", "demo")
     cli(db_url, "drop", "demo", "bob")  # mid-round: bob's table is conceded
     cli(db_url, "demo", "--format", "pods", "--ruleset", "crossover", "--players", "5", "--rounds", "1", "--logs", logs)
+    for event in ("demo", "demo-2"):  # views to cache (SQLite keeps them)
+        cli(db_url, "standings", event)
+        cli(db_url, "pairings", event)
+        cli(db_url, "pairings", event, "--round", "1")
     return Template(db_url, "sqlite" if db_url.startswith("sqlite") else "postgresql")
 
 
@@ -213,7 +222,7 @@ def rename(connection: Connection, log: list[dict[str, Any]], m: dict[str, Any],
     return str(target["event_id"])
 
 
-def check_verify(template: Template, m: dict[str, Any]) -> None:
+def check_verify(template: Template, m: dict[str, Any]) -> int:
     """Change a copy of the template as `m` says, then `verify` the event whose row changed."""
     with copy_of(template) as url:
         engine = create_engine(url)
@@ -230,12 +239,37 @@ def check_verify(template: Template, m: dict[str, Any]) -> None:
                 changed = dump(connection) != before
         finally:
             engine.dispose()
+        if changed and m["table"] == CachedView.__tablename__ and m["kind"] in ("update", "delete", "duplicate", "swap"):
+            changed = shows_a_false_view(url, event)
         result = runner.invoke(app, ["verify", event, "--db", url])
     assert result.exception is None or isinstance(result.exception, SystemExit), result.stderr
     assert "Traceback" not in result.stderr
     assert result.exit_code == (1 if changed else 0), (result.exit_code, result.stderr, m)
     for line in result.stderr.splitlines():
         assert line.startswith(f"{event}: "), line
+    return result.exit_code
+
+
+def shows_a_false_view(url: str, event: str) -> bool:
+    """Whether a read of `event` would now show a cached view that differs from what its tables give."""
+    engine = create_engine(url)
+    try:
+        with Session(engine) as session:
+            keys = session.execute(text("SELECT kind, args FROM view_cache WHERE event_id = :e"), {"e": event}).all()
+            for kind, args in keys:
+                if kind not in views.KINDS or not isinstance(args, str):
+                    continue
+                shown = views.cached(url, views.KINDS[kind], event, args)
+                if shown is None:
+                    continue
+                try:
+                    if shown != export.fresh_view(session, kind, event, args):
+                        return True
+                except Exception:  # a view of something that is not there
+                    return True
+    finally:
+        engine.dispose()
+    return False
 
 
 def any_change(template: Template, m: dict[str, Any]) -> None:
@@ -278,3 +312,19 @@ def test_verify_reports_any_tampering_and_never_crashes_long(template: Template,
 )
 def test_verify_reports_the_issues_tampering(template: Template, m: dict[str, Any]) -> None:
     check_verify(template, m)
+
+
+@pytest.mark.parametrize(
+    ("m", "found"),
+    [
+        # demo's cached standings given demo-2's (rows 0 and 3: standings, pairings, pairings of round 1 per event)
+        ({"kind": "swap", "table": "view_cache", "row": 0, "other": 3, "column": 5, "value": None, "name": "x"}, 1),
+        ({"kind": "delete", "table": "view_cache", "row": 0, "other": 0, "column": 0, "value": None, "name": "x"}, 0),
+        ({"kind": "update", "table": "view_cache", "row": 1, "other": 0, "column": 3, "value": "stale", "name": "x"}, 0),
+    ],
+    ids=["another-events-view", "deleted", "stale"],
+)
+def test_verify_finds_a_cached_view_that_would_mislead(template: Template, m: dict[str, Any], found: int) -> None:
+    if template.backend == "postgresql":
+        pytest.skip("PostgreSQL caches no views (T-66)")
+    assert check_verify(template, m) == found

@@ -6,13 +6,9 @@ import os
 from typing import Annotated
 
 import typer
-from sqlalchemy.engine import make_url
-from sqlalchemy.orm import Session
 
 from referee import console
 from referee.console import say
-from tournament import service
-from tournament.db import DatabaseUnavailable, open_database, shown
 
 
 def serve(
@@ -26,6 +22,11 @@ def serve(
 ) -> None:
     """Serve the events on the web: public pages and JSON, players' reports, the organiser's view."""
     import uvicorn
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.orm import Session
+
+    from tournament import service
+    from tournament.db import DatabaseUnavailable, open_database, shown
 
     try:
         url, engine = open_database(db)

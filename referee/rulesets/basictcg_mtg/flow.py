@@ -75,10 +75,12 @@ def next_doomed(state: State) -> None:
 
 def finish_turn(state: State) -> None:
     """BT-11.3/BT-11.4: the Act Threshold is checked, else the next turn begins (and clears damage)."""
-    if any(total(state, p) >= state.threshold for p in state.in_game()):
-        finish(state, "threshold")
-    else:
-        next_turn(state)
+    threshold, sides, left = state.threshold, state.sides, state.left
+    for player in state.players:  # every turn ends here: plain loops, no generators
+        if sides[player].levels >= threshold and player not in left:
+            finish(state, "threshold")
+            return
+    next_turn(state)
 
 
 def next_turn(state: State) -> None:
@@ -87,9 +89,13 @@ def next_turn(state: State) -> None:
         on.boost = on.damage = 0
         on.fresh = on.attacked = False
     state.touched.clear()
-    seats = state.players
+    seats, left = state.players, state.left
     at = seats.index(state.active)
-    state.active = next(p for p in seats[at + 1 :] + seats[: at + 1] if p not in state.left)
+    for step in range(1, len(seats) + 1):
+        player = seats[(at + step) % len(seats)]
+        if player not in left:
+            state.active = player
+            break
     state.turn += 1
     state.free_used = False
     state.attack = None

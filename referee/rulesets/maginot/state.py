@@ -8,6 +8,7 @@ cards, so every place that holds cards belongs to one `Side`.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from itertools import repeat
 
 from schemas.maginot import Ace
 from schemas.verdict import Result
@@ -31,6 +32,7 @@ def suit(card: str) -> str:
 # Looked up rather than worked out, since nearly every record reads them.
 # value(card): the number of a number card (2 to 10); None for aces, face cards and jokers (MG-5.1).
 value: Callable[[str], int | None] = {card: NUMBERS.get(card[:-1]) for card in DECK if card not in JOKERS}.get
+_NUMBER = {card: number for card in DECK if (number := value(card)) is not None}  # the number cards only
 # is_resource(card): a number card of diamonds, which goes to the resource area (MG-4.1).
 is_resource: Callable[[str], bool] = frozenset(c for c in DECK if suit(c) == "D" and value(c) is not None).__contains__
 # is_component(card): a number card of spades, hearts or clubs, which is built, then assembled (MG-4.6).
@@ -99,7 +101,7 @@ class Side:
 
     def initiative(self) -> int:
         """The sum of the numbers of the diamonds in the resource area (MG-6.4)."""
-        return sum(value(c) or 0 for c in self.resources)
+        return sum(map(_NUMBER.get, self.resources, repeat(0)))
 
 
 class Battle:

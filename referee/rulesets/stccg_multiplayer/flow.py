@@ -108,8 +108,10 @@ def from_first(state: State) -> str:
 
 def next_player(state: State, after: str, wanted: Callable[[str], bool]) -> str | None:
     """The next player clockwise after `after` who is still in and `wanted`; `after` itself last."""
-    i = state.players.index(after)
-    for p in state.players[i + 1 :] + state.players[: i + 1]:
-        if not state.seats[p].out and wanted(p):
+    players, seats = state.players, state.seats
+    i = players.index(after)
+    for step in range(1, len(players) + 1):  # most records pass the turn: no list built for it
+        p = players[(i + step) % len(players)]
+        if not seats[p].out and wanted(p):
             return p
     return None
