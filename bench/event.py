@@ -3,7 +3,8 @@
 Each step is what an organiser does, called as the CLI calls it (one
 transaction each, no subprocess): register every player from one CSV import,
 pair, enter every result from one CSV import (for each round), the standings
-(the rows, the text a terminal shows, CSV), the HTML export, the JSON export,
+(computed and kept as `standings` keeps them, read back from there on SQLite,
+the text a terminal shows, CSV), the HTML export, the JSON export,
 and `verify`. Prints each step's wall time, CPU time (this process's; the
 steadier figure on a shared machine) and peak memory (the process's peak RSS
 during the step, on Linux; tracemalloc's peak elsewhere).
@@ -40,7 +41,7 @@ import msgspec
 from sqlalchemy import Engine
 from sqlalchemy.orm import Session
 
-from tournament import export, render, service
+from tournament import export, render, service, views
 from tournament.db import open_database
 from tournament.verification import verify
 
@@ -103,7 +104,7 @@ def results_csv(tables: list[int], rng: random.Random) -> str:
     return "table,result\n" + "".join(f"{t},{rng.choice(scores)}\n" for t in tables)
 
 
-def run_event(engine: Engine, players: int, rounds: int, steps: Steps) -> None:
+def run_event(url: str, engine: Engine, players: int, rounds: int, steps: Steps) -> None:
     rng = random.Random(players)
 
     def write(action: Callable[[Session], Any]) -> Any:
@@ -125,10 +126,19 @@ def run_event(engine: Engine, players: int, rounds: int, steps: Steps) -> None:
         rows = service.results_from_csv(results_csv(tables, rng), "results.csv")
         with steps.step(f"results round {number} ({len(rows):,} tables)"):
             write(lambda s, rows=rows: service.import_results(s, EVENT, rows))
-    with steps.step("standings (rows)"):
-        standing = read(lambda s: export.standing_rows(s, EVENT))
-        info = read(lambda s: export.event_info(service.get_event(s, EVENT)))
-    header, cells = render.standing_cells(standing)
+
+    def kept(session: Session) -> views.Standings:
+        view = export.standings_view(session, EVENT)
+        export.remember(session, EVENT, view)  # SQLite only, as `standings` does
+        return view
+
+    with steps.step("standings (computed and kept)"):
+        view = read(kept)
+    if engine.dialect.name == "sqlite":
+        with steps.step("standings again (the kept view)"):
+            assert views.cached(url, views.Standings, EVENT) == view
+    info = view.event
+    header, cells = render.standing_cells(view.rows)
     title = f"{info.name}: standings after round {info.rounds}"
     with steps.step("standings text (a terminal's page)"):
         from rich.console import Console
@@ -141,7 +151,7 @@ def run_event(engine: Engine, players: int, rounds: int, steps: Steps) -> None:
         render.to_html(title, "Standings", info, header, cells)
     with steps.step("JSON export"):
         msgspec.json.encode(read(lambda s: export.export_event(s, EVENT)))
-    with steps.step("verify (rebuild, compare, pair again)"):  # as `tournament verify` does by default
+    with steps.step("verify (rebuild, compare, pair again)"):  # as `tournament verify` does by default (kept views too)
         checked = read(lambda s: verify(s, EVENT, service.repairing_problem))
     if not checked.ok:
         raise SystemExit(f"verify failed: {checked}")
@@ -212,7 +222,7 @@ def main() -> None:
             with database(backend, Path(tmp)) as url:
                 _url, engine = open_database(url)
                 try:
-                    run_event(engine, count, args.rounds, Steps(f"{backend} {count}"))
+                    run_event(url, engine, count, args.rounds, Steps(f"{backend} {count}"))
                 finally:
                     engine.dispose()
 
