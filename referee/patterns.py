@@ -70,10 +70,16 @@ def _strict_decoder(type_: Any) -> msgspec.json.Decoder[Any]:
 
 
 @cache
+def _known(pattern: str) -> set[str]:
+    """Values seen to match `pattern`."""
+    return set()
+
+
+@cache
 def _matcher(pattern: str) -> Check:
     """Whether a string matches `pattern` as msgspec checks it (`re.search`), remembering the values that do."""
     search = re.compile(pattern).search
-    known: set[str] = set()
+    known = _known(pattern)
 
     def matches(value: str) -> bool:
         if value in known:
@@ -140,13 +146,16 @@ def _checker(annotation: Any) -> Check | None:
             return None
         return lambda value: (key is None or all(map(key, value))) and (val is None or all(map(val, value.values())))
     if _is_struct(annotation):
-        fields = [_field_check(name, c) for name, hint in _fields(annotation) if (c := _checker(hint)) is not None]
+        fields = [_field_check(name, hint, c) for name, hint in _fields(annotation) if (c := _checker(hint)) is not None]
         return _all_of(fields) if fields else None
     return None
 
 
-def _field_check(name: str, check: Check) -> Check:
+def _field_check(name: str, annotation: Any, check: Check) -> Check:
     get = attrgetter(name)
+    if (found := _deferred(annotation)) is not None:  # a string field: a known value passes without a call
+        known = _known(found[2])
+        return lambda value: (text := get(value)) in known or check(text)
     return lambda value: check(get(value))
 
 

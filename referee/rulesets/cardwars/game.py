@@ -276,7 +276,9 @@ class Cardwars(Ruleset):
 
     def _play_resource(self, state: State, record: cw.PlayResource) -> None:
         """CW-4.1: one resource card a turn, from hand."""
-        side = self._in_play_phase(state, record, "play a resource")
+        if state.phase != "play" or record.by != state.active:  # the usual record skips the call
+            self._in_play_phase(state, record, "play a resource")
+        side = state.sides[state.active]
         card = record.card
         if card not in side.hand:
             raise Illegal("CW-4.2", f"{card} is not in {state.active}'s hand")
@@ -317,9 +319,11 @@ class Cardwars(Ruleset):
 
     def _attack(self, state: State, record: cw.Attack) -> None:
         """CW-5: attack with face cards that did not come into play this turn; [] ends the turn."""
-        side = self._in_play_phase(state, record, "attack")
+        if state.phase != "play" or record.by != state.active:  # the usual record skips the call
+            self._in_play_phase(state, record, "attack")
+        side = state.sides[state.active]
         attackers = record.attackers
-        if len(set(attackers)) != len(attackers):
+        if attackers and len(set(attackers)) != len(attackers):
             raise Illegal("CW-5.1", "an attacker is named twice")
         for card in attackers:
             if card not in side.field:

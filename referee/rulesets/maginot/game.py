@@ -225,11 +225,14 @@ class Maginot(Ruleset):
 
     def _tap(self, state: State, record: mg.Tap) -> None:
         """MG-4.2: tapping an untapped resource adds its production to the pool."""
-        side = self._active_in(state, record, "construction", "tap a resource")
+        if state.phase != "construction" or record.by != state.active:  # the usual record skips the call
+            self._active_in(state, record, "construction", "tap a resource")
+        side = state.sides[state.active]
         card = record.card
-        if card not in side.resources:
+        tapped = side.resources.get(card)
+        if tapped is None:
             raise Illegal("MG-2.4", f"{card} is not in {record.by}'s resource area")
-        if side.resources[card]:
+        if tapped:
             raise Illegal("MG-4.2", f"{card} is already tapped; it untaps at the start of {record.by}'s next turn")
         side.resources[card] = True
         state.tapped_now.add(card)
@@ -237,7 +240,9 @@ class Maginot(Ruleset):
 
     def _build(self, state: State, record: mg.Build) -> None:
         """MG-4.3, MG-4.4, MG-4.6: tokens from the pool onto a component, face down, until it is complete."""
-        side = self._active_in(state, record, "construction", "build")
+        if state.phase != "construction" or record.by != state.active:  # the usual record skips the call
+            self._active_in(state, record, "construction", "build")
+        side = state.sides[state.active]
         card, tokens = record.card, record.tokens
         if card in side.built:
             raise Illegal("MG-4.4", f"{card} is already complete")
@@ -401,7 +406,7 @@ class Maginot(Ruleset):
     # -- helpers -------------------------------------------------------------------
 
     def _active_in(self, state: State, record: Record, phase: str, doing: str) -> Side:
-        """The active player's side, once `record` is theirs and made in `phase`."""
+        """The active player's side, once `record` is theirs and made in `phase` (the hottest handlers test first)."""
         if state.phase != phase:
             raise Illegal("MG-2.2", f"cannot {doing} now: it is {state.active}'s {state.phase} phase, not {phase}")
         if record.by != state.active:

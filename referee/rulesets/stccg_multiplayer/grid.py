@@ -150,8 +150,9 @@ class Grid:
         slots = self.slots
         near = [slots[s] for s in self._adjacency[slot]]
         # next to its quadrant and region fits whatever else is on the grid: only other places need the whole grid
-        if any(loc is not None and loc.quadrant == quadrant and (region is None or loc.region == region) for loc in near):
-            return True
+        for loc in near:
+            if loc is not None and loc.quadrant == quadrant and (region is None or loc.region == region):
+                return True
         return _fits(near, quadrant, region, self._present(quadrant, region))
 
     def empty_fits(self, quadrant: str, region: str | None) -> list[str]:
