@@ -4,7 +4,9 @@ A ruleset is a module-level object with the methods below, in the spirit of
 OpenSpiel's Game/State: `start` builds the first state from the header,
 `to_act` says who acts, `legal` lists what they may do, `apply` checks and
 performs one record (mutating the state only when the record is legal), and
-`result` says how the game ended.
+`result` says how the game ended. A game whose `apply` is a table lookup may
+also return that table from `handlers`, and the engine calls the handlers
+itself.
 """
 
 from __future__ import annotations
