@@ -17,6 +17,7 @@ import types
 import typing
 from collections.abc import Callable
 from functools import cache
+from itertools import chain
 from operator import attrgetter
 from typing import Annotated, Any, Union, get_args, get_origin
 
@@ -167,14 +168,39 @@ def _all_of(checks: list[Check]) -> Check:
 
 
 def _every(annotation: Any) -> Check | None:
-    """A check of every item of a collection of `annotation` (for strings: known ones pass at C speed)."""
+    """A check of every item of a collection of `annotation`; items whose strings are all known pass at C speed."""
     item = _checker(annotation)
     if item is None:
         return None
-    if (found := _deferred(annotation)) is not None:
-        known = _known(found[2])
-        return lambda value: known.issuperset(value) or all(map(item, value))
+    known = _all_known(annotation)
+    if known is not None:
+        return lambda value: known(value) or all(map(item, value))
     return lambda value: all(map(item, value))
+
+
+def _all_known(annotation: Any) -> Check | None:
+    """For a collection of `annotation`: True when every deferred string in it is one already seen to match
+    (False only means "check each item"), without a Python call per item; None when `annotation` has other checks.
+    """
+    if (found := _deferred(annotation)) is not None:
+        return _known(found[2]).issuperset
+    if not _is_struct(annotation):
+        return None
+    checks = []
+    for name, hint in _fields(annotation):
+        if _checker(hint) is None:
+            continue
+        get = attrgetter(name)
+        if (found := _deferred(hint)) is not None:  # a string field
+            checks.append(lambda items, seen=_known(found[2]).issuperset, get=get: seen(map(get, items)))
+            continue
+        origin, args = get_origin(hint), get_args(hint)
+        inner = args[0] if origin in (list, set, frozenset, dict) else None
+        if inner is None or (found := _deferred(inner)) is None or (origin is dict and _checker(args[1]) is not None):
+            return None
+        # strings in a list or set, or a dict's keys: one chain over every item's collection
+        checks.append(lambda items, seen=_known(found[2]).issuperset, get=get: seen(chain.from_iterable(map(get, items))))
+    return _all_of(checks)
 
 
 def _struct_checks(annotation: Any) -> dict[type, Check]:
