@@ -186,21 +186,26 @@ def _all_known(annotation: Any) -> Check | None:
         return _known(found[2]).issuperset
     if not _is_struct(annotation):
         return None
-    checks = []
+    checks: list[Check] = []
     for name, hint in _fields(annotation):
         if _checker(hint) is None:
             continue
-        get = attrgetter(name)
         if (found := _deferred(hint)) is not None:  # a string field
-            checks.append(lambda items, seen=_known(found[2]).issuperset, get=get: seen(map(get, items)))
+            checks.append(_fields_known(_known(found[2]), attrgetter(name), nested=False))
             continue
         origin, args = get_origin(hint), get_args(hint)
         inner = args[0] if origin in (list, set, frozenset, dict) else None
         if inner is None or (found := _deferred(inner)) is None or (origin is dict and _checker(args[1]) is not None):
             return None
-        # strings in a list or set, or a dict's keys: one chain over every item's collection
-        checks.append(lambda items, seen=_known(found[2]).issuperset, get=get: seen(chain.from_iterable(map(get, items))))
+        checks.append(_fields_known(_known(found[2]), attrgetter(name), nested=True))  # strings, or a dict's keys
     return _all_of(checks)
+
+
+def _fields_known(known: set[str], get: Callable[[Any], Any], nested: bool) -> Check:
+    """Whether every item's field (`nested`: every string in every item's field) is in `known`."""
+    if nested:
+        return lambda items: known.issuperset(chain.from_iterable(map(get, items)))
+    return lambda items: known.issuperset(map(get, items))
 
 
 def _struct_checks(annotation: Any) -> dict[type, Check]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from referee.ruleset import Illegal
 from referee.rulesets.basictcg_mtg.state import (
     State,
     is_creature,
@@ -19,6 +20,7 @@ from referee.rulesets.basictcg_mtg.state import (
     to_discard,
     total,
 )
+from schemas.log import Record
 from schemas.verdict import Result
 
 
@@ -145,3 +147,9 @@ def finish(state: State, reason: str) -> None:
     winners = [] if reason == "time" else [p for p in remaining if placements[p] == 1]
     state.outcome = Result(placements, winners, {p: float(t) for p, t in totals.items()}, reason)
     state.phase = "over"
+    state.handlers.update(dict.fromkeys(state.handlers, over))
+
+
+def over(state: State, record: Record) -> None:
+    """BT-12.4: whatever the record, the game is over."""
+    raise Illegal("BT-12.4", "the game is already over; no record may follow")

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import functools
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from referee.ruleset import CHANCE, JUDGE, Illegal, Ruleset, require_actor
@@ -88,6 +88,7 @@ class BasicTcgMtg(Ruleset):
                     raise Illegal("BT-1.4", f"card id {card_id} is in two decks; ids must be unique")
                 cards[card_id] = Card(card_id, name, player, *known[name])
         state = State(players, setup.first, cards, setup.threshold)
+        state.handlers = dict(self._handlers)
         seat = players.index(setup.first)
         clockwise = players[seat:] + players[:seat]
         state.draws = [p for p in clockwise for _ in range(setup.hand)] + [setup.first]
@@ -117,9 +118,11 @@ class BasicTcgMtg(Ruleset):
 
     def apply(self, state: State, record: Record) -> None:
         """Check `record` against the rules, then perform it and whatever follows by itself."""
-        if state.phase == "over":
-            raise Illegal("BT-12.4", "the game is already over; no record may follow")
-        self._handlers[type(record)](state, record)
+        state.handlers[type(record)](state, record)
+
+    def handlers(self, state: State) -> dict[type, Callable[[State, Any], None]]:
+        """The table `apply` uses: each record type's handler until the game is over, then `flow.over`."""
+        return state.handlers
 
     def result(self, state: State) -> Result | None:
         """The Result once the game is over; the score is each player's total level in play (BT-12.3)."""

@@ -7,7 +7,8 @@ Decks are unordered sets of card ids, because the log names every card drawn.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from typing import Any
 
 from referee.rulesets.basictcg_mtg.cards import Card
 from schemas.verdict import Result
@@ -66,6 +67,8 @@ class State:
         # the turn's end looks only at these, not at the whole table (added wherever game.py or fight
         # sets one of them; cards that left play since may stay in it)
         self.touched: set[str] = set()
+        # record type -> handler; every entry refuses once the game is over (BasicTcgMtg.handlers, flow.finish)
+        self.handlers: dict[type, Callable[[State, Any], None]] = {}
 
     def touched_in_play(self) -> list[tuple[str, InPlay]]:
         """The cards of `touched` still in play, with what lies on them."""

@@ -7,7 +7,9 @@ game waits for a choice or a draw again.
 
 from __future__ import annotations
 
+from referee.ruleset import Illegal
 from referee.rulesets.crossover.state import FULL_HIT, HAND_SIZE, State, Waiting
+from schemas.log import Record
 from schemas.verdict import Result
 
 WINS_NEEDED = 2  # two-player games (XO-9.1)
@@ -264,3 +266,9 @@ def finish(state: State, reason: str) -> None:
     score = {p: float(s.wins) for p, s in state.sides.items()}
     state.outcome = Result(dict(state.placements), firsts if len(firsts) == 1 else [], score, reason)
     state.phase, state.waiting, state.owed, state.attack = "over", "", 0, None
+    state.handlers.update(dict.fromkeys(state.handlers, over))
+
+
+def over(state: State, record: Record) -> None:
+    """XO-3.4: whatever the record, the game is over."""
+    raise Illegal("XO-3.4", "the game is already over; no record may follow")

@@ -71,6 +71,7 @@ class Crossover(Ruleset):
             raise Illegal("XO-1.1", "the setup must give a deck to each player, and to nobody else")
         sides = {p: decks.check(p, setup.decks[p]) for p in players}
         state = State(players, setup.first, sides)
+        state.handlers = dict(self._handlers)
         state.queue = state.seat_order()
         flow.next_opener(state)
         return state
@@ -105,9 +106,11 @@ class Crossover(Ruleset):
 
     def apply(self, state: State, record: Record) -> None:
         """Check `record` against the rules, then perform it and whatever follows by itself."""
-        if state.phase == "over":
-            raise Illegal("XO-3.4", "the game is already over; no record may follow")
-        self._handlers[type(record)](state, record)
+        state.handlers[type(record)](state, record)
+
+    def handlers(self, state: State) -> dict[type[Record], Callable[[State, Any], None]]:
+        """The table `apply` uses: each record type's handler until the game is over, then `flow.over`."""
+        return state.handlers
 
     def result(self, state: State) -> Result | None:
         """The Result once the game is over; the score is skirmishes won (XO-9.5)."""

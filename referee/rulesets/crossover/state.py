@@ -7,9 +7,9 @@ rules only ever read `Mapped` values.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 from referee.rulesets.crossover.translations import Mapped
 from schemas.verdict import Result
@@ -137,6 +137,8 @@ class State:
         # the end
         self.placements: dict[str, int] = {}
         self.outcome: Result | None = None
+        # record type -> handler; every entry refuses once the game is over (Crossover.handlers, flow.finish)
+        self.handlers: dict[type, Callable[[State, Any], None]] = {}
 
     def seat_order(self) -> list[str]:
         """The players still in, clockwise from the first player (or the next one still in)."""
