@@ -3,13 +3,16 @@
 Each step is what an organiser does, called as the CLI calls it (one
 transaction each, no subprocess): register every player from one CSV import,
 pair, enter every result from one CSV import (for each round), the standings
-(the rows, the text a terminal shows, CSV), the HTML export, the JSON export,
+(computed and kept as `standings` keeps them, read back from there on SQLite,
+the text a terminal shows, CSV), the HTML export, the JSON export,
 and `verify`. Prints each step's wall time, CPU time (this process's; the
 steadier figure on a shared machine) and peak memory (the process's peak RSS
 during the step, on Linux; tracemalloc's peak elsewhere).
 
     python bench/event.py                          # 1,000 and 10,000 players, SQLite and PostgreSQL, 3 rounds
     python bench/event.py --players 10000 --backends sqlite --rounds 2
+
+Each event size and backend runs in a fresh process (peak memory is that run's alone).
 
 PostgreSQL comes from TOURNAMENT_TEST_PG_URL (a server where the user may
 create databases), or from a throwaway cluster started as the tests start it.
@@ -21,6 +24,7 @@ import argparse
 import io
 import os
 import random
+import subprocess
 import sys
 import tempfile
 import time
@@ -37,7 +41,7 @@ import msgspec
 from sqlalchemy import Engine
 from sqlalchemy.orm import Session
 
-from tournament import export, render, service
+from tournament import export, render, service, views
 from tournament.db import open_database
 from tournament.verification import verify
 
@@ -100,7 +104,7 @@ def results_csv(tables: list[int], rng: random.Random) -> str:
     return "table,result\n" + "".join(f"{t},{rng.choice(scores)}\n" for t in tables)
 
 
-def run_event(engine: Engine, players: int, rounds: int, steps: Steps) -> None:
+def run_event(url: str, engine: Engine, players: int, rounds: int, steps: Steps) -> None:
     rng = random.Random(players)
 
     def write(action: Callable[[Session], Any]) -> Any:
@@ -122,10 +126,19 @@ def run_event(engine: Engine, players: int, rounds: int, steps: Steps) -> None:
         rows = service.results_from_csv(results_csv(tables, rng), "results.csv")
         with steps.step(f"results round {number} ({len(rows):,} tables)"):
             write(lambda s, rows=rows: service.import_results(s, EVENT, rows))
-    with steps.step("standings (rows)"):
-        standing = read(lambda s: export.standing_rows(s, EVENT))
-        info = read(lambda s: export.event_info(service.get_event(s, EVENT)))
-    header, cells = render.standing_cells(standing)
+
+    def kept(session: Session) -> views.Standings:
+        view = export.standings_view(session, EVENT)
+        export.remember(session, EVENT, view)  # SQLite only, as `standings` does
+        return view
+
+    with steps.step("standings (computed and kept)"):
+        view = read(kept)
+    if engine.dialect.name == "sqlite":
+        with steps.step("standings again (the kept view)"):
+            assert views.cached(url, views.Standings, EVENT) == view
+    info = view.event
+    header, cells = render.standing_cells(view.rows)
     title = f"{info.name}: standings after round {info.rounds}"
     with steps.step("standings text (a terminal's page)"):
         from rich.console import Console
@@ -138,7 +151,7 @@ def run_event(engine: Engine, players: int, rounds: int, steps: Steps) -> None:
         render.to_html(title, "Standings", info, header, cells)
     with steps.step("JSON export"):
         msgspec.json.encode(read(lambda s: export.export_event(s, EVENT)))
-    with steps.step("verify (rebuild, compare, pair again)"):  # as `tournament verify` does by default
+    with steps.step("verify (rebuild, compare, pair again)"):  # as `tournament verify` does by default (kept views too)
         checked = read(lambda s: verify(s, EVENT, service.repairing_problem))
     if not checked.ok:
         raise SystemExit(f"verify failed: {checked}")
@@ -194,17 +207,24 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--backends", nargs="*", default=["sqlite", "postgresql"], choices=["sqlite", "postgresql"])
     args = parser.parse_args()
+    runs = [(backend, count) for backend in args.backends for count in args.players]
+    if len(runs) > 1:  # each in a process of its own, so its peak memory is its own
+        with cluster_if_needed(args.backends):
+            env = dict(os.environ, **({"TOURNAMENT_TEST_PG_URL": _SERVER[0]} if _SERVER else {}))
+            for backend, count in runs:
+                one = ["--players", str(count), "--backends", backend, "--rounds", str(args.rounds)]
+                subprocess.run([sys.executable, __file__, *one], env=env, check=True)
+        return
     print(f"(load average {os.getloadavg()[0]:.1f}; {os.cpu_count()} cores)")
     with tempfile.TemporaryDirectory() as tmp, cluster_if_needed(args.backends):
-        for backend in args.backends:
-            for count in args.players:
-                print(f"{backend}, {count:,} players, {args.rounds} rounds:")
-                with database(backend, Path(tmp)) as url:
-                    _url, engine = open_database(url)
-                    try:
-                        run_event(engine, count, args.rounds, Steps(f"{backend} {count}"))
-                    finally:
-                        engine.dispose()
+        for backend, count in runs:
+            print(f"{backend}, {count:,} players, {args.rounds} rounds:")
+            with database(backend, Path(tmp)) as url:
+                _url, engine = open_database(url)
+                try:
+                    run_event(url, engine, count, args.rounds, Steps(f"{backend} {count}"))
+                finally:
+                    engine.dispose()
 
 
 if __name__ == "__main__":

@@ -224,7 +224,7 @@ class BasicTcgMtg(Ruleset):
         for paid in sacrifice:
             if paid not in side.field:
                 raise Illegal("BT-4.4", f"{paid} is not in play under {state.active}'s control, so it cannot be sacrificed")
-        paid_levels = sum(card_level(state, c) for c in sacrifice)
+        paid_levels = sum([card_level(state, c) for c in sacrifice]) if sacrifice else 0
         free = not sacrifice and card.level == 1
         if not sacrifice and card.level > 1:
             raise Illegal("BT-4.5", f"{card.name} is level {card.level}; only a level 0 or 1 card is summoned without a sacrifice")
