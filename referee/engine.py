@@ -15,7 +15,7 @@ from collections.abc import Iterable, Set
 from dataclasses import dataclass
 from hashlib import sha256
 from itertools import compress, repeat
-from operator import attrgetter, length_hint
+from operator import attrgetter, call, length_hint
 from typing import Any
 
 import msgspec
@@ -171,6 +171,7 @@ class _Records:
     def __init__(self, replay: Replay, header: Header, header_line: bytes, stop: int) -> None:
         assert replay.ruleset is not None
         self.replay, self.state, self.apply = replay, replay.state, replay.ruleset.apply
+        self.handlers = replay.ruleset.handlers(replay.state)
         self.decoder = record_decoder(header.ruleset)
         self.checked = frozenset(self.decoder.checks)  # record types with deferred patterns
         self.actors = frozenset({*header.players, CHANCE, JUDGE})
@@ -246,7 +247,11 @@ class _Records:
         """Apply records that read well, the first being seq + 1; False at an illegal one."""
         left = iter(records)
         try:
-            deque(map(self.apply, repeat(self.state), left), maxlen=0)  # the loop in C
+            if self.handlers is None:
+                deque(map(self.apply, repeat(self.state), left), maxlen=0)  # the loop in C
+            else:  # the game's own dispatch, done here: handler, state and record in step
+                handlers = map(self.handlers.__getitem__, map(type, records))
+                deque(map(call, handlers, repeat(self.state), left), maxlen=0)
         except Illegal as exc:
             index = len(records) - length_hint(left) - 1  # `left` has given up the failing record
             self.seq = seq + index

@@ -138,13 +138,12 @@ def _checker(annotation: Any) -> Check | None:
         return lambda value: (check := by_type.get(type(value))) is None or check(value)
     origin, args = get_origin(annotation), get_args(annotation)
     if origin in (list, set, frozenset) or (origin is tuple and len(args) == 2 and args[1] is Ellipsis):
-        item = _checker(args[0])
-        return None if item is None else lambda value: all(map(item, value))
+        return _every(args[0])
     if origin is dict:
-        key, val = _checker(args[0]), _checker(args[1])
+        key, val = _every(args[0]), _checker(args[1])
         if key is None and val is None:
             return None
-        return lambda value: (key is None or all(map(key, value))) and (val is None or all(map(val, value.values())))
+        return lambda value: (key is None or key(value)) and (val is None or all(map(val, value.values())))
     if _is_struct(annotation):
         fields = [_field_check(name, hint, c) for name, hint in _fields(annotation) if (c := _checker(hint)) is not None]
         return _all_of(fields) if fields else None
@@ -165,6 +164,17 @@ def _all_of(checks: list[Check]) -> Check:
         return checks[0]
     first, rest = checks[0], _all_of(checks[1:])
     return lambda value: first(value) and rest(value)
+
+
+def _every(annotation: Any) -> Check | None:
+    """A check of every item of a collection of `annotation` (for strings: known ones pass at C speed)."""
+    item = _checker(annotation)
+    if item is None:
+        return None
+    if (found := _deferred(annotation)) is not None:
+        known = _known(found[2])
+        return lambda value: known.issuperset(value) or all(map(item, value))
+    return lambda value: all(map(item, value))
 
 
 def _struct_checks(annotation: Any) -> dict[type, Check]:

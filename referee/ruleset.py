@@ -4,13 +4,15 @@ A ruleset is a module-level object with the methods below, in the spirit of
 OpenSpiel's Game/State: `start` builds the first state from the header,
 `to_act` says who acts, `legal` lists what they may do, `apply` checks and
 performs one record (mutating the state only when the record is legal), and
-`result` says how the game ended.
+`result` says how the game ended. A game whose `apply` is a table lookup may
+also return that table from `handlers`, and the engine calls the handlers
+itself.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any, ClassVar
 
 import msgspec
@@ -64,6 +66,15 @@ class Ruleset:
     def apply(self, state: Any, record: Record) -> None:
         """Perform `record`, or raise Illegal and leave `state` untouched."""
         raise NotImplementedError
+
+    def handlers(self, state: Any) -> Mapping[type[Record], Callable[[Any, Any], None]] | None:
+        """Optionally, what `apply` does as a table kept current as the game goes: record type -> handler(state, record).
+
+        A game whose `apply` only looks up its handler there returns the table,
+        and the engine calls the handlers itself (a call less per record). None,
+        the default, has the engine call `apply`.
+        """
+        return None
 
     def result(self, state: Any) -> Result | None:
         """None while the game goes on; the Result once it is over."""

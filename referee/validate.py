@@ -18,7 +18,9 @@ from referee.engine import judge_file
 from schemas.verdict import Error, Verdict
 
 Render = Callable[[Verdict], bytes]
-CHUNK_MOST = 32  # paths per message: large enough to make messages rare, small enough to keep results flowing
+# Paths per message: large enough to make messages rare (each cost the parent 1-2 ms of CPU
+# on a busy machine), small enough to keep results flowing (64 bot logs are judged in about 50 ms).
+CHUNK_MOST = 64
 
 
 class Judged(NamedTuple):

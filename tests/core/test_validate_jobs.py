@@ -50,5 +50,6 @@ def test_json_is_an_object_for_one_log_and_an_array_otherwise(logs: list[str]) -
 
 def test_chunks_keep_every_worker_busy_and_messages_few() -> None:
     assert chunk_size(1, 2) == 1
-    assert chunk_size(1000, 2) == CHUNK_MOST
+    assert chunk_size(10_000, 2) == CHUNK_MOST
+    assert chunk_size(1000, 2) == 62  # eight messages a worker
     assert chunk_size(100, 4) == 3

@@ -70,6 +70,8 @@ class State:
         self.pending: list[str] = []  # attackers still waiting for an assign record
         self.split: dict[str, dict[str, int]] = {}  # attacker -> blocker -> damage
         self.outcome: Result | None = None
+        # record type -> handler; every entry refuses once the game is over (Cardwars.handlers)
+        self.handlers: dict[type[Record], Callable[[State, Any], None]] = {}
 
 
 class Cardwars(Ruleset):
@@ -120,6 +122,7 @@ class Cardwars(Ruleset):
         if len(set(setup.suits[players[0]]) | set(setup.suits[players[1]])) != 4:
             raise Illegal("CW-1.2", "the two half decks must not share a suit")
         state = State(players, setup.first, decks)
+        state.handlers = dict(self._handlers)
         self._begin_turn(state)
         return state
 
@@ -204,9 +207,11 @@ class Cardwars(Ruleset):
 
     def apply(self, state: State, record: Record) -> None:
         """Check `record` against the rules, then perform it and whatever follows automatically."""
-        if state.phase == "over":
-            raise Illegal("CW-8.4", "the game is already over; no record may follow")
-        self._handlers[type(record)](state, record)
+        state.handlers[type(record)](state, record)
+
+    def handlers(self, state: State) -> dict[type[Record], Callable[[State, Any], None]]:
+        """The table `apply` uses: each record type's handler until the game is over, then `_over`."""
+        return state.handlers
 
     def result(self, state: State) -> Result | None:
         """The Result once the game is over; the score is each player's life left (CW-8.5)."""
@@ -474,6 +479,7 @@ class Cardwars(Ruleset):
         score = {p: float(max(0, s.life)) for p, s in state.sides.items()}
         state.outcome = two_player_result(state.players, winner, reason, score)
         state.phase = "over"
+        state.handlers.update(dict.fromkeys(state.handlers, _over))
 
     # -- helpers -----------------------------------------------------------------
 
@@ -526,6 +532,11 @@ class Cardwars(Ruleset):
 # Who may make a record (CW-2.1). Handlers call it only once `by` is wrong, so the
 # usual record does not pay for building the message.
 _by = functools.partial(require_actor, rule="CW-2.1")
+
+
+def _over(state: State, record: Record) -> None:
+    """CW-8.4: whatever the record, the game is over."""
+    raise Illegal("CW-8.4", "the game is already over; no record may follow")
 
 
 def _now(state: State) -> str:

@@ -7,7 +7,9 @@ a record again.
 
 from __future__ import annotations
 
+from referee.ruleset import Illegal
 from referee.rulesets.maginot.state import ACE_LIFE, State
+from schemas.log import Record
 from schemas.verdict import Result
 
 OPENING_HAND = 5
@@ -166,6 +168,12 @@ def finish(state: State, reason: str) -> None:
     state.outcome = Result({p: places[p] for p in state.players}, winners, score, reason)
     state.phase = "over"
     state.battle = None
+    state.handlers.update(dict.fromkeys(state.handlers, over))
+
+
+def over(state: State, record: Record) -> None:
+    """MG-9.7: whatever the record, the game is over."""
+    raise Illegal("MG-9.7", "the game is already over; no record may follow")
 
 
 def next_player(state: State, after: str) -> str:

@@ -84,7 +84,9 @@ class Maginot(Ruleset):
             raise Illegal("MG-1.1", f"maginot is for 2 to 6 players; the header lists {len(players)}")
         if setup.first not in players:
             raise Illegal("MG-1.3", f"the first player {setup.first!r} is not one of the players")
-        return State(players, setup.first)
+        state = State(players, setup.first)
+        state.handlers = dict(self._handlers)
+        return state
 
     def to_act(self, state: State) -> tuple[str, ...]:
         """Chance while cards are drawn, the defender while engaging, the side in its step, else the active player."""
@@ -115,9 +117,11 @@ class Maginot(Ruleset):
 
     def apply(self, state: State, record: Record) -> None:
         """Check `record` against the rules, then perform it and whatever follows automatically."""
-        if state.phase == "over":
-            raise Illegal("MG-9.7", "the game is already over; no record may follow")
-        self._handlers[type(record)](state, record)
+        state.handlers[type(record)](state, record)
+
+    def handlers(self, state: State) -> dict[type, Callable[[State, Any], None]]:
+        """The table `apply` uses: each record type's handler until the game is over, then flow.over."""
+        return state.handlers
 
     def result(self, state: State) -> Result | None:
         """The Result once the game is over; the score is how many players placed below (MG-9.6)."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from itertools import repeat
+from typing import Any
 
 from schemas.maginot import Ace
 from schemas.verdict import Result
@@ -153,6 +154,8 @@ class State:
         self.battle: Battle | None = None
         self.out_order: list[str] = []  # players out of the game, first out first
         self.outcome: Result | None = None
+        # record type -> handler; every entry refuses once the game is over (Maginot.handlers, flow.finish)
+        self.handlers: dict[type, Callable[[State, Any], None]] = {}
 
     def still_in(self) -> list[str]:
         """Players not out, in seat order."""

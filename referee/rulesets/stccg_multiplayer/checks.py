@@ -67,11 +67,15 @@ def take(pile: Counter[str], cards: list[str], where: str, rule: str) -> None:
         else:
             pile[card] = left - 1
         return
-    need = Counter(cards)
+    need: dict[str, int] = {}
+    for card in cards:
+        need[card] = need.get(card, 0) + 1
     for card, count in need.items():
-        if pile[card] < count:
-            raise Illegal(rule, f"{card!r} is not in the {where} ({pile[card]} left, {count} named)")
-    pile.subtract(need)
-    for card in need:
-        if pile[card] <= 0:
+        if pile.get(card, 0) < count:
+            raise Illegal(rule, f"{card!r} is not in the {where} ({pile.get(card, 0)} left, {count} named)")
+    for card, count in need.items():  # every count is there (above): what is left is 0 or more
+        left = pile[card] - count
+        if left:
+            pile[card] = left
+        else:
             del pile[card]

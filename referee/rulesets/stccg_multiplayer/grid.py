@@ -233,7 +233,7 @@ class Grid:
                 lines.append(path + [ring[(at + step * k) % size] for k in range(gap + 1)])
         return lines
 
-    def short_lines(self, longest: int) -> Iterator[list[str]]:
+    def short_lines(self, longest: int) -> list[list[str]]:
         """The lines of `shift_lines(longest)` (in another order), found backwards from each empty slot.
 
         A line ends at the first empty slot, so walking inwards from the empty slots,
@@ -242,16 +242,17 @@ class Grid:
         """
         slots, ring, spoke_of = self.slots, self.ring, self._spoke_of
         size = len(ring)
+        found: list[list[str]] = []
         for spoke in self.spokes:
             for i, slot in enumerate(spoke[:-1]):
                 if slots[slot] is None:
-                    yield from self._inward(spoke, i, [slot], longest)
+                    self._inward(spoke, i, [slot], longest, found)
         for e, slot in enumerate(ring):
             if slots[slot] is not None:
                 continue
             if slot in spoke_of:  # a spoke's outer end: the lines along that spoke stop here
                 spoke = self.spokes[spoke_of[slot]]
-                yield from self._inward(spoke, len(spoke) - 1, [slot], longest)
+                self._inward(spoke, len(spoke) - 1, [slot], longest, found)
             for step in (1, -1):  # the ring lines that reach this slot going clockwise, then anticlockwise
                 tail = [slot]
                 for k in range(1, min(size, longest)):
@@ -259,19 +260,20 @@ class Grid:
                     if slots[at] is None:
                         break
                     tail.insert(0, at)
-                    yield list(tail)
+                    found.append(list(tail))
                     if at in spoke_of:
                         spoke = self.spokes[spoke_of[at]]
-                        yield from self._inward(spoke, len(spoke) - 1, tail, longest)
+                        self._inward(spoke, len(spoke) - 1, tail, longest, found)
+        return found
 
-    def _inward(self, spoke: list[str], i: int, tail: list[str], longest: int) -> Iterator[list[str]]:
-        """The lines that run out along `spoke` to its slot `i` and on through `tail`, inwards while
-        the slots are taken, at most `longest` places long."""
+    def _inward(self, spoke: list[str], i: int, tail: list[str], longest: int, found: list[list[str]]) -> None:
+        """Add to `found` the lines that run out along `spoke` to its slot `i` and on through `tail`,
+        inwards while the slots are taken, at most `longest` places long."""
         slots = self.slots
         for j in range(i - 1, -1, -1):
             if slots[spoke[j]] is None or i - j + len(tail) > longest:
                 return
-            yield [*spoke[j:i], *tail]
+            found.append([*spoke[j:i], *tail])
 
     def legal_shifts(self, quadrant: str, region: str | None) -> list[list[str]]:
         """SG-3.5 to SG-3.9: every shift moving the fewest missions that makes room for the mission."""
