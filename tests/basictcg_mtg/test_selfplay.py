@@ -5,6 +5,8 @@ from __future__ import annotations
 import copy
 import itertools
 import random
+from collections.abc import Iterator
+from typing import Any
 
 import msgspec
 import pytest
@@ -29,6 +31,16 @@ def bot_log(seed: int) -> list[bytes]:
     return selfplay.bot_log("basictcg-mtg", seed, players_for(seed))
 
 
+def playing(seeds: range) -> Iterator[tuple[int, Any, random.Random]]:
+    """Each seed's bot game from its start, a step at a time, until it ends: the caller applies one record a step."""
+    for seed in seeds:
+        header = bot_header("basictcg-mtg", seed, players_for(seed))
+        state = BT.start(header, setup_decoder("basictcg-mtg").decode(header.setup))
+        rng = random.Random(seed)
+        while BT.result(state) is None and not BT.turn_limit(state):
+            yield seed, state, rng
+
+
 def test_2000_bot_games_are_complete_and_replay_the_same() -> None:
     reasons: set[str] = set()
     unchecked = 0
@@ -48,17 +60,13 @@ def test_every_sampled_record_is_in_legal_and_accepted() -> None:
     """Each record `sample` draws is accepted by `apply` and is among `legal` (effects are never listed)."""
     checked = 0
     seen: set[type] = set()
-    for seed in range(120):
-        header = bot_header("basictcg-mtg", seed, players_for(seed))
-        state = BT.start(header, setup_decoder("basictcg-mtg").decode(header.setup))
-        rng = random.Random(seed)
-        while BT.result(state) is None and not BT.turn_limit(state):
-            record = BT.sample(state, rng)
-            seen.add(type(record))
-            if not isinstance(record, bt.Effect):
-                assert any(option == record for option in BT.legal(state)), (seed, record)
-                checked += 1
-            BT.apply(state, record)
+    for seed, state, rng in playing(range(120)):
+        record = BT.sample(state, rng)
+        seen.add(type(record))
+        if not isinstance(record, bt.Effect):
+            assert any(option == record for option in BT.legal(state)), (seed, record)
+            checked += 1
+        BT.apply(state, record)
     kinds = len(seen)
     assert checked > 5000 and kinds == len(bt.RECORDS)  # every record type was drawn and checked
 
@@ -66,16 +74,12 @@ def test_every_sampled_record_is_in_legal_and_accepted() -> None:
 def test_every_listed_legal_record_is_accepted() -> None:
     """What `legal` lists, `apply` accepts (tried on copies of states from bot games)."""
     tried = 0
-    for seed in range(10):
-        header = bot_header("basictcg-mtg", seed, players_for(seed))
-        state = BT.start(header, setup_decoder("basictcg-mtg").decode(header.setup))
-        rng = random.Random(seed)
-        while BT.result(state) is None and not BT.turn_limit(state):
-            if state.phase != "draw":
-                for option in itertools.islice(BT.legal(state), 12):
-                    BT.apply(copy.deepcopy(state, {id(state.cards): state.cards}), option)  # cards never change
-                    tried += 1
-            BT.apply(state, BT.sample(state, rng))
+    for _seed, state, rng in playing(range(10)):
+        if state.phase != "draw":
+            for option in itertools.islice(BT.legal(state), 12):
+                BT.apply(copy.deepcopy(state, {id(state.cards): state.cards}), option)  # cards never change
+                tried += 1
+        BT.apply(state, BT.sample(state, rng))
     assert tried > 5000
 
 
@@ -118,20 +122,16 @@ def test_what_the_state_keeps_for_the_turn_s_end_matches_the_table() -> None:
     from schemas.log import Concede
 
     checked = 0
-    for seed in range(60):
-        header = bot_header("basictcg-mtg", seed, players_for(seed))
-        state = BT.start(header, setup_decoder("basictcg-mtg").decode(header.setup))
-        rng = random.Random(seed)
-        while BT.result(state) is None and not BT.turn_limit(state):
-            if rng.random() < 0.003:
-                record: msgspec.Struct = Concede(by=rng.choice(state.in_game()))
-            else:
-                record = BT.sample(state, rng)
-            BT.apply(state, record)
-            for side in state.sides.values():
-                worked = sum(1 if on.face_down else state.cards[c].level + on.tokens for c, on in side.field.items())
-                assert side.levels == worked, (seed, record)
-                flagged = {c for c, on in side.field.items() if on.boost or on.damage or on.fresh or on.attacked}
-                assert flagged <= state.touched, (seed, record)
-                checked += 1
+    for seed, state, rng in playing(range(60)):
+        if rng.random() < 0.003:
+            record: msgspec.Struct = Concede(by=rng.choice(state.in_game()))
+        else:
+            record = BT.sample(state, rng)
+        BT.apply(state, record)
+        for side in state.sides.values():
+            worked = sum(1 if on.face_down else state.cards[c].level + on.tokens for c, on in side.field.items())
+            assert side.levels == worked, (seed, record)
+            flagged = {c for c, on in side.field.items() if on.boost or on.damage or on.fresh or on.attacked}
+            assert flagged <= state.touched, (seed, record)
+            checked += 1
     assert checked > 10_000
