@@ -230,7 +230,7 @@ class _Records:
             return None
         self.chained = chained
         valid = self.decoder.valid
-        if self.checked and not all(map(valid, compress(records, map(self.checked.__contains__, map(type, records))))):
+        if self.checked and not self._patterns_hold(records):
             # A deferred pattern fails: the records before that one are applied as usual, then lines go one by one.
             first = next(i for i, record in enumerate(records) if not valid(record))
             if not self._apply(records[:first], seq):
@@ -242,6 +242,11 @@ class _Records:
         if chained:
             self.prev_hash = hashes[-1]
         return True
+
+    def _patterns_hold(self, records: list[Record]) -> bool:
+        """Whether the deferred patterns of every record hold: each record with some is checked by its type's check."""
+        checked = list(compress(records, map(self.checked.__contains__, map(type, records))))
+        return all(map(call, map(self.decoder.checks.__getitem__, map(type, checked)), checked))
 
     def _apply(self, records: list[Record], seq: int) -> bool:
         """Apply records that read well, the first being seq + 1; False at an illegal one."""
