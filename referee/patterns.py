@@ -141,10 +141,10 @@ def _checker(annotation: Any) -> Check | None:
     if origin in (list, set, frozenset) or (origin is tuple and len(args) == 2 and args[1] is Ellipsis):
         return _every(args[0])
     if origin is dict:
-        key, val = _every(args[0]), _checker(args[1])
-        if key is None and val is None:
+        key, values = _every(args[0]), _every(args[1])
+        if key is None and values is None:
             return None
-        return lambda value: (key is None or key(value)) and (val is None or all(map(val, value.values())))
+        return lambda value: (key is None or key(value)) and (values is None or values(value.values()))
     if _is_struct(annotation):
         fields = [_field_check(name, hint, c) for name, hint in _fields(annotation) if (c := _checker(hint)) is not None]
         return _all_of(fields) if fields else None
