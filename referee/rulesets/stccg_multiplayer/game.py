@@ -127,7 +127,11 @@ class StccgMultiplayer(Ruleset):
         return bot.sample(state, rng)
 
     def apply(self, state: State, record: Record) -> None:
-        """Check `record` against the rules, then perform it."""
+        """Check `record` against the rules, then perform it.
+
+        Not a bare table lookup (a player out makes no record; `applied` numbers named
+        dilemmas), so this game hands the engine no `handlers` table.
+        """
         if state.phase == "over":
             raise Illegal("SG-8.7", "the game is over; no record may follow")
         if record.by in state.seats and state.seats[record.by].out:
