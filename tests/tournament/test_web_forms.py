@@ -70,6 +70,22 @@ def test_a_wrong_organiser_token_is_refused_and_players_cannot_act_as_organiser(
         assert answer.status_code == 403
 
 
+def test_a_number_field_that_is_not_plain_digits_is_a_400_naming_the_field(db_url: str) -> None:
+    make_event(db_url)
+    keys = codes(db_url)
+    (a, b), _ = tables(db_url)
+    with client(db_url) as c:
+        token = sign_in_page(c, keys[a])
+        for odd in ("\u00b2", "x", "-1"):  # a superscript two passes str.isdigit, not int()
+            page = c.post("/me/result", data={f"games.{a}": odd, f"games.{b}": "0", "_csrf_token": token})
+            assert page.status_code == 400 and "write a whole number" in page.text and f"games.{a}" in page.text
+    with client(db_url) as c:
+        token = csrf(c.get("/admin").text)
+        c.post("/admin/login", data={"token": ORGANISER_TOKEN, "_csrf_token": token})
+        page = c.post("/admin/e/ev/rule", data={"table": "\u00b2", "reason": "slip", "_csrf_token": token})
+        assert page.status_code == 400 and "table: write a whole number" in page.text
+
+
 def test_the_organiser_starts_the_clock_and_gives_a_table_extra_time(db_url: str) -> None:
     make_event(db_url)
     keys = codes(db_url)
