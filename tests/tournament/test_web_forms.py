@@ -86,6 +86,17 @@ def test_a_number_field_that_is_not_plain_digits_is_a_400_naming_the_field(db_ur
         assert page.status_code == 400 and "table: write a whole number" in page.text
 
 
+def test_a_table_number_too_large_for_the_database_is_no_table(db_url: str) -> None:
+    make_event(db_url)
+    codes(db_url)
+    with client(db_url) as c:
+        boss = organiser(c)
+        c.post("/api/admin/events/ev/clock", headers=boss, json={"minutes": 40})
+        for action, body in (("rule", {"table": 10**30, "reason": "slip"}), ("extend", {"table": 2**63, "minutes": 5})):
+            answer = c.post(f"/api/admin/events/ev/{action}", headers=boss, json=body)
+            assert answer.status_code == 404 and f"no table {body['table']}" in answer.json()["error"]
+
+
 def test_the_organiser_starts_the_clock_and_gives_a_table_extra_time(db_url: str) -> None:
     make_event(db_url)
     keys = codes(db_url)
