@@ -12,6 +12,7 @@ from tests.tournament.webkit import (
     codes,
     make_event,
     organiser,
+    sign_in,
     tables,
 )
 
@@ -109,14 +110,14 @@ def test_the_organiser_starts_the_clock_and_gives_a_table_extra_time(db_url: str
         assert again.status_code == 409
         tables_now = c.post("/api/admin/events/ev/extend", headers=boss, json={"table": 2, "minutes": 5, "reason": "judge call"}).json()
         assert [t["table"]["extra_minutes"] for t in tables_now] == [0, 5]
-        mine = c.get("/api/me", headers=_bearer(c, keys[c_])).json()["table"]["table"]
+        mine = c.get("/api/me", headers=sign_in(c, keys[c_])).json()["table"]["table"]
         assert mine["extra_minutes"] == 5 and mine["ends_at"] > started["started_at"]
         assert "Time:" in c.get("/e/ev").text and "data-ends=" in c.get("/e/ev").text
         pairing = c.post("/api/admin/events/ev/pair", headers=boss)
         assert pairing.status_code == 409 and "tables 1, 2" in pairing.json()["error"]
 
 
-def test_a_large_upload_is_refused_as_it_streams_in_on_the_page_too(db_url: str) -> None:
+def test_a_large_upload_is_refused_on_the_page_and_the_api_even_as_it_streams_in(db_url: str) -> None:
     make_event(db_url, ["ann", "bob"])
     keys = codes(db_url)
     with client(db_url) as c:
@@ -124,6 +125,10 @@ def test_a_large_upload_is_refused_as_it_streams_in_on_the_page_too(db_url: str)
         big = b"x" * (3 * 1024 * 1024)
         page = c.post("/me/logs", data={"_csrf_token": token}, files={"log": ("huge.jsonl", big)})
         assert page.status_code == 413 and "larger than the limit of 2048 KiB" in page.text
+        hb = sign_in(c, keys["bob"])
+        answer = c.post("/api/me/logs", headers=hb, files={"log": ("huge.jsonl", big)})
+        assert answer.status_code == 413
+        assert answer.json()["error"].startswith("the upload is larger than the limit of 2048 KiB")
 
         def chunks() -> Any:  # no Content-Length: the server counts what arrives
             for _ in range(48):
@@ -131,11 +136,6 @@ def test_a_large_upload_is_refused_as_it_streams_in_on_the_page_too(db_url: str)
 
         boundary = "b0undary"
         streamed = c.post(
-            "/api/me/logs", content=chunks(),
-            headers={"Content-Type": f"multipart/form-data; boundary={boundary}", **_bearer(c, keys["bob"])},
+            "/api/me/logs", content=chunks(), headers={"Content-Type": f"multipart/form-data; boundary={boundary}", **hb},
         )
         assert streamed.status_code == 413
-
-
-def _bearer(c: Any, code: str) -> dict[str, str]:
-    return {"Authorization": "Bearer " + c.post("/api/join", json={"code": code}).json()["session"]}
