@@ -31,10 +31,6 @@ PAIRING_COLUMNS = ("table", "player_a", "player_b", "result", "source", "reason"
 PERCENTAGES = {"omw", "gw", "ogw", "owp", "oowp"}
 
 
-def tiebreaker_text(name: str, value: float) -> str:
-    return f"{100 * value:.2f}" if name in PERCENTAGES else f"{value:g}"
-
-
 def numbers(values: Sequence[float], percent: bool = False) -> list[str]:
     """A column's numbers written alike: percentages with two decimals, others with as many decimals
     as the column needs (at most two), so 1.5 and 2 read 1.5 and 2.0."""
