@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
@@ -71,7 +72,7 @@ def whole_number(form: Any, name: str, default: int | None = None) -> int:
     text = str(form.get(name) or "").strip()
     if not text and default is not None:
         return default
-    if not text.isdigit():
+    if not re.fullmatch(r"\d{1,9}", text):
         raise service.Usage(f"{name}: write a whole number, not {text!r}")
     return int(text)
 
