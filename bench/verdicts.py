@@ -32,9 +32,9 @@ from referee.bots import bot_header, play
 from referee.engine import judge
 from referee.logio import encode_lines
 from referee.rulesets import get as get_ruleset
+from referee.rulesets import ids
 from tests.mutations import MUTATORS
 
-GAMES = ("stccg-multiplayer", "basictcg-mtg", "crossover")
 _PLAIN = msgspec.json.Decoder()
 
 
@@ -143,7 +143,7 @@ def fingerprints(ruleset_ids: list[str], games: int, per_game: int) -> tuple[dic
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--rulesets", nargs="*", default=list(GAMES))
+    parser.add_argument("--rulesets", nargs="*", default=list(ids()), help="default: every game")
     parser.add_argument("--games", type=int, default=60, help="bot games per ruleset")
     parser.add_argument("--mutants", type=int, default=20, help="rule-level mutants per game")
     group = parser.add_mutually_exclusive_group(required=True)

@@ -109,6 +109,21 @@ class Ruleset:
         return False
 
 
+class TableRuleset(Ruleset):
+    """A ruleset whose state carries `handlers`: record type -> handler(state, record), which `apply` only looks up.
+
+    The game fills the state's table in `start` and swaps in a handler that
+    refuses every record once the game is over, so the engine may call the
+    handlers itself.
+    """
+
+    def apply(self, state: Any, record: Record) -> None:
+        state.handlers[type(record)](state, record)
+
+    def handlers(self, state: Any) -> Mapping[type[Record], Callable[[Any, Any], None]]:
+        return state.handlers
+
+
 def require_actor(record: Record, expected: str, why: str, rule: str) -> None:
     """Raise Illegal(rule) unless `record` is made by `expected`; games bind their own turn rule."""
     if record.by != expected:

@@ -21,4 +21,5 @@ def test_every_rule_cited_in_the_code_exists_in_rules_md() -> None:
 def test_every_rule_has_a_test() -> None:
     rules = re.findall(r"\*\*BT-(\d+)\.(\d+)\*\*", RULES)
     tested = set(re.findall(r"def test_bt_(\d+)_(\d+)_", TESTS))
+    assert rules, "no **BT-n.m** rule found in RULES.md: the pattern no longer matches it"
     assert [r for r in rules if r not in tested] == []

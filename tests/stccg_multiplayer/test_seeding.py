@@ -96,6 +96,7 @@ def test_the_grid_finds_the_same_lines_as_a_plain_walk() -> None:
     """Forwards from every start (shift_lines) and backwards from the empty places (short_lines): the lines
     a plain walk finds, cut at each length, on random grids of 2 to 6 spokes, some with inserted places."""
     rng = random.Random(13)
+    found = 0
     for _ in range(600):
         grid = Grid(rng.randint(2, 6))
         for _ in range(rng.choice((0, 0, 1, 3))):
@@ -107,7 +108,9 @@ def test_the_grid_finds_the_same_lines_as_a_plain_walk() -> None:
                 grid.slots[slot] = Loc("Mission", "Alpha", 2, "space")
         every = [line for slot in grid.slots for line in walked(grid, slot)]
         assert list(grid.shift_lines()) == every
+        found += len(every)
         for longest in range(12):
             short = [line for line in every if len(line) <= longest]
             assert list(grid.shift_lines(longest)) == short
             assert sorted(grid.short_lines(longest)) == sorted(short)
+    assert found > 600  # the grids had lines to find, not only empty or full rings

@@ -161,7 +161,8 @@ def test_an_event_requires_chained_logs_by_default(db_url: str, tmp_path: Path) 
     stripped.write_bytes(unchained(decisive_game(a, b)))
     refused = cli(db_url, "report", "ev", "--table", "1", "--log", str(stripped), code=6)
     assert "'ev' requires chained logs, and this log's records carry no `prev` hashes" in refused.stderr
-    cli(db_url, "verify", "ev")
+    assert tables(db_url, "ev")[0]["games"] is None  # nothing was recorded
+    assert "chain intact" in cli(db_url, "verify", "ev").stdout
 
 
 def test_no_require_chain_accepts_hand_written_logs(tmp_path: Path) -> None:
@@ -171,9 +172,12 @@ def test_no_require_chain_accepts_hand_written_logs(tmp_path: Path) -> None:
     cli(db, "pair", "ev")
     (a, b), = (t["players"] for t in tables(db, "ev"))
     stripped = tmp_path / "stripped.jsonl"
-    stripped.write_bytes(unchained(decisive_game(a, b)))
+    game = decisive_game(a, b)
+    stripped.write_bytes(unchained(game))
     cli(db, "report", "ev", "--table", "1", "--log", str(stripped))
-    cli(db, "verify", "ev")
+    won = winner(game)
+    assert tables(db, "ev")[0]["games"] == {a: int(won == a), b: int(won == b)}  # the game counted, for its winner
+    assert "chain intact" in cli(db, "verify", "ev").stdout
 
 
 def test_old_payloads_still_read() -> None:

@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import functools
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
-from referee.ruleset import CHANCE, JUDGE, Illegal, Ruleset, require_actor
+from referee.ruleset import CHANCE, JUDGE, Illegal, TableRuleset, require_actor
 from referee.rulesets.basictcg_mtg import bot, flow, options
 from referee.rulesets.basictcg_mtg.cards import Card, built_in_setup, facts
 from referee.rulesets.basictcg_mtg.state import (
@@ -38,7 +38,7 @@ from schemas.verdict import Result
 BOT_TURN_LIMIT = 200
 
 
-class BasicTcgMtg(Ruleset):
+class BasicTcgMtg(TableRuleset):
     """The basictcg-mtg ruleset."""
 
     id = "basictcg-mtg"
@@ -115,14 +115,6 @@ class BasicTcgMtg(Ruleset):
     def sample(self, state: State, rng: random.Random) -> Record:
         """A bot's record: it nearly always uses its free play, sometimes summons, attacks and blocks (bot.py)."""
         return bot.sample(state, rng)
-
-    def apply(self, state: State, record: Record) -> None:
-        """Check `record` against the rules, then perform it and whatever follows by itself."""
-        state.handlers[type(record)](state, record)
-
-    def handlers(self, state: State) -> dict[type, Callable[[State, Any], None]]:
-        """The table `apply` uses: each record type's handler until the game is over, then `flow.over`."""
-        return state.handlers
 
     def result(self, state: State) -> Result | None:
         """The Result once the game is over; the score is each player's total level in play (BT-12.3)."""

@@ -67,7 +67,7 @@ class State:
         # the turn's end looks only at these, not at the whole table (added wherever game.py or fight
         # sets one of them; cards that left play since may stay in it)
         self.touched: set[str] = set()
-        # record type -> handler; every entry refuses once the game is over (BasicTcgMtg.handlers, flow.finish)
+        # record type -> handler; every entry refuses once the game is over (referee.ruleset.TableRuleset, flow.finish)
         self.handlers: dict[type, Callable[[State, Any], None]] = {}
 
     def touched_in_play(self) -> list[tuple[str, InPlay]]:

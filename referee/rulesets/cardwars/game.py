@@ -14,7 +14,7 @@ import random
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from referee.ruleset import CHANCE, JUDGE, Illegal, Ruleset, require_actor, two_player_result
+from referee.ruleset import CHANCE, JUDGE, Illegal, TableRuleset, require_actor, two_player_result
 from schemas import cardwars as cw
 from schemas.log import Concede, GameLoss, Header, Record, Time
 from schemas.verdict import Result
@@ -70,11 +70,11 @@ class State:
         self.pending: list[str] = []  # attackers still waiting for an assign record
         self.split: dict[str, dict[str, int]] = {}  # attacker -> blocker -> damage
         self.outcome: Result | None = None
-        # record type -> handler; every entry refuses once the game is over (Cardwars.handlers)
+        # record type -> handler; every entry refuses once the game is over (referee.ruleset.TableRuleset, _finish)
         self.handlers: dict[type[Record], Callable[[State, Any], None]] = {}
 
 
-class Cardwars(Ruleset):
+class Cardwars(TableRuleset):
     """The cardwars ruleset."""
 
     id = "cardwars"
@@ -204,14 +204,6 @@ class Cardwars(Ruleset):
         for _ in range(VALUE[attacker]):
             damage[rng.choice(blockers)] += 1
         return cw.Assign(by=active, attacker=attacker, damage=damage)
-
-    def apply(self, state: State, record: Record) -> None:
-        """Check `record` against the rules, then perform it and whatever follows automatically."""
-        state.handlers[type(record)](state, record)
-
-    def handlers(self, state: State) -> dict[type[Record], Callable[[State, Any], None]]:
-        """The table `apply` uses: each record type's handler until the game is over, then `_over`."""
-        return state.handlers
 
     def result(self, state: State) -> Result | None:
         """The Result once the game is over; the score is each player's life left (CW-8.5)."""

@@ -15,7 +15,7 @@ import random
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from referee.ruleset import CHANCE, JUDGE, Illegal, Ruleset, require_actor
+from referee.ruleset import CHANCE, JUDGE, Illegal, TableRuleset, require_actor
 from referee.rulesets.crossover import decks, flow, options
 from referee.rulesets.crossover.state import HAND_SIZE, AttackInProgress, Minion, Side, State
 from schemas import crossover as xo
@@ -26,7 +26,7 @@ OPENING_SEARCH_DRAWS = 4
 BOT_ROUND_LIMIT = 25
 
 
-class Crossover(Ruleset):
+class Crossover(TableRuleset):
     """The crossover ruleset."""
 
     id = "crossover"
@@ -103,14 +103,6 @@ class Crossover(Ruleset):
         if plays and rng.random() < 0.8:  # bots that mostly play make skirmishes happen
             return rng.choice(plays)
         return rng.choice(records)
-
-    def apply(self, state: State, record: Record) -> None:
-        """Check `record` against the rules, then perform it and whatever follows by itself."""
-        state.handlers[type(record)](state, record)
-
-    def handlers(self, state: State) -> dict[type[Record], Callable[[State, Any], None]]:
-        """The table `apply` uses: each record type's handler until the game is over, then `flow.over`."""
-        return state.handlers
 
     def result(self, state: State) -> Result | None:
         """The Result once the game is over; the score is skirmishes won (XO-9.5)."""

@@ -137,7 +137,7 @@ class State:
         # the end
         self.placements: dict[str, int] = {}
         self.outcome: Result | None = None
-        # record type -> handler; every entry refuses once the game is over (Crossover.handlers, flow.finish)
+        # record type -> handler; every entry refuses once the game is over (referee.ruleset.TableRuleset, flow.finish)
         self.handlers: dict[type, Callable[[State, Any], None]] = {}
 
     def seat_order(self) -> list[str]:

@@ -16,7 +16,7 @@ import random
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from referee.ruleset import CHANCE, JUDGE, Illegal, Ruleset, require_actor
+from referee.ruleset import CHANCE, JUDGE, Illegal, TableRuleset, require_actor
 from referee.rulesets.maginot import bot, events, flow, options
 from referee.rulesets.maginot.state import (
     ACE_LIFE,
@@ -42,7 +42,7 @@ from schemas.verdict import Result
 BOT_ROUNDS = 22  # bot games end by time after this many turns per player
 
 
-class Maginot(Ruleset):
+class Maginot(TableRuleset):
     """The maginot ruleset."""
 
     id = "maginot"
@@ -114,14 +114,6 @@ class Maginot(Ruleset):
     def sample(self, state: State, rng: random.Random) -> Record:
         """A legal record for a bot that builds and attacks (bot.py)."""
         return bot.sample(self, state, rng)
-
-    def apply(self, state: State, record: Record) -> None:
-        """Check `record` against the rules, then perform it and whatever follows automatically."""
-        state.handlers[type(record)](state, record)
-
-    def handlers(self, state: State) -> dict[type, Callable[[State, Any], None]]:
-        """The table `apply` uses: each record type's handler until the game is over, then flow.over."""
-        return state.handlers
 
     def result(self, state: State) -> Result | None:
         """The Result once the game is over; the score is how many players placed below (MG-9.6)."""

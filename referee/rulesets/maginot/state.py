@@ -154,7 +154,7 @@ class State:
         self.battle: Battle | None = None
         self.out_order: list[str] = []  # players out of the game, first out first
         self.outcome: Result | None = None
-        # record type -> handler; every entry refuses once the game is over (Maginot.handlers, flow.finish)
+        # record type -> handler; every entry refuses once the game is over (referee.ruleset.TableRuleset, flow.finish)
         self.handlers: dict[type, Callable[[State, Any], None]] = {}
 
     def still_in(self) -> list[str]:
