@@ -12,6 +12,7 @@ from tests.tournament.webkit import (
     codes,
     make_event,
     organiser,
+    sign_in,
     tables,
 )
 
@@ -70,6 +71,33 @@ def test_a_wrong_organiser_token_is_refused_and_players_cannot_act_as_organiser(
         assert answer.status_code == 403
 
 
+def test_a_number_field_that_is_not_plain_digits_is_a_400_naming_the_field(db_url: str) -> None:
+    make_event(db_url)
+    keys = codes(db_url)
+    (a, b), _ = tables(db_url)
+    with client(db_url) as c:
+        token = sign_in_page(c, keys[a])
+        for odd in ("\u00b2", "x", "-1"):  # a superscript two passes str.isdigit, not int()
+            page = c.post("/me/result", data={f"games.{a}": odd, f"games.{b}": "0", "_csrf_token": token})
+            assert page.status_code == 400 and "write a whole number" in page.text and f"games.{a}" in page.text
+    with client(db_url) as c:
+        token = csrf(c.get("/admin").text)
+        c.post("/admin/login", data={"token": ORGANISER_TOKEN, "_csrf_token": token})
+        page = c.post("/admin/e/ev/rule", data={"table": "\u00b2", "reason": "slip", "_csrf_token": token})
+        assert page.status_code == 400 and "table: write a whole number" in page.text
+
+
+def test_a_table_number_too_large_for_the_database_is_no_table(db_url: str) -> None:
+    make_event(db_url)
+    codes(db_url)
+    with client(db_url) as c:
+        boss = organiser(c)
+        c.post("/api/admin/events/ev/clock", headers=boss, json={"minutes": 40})
+        for action, body in (("rule", {"table": 10**30, "reason": "slip"}), ("extend", {"table": 2**63, "minutes": 5})):
+            answer = c.post(f"/api/admin/events/ev/{action}", headers=boss, json=body)
+            assert answer.status_code == 404 and f"no table {body['table']}" in answer.json()["error"]
+
+
 def test_the_organiser_starts_the_clock_and_gives_a_table_extra_time(db_url: str) -> None:
     make_event(db_url)
     keys = codes(db_url)
@@ -82,14 +110,14 @@ def test_the_organiser_starts_the_clock_and_gives_a_table_extra_time(db_url: str
         assert again.status_code == 409
         tables_now = c.post("/api/admin/events/ev/extend", headers=boss, json={"table": 2, "minutes": 5, "reason": "judge call"}).json()
         assert [t["table"]["extra_minutes"] for t in tables_now] == [0, 5]
-        mine = c.get("/api/me", headers=_bearer(c, keys[c_])).json()["table"]["table"]
+        mine = c.get("/api/me", headers=sign_in(c, keys[c_])).json()["table"]["table"]
         assert mine["extra_minutes"] == 5 and mine["ends_at"] > started["started_at"]
         assert "Time:" in c.get("/e/ev").text and "data-ends=" in c.get("/e/ev").text
         pairing = c.post("/api/admin/events/ev/pair", headers=boss)
         assert pairing.status_code == 409 and "tables 1, 2" in pairing.json()["error"]
 
 
-def test_a_large_upload_is_refused_as_it_streams_in_on_the_page_too(db_url: str) -> None:
+def test_a_large_upload_is_refused_on_the_page_and_the_api_even_as_it_streams_in(db_url: str) -> None:
     make_event(db_url, ["ann", "bob"])
     keys = codes(db_url)
     with client(db_url) as c:
@@ -97,6 +125,10 @@ def test_a_large_upload_is_refused_as_it_streams_in_on_the_page_too(db_url: str)
         big = b"x" * (3 * 1024 * 1024)
         page = c.post("/me/logs", data={"_csrf_token": token}, files={"log": ("huge.jsonl", big)})
         assert page.status_code == 413 and "larger than the limit of 2048 KiB" in page.text
+        hb = sign_in(c, keys["bob"])
+        answer = c.post("/api/me/logs", headers=hb, files={"log": ("huge.jsonl", big)})
+        assert answer.status_code == 413
+        assert answer.json()["error"].startswith("the upload is larger than the limit of 2048 KiB")
 
         def chunks() -> Any:  # no Content-Length: the server counts what arrives
             for _ in range(48):
@@ -104,11 +136,6 @@ def test_a_large_upload_is_refused_as_it_streams_in_on_the_page_too(db_url: str)
 
         boundary = "b0undary"
         streamed = c.post(
-            "/api/me/logs", content=chunks(),
-            headers={"Content-Type": f"multipart/form-data; boundary={boundary}", **_bearer(c, keys["bob"])},
+            "/api/me/logs", content=chunks(), headers={"Content-Type": f"multipart/form-data; boundary={boundary}", **hb},
         )
         assert streamed.status_code == 413
-
-
-def _bearer(c: Any, code: str) -> dict[str, str]:
-    return {"Authorization": "Bearer " + c.post("/api/join", json={"code": code}).json()["session"]}

@@ -39,6 +39,7 @@ from tournament.service.queries import (
     lock_event,
     matches,
     pod_tables,
+    storable,
 )
 from tournament.service.results import (
     Tally,
@@ -106,7 +107,7 @@ def current_tables(session: Session, event: Event) -> list[Table]:
 
 def table_at(session: Session, event: Event, number: int) -> Table | None:
     """One table of the current round (None for a bye or no such table)."""
-    if event.rounds == 0:
+    if event.rounds == 0 or not storable(number):
         return None
     if event.format == "pods":
         pod = session.get(Pod, (event.id, event.rounds, number))

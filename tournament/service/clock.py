@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session
 from tournament.eventlog import RoundStarted, TimeExtended, append, as_utc
 from tournament.models import Match, Pod, Round
 from tournament.service.errors import Conflict, NotFound, Usage
-from tournament.service.queries import get_event, lock_event
+from tournament.service.queries import get_event, lock_event, storable
 
 DEFAULT_MINUTES = 50  # a Swiss round of Magic, as the MTR sets it
 MOST_MINUTES = 24 * 60
@@ -48,7 +48,9 @@ def extend(session: Session, event_id: str, table: int, minutes: int, reason: st
     if ends is None:
         raise Conflict(f"round {event.rounds} of {event_id!r} has not started; `tournament round start` first")
     key = (event_id, event.rounds, table)
-    found: Pod | Match | None = session.get(Pod, key) if event.format == "pods" else session.get(Match, key)
+    found: Pod | Match | None = None
+    if storable(table):
+        found = session.get(Pod, key) if event.format == "pods" else session.get(Match, key)
     if found is None or (isinstance(found, Pod) and found.source == "bye"):
         raise NotFound(f"round {event.rounds} of {event_id!r} has no table {table}")
     append(session, event_id, TimeExtended(event.rounds, table, minutes, reason))

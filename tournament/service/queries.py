@@ -105,11 +105,16 @@ def seeded(session: Session, event_id: str) -> list[str]:
     return [p.name for p in sorted((p for p in players(session, event_id) if p.seed is not None), key=lambda p: p.seed or 0)]
 
 
+def storable(number: int) -> bool:
+    """Whether a table number fits a database integer (a key larger than 64 bits is no table, not a crash)."""
+    return -(2**63) <= number < 2**63
+
+
 def find_match(session: Session, event: Event, table: int, round_number: int | None) -> Match:
     number = event.rounds if round_number is None else round_number
     if number < 1 or number > event.rounds:
         raise NotFound(f"event {event.id!r} has no round {number} (rounds paired: {event.rounds})")
-    match = session.get(Match, (event.id, number, table))
+    match = session.get(Match, (event.id, number, table)) if storable(table) else None
     if match is None:
         raise NotFound(f"round {number} of {event.id!r} has no table {table}")
     return match
