@@ -97,6 +97,9 @@ def test_a_round_from_a_csv_file_in_one_transaction(db_url: str, tmp_path: Path)
         ("1,2-0\nx,2-1\n", service.EXIT_USAGE, "line 2, field table"),
         ("1,2-0\n2\n", service.EXIT_USAGE, "line 2: 1 fields"),
         ("\n\n", service.EXIT_USAGE, "no results in it"),
+        ("1,2-0\n²,2-1\n", service.EXIT_USAGE, "line 2, field table"),  # a digit int() refuses
+        ("1,2-0\n" + "1" * 5000 + ",2-1\n", service.EXIT_USAGE, "line 2, field table"),  # over int()'s digit limit
+        ("1,2-0\n2," + "9" * 200_000 + "\n", service.EXIT_USAGE, "line 2: field larger than field limit"),
     ],
 )
 def test_a_bad_results_file_writes_nothing(db_url: str, tmp_path: Path, text: str, code: int, message: str) -> None:
