@@ -28,12 +28,10 @@ import msgspec
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from referee.bots import bot_header, play
 from referee.engine import judge
-from referee.logio import encode_lines
 from referee.rulesets import get as get_ruleset
 from referee.rulesets import ids
-from tests.mutations import MUTATORS
+from tests.mutations import MUTATORS, bot_log
 
 _PLAIN = msgspec.json.Decoder()
 
@@ -43,8 +41,7 @@ def bot_games(ruleset_id: str, games: int) -> Iterator[tuple[str, list[bytes]]]:
     ruleset = get_ruleset(ruleset_id)
     counts = list(range(ruleset.min_players, ruleset.max_players + 1))
     for seed in range(games):
-        header = bot_header(ruleset_id, seed, counts[seed % len(counts)])
-        yield f"{ruleset_id}/{seed}", list(encode_lines(header, play(header, seed)))
+        yield f"{ruleset_id}/{seed}", bot_log(ruleset_id, seed, counts[seed % len(counts)]).splitlines()
 
 
 def rechain(header: bytes, bodies: list[dict]) -> list[bytes]:

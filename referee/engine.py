@@ -2,8 +2,8 @@
 
 Each line is checked in the order docs/referee.md gives: JSON and fields, `seq`, the
 hash chain, then the rules. The first failure decides the verdict. The engine
-streams: it holds one batch of lines (at most a few hundred) and the game state,
-never the whole log.
+streams: it holds one batch of lines (64 KiB of a file, a few hundred lines given
+one by one, or one longer line) and the game state, never the whole log.
 """
 
 from __future__ import annotations

@@ -4,9 +4,9 @@ A ruleset is a module-level object with the methods below, in the spirit of
 OpenSpiel's Game/State: `start` builds the first state from the header,
 `to_act` says who acts, `legal` lists what they may do, `apply` checks and
 performs one record (mutating the state only when the record is legal), and
-`result` says how the game ended. A game whose `apply` is a table lookup may
-also return that table from `handlers`, and the engine calls the handlers
-itself.
+`result` says how the game ended. A game whose `apply` is a table lookup
+kept on its state is a `TableRuleset`: `handlers` returns that table, and the
+engine calls the handlers itself.
 """
 
 from __future__ import annotations
@@ -70,9 +70,8 @@ class Ruleset:
     def handlers(self, state: Any) -> Mapping[type[Record], Callable[[Any, Any], None]] | None:
         """Optionally, what `apply` does as a table kept current as the game goes: record type -> handler(state, record).
 
-        A game whose `apply` only looks up its handler there returns the table,
-        and the engine calls the handlers itself (a call less per record). None,
-        the default, has the engine call `apply`.
+        A `TableRuleset` returns the table, and the engine calls the handlers
+        itself (a call less per record). None, the default, has the engine call `apply`.
         """
         return None
 

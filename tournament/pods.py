@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import itertools
 import random
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -73,7 +74,7 @@ class Points:
     def parse(cls, text: str) -> Points:
         """`3,1` or `4,2,2,1,0`: a sole win, a shared win, then place 2, 3, ...; ValueError otherwise."""
         parts = [p.strip() for p in text.split(",")]
-        if len(parts) < 2 or not all(p.isdigit() for p in parts):
+        if len(parts) < 2 or not all(re.fullmatch(r"\d{1,9}", p) for p in parts):
             raise ValueError(f"--points {text!r}: give whole numbers: sole win, shared win[, 2nd, 3rd...], like 3,1")
         win, shared, *rest = (int(p) for p in parts)
         return cls(win, shared, tuple(rest))

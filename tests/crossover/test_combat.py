@@ -161,8 +161,6 @@ def test_xo_7_7_only_the_defender_plays_stop() -> None:
 
 def test_xo_7_7_stop_on_endurance_counts_the_hit_but_cannot_kill() -> None:
     opening = draws("ann", "Lead Two", "M1", "M2", "Shield", "Stop A") + draws("bob", "Lead One", "M8", "M9", "M7", "Sword")
-    plays = [summon("ann", "M1"), equip("ann", "Shield", "M1"), summon("bob", "M8"), summon("ann", "M2"), pass_("ann", False)]
-    # ann made 2 plays (M2 then a pass is illegal); use a full turn instead
     plays = [summon("ann", "M1"), equip("ann", "Shield", "M1"), summon("bob", "M8"), pass_("ann"), summon("bob", "M9"), pass_("ann"), pass_("bob")]
     base = [*opening, *plays]
     state = legal(base)

@@ -56,5 +56,8 @@ def test_register_results_export_and_verify_do_not_query_per_player(db_url: str)
         selects = {name: sum(s.lstrip().upper().startswith("SELECT") for s in statements)
                    for name, statements in [("register", register), ("results", results), ("export", exported), ("verify", verified)]}  # fmt: skip
         assert all(count < 25 for count in selects.values()), selects  # 60 players, 30 tables: per-row queries would pass 30
+        # Writes too: a row-by-row INSERT or UPDATE costs as much as a row-by-row SELECT.
+        every = {name: len(statements) for name, statements in [("register", register), ("results", results), ("export", exported), ("verify", verified)]}  # fmt: skip
+        assert all(count < 25 for count in every.values()), every
     finally:
         engine.dispose()

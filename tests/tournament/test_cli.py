@@ -292,7 +292,7 @@ def test_pairings_are_reproducible_from_the_stored_seed(db_url: str, tmp_path: P
     assert [t["players"] for t in first] == [t["players"] for t in again]
 
 
-@pytest.mark.parametrize("value", ["ann", "ann=x,bob=1", "ann=1,ann=0", "=1"])
+@pytest.mark.parametrize("value", ["ann", "ann=x,bob=1", "ann=1,ann=0", "=1", "ann=²,bob=0", "ann=" + "1" * 5000 + ",bob=0"])
 def test_bad_result_text_is_a_usage_error(value: str) -> None:
     with pytest.raises(service.Usage):
         service.parse_result(value)

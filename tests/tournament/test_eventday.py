@@ -97,6 +97,9 @@ def test_a_round_from_a_csv_file_in_one_transaction(db_url: str, tmp_path: Path)
         ("1,2-0\nx,2-1\n", service.EXIT_USAGE, "line 2, field table"),
         ("1,2-0\n2\n", service.EXIT_USAGE, "line 2: 1 fields"),
         ("\n\n", service.EXIT_USAGE, "no results in it"),
+        ("1,2-0\n²,2-1\n", service.EXIT_USAGE, "line 2, field table"),  # a digit int() refuses
+        ("1,2-0\n" + "1" * 5000 + ",2-1\n", service.EXIT_USAGE, "line 2, field table"),  # over int()'s digit limit
+        ("1,2-0\n2," + "9" * 200_000 + "\n", service.EXIT_USAGE, "line 2: field larger than field limit"),
     ],
 )
 def test_a_bad_results_file_writes_nothing(db_url: str, tmp_path: Path, text: str, code: int, message: str) -> None:
@@ -252,6 +255,7 @@ def test_a_pods_round_by_places(db_url: str, tmp_path: Path) -> None:
     source.write_text("table,result\n2,2-2-1-4\n", encoding="utf-8")
     cli(db_url, "results", "ev", "--from", str(source))
     assert tables(db_url, "ev")[1]["source"] == "slip"
+    assert tables(db_url, "ev")[1]["places"] == dict(zip(rows[1]["players"], [2, 2, 1, 4], strict=True))  # a shared place kept
     assert "chain intact" in cli(db_url, "verify", "ev").stdout
 
 
@@ -268,4 +272,6 @@ def test_no_swap_over_a_players_claim_and_unpair_clears_claims(db_url: str) -> N
     assert "claimed a result" in refused.stderr
     cli(db_url, "unpair", "ev")  # no result yet: the round and its claims go
     cli(db_url, "pair", "ev")
+    assert [t["players"] for t in tables(db_url, "ev")] == [t["players"] for t in rows]  # same seed, same tables
+    cli(db_url, "swap", "ev", b, rows[1]["players"][0], "--reason", "x")  # the claim went with the round
     assert "chain intact" in cli(db_url, "verify", "ev").stdout

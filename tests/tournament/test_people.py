@@ -111,6 +111,8 @@ def test_register_from_csv(db_url: str, tmp_path: Path) -> None:
         ("id,rating\nann,1\n", "line 1"),
         ("name,seed\nAnn,1\n", "line 1: columns are name, id and rating"),
         ("name\nAnn\n\x07Bob\n", "line 3, field name"),
+        ("name\nAnn\n" + "B" * 200_000 + "\n", "line 3: field larger than field limit"),  # csv's own limit
+        ("\nname,seed\nAnn,1\n", "line 2: columns are"),  # the header is the first line that is not blank
     ],
 )
 def test_a_bad_csv_row_is_named_and_nothing_is_registered(db_url: str, tmp_path: Path, text: str, message: str | None) -> None:

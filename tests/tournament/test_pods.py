@@ -53,8 +53,8 @@ def test_points_by_place() -> None:
     custom = Points.parse("5,2,3,1")
     assert custom.scored({"a": 1, "b": 2, "c": 2, "d": 4}) == {"a": 5, "b": 3, "c": 3, "d": 0}
     assert custom.text() == "5,2,3,1"
-    for bad in ("3", "3,x", "-1,0", ""):
-        with pytest.raises(ValueError):
+    for bad in ("3", "3,x", "-1,0", "", "²,1"):
+        with pytest.raises(ValueError, match="give whole numbers"):  # the option's message, not int()'s
             Points.parse(bad)
 
 

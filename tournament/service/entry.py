@@ -9,8 +9,6 @@ paper result the players signed (source `slip`).
 
 from __future__ import annotations
 
-import csv
-import io
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -21,6 +19,7 @@ from sqlalchemy.orm import Session
 from tournament.eventlog import Payload, PodReported, ResultReported, append_many
 from tournament.models import Event, Match, Pod, PodSeat
 from tournament.service.errors import Conflict, NotFound, TournamentError, Usage
+from tournament.service.people import csv_rows
 from tournament.service.queries import get_event, lock_event, matches, pod_tables
 from tournament.service.results import Tally, check_places, check_tally
 
@@ -58,18 +57,13 @@ class ResultRow:
 
 def results_from_csv(text: str, source: str) -> list[ResultRow]:
     """The rows of a `table,result` CSV file (the header row is optional); Usage names a bad line and field."""
-    rows = csv.reader(io.StringIO(text))
     found = []
-    for row in rows:
-        line = rows.line_num
-        cells = [c.strip() for c in row]
-        if not any(cells):
-            continue
+    for line, cells in csv_rows(text, source):
         if line == 1 and [c.lower() for c in cells] == ["table", "result"]:
             continue
         if len(cells) != 2:
             raise Usage(f"{source} line {line}: {len(cells)} fields; a row is table,result")
-        if not cells[0].isdigit():
+        if not re.fullmatch(r"\d{1,9}", cells[0]):  # int() refuses ², and over 4300 digits
             raise Usage(f"{source} line {line}, field table: {cells[0]!r} is not a table number")
         found.append(ResultRow(int(cells[0]), cells[1], f"{source} line {line}"))
     if not found:

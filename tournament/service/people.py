@@ -13,7 +13,7 @@ import csv
 import io
 import re
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from sqlalchemy import select
@@ -43,31 +43,41 @@ class Person:
 CSV_COLUMNS = ("name", "id", "rating")
 
 
+def csv_rows(text: str, source: str) -> Iterator[tuple[int, list[str]]]:
+    """A CSV file's non-blank rows, cells trimmed, with their line numbers; Usage names a line csv cannot read."""
+    rows = csv.reader(io.StringIO(text))
+    try:
+        for row in rows:
+            cells = [c.strip() for c in row]
+            if any(cells):
+                yield rows.line_num, cells
+    except csv.Error as exc:  # a field over csv's size limit, a stray NUL
+        raise Usage(f"{source} line {rows.line_num}: {exc}") from None
+
+
 def people_from_csv(text: str, source: str) -> list[Person]:
     """The people of a CSV file with a header row: `name`, optional `id` and `rating`; Usage names a bad line and field."""
-    rows = csv.reader(io.StringIO(text))
-    header = [h.strip().lower() for h in next(rows, [])]
+    rows = csv_rows(text, source)
+    first, cells = next(rows, (1, []))
+    header = [h.lower() for h in cells]
     if "name" not in header:
-        raise Usage(f"{source} line 1: the header must name a `name` column (and optionally `id`, `rating`)")
+        raise Usage(f"{source} line {first}: the header must name a `name` column (and optionally `id`, `rating`)")
     unknown = [h for h in header if h not in CSV_COLUMNS]
     if unknown or len(set(header)) != len(header):
         raise Usage(
-            f"{source} line 1: columns are name, id and rating (higher is stronger), each once; not "
+            f"{source} line {first}: columns are name, id and rating (higher is stronger), each once; not "
             f"{', '.join(unknown) or 'repeats'} (a bracket's exact seeds: `tournament seed`)"
         )
     people = []
-    for row in rows:
-        line = rows.line_num
-        if not any(cell.strip() for cell in row):
-            continue  # blank lines are allowed
+    for line, row in rows:
         if len(row) != len(header):
             raise Usage(f"{source} line {line}: {len(row)} fields, the header has {len(header)}")
-        cells = dict(zip(header, (c.strip() for c in row), strict=True))
+        fields = dict(zip(header, row, strict=True))
         where = f"{source} line {line}"
-        rating = cells.get("rating") or None
+        rating = fields.get("rating") or None
         if rating is not None and not re.fullmatch(r"-?\d{1,9}", rating):
             raise Usage(f"{where}, field rating: {rating!r} is not a whole number")
-        people.append(Person(cells["name"], cells.get("id") or None, int(rating) if rating else None, where))
+        people.append(Person(fields["name"], fields.get("id") or None, int(rating) if rating else None, where))
     return people
 
 

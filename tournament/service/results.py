@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
@@ -57,7 +58,7 @@ def parse_result(text: str, draws: int = 0) -> Tally:
     games: dict[str, int] = {}
     for part in text.split(","):
         name, sep, count = part.strip().partition("=")
-        if not sep or not ID_PATTERN.fullmatch(name.strip()) or not count.strip().isdigit():
+        if not sep or not ID_PATTERN.fullmatch(name.strip()) or not re.fullmatch(r"\d{1,9}", count.strip()):
             raise Usage(f"--result {text!r}: write games won by each player, like ann=2,bob=1")
         if name.strip() in games:
             raise Usage(f"--result {text!r}: {name.strip()} is named twice")

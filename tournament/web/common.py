@@ -71,7 +71,7 @@ def whole_number(form: Any, name: str, default: int | None = None) -> int:
     text = str(form.get(name) or "").strip()
     if not text and default is not None:
         return default
-    if not (text.isascii() and text.isdigit()):  # str.isdigit alone takes "²", which int() refuses
+    if not (text.isascii() and text.isdigit()) or len(text) > 9:  # str.isdigit alone takes "²", which int() refuses
         raise service.Usage(f"{name}: write a whole number, not {text!r}")
     return int(text)
 

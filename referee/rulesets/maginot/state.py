@@ -125,10 +125,6 @@ class Battle:
             return list(self.units)
         return list(self.pairs) if player == self.defender else []
 
-    def holder(self) -> str:
-        """Who has the initiative: the side whose combat step comes last."""
-        return self.order[-1]
-
     def other(self, player: str) -> str:
         """The opposing side of `player` in this battle."""
         return self.defender if player == self.attacker else self.attacker

@@ -12,18 +12,11 @@ from referee.rulesets.stccg_multiplayer.state import State
 from schemas.log import Record
 
 
-def in_phase(state: State, record: Record, phase: str, doing: str, rule: str) -> None:
-    """Raise unless it is `phase` and `record` is the active player's."""
+def in_phase(state: State, record: Record, phase: str, doing: str, rule: str = "SG-5.4") -> None:
+    """Raise unless it is `phase` (the main step: "main") and `record` is the active player's."""
     if state.phase != phase:
         raise Illegal("SG-5.8", f"cannot {doing} now: it is the {state.phase} phase")
     by(record, state.active, doing, rule)
-
-
-def main_step(state: State, record: Record, doing: str) -> None:
-    """Raise unless it is the active player's main step and the record is theirs."""
-    if state.phase != "main":
-        raise Illegal("SG-5.8", f"cannot {doing} now: it is the {state.phase} phase")
-    by(record, state.active, doing)
 
 
 def any_time(state: State, record: Record, doing: str) -> None:

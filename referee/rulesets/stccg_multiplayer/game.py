@@ -346,7 +346,7 @@ class StccgMultiplayer(Ruleset):
 
     def _report_ship(self, state: State, record: sg.ReportShip) -> None:
         """SG-5.6: a ship from hand enters play at a location."""
-        checks.main_step(state, record, "report a ship")
+        checks.in_phase(state, record, "main", "report a ship")
         checks.location(state.grid, record.place, "SG-5.6")
         if record.card in NAMED:
             raise Illegal("SG-5.6", f"{record.card} is not a ship, so it cannot be reported")

@@ -19,7 +19,7 @@ from schemas import stccg_multiplayer as sg
 
 def move(state: State, record: sg.Move) -> None:
     """SG-6.1/6.2: normal movement steps between adjacent locations of one quadrant."""
-    checks.main_step(state, record, "move a ship")
+    checks.in_phase(state, record, "main", "move a ship")
     ship = state.ships.get(record.ship)
     if ship is None or ship.owner != record.by:
         raise Illegal("SG-6.1", f"{record.by} has no ship named {record.ship!r} in play")

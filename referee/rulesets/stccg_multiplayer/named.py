@@ -18,7 +18,7 @@ from schemas import stccg_multiplayer as sg
 
 def encounter(state: State, record: sg.Encounter) -> None:
     """SG-7.5: the active player meets a dilemma seeded under a location."""
-    checks.main_step(state, record, "encounter a dilemma")
+    checks.in_phase(state, record, "main", "encounter a dilemma")
     loc = checks.location(state.grid, record.place, "SG-7.5")
     seeded = next((d for d in loc.dilemmas if d[0] == record.card), None)
     if seeded is None:
@@ -53,7 +53,7 @@ def borg_next(state: State, tour: Tour) -> list[str | None]:
 
 def borg_ship_move(state: State, record: sg.BorgShipMove) -> None:
     """SG-7.2: the Borg Ship takes the next step of its tour, or leaves once it is done."""
-    checks.main_step(state, record, "move a Borg Ship")
+    checks.in_phase(state, record, "main", "move a Borg Ship")
     tour = state.borgs.get(record.borg)
     if tour is None:
         raise Illegal("SG-7.2", f"no Borg Ship called {record.borg!r} is in play")
@@ -75,7 +75,7 @@ def borg_ship_move(state: State, record: sg.BorgShipMove) -> None:
 
 def mercenaries_attack(state: State, record: sg.MercenariesAttack) -> None:
     """SG-7.7: Rogue Borg Mercenaries attack only on their owner's or the affected player's turn."""
-    checks.main_step(state, record, "attack with Rogue Borg Mercenaries")
+    checks.in_phase(state, record, "main", "attack with Rogue Borg Mercenaries")
     group = state.groups.get(record.group)
     if group is None:
         raise Illegal("SG-7.7", f"no Rogue Borg Mercenaries called {record.group!r} are in play")
