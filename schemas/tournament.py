@@ -139,7 +139,7 @@ class EventInfo(msgspec.Struct, forbid_unknown_fields=True):
     table_size: int = 2
     points: str = "3,1"
     late_entry: str = "none"
-    require_chain: bool = False  # game logs must be hash-chained (`create --require-chain`, the default)
+    require_chain: bool = False  # game logs must be hash-chained; `create` sets it unless --no-require-chain (False: exports from before)
 
 
 class BracketPair(msgspec.Struct, forbid_unknown_fields=True):

@@ -129,7 +129,15 @@ def test_batches_give_the_verdicts_line_by_line_checks_give(monkeypatch: pytest.
             for upto in uptos
         ]
 
+    batch, answers = engine._Records._batch, []
+
+    def noted(self: Any, chunk: bytes) -> bool | None:
+        answers.append(batch(self, chunk))
+        return answers[-1]
+
+    monkeypatch.setattr(engine._Records, "_batch", noted)
     batched = verdicts()
+    assert True in answers and False in answers  # the batch path passed whole batches and caught an illegal record
     monkeypatch.setattr(engine._Records, "_batch", lambda self, chunk: None)
     assert verdicts() == batched
     assert {v.verdict for v, _ in batched} >= {"complete", "ongoing", "illegal", "malformed", "tampered"}
