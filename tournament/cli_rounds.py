@@ -42,10 +42,8 @@ def pair(
     """Pair the next round (refused while the current round has tables without a result)."""
     seed = random.SystemRandom().getrandbits(32) if reseed else None
     with transaction(db) as session:
-        number = service.pair(session, event, seed).number
-        info = export.round_info(session, event, number)
-        details = export.event_info(service.get_event(session, event))
-    show_round(info, "json" if as_json else "table", None, details)
+        view = export.pairings_view(session, event, service.pair(session, event, seed).number)
+    show_round(view.round, "json" if as_json else "table", None, view.event)
 
 
 @app.command(rich_help_panel="Rounds and the clock")
@@ -71,13 +69,12 @@ def swap(
     """A judge exchanges two players' seats in the current round, before either table has a result."""
     with transaction(db) as session:
         number = service.swap(session, event, player_a, player_b, reason)
-        info = export.round_info(session, event, number)
-        details = export.event_info(service.get_event(session, event))
+        view = export.pairings_view(session, event, number)
     if as_json:
-        emit_json({"event": event, "round": number, "swapped": [player_a, player_b], "pairings": info})
+        emit_json({"event": event, "round": number, "swapped": [player_a, player_b], "pairings": view.round})
     else:
         say(f"swapped {player_a} and {player_b} in round {number}")
-        show_round(info, "table", None, details)
+        show_round(view.round, "table", None, view.event)
 
 
 @round_app.command("start")
@@ -164,6 +161,5 @@ def slips(
         write_text(page, target)
         return
     with reading(db) as session:
-        details = export.event_info(service.get_event(session, event))
-        info = export.round_info(session, event, details.rounds if round_number is None else round_number)
-    write_text(printables.slips_html(details, info), target)
+        view = export.pairings_view(session, event, round_number)
+    write_text(printables.slips_html(view.event, view.round), target)

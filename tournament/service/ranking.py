@@ -53,14 +53,14 @@ def standings(session: Session, event_id: str, swiss_only: bool = False) -> list
     joined = {p.name: p.registered_round + 1 for p in everyone if p.registered_round} if event.late_entry == "loss" else {}
     # Unplayed rounds (chess) are counted over the Swiss rounds every table has reported.
     swiss_rounds = _reported_swiss_rounds(session, event)
-    table = tiebreaks.standings([p.name for p in everyone], played, event.profile, dropped, joined, swiss_rounds)
     if not is_bracket(event):
-        return table
+        return tiebreaks.standings([p.name for p in everyone], played, event.profile, dropped, joined, swiss_rounds)
     assert event.bracket_round is not None
     before = [m for m in played if m.round < event.bracket_round]
     swiss = tiebreaks.standings([p.name for p in everyone], before, event.profile, dropped, joined, swiss_rounds)
     if swiss_only:
-        return swiss
+        return swiss  # so the whole table is computed only when wanted
+    table = tiebreaks.standings([p.name for p in everyone], played, event.profile, dropped, joined, swiss_rounds)
     seeds = {p.name: p.seed for p in everyone}
     if event.format == "double":
         order = _double_order(double_bracket(session, event), seeds, [s.player for s in swiss])
