@@ -161,10 +161,11 @@ class _Records:
     """Checks the records after the header, many lines at a time while they are as the project writes them.
 
     A batch of lines that msgspec writes back byte for byte (so no key is
-    repeated), with every `by`, `seq` and `prev` right, goes straight to the
-    rules. Any other batch is checked line by line, in the order
-    docs/referee.md gives, and so are the rest of that log's lines (a log
-    written by another program, or with CRLF endings, never passes as a batch).
+    repeated), with every `by`, `seq` and `prev` right and every deferred
+    pattern holding (referee/patterns.py), goes straight to the rules. Any
+    other batch is checked line by line, in the order docs/referee.md gives,
+    and so are the rest of that log's lines (a log written by another
+    program, or with CRLF endings, never passes as a batch).
     Either way the first failure decides, and is the same failure.
     """
 

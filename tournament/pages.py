@@ -6,6 +6,7 @@ markup, so whatever a player typed is escaped by the template engine.
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
@@ -21,13 +22,20 @@ def environment() -> Environment:
     """
     from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 
-    return Environment(
+    env = Environment(
         loader=PackageLoader("tournament", "templates"),
         autoescape=select_autoescape(["html", "svg", "j2"], default_for_string=True, default=True),
         undefined=StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
     )
+    env.globals["printed"] = printed
+    return env
+
+
+def printed() -> str:
+    """Now (UTC), for the line a printed page carries: `{{ printed() }}` in a template."""
+    return datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
 
 
 def render(template: str, **context: Any) -> str:

@@ -8,7 +8,6 @@ player's sign-in code, say) without copying it.
 from __future__ import annotations
 
 import unicodedata
-from datetime import UTC, datetime
 from typing import Any
 
 from schemas.tournament import EventInfo, RoundInfo
@@ -47,7 +46,7 @@ def slip_context(event: EventInfo, info: RoundInfo) -> dict[str, Any]:
     return {
         "event": event, "round": info, "slips": slips, "pods": event.format == "pods",
         "games": range(1, event.best_of + 1), "ends": {t.table: clock_text(t.ends_at) for t in slips},
-        "printed": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"), "shown_names": shown_names,
+        "shown_names": shown_names,
     }
 
 

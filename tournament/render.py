@@ -10,7 +10,7 @@ import io
 import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import TYPE_CHECKING
 
 from schemas.tournament import BracketInfo, EventInfo, StandingRow, TableRow
@@ -29,10 +29,6 @@ PAIRING_COLUMNS = ("table", "player_a", "player_b", "result", "source", "reason"
 
 # The TCG tiebreakers are fractions, printed as percentages; the chess ones are match points.
 PERCENTAGES = {"omw", "gw", "ogw", "owp", "oowp"}
-
-
-def tiebreaker_text(name: str, value: float) -> str:
-    return f"{100 * value:.2f}" if name in PERCENTAGES else f"{value:g}"
 
 
 def numbers(values: Sequence[float], percent: bool = False) -> list[str]:
@@ -271,5 +267,5 @@ def to_html(
     """
     return pages.render(
         "table_page.html.j2", title=title, event=event, pictures=pictures, tables=[(caption, header, cells), *more],
-        text_columns=TEXT_COLUMNS, headings=HEADINGS, printed=datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"), zip=zip,
+        text_columns=TEXT_COLUMNS, headings=HEADINGS, zip=zip,
     )

@@ -98,6 +98,18 @@ def test_a_table_number_too_large_for_the_database_is_no_table(db_url: str) -> N
             assert answer.status_code == 404 and f"no table {body['table']}" in answer.json()["error"]
 
 
+def test_a_body_of_the_wrong_shape_is_a_400_naming_the_field(db_url: str) -> None:
+    make_event(db_url)
+    codes(db_url)
+    with client(db_url) as c:
+        answer = c.post("/api/join", json={"code": 5})
+        assert answer.status_code == 400 and answer.json()["error"].endswith("code: Expected `str`, got `int`")
+        answer = c.post("/api/admin/events/ev/rule", headers=organiser(c), json={"table": "one", "reason": "slip"})
+        assert answer.status_code == 400 and "table: Expected `int`, got `str`" in answer.json()["error"]
+        answer = c.post("/api/join", content=b"\xff{", headers={"Content-Type": "application/json"})
+        assert answer.status_code == 400 and answer.json()["error"].startswith("JSON is malformed")
+
+
 def test_the_organiser_starts_the_clock_and_gives_a_table_extra_time(db_url: str) -> None:
     make_event(db_url)
     keys = codes(db_url)

@@ -16,7 +16,7 @@ from typing import Any
 
 from litestar import Litestar, MediaType, Request, Response
 from litestar.config.csrf import CSRFConfig
-from litestar.exceptions import HTTPException
+from litestar.exceptions import HTTPException, ValidationException
 from litestar.exceptions.http_exceptions import RequestEntityTooLarge
 from litestar.openapi.config import OpenAPIConfig
 from litestar.openapi.plugins import JsonRenderPlugin
@@ -60,7 +60,10 @@ def _too_large(request: Request[Any, Any, Any], _exc: RequestEntityTooLarge) -> 
 
 
 def _http_error(request: Request[Any, Any, Any], exc: HTTPException) -> Response[Any]:
-    return _refusal(request, exc.status_code, str(exc.detail), None)
+    """Litestar's refusal; a body that fails validation also names its field and why (msgspec's words)."""
+    problems = exc.extra if isinstance(exc, ValidationException) and isinstance(exc.extra, list) else []
+    where = [f"{p.get('key')}: {p['message']}" for p in problems if isinstance(p, dict) and "message" in p]
+    return _refusal(request, exc.status_code, "; ".join([str(exc.detail), *where]), None)
 
 
 def _unexpected(request: Request[Any, Any, Any], exc: Exception) -> Response[Any]:

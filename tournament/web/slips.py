@@ -8,8 +8,6 @@ table's match slip, which the opponent reads too.
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
 from sqlalchemy.orm import Session
 
 from tournament import export, pages, service
@@ -32,5 +30,4 @@ def signin_slips(session: Session, event_id: str, base_url: str) -> str:
         slips.append({"player": player, "name": shown[player], "table": seats[player], "code": code, "link": link, "qr": views.qr(link)})
     return pages.render(
         "web/signin_slips.html.j2", event=export.event_info(event), slips=slips, base=base_url.rstrip("/"),
-        printed=datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
     )
