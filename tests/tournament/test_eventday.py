@@ -93,6 +93,7 @@ def test_a_round_from_a_csv_file_in_one_transaction(db_url: str, tmp_path: Path)
     [
         ("table,result\n1,2-0\n2,5-0\n", service.EXIT_USAGE, "line 3, field result"),
         ("1,2-0\n9,2-0\n", service.EXIT_NOT_FOUND, "line 2, field table: round 1 has no table 9"),
+        ("\ntable,result\n1,2-0\n9,2-0\n", service.EXIT_NOT_FOUND, "line 4, field table"),  # a header after a blank line
         ("1,2-0\n1,2-1\n", service.EXIT_USAGE, "line 2, field table: table 1 is given twice"),
         ("1,2-0\nx,2-1\n", service.EXIT_USAGE, "line 2, field table"),
         ("1,2-0\n2\n", service.EXIT_USAGE, "line 2: 1 fields"),

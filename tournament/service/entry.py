@@ -57,9 +57,9 @@ class ResultRow:
 
 def results_from_csv(text: str, source: str) -> list[ResultRow]:
     """The rows of a `table,result` CSV file (the header row is optional); Usage names a bad line and field."""
-    found = []
+    found: list[ResultRow] = []
     for line, cells in csv_rows(text, source):
-        if line == 1 and [c.lower() for c in cells] == ["table", "result"]:
+        if not found and [c.lower() for c in cells] == ["table", "result"]:  # the header, after any blank lines
             continue
         if len(cells) != 2:
             raise Usage(f"{source} line {line}: {len(cells)} fields; a row is table,result")
