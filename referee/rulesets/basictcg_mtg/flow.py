@@ -26,7 +26,7 @@ from schemas.verdict import Result
 
 def fight(state: State, attacker: str, defender: str) -> None:
     """BT-7: compare power with stamina both ways, with first strike, poison and deathtouch."""
-    a_side, d_side = state.sides[state.cards[attacker].owner], state.sides[state.cards[defender].owner]
+    a_side, d_side = state.sides[state.owner[attacker]], state.sides[state.owner[defender]]
     if attacker not in a_side.field or defender not in d_side.field:
         state.phase = "main"  # BT-7.1: one of them has left play; no fight
         return
@@ -62,7 +62,7 @@ def next_doomed(state: State) -> None:
     """Ask about the next regenerating creature whose controller has a card in hand; else resume."""
     while state.doomed:
         card = state.doomed[0]
-        if state.sides[state.cards[card].owner].hand:
+        if state.sides[state.owner[card]].hand:
             state.phase = "regen"
             return
         to_discard(state, card)
@@ -118,7 +118,7 @@ def leave(state: State, player: str, reason: str) -> None:
     state.sides[player].field.clear()
     state.sides[player].levels = 0
     state.draws = [p for p in state.draws if p != player]
-    state.doomed = [c for c in state.doomed if state.cards[c].owner != player]
+    state.doomed = [c for c in state.doomed if state.owner[c] != player]
     if state.attack and state.defender == player:
         state.attack = None
     if len(state.in_game()) == 1:
