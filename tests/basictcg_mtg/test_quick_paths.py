@@ -2,11 +2,14 @@
 
 `start` works out the cards once per exact declaration (cards.declared) and
 checks the decks with one test over all of them, walking them card by card
-only to name the first fault (BT-1.4).
+only to name the first fault (BT-1.4). The turn's end (flow.end_turn) looks
+only at the cards whose flags changed and skips `settle` when none leaves.
 """
 
 from __future__ import annotations
 
+import contextlib
+import copy
 from typing import Any
 
 import msgspec
@@ -15,9 +18,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from referee.ruleset import Illegal
+from referee.rulesets.basictcg_mtg import flow
 from referee.rulesets.basictcg_mtg.cards import card, declared
+from referee.rulesets.basictcg_mtg.state import State, is_creature, overdamaged
 from schemas import basictcg_mtg as bt
-from tests.basictcg_mtg.btlog import CARDS, start
+from tests.basictcg_mtg.btlog import BT, CARDS, start
+from tests.basictcg_mtg.test_selfplay import playing
 
 SYMBOLS = ["{1}", "{2}", "{10}", "{G}", "{W}", "{X}", "{W/U}", "{2/B}", "{G/P}"]
 COLOURS = ["white", "blue", "black", "red", "green"]
@@ -91,3 +97,39 @@ def test_deck_checks_and_owners_match_the_plain_rule(decks_: list[dict[str, str]
     assert state.owner == {card_id: player for card_id, (player, _) in every.items()}
     assert state.cards == {card_id: card(name, msgspec.convert(CARDS[name], bt.CardSpec)) for card_id, (_, name) in every.items()}
     assert {p: side.deck | side.hand for p, side in state.sides.items()} == {p: set(decks[p]) for p in players}
+
+
+def plain_end_turn(state: State) -> None:
+    """BT-11.2 over the whole table: every bonus ends, every card in play is checked for damage (BT-8.3)."""
+    for side in state.sides.values():
+        for on in side.field.values():
+            on.boost = 0
+    flow.settle(state, overdamaged(state, [c for side in state.sides.values() for c in side.field]), resume="end")
+
+
+def test_the_turn_s_end_matches_the_plain_rule_over_the_whole_table() -> None:
+    """flow.end_turn looks only at `touched` and goes straight to the threshold when no card leaves; the
+    plain rule looks at every card and always settles. Bot games, with random bonuses and damage dealt
+    before many turn ends so that cards also leave at the turn's end (and regenerate)."""
+    leaving = compared = 0
+    for _seed, state, rng in playing(range(120)):
+        record = BT.sample(state, rng)
+        if type(record) is not bt.EndTurn:
+            BT.apply(state, record)
+            continue
+        creatures = [c for side in state.sides.values() for c, on in side.field.items() if is_creature(state, c, on)]
+        if creatures and rng.random() < 0.5:
+            aim = rng.choice(creatures)
+            source = rng.choice([c for c, o in state.owner.items() if o == state.active])
+            effect = bt.Effect(by=state.active, source=source, text="t", boost={aim: rng.randint(1, 3)}, damage={aim: rng.randint(1, 3)})
+            with contextlib.suppress(Illegal):  # protection (BT-10.3)
+                BT.apply(state, effect)
+            continue
+        plain = copy.deepcopy(state, {id(state.cards): state.cards})
+        plain_end_turn(plain)
+        leaving += sum(len(s.discard) for s in plain.sides.values()) > sum(len(s.discard) for s in state.sides.values())
+        leaving += bool(plain.doomed)
+        BT.apply(state, record)
+        assert (BT.describe(state), BT.to_act(state), BT.result(state)) == (BT.describe(plain), BT.to_act(plain), BT.result(plain))
+        compared += 1
+    assert compared > 2000 and leaving > 50

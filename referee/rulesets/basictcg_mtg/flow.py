@@ -75,6 +75,23 @@ def next_doomed(state: State) -> None:
         state.phase = state.resume
 
 
+def end_turn(state: State) -> None:
+    """BT-11.2: this turn's bonuses end, damage is checked again (BT-8.3, now without them), then the turn finishes."""
+    cards, owner, sides = state.cards, state.owner, state.sides
+    doomed = []
+    for card in state.touched:  # only these can carry a bonus or damage
+        on = sides[owner[card]].field.get(card)
+        if on is not None:
+            on.boost = 0
+            if on.damage and on.damage >= (1 if on.face_down else cards[card].level + on.tokens):
+                doomed.append(card)
+    if doomed:
+        settle(state, doomed, resume="end")
+    else:  # settle() with no card leaving: in the main phase no regeneration waits (state.doomed is empty)
+        state.resume = "end"
+        finish_turn(state)
+
+
 def finish_turn(state: State) -> None:
     """BT-11.3/BT-11.4: the Act Threshold is checked, else the next turn begins (and clears damage)."""
     threshold, sides, left = state.threshold, state.sides, state.left
@@ -87,14 +104,16 @@ def finish_turn(state: State) -> None:
 
 def next_turn(state: State) -> None:
     """BT-11.4: the next player clockwise still in the game draws and plays."""
-    for _, on in state.touched_in_play():  # the others' flags are a new turn's already
-        on.boost = on.damage = 0
-        on.fresh = on.attacked = False
+    owner, sides = state.owner, state.sides
+    for card in state.touched:  # the others' flags are a new turn's already
+        on = sides[owner[card]].field.get(card)
+        if on is not None:
+            on.boost = on.damage = 0
+            on.fresh = on.attacked = False
     state.touched.clear()
     seats, left = state.players, state.left
-    at = seats.index(state.active)
-    for step in range(1, len(seats) + 1):
-        player = seats[(at + step) % len(seats)]
+    at = seats.index(state.active) + 1
+    for player in seats[at:] + seats[:at]:  # the others clockwise, then the active player
         if player not in left:
             state.active = player
             break

@@ -342,14 +342,9 @@ class BasicTcgMtg(TableRuleset):
         flow.settle(state, [*record.destroy, *overdamaged(state, record.damage)], resume=state.phase)
 
     def _end_turn(self, state: State, record: bt.EndTurn) -> None:
-        """BT-11.2: bonuses end, damage is checked again, then the turn finishes."""
+        """BT-11.2: bonuses end, damage is checked again, then the turn finishes (flow.py)."""
         self._main(state, record, "end the turn")
-        doomed = []
-        for card, on in state.touched_in_play():  # only these can carry a bonus or damage
-            on.boost = 0
-            if on.damage and on.damage >= (1 if on.face_down else state.cards[card].level + on.tokens):
-                doomed.append(card)  # BT-8.3, as overdamaged() with the bonus gone; settle sorts them
-        flow.settle(state, doomed, resume="end")
+        flow.end_turn(state)
 
     def _concede(self, state: State, record: Concede) -> None:
         """BT-12.1: a player may concede at any time and leaves the game."""

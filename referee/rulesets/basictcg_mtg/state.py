@@ -73,15 +73,6 @@ class State:
         # record type -> handler; every entry refuses once the game is over (referee.ruleset.TableRuleset, flow.finish)
         self.handlers: dict[type, Callable[[State, Any], None]] = {}
 
-    def touched_in_play(self) -> list[tuple[str, InPlay]]:
-        """The cards of `touched` still in play, with what lies on them."""
-        found = []
-        for card in self.touched:
-            on = self.sides[self.owner[card]].field.get(card)
-            if on is not None:
-                found.append((card, on))
-        return found
-
     def in_game(self) -> list[str]:
         """Players still in the game, in seat order."""
         return [p for p in self.players if p not in self.left]
