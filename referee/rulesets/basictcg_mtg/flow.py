@@ -16,6 +16,7 @@ from referee.rulesets.basictcg_mtg.state import (
     on_table,
     overdamaged,
     power,
+    seats_after,
     stamina,
     to_discard,
     total,
@@ -40,7 +41,7 @@ def fight(state: State, attacker: str, defender: str) -> None:
     if not d.protected_from(a):  # poison and deathtouch happen even when the attacker is removed
         if "poison" in a.keywords:
             d_on.damage += power(a, a_on)
-            state.touched.add(defender)
+            state.touched[defender] = d_on
             doomed += overdamaged(state, [defender])
         if "deathtouch" in a.keywords:
             to_discard(state, defender)  # a sacrifice: no regeneration (BT-7.7)
@@ -79,12 +80,11 @@ def end_turn(state: State) -> None:
     """BT-11.2: this turn's bonuses end, damage is checked again (BT-8.3, now without them), then the turn finishes."""
     cards, owner, sides = state.cards, state.owner, state.sides
     doomed = []
-    for card in state.touched:  # only these can carry a bonus or damage
-        on = sides[owner[card]].field.get(card)
-        if on is not None:
-            on.boost = 0
-            if on.damage and on.damage >= (1 if on.face_down else cards[card].level + on.tokens):
-                doomed.append(card)
+    for card, on in state.touched.items():  # only these can carry a bonus or damage
+        on.boost = 0
+        damaged = on.damage and on.damage >= (1 if on.face_down else cards[card].level + on.tokens)
+        if damaged and sides[owner[card]].field.get(card) is on:  # and still in play
+            doomed.append(card)
     if doomed:
         settle(state, doomed, resume="end")
     else:  # settle() with no card leaving: in the main phase no regeneration waits (state.doomed is empty)
@@ -104,19 +104,11 @@ def finish_turn(state: State) -> None:
 
 def next_turn(state: State) -> None:
     """BT-11.4: the next player clockwise still in the game draws and plays."""
-    owner, sides = state.owner, state.sides
-    for card in state.touched:  # the others' flags are a new turn's already
-        on = sides[owner[card]].field.get(card)
-        if on is not None:
-            on.boost = on.damage = 0
-            on.fresh = on.attacked = False
+    for on in state.touched.values():  # the others' flags are a new turn's already
+        on.boost = on.damage = 0
+        on.fresh = on.attacked = False
     state.touched.clear()
-    seats, left = state.players, state.left
-    at = seats.index(state.active) + 1
-    for player in seats[at:] + seats[:at]:  # the others clockwise, then the active player
-        if player not in left:
-            state.active = player
-            break
+    state.active = state.next_seat[state.active]
     state.turn += 1
     state.free_used = False
     state.attack = None
@@ -134,6 +126,7 @@ def next_draw(state: State) -> None:
 def leave(state: State, player: str, reason: str) -> None:
     """BT-12.1: the player and their cards leave; the rest play on, or the last one wins."""
     state.left.append(player)
+    state.next_seat = seats_after(state.players, state.left)
     state.sides[player].field.clear()
     state.sides[player].levels = 0
     state.draws = [p for p in state.draws if p != player]

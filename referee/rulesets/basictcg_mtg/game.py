@@ -199,9 +199,8 @@ class BasicTcgMtg(TableRuleset):
         if state.free_used:
             raise Illegal("BT-4.2", f"{state.active} has already used this turn's free play")
         side.hand.discard(record.card)
-        side.field[record.card] = InPlay(face_down=True)
+        side.field[record.card] = state.touched[record.card] = InPlay(face_down=True)  # fresh
         side.levels += 1
-        state.touched.add(record.card)  # fresh
         state.free_used = True
 
     def _summon(self, state: State, record: bt.Summon) -> None:
@@ -229,9 +228,8 @@ class BasicTcgMtg(TableRuleset):
         if card.one_shot:
             side.discard.add(record.card)
         else:
-            side.field[record.card] = InPlay(face_down=False)
+            side.field[record.card] = state.touched[record.card] = InPlay(face_down=False)  # fresh
             side.levels += card.level
-            state.touched.add(record.card)  # fresh
         state.free_used = state.free_used or free
 
     def _attack(self, state: State, record: bt.Attack) -> None:
@@ -258,7 +256,7 @@ class BasicTcgMtg(TableRuleset):
         if target.protected_from(card):
             raise Illegal("BT-5.4", f"{target.name} has protection from {card.name}'s colour and cannot be its target")
         on.attacked = True
-        state.touched.add(attacker)
+        state.touched[attacker] = on
         state.attack = (attacker, target_id)
         state.defender = owner
         state.phase = "block"
@@ -337,7 +335,8 @@ class BasicTcgMtg(TableRuleset):
             in_play[card].boost += bonus
         for card, amount in record.damage.items():
             in_play[card].damage += amount
-        state.touched.update(record.boost, record.damage)
+        for card in [*record.boost, *record.damage]:
+            state.touched[card] = in_play[card]
         state.effects += 1
         flow.settle(state, [*record.destroy, *overdamaged(state, record.damage)], resume=state.phase)
 

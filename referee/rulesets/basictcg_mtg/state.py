@@ -66,16 +66,26 @@ class State:
         self.left: list[str] = []  # players who left, in order
         self.effects = 0
         self.outcome: Result | None = None
-        # Every card in play whose boost, damage, fresh or attacked flag may differ from a new turn's:
-        # the turn's end looks only at these, not at the whole table (added wherever game.py or fight
-        # sets one of them; cards that left play since may stay in it)
-        self.touched: set[str] = set()
+        # Every card in play whose boost, damage, fresh or attacked flag may differ from a new turn's, with
+        # what lies on it: the turn's end looks only at these, not at the whole table (added wherever
+        # game.py or fight sets one of them; cards that left play since may stay in it, and never return)
+        self.touched: dict[str, InPlay] = {}
+        self.next_seat = seats_after(players, [])  # seat -> the next player clockwise still in the game
         # record type -> handler; every entry refuses once the game is over (referee.ruleset.TableRuleset, flow.finish)
         self.handlers: dict[type, Callable[[State, Any], None]] = {}
 
     def in_game(self) -> list[str]:
         """Players still in the game, in seat order."""
         return [p for p in self.players if p not in self.left]
+
+
+def seats_after(players: list[str], left: list[str]) -> dict[str, str]:
+    """Each seat's next player clockwise who has not left (BT-11.4); the player themselves when alone."""
+    after = {}
+    for at, player in enumerate(players):
+        later = [p for p in players[at + 1 :] + players[: at + 1] if p not in left]
+        after[player] = later[0] if later else player
+    return after
 
 
 def on_table(state: State, card: str) -> InPlay:
