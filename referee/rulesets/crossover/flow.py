@@ -55,7 +55,7 @@ def next_opener(state: State) -> None:
         return
     state.actor = state.queue.pop(0)
     side = state.sides[state.actor]
-    if len(side.of_type(side.deck, "leader")) == 1:
+    if len(side.group("leader") & side.deck) == 1:
         state.waiting = "opening"
     else:
         owe(state, HAND_SIZE, "deal")
