@@ -105,7 +105,7 @@ def begin_combat(state: State) -> None:
     state.phase = "combat"
     state.won = set()
     seats = state.seat_order()
-    ranked = sorted(seats, key=lambda p: (-state.sides[p].initiative(), seats.index(p)))
+    ranked = sorted(seats, key=lambda p: -state.sides[p].initiative())  # stable: ties keep seat order
     state.skirmishes = list(zip(ranked[0::2], ranked[1::2], strict=False))
     if len(ranked) % 2:
         odd = ranked[-1]
@@ -228,7 +228,7 @@ def eliminate(state: State, out: list[str]) -> None:
     place = len(state.alive) - len(out) + 1
     for player in out:
         state.placements[player] = place
-        state.alive.remove(player)
+        state.leave(player)
 
 
 def drop(state: State, player: str, reason: str) -> None:

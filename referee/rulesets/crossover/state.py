@@ -80,11 +80,11 @@ class Side:
 
     def of_type(self, names: Iterable[str], kind: CardType, event: str | None = None) -> list[str]:
         """The cards among `names` (distinct) of crossover type `kind` (and event kind `event`), in order."""
-        return self.order(self.group(kind, event).intersection(names))
+        return self.order(self.groups.get((kind, event), _NONE).intersection(names))
 
     def holds(self, names: Iterable[str], kind: CardType, event: str | None = None) -> bool:
         """Whether `of_type` would find any, without ordering them."""
-        return not self.group(kind, event).isdisjoint(names)
+        return not self.groups.get((kind, event), _NONE).isdisjoint(names)
 
     def group(self, kind: CardType, event: str | None = None) -> frozenset[str]:
         """Every card of the deck of crossover type `kind` (and event kind `event`)."""
@@ -117,11 +117,12 @@ class Side:
 
     def playable(self) -> int:
         """How many cards in hand could be played this turn, one after another (XO-5.3)."""
+        # Every card is a leader, minion, equipment or event (Roster): all but leaders, and equipment
+        # only with a minion to go on, in play or in hand.
         hand, groups = self.hand, self.groups
-        minions = len(groups["minion", None] & hand)
-        count = minions + len(groups["event", None] & hand)
-        if self.minions or minions:
-            count += len(groups["equipment", None] & hand)
+        count = len(hand) - len(groups["leader", None] & hand)
+        if not self.minions and groups["minion", None].isdisjoint(hand):
+            count -= len(groups["equipment", None] & hand)
         return count
 
     def kill(self, minion: str) -> None:
@@ -147,7 +148,8 @@ class State:
         self.players = players
         self.first = first
         self.sides = sides
-        self.alive = list(players)  # players still in, in seat order
+        self.alive = list(players)  # players still in, in seat order; changed only by `leave`
+        self._seat()
         self.phase: Phase = "opening"
         self.round = 0
         self.actor = first  # whose opening, turn, attack or resolution it is
@@ -170,14 +172,30 @@ class State:
         # record type -> handler; every entry refuses once the game is over (referee.ruleset.TableRuleset, flow.finish)
         self.handlers: dict[type, Callable[[State, Any], None]] = {}
 
-    def seat_order(self) -> list[str]:
-        """The players still in, clockwise from the first player (or the next one still in)."""
+    def leave(self, player: str) -> None:
+        """`player` is out of the game from now on."""
+        self.alive.remove(player)
+        self._seat()
+
+    def _seat(self) -> None:
+        """The seat order of the players still in; who follows whom is worked out again as it is asked."""
         start = self.players.index(self.first)
         rotated = self.players[start:] + self.players[:start]
-        return [p for p in rotated if p in self.alive]
+        self.seats = [p for p in rotated if p in self.alive]
+        self.following: dict[str, str] = {}
+
+    def seat_order(self) -> list[str]:
+        """The players still in, clockwise from the first player (or the next one still in)."""
+        return list(self.seats)
 
     def next_after(self, player: str) -> str:
         """The next player still in, clockwise after `player` (who may be out)."""
+        following = self.following.get(player)
+        if following is None:
+            following = self.following[player] = self._clockwise_after(player)
+        return following
+
+    def _clockwise_after(self, player: str) -> str:
         seat = self.players.index(player)
         for step in range(1, len(self.players) + 1):
             candidate = self.players[(seat + step) % len(self.players)]
@@ -193,10 +211,14 @@ class State:
         """XO-7.6: the players the response window of the attack in progress still waits for."""
         attack = self.attack
         assert attack is not None
-        attacker, defender = self.sides[self.actor], self.sides[self.opponent()]
+        attacker, defender = self.actor, self.opponent()
         asked = []
-        if not attack.draw and attacker.holds(attacker.hand, "event", "draw"):
-            asked.append(self.actor)
-        if set(attack.targets) - attack.stopped and defender.holds(defender.hand, "event", "stop"):
-            asked.append(self.opponent())
-        return [p for p in asked if p not in attack.done]
+        if not attack.draw and attacker not in attack.done:
+            side = self.sides[attacker]
+            if side.holds(side.hand, "event", "draw"):
+                asked.append(attacker)
+        if defender not in attack.done and not attack.stopped.issuperset(attack.targets):
+            side = self.sides[defender]
+            if side.holds(side.hand, "event", "stop"):
+                asked.append(defender)
+        return asked

@@ -1,5 +1,6 @@
-"""A side's card questions (state.Side), answered from its deck's Roster sets, equal the plain rules that read
-each card's translation, on random hands, decks and minions of every built-in and test deck."""
+"""The state's quick answers equal the plain rules: a side's card questions (answered from its deck's Roster
+sets) on random hands, decks and minions of every built-in and test deck, and the seat order and next player
+(kept as players leave) on random tables."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import msgspec
 import pytest
 
 from referee.rulesets.crossover import decks
-from referee.rulesets.crossover.state import Minion, Roster, Side
+from referee.rulesets.crossover.state import Minion, Roster, Side, State
 from referee.rulesets.crossover.translations import translate
 from schemas.crossover import Card
 from tests.crossover import xolog
@@ -82,3 +83,30 @@ def test_a_deck_seen_before_shares_its_roster_and_any_change_is_a_new_deck() -> 
     assert other.cards is not first.cards
     assert first.cards["Ember Gauntlet"].double_attack and not other.cards["Ember Gauntlet"].double_attack
     assert "Ember Gauntlet" in first.abilities["double_attack"] and "Ember Gauntlet" not in other.abilities["double_attack"]
+
+
+def plain_next_after(players: list[str], alive: list[str], player: str) -> str:
+    seat = players.index(player)
+    return next(players[(seat + step) % len(players)] for step in range(1, len(players) + 1) if players[(seat + step) % len(players)] in alive)
+
+
+def plain_seat_order(players: list[str], alive: list[str], first: str) -> list[str]:
+    start = players.index(first)
+    return [p for p in players[start:] + players[:start] if p in alive]
+
+
+def test_seat_order_and_next_player_follow_every_leaving() -> None:
+    rng = random.Random(5)
+    for _ in range(300):
+        players = [f"p{i}" for i in range(rng.randint(2, 6))]
+        state = State(players, rng.choice(players), {})
+        alive = list(players)
+        while len(alive) > 1:
+            for player in rng.sample(players, len(players)):  # asked in any order, of players in or out
+                assert state.next_after(player) == plain_next_after(players, alive, player)
+            assert state.seat_order() == plain_seat_order(players, alive, state.first)
+            state.seat_order().pop()  # a caller's list is its own
+            leaver = rng.choice(alive)
+            alive.remove(leaver)
+            state.leave(leaver)
+        assert state.alive == alive
