@@ -217,21 +217,24 @@ def _fields_known(known: set[str], get: Callable[[Any], Any], nested: bool) -> C
 
 
 def _remembering(annotation: Any) -> Callable[[bytes], Any] | None:
-    """For a Struct with `dict[K, Annotated[S, remembered]]` fields: a decode that takes each such dict's values
-    from a memo of their bytes. It gives None when anything fails (the ordinary decode then gives msgspec's error).
-    None for other types.
+    """For a Struct with `remembered` fields (`Annotated[X, remembered]`, or `dict[K, Annotated[X, remembered]]` for
+    each value): a decode that takes them from a memo of their bytes. It gives None when anything fails (the
+    ordinary decode then gives msgspec's error). None for other types.
     """
     if not _is_struct(annotation):
         return None
     fields = _fields(annotation)
-    parts = {name: get_args(hint) for name, hint in fields if get_origin(hint) is dict and _is_remembered(get_args(hint)[1])}
-    if not parts:
+    wholes = {name: hint for name, hint in fields if _is_remembered(hint)}
+    values = {name: get_args(hint) for name, hint in fields if get_origin(hint) is dict and _is_remembered(get_args(hint)[1])}
+    if not wholes and not values:
         return None
     info = {f.name: f for f in msgspec.structs.fields(annotation)}
-    texts = [_field(name, dict[key, msgspec.Raw], info[name]) for name, (key, _) in parts.items()]  # type: ignore[valid-type]
+    texts = [_field(name, msgspec.Raw, info[name]) for name in wholes]
+    texts += [_field(name, dict[key, msgspec.Raw], info[name]) for name, (key, _) in values.items()]  # type: ignore[valid-type]
     twin = msgspec.defstruct(annotation.__name__, texts, bases=(annotation,), module=annotation.__module__)
     lax, check = msgspec.json.Decoder(twin), _checker(twin) or _anything
-    items = {name: lru_cache(REMEMBERED_LIMIT)(Decoder(value).decode) for name, (_, value) in parts.items()}
+    memo = {name: lru_cache(REMEMBERED_LIMIT)(Decoder(hint).decode) for name, hint in wholes.items()}
+    memo |= {name: lru_cache(REMEMBERED_LIMIT)(Decoder(value).decode) for name, (_, value) in values.items()}
     names = [name for name, _ in fields]
 
     def decode(line: bytes) -> Any:
@@ -240,8 +243,10 @@ def _remembering(annotation: Any) -> Callable[[bytes], Any] | None:
             if not check(value):
                 return None
             found = {name: getattr(value, name) for name in names}
-            for name, item in items.items():
-                found[name] = {key: item(bytes(text)) for key, text in found[name].items()}
+            for name in wholes:
+                found[name] = memo[name](bytes(found[name]))
+            for name in values:
+                found[name] = {key: memo[name](bytes(text)) for key, text in found[name].items()}
         except Exception:
             return None
         return annotation(**found)

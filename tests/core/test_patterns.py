@@ -96,3 +96,29 @@ def test_a_remembered_deck_fails_as_the_ordinary_decode_does(bad: dict) -> None:
     with pytest.raises(msgspec.ValidationError) as error:
         decoder.decode(line)
     assert str(error.value) == str(plain_error.value)
+
+
+class RememberedPool(msgspec.Struct, forbid_unknown_fields=True):
+    """A whole field remembered (basictcg's shared card pool would be one)."""
+
+    pool: Annotated[list[xo.Card], remembered]
+    name: PlayerId = "p1"
+
+
+def test_a_remembered_field_is_decoded_once_and_fails_as_the_ordinary_decode_does() -> None:
+    class Pool(msgspec.Struct, forbid_unknown_fields=True):
+        pool: list[xo.Card]
+        name: PlayerId = "p1"
+
+    decoder, plain = Decoder(RememberedPool), Decoder(Pool)
+    first, second = decoder.decode(b'{"pool":[%s]}' % msgspec.json.encode(CARD)), decoder.decode(
+        b'{"name":"p2","pool":[%s]}' % msgspec.json.encode(CARD)
+    )
+    assert second.pool is first.pool and second.name == "p2" and first.name == "p1"
+    for bad in (b'{"pool":[%s],"name":"p 2"}', b'{"pool":[%s,{"name":"x"}]}', b'{"name":"p3"}', b'{"pool":[%s],"x":1}'):
+        line = bad.replace(b"%s", msgspec.json.encode(CARD))
+        with pytest.raises(msgspec.ValidationError) as plain_error:
+            plain.decode(line)
+        with pytest.raises(msgspec.ValidationError) as error:
+            decoder.decode(line)
+        assert str(error.value) == str(plain_error.value)
