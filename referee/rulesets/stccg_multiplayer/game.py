@@ -232,8 +232,8 @@ class StccgMultiplayer(Ruleset):
                 if empty or grid.legal_shifts(quadrant, region):
                     raise Illegal(*self._misfit(grid, record.place, mission, bool(empty)))
         else:
-            empty_fit = grid.first_empty_fit(quadrant, region)
-            if empty_fit is not None:
+            if grid.empty_fit_exists(quadrant, region):
+                empty_fit = grid.empty_fits(quadrant, region)[0]
                 raise Illegal("SG-3.5", f"no shift is allowed while an empty place fits {mission.name}, e.g. {empty_fit}")
             if record.shift[:1] != [record.place]:
                 raise Illegal("SG-3.5", "a shift starts at the place the new mission takes")

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cache, partial
 from typing import Any
@@ -157,17 +157,41 @@ class Grid:
 
     def empty_fits(self, quadrant: str, region: str | None) -> list[str]:
         """The empty slots where the mission may go without a shift."""
-        return list(self._empty_fits(quadrant, region))
-
-    def first_empty_fit(self, quadrant: str, region: str | None) -> str | None:
-        """The first of `empty_fits`, or None, found without looking at the rest."""
-        return next(self._empty_fits(quadrant, region), None)
-
-    def _empty_fits(self, quadrant: str, region: str | None) -> Iterator[str]:
         present, slots, adjacency = self._present(quadrant, region), self.slots, self._adjacency
-        for s, loc in slots.items():
-            if loc is None and _fits([slots[n] for n in adjacency[s]], quadrant, region, present):
-                yield s
+        return [s for s, loc in slots.items() if loc is None and _fits([slots[n] for n in adjacency[s]], quadrant, region, present)]
+
+    def empty_fit_exists(self, quadrant: str, region: str | None) -> bool:
+        """Whether `empty_fits` is not empty, asking only the empty places next to the quadrant (and region)."""
+        close = self._close(quadrant, region)
+        if close is None:
+            return None in self.slots.values()
+        slots = self.slots
+        return any(slots[s] is None for s in close)
+
+    def _close(self, quadrant: str, region: str | None) -> set[str] | None:
+        """The slots holding or next to a location of `quadrant`, and of `region` too when the grid has one;
+        None when the quadrant has no location yet.
+
+        Only an empty slot in this set can fit the mission (SG-3.2 to SG-3.4), and only a shift
+        starting in it, as long as the shift cannot come back round next to its start.
+        """
+        adjacency = self._adjacency
+        near_quadrant: set[str] = set()
+        near_region: set[str] | None = None
+        for s, loc in self.slots.items():
+            if loc is None:
+                continue
+            if loc.quadrant == quadrant:
+                near_quadrant.add(s)
+                near_quadrant.update(adjacency[s])
+            if region is not None and loc.region == region:
+                if near_region is None:
+                    near_region = set()
+                near_region.add(s)
+                near_region.update(adjacency[s])
+        if not near_quadrant:
+            return None
+        return near_quadrant if near_region is None else near_quadrant & near_region
 
     def _present(self, quadrant: str, region: str | None) -> tuple[bool, bool]:
         """Whether the quadrant, and the region (if any), already have a location on the grid."""
@@ -233,48 +257,6 @@ class Grid:
                 lines.append(path + [ring[(at + step * k) % size] for k in range(gap + 1)])
         return lines
 
-    def short_lines(self, longest: int) -> list[list[str]]:
-        """The lines of `shift_lines(longest)` (in another order), found backwards from each empty slot.
-
-        A line ends at the first empty slot, so walking inwards from the empty slots,
-        at most `longest` places, meets only the starts of short lines: proving no
-        short shift exists (SG-3.9) then costs little however full the grid is.
-        """
-        slots, ring, spoke_of = self.slots, self.ring, self._spoke_of
-        size = len(ring)
-        found: list[list[str]] = []
-        for spoke in self.spokes:
-            for i, slot in enumerate(spoke[:-1]):
-                if slots[slot] is None:
-                    self._inward(spoke, i, [slot], longest, found)
-        for e, slot in enumerate(ring):
-            if slots[slot] is not None:
-                continue
-            if slot in spoke_of:  # a spoke's outer end: the lines along that spoke stop here
-                spoke = self.spokes[spoke_of[slot]]
-                self._inward(spoke, len(spoke) - 1, [slot], longest, found)
-            for step in (1, -1):  # the ring lines that reach this slot going clockwise, then anticlockwise
-                tail = [slot]
-                for k in range(1, min(size, longest)):
-                    at = ring[(e - step * k) % size]
-                    if slots[at] is None:
-                        break
-                    tail.insert(0, at)
-                    found.append(list(tail))
-                    if at in spoke_of:
-                        spoke = self.spokes[spoke_of[at]]
-                        self._inward(spoke, len(spoke) - 1, tail, longest, found)
-        return found
-
-    def _inward(self, spoke: list[str], i: int, tail: list[str], longest: int, found: list[list[str]]) -> None:
-        """Add to `found` the lines that run out along `spoke` to its slot `i` and on through `tail`,
-        inwards while the slots are taken, at most `longest` places long."""
-        slots = self.slots
-        for j in range(i - 1, -1, -1):
-            if slots[spoke[j]] is None or i - j + len(tail) > longest:
-                return
-            found.append([*spoke[j:i], *tail])
-
     def legal_shifts(self, quadrant: str, region: str | None) -> list[list[str]]:
         """SG-3.5 to SG-3.9: every shift moving the fewest missions that makes room for the mission."""
         present = self._present(quadrant, region)  # a shift moves locations, never adds or removes one
@@ -290,10 +272,23 @@ class Grid:
         """Whether a shift of fewer than `length` places makes room for the mission (SG-3.9).
 
         Looks only at the shorter lines, so a shift of the fewest moves is proven so
-        without listing every legal shift.
+        without listing every legal shift. A line shorter than the ring never comes back
+        next to its start, so the new mission's neighbours are then those of the start now,
+        or the start's own card: only lines starting `_close` to the mission, from a location
+        that may move, need checking.
         """
+        longest, slots = length - 1, self.slots
+        if longest < 2:  # a shift moves at least one location into an empty place
+            return False
+        close = self._close(quadrant, region) if longest < len(self.ring) else None
+        if close is None:
+            lines: Iterable[list[str]] = self.shift_lines(longest)
+        else:
+            ring_text = self._ring_text()
+            starts = [s for s in close if (loc := slots[s]) is not None and loc.region is None]  # SG-3.7
+            lines = (line for s in starts for line in self._lines_from(s, ring_text, longest))
         present = self._present(quadrant, region)
-        return any(self._shift_fault(path, quadrant, region, present) is None for path in self.short_lines(length - 1))
+        return any(self._shift_fault(path, quadrant, region, present) is None for path in lines)
 
     def shift_problem(self, path: list[str], quadrant: str, region: str | None) -> tuple[str, str] | None:
         """The rule `path` breaks as a shift for the mission, and why (SG-3.5 to SG-3.8); None when it is one."""
