@@ -136,7 +136,7 @@ def plain_shift_fits(grid: Grid, line: list[str], quadrant: str, region: str | N
 
 
 def test_the_quick_searches_answer_as_the_plain_rules() -> None:
-    """empty_fit_exists looks only next to the quadrant, shorter_shift only at lines starting there: on random
+    """empty_fit_exists looks only next to the quadrant, shorter_shift (and shift_exists) mostly at lines starting there: on random
     grids of mixed quadrants and regions (some full rings, some with inserted places) both answer as the plain
     rules do for every length of shift, including lines long enough to come back round next to their start."""
     rng = random.Random(31)
@@ -163,4 +163,5 @@ def test_the_quick_searches_answer_as_the_plain_rules() -> None:
                     assert grid.shorter_shift(length, quadrant, region) == expected, (quadrant, region, length)
                     shorter += expected and length - 1 < len(grid.ring)
                     longer += expected and length - 1 >= len(grid.ring)
+                assert grid.shift_exists(quadrant, region) == bool(fitting) == bool(grid.legal_shifts(quadrant, region))
     assert shorter > 1000 and longer > 100, (shorter, longer)

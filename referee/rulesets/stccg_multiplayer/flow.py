@@ -25,10 +25,10 @@ def begin_dilemmas(state: State) -> None:
 def next_seeder(state: State, passed: bool) -> None:
     """SG-4.2: count passes in a row; the phase ends when all still in have passed."""
     state.passes = state.passes + 1 if passed else 0
-    if state.passes >= len(state.still_in()):
+    if state.passes >= len(state.players) - len(state.gone):
         begin_opening(state)
     else:
-        state.active = next_player(state, state.active, lambda p: True) or state.active
+        state.active = next_player(state, state.active) or state.active
 
 
 def begin_opening(state: State) -> None:
@@ -50,7 +50,7 @@ def begin_turn(state: State, player: str) -> None:
 
 def pass_turn(state: State) -> None:
     """SG-5.2: the next player still in, clockwise, takes a turn."""
-    begin_turn(state, next_player(state, state.active, lambda p: True) or state.active)
+    begin_turn(state, next_player(state, state.active) or state.active)
 
 
 def out(state: State, player: str, reason: str) -> None:
@@ -78,7 +78,7 @@ def out(state: State, player: str, reason: str) -> None:
         if state.passes >= len(left):
             begin_opening(state)
         elif state.active == player:
-            state.active = next_player(state, player, lambda p: True) or player
+            state.active = next_player(state, player) or player
 
 
 def finish(state: State, ranking: list[list[str]], points: dict[str, int], reason: str, draw: bool = False) -> None:
@@ -106,12 +106,12 @@ def from_first(state: State) -> str:
     return seat_order(state)[0]
 
 
-def next_player(state: State, after: str, wanted: Callable[[str], bool]) -> str | None:
-    """The next player clockwise after `after` who is still in and `wanted`; `after` itself last."""
+def next_player(state: State, after: str, wanted: Callable[[str], bool] | None = None) -> str | None:
+    """The next player clockwise after `after` who is still in (and `wanted`, if given); `after` itself last."""
     players, seats = state.players, state.seats
     i = players.index(after)
     for step in range(1, len(players) + 1):  # most records pass the turn: no list built for it
         p = players[(i + step) % len(players)]
-        if not seats[p].out and wanted(p):
+        if not seats[p].out and (wanted is None or wanted(p)):
             return p
     return None

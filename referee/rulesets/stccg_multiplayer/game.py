@@ -228,9 +228,9 @@ class StccgMultiplayer(Ruleset):
                 raise Illegal("SG-3.5", f"{record.place} is taken; to seed there, shift missions outward with `shift`")
             # a place that fits is legal; only one that does not asks what else there is (SG-3.10)
             if not grid.fits(record.place, quadrant, region):
-                empty = grid.empty_fits(quadrant, region)
-                if empty or grid.legal_shifts(quadrant, region):
-                    raise Illegal(*self._misfit(grid, record.place, mission, bool(empty)))
+                empty = grid.empty_fit_exists(quadrant, region)
+                if empty or grid.shift_exists(quadrant, region):
+                    raise Illegal(*self._misfit(grid, record.place, mission, empty))
         else:
             if grid.empty_fit_exists(quadrant, region):
                 empty_fit = grid.empty_fits(quadrant, region)[0]
@@ -289,7 +289,7 @@ class StccgMultiplayer(Ruleset):
                 raise Illegal("SG-4.5", f"a Transwarp Network Gateway goes at the outer end of a spoke (Si.3), not {place}")
         elif place is not None:
             checks.location(grid, place, "SG-4.6")
-        checks.take(state.seats[record.by].seeds, [card], "seed deck", "SG-4.3")
+        checks.take_one(state.seats[record.by].seeds, card, "seed deck", "SG-4.3")
         if card == BORG_OUTPOST:
             state.outposts.append(record.by)
         elif card == GATEWAY:
@@ -320,9 +320,9 @@ class StccgMultiplayer(Ruleset):
                 raise Illegal("SG-5.1", f"the next opening draw is {state.opening[0]}'s")
         elif state.phase != "end" or record.player != state.active:
             raise Illegal("SG-5.2", f"no draw is due: it is {state.active}'s {state.phase} phase")
-        seat = state.seats[record.player]
-        checks.take(seat.draw, [record.card], "draw deck", "SG-5.3")
-        seat.hand[record.card] += 1
+        seat, card = state.seats[record.player], record.card
+        checks.take_one(seat.draw, card, "draw deck", "SG-5.3")
+        seat.hand[card] = seat.hand.get(card, 0) + 1
         if record.extra:
             state.unchecked += 1
         elif state.phase == "opening":
@@ -352,7 +352,7 @@ class StccgMultiplayer(Ruleset):
             raise Illegal("SG-5.6", f"{record.card} is not a ship, so it cannot be reported")
         if record.card in state.ships:
             raise Illegal("SG-5.6", f"a ship named {record.card!r} is already in play")
-        checks.take(state.seats[record.by].hand, [record.card], "hand", "SG-5.5")
+        checks.take_one(state.seats[record.by].hand, record.card, "hand", "SG-5.5")
         state.ships[record.card] = Ship(record.by, record.place)
         state.unchecked += 1  # SG-9: whether an unnamed card is a ship is taken on trust
 
@@ -378,7 +378,7 @@ class StccgMultiplayer(Ruleset):
         if card == PLASMA_FIRE and record.ship is None:
             raise Illegal("SG-7.6", "Plasma Fire is put on a ship: name it")
         if record.source == "hand":
-            checks.take(state.seats[record.by].hand, [card], "hand", "SG-5.5")
+            checks.take_one(state.seats[record.by].hand, card, "hand", "SG-5.5")
         state.seats[record.by].played[card] += 1
         if card == PLASMA_FIRE:
             assert record.ship is not None

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import cache, partial
 from typing import Any
@@ -274,21 +274,26 @@ class Grid:
         Looks only at the shorter lines, so a shift of the fewest moves is proven so
         without listing every legal shift. A line shorter than the ring never comes back
         next to its start, so the new mission's neighbours are then those of the start now,
-        or the start's own card: only lines starting `_close` to the mission, from a location
-        that may move, need checking.
+        or the start's own card: such a line needs checking only if it starts `_close` to
+        the mission, from a location that may move (SG-3.7).
         """
-        longest, slots = length - 1, self.slots
+        longest, slots, around = length - 1, self.slots, len(self.ring)
         if longest < 2:  # a shift moves at least one location into an empty place
             return False
-        close = self._close(quadrant, region) if longest < len(self.ring) else None
-        if close is None:
-            lines: Iterable[list[str]] = self.shift_lines(longest)
-        else:
-            ring_text = self._ring_text()
-            starts = [s for s in close if (loc := slots[s]) is not None and loc.region is None]  # SG-3.7
-            lines = (line for s in starts for line in self._lines_from(s, ring_text, longest))
-        present = self._present(quadrant, region)
-        return any(self._shift_fault(path, quadrant, region, present) is None for path in lines)
+        close = self._close(quadrant, region)
+        ring_text, present = self._ring_text(), self._present(quadrant, region)
+        for start in slots if close is None or longest >= around else close:
+            loc = slots[start]
+            if loc is None or loc.region is not None:
+                continue
+            for line in self._lines_from(start, ring_text, longest):
+                if (close is None or start in close or len(line) >= around) and not self._shift_fault(line, quadrant, region, present):
+                    return True
+        return False
+
+    def shift_exists(self, quadrant: str, region: str | None) -> bool:
+        """Whether `legal_shifts` finds any: a shorter shift than one longer than the grid."""
+        return self.shorter_shift(len(self.slots) + 1, quadrant, region)
 
     def shift_problem(self, path: list[str], quadrant: str, region: str | None) -> tuple[str, str] | None:
         """The rule `path` breaks as a shift for the mission, and why (SG-3.5 to SG-3.8); None when it is one."""

@@ -78,7 +78,7 @@ class State:
         self.burnt: set[str] = set()  # ships Plasma Fire damaged this turn
         self.gateways: list[str] = []  # slots holding a Transwarp Network Gateway
         self.outposts: list[str] = []  # owners of Borg Outposts
-        self.gone: list[str] = []  # players out, in the order they went
+        self.gone: list[str] = []  # players out, in the order they went (the others are still in)
         self.applied = 0
         self.unchecked = 0
         self.outcome: Result | None = None
