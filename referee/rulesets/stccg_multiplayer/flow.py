@@ -8,8 +8,12 @@ players who are out.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
+from typing import Any
 
+from referee.ruleset import Illegal
 from referee.rulesets.stccg_multiplayer.state import State
+from schemas.log import Record
 from schemas.verdict import Result
 
 OPENING_HAND = 7
@@ -57,6 +61,8 @@ def out(state: State, player: str, reason: str) -> None:
     """A player leaves the game; the game goes on, or ends when one player is left (SG-8.3)."""
     state.seats[player].out = True
     state.gone.append(player)
+    if len(state.gone) == 1:  # from now on every record is first checked for a player out
+        state.handlers.update({kind: partial(_not_out, handler) for kind, handler in state.handlers.items()})
     left = state.still_in()
     if len(left) == 1:
         finish(state, [left], {}, reason)
@@ -93,6 +99,19 @@ def finish(state: State, ranking: list[list[str]], points: dict[str, int], reaso
     score = {p: float(points.get(p, 0)) for p in state.players}
     state.outcome = Result(placements, winners, score, reason)
     state.phase = "over"
+    state.handlers.update(dict.fromkeys(state.handlers, _over))
+
+
+def _not_out(handler: Callable[[State, Any], None], state: State, record: Record) -> None:
+    """SG-8.7: a player out makes no more records; any other record goes on to `handler`."""
+    if record.by in state.gone:
+        raise Illegal("SG-8.7", f"{record.by} is out of the game and makes no more records")
+    handler(state, record)
+
+
+def _over(state: State, record: Record) -> None:
+    """SG-8.7: once the game is over, every record is refused."""
+    raise Illegal("SG-8.7", "the game is over; no record may follow")
 
 
 def seat_order(state: State) -> list[str]:

@@ -14,7 +14,7 @@ movement.py), the named cards (SG-7, named.py), the legal records
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from referee.ruleset import CHANCE, JUDGE, Illegal, Ruleset
@@ -106,7 +106,9 @@ class StccgMultiplayer(Ruleset):
                 if mission.name in names or mission.name == NEBULA.name:
                     raise Illegal("SG-1.4", f"the mission {mission.name!r} appears twice (or is the Nebula)")
                 names.add(mission.name)
-        return State(players, setup.first, setup.decks)
+        state = State(players, setup.first, setup.decks)
+        state.handlers.update(self._handlers)
+        return state
 
     def to_act(self, state: State) -> tuple[str, ...]:
         """Chance for the opening hands; in the end step the active player and chance; else the active player."""
@@ -127,17 +129,19 @@ class StccgMultiplayer(Ruleset):
         return bot.sample(state, rng)
 
     def apply(self, state: State, record: Record) -> None:
-        """Check `record` against the rules, then perform it.
+        """Check `record` against the rules, then perform it: the handler the state's table gives, then count it.
 
-        Not a bare table lookup (a player out makes no record; `applied` numbers named
-        dilemmas), so this game hands the engine no `handlers` table.
+        The count stands in for the seq of a record that has none yet (a bot's), which
+        names what an encounter brings in (named.py). The engine's records always carry
+        their seq, so the engine may call the table itself (`handlers`).
         """
-        if state.phase == "over":
-            raise Illegal("SG-8.7", "the game is over; no record may follow")
-        if record.by in state.seats and state.seats[record.by].out:
-            raise Illegal("SG-8.7", f"{record.by} is out of the game and makes no more records")
-        self._handlers[type(record)](state, record)
+        state.handlers[type(record)](state, record)
         state.applied += 1
+
+    def handlers(self, state: State) -> Mapping[type[Record], Callable[[State, Any], None]]:
+        """What `apply` looks up: record type -> handler. A player going out, or the game ending, changes
+        the table in place to handlers that first refuse their records (SG-8.7, flow.py)."""
+        return state.handlers
 
     def result(self, state: State) -> Result | None:
         """The Result once the game is over (SG-8); the score is each player's points from `final`."""
