@@ -236,17 +236,9 @@ class StccgMultiplayer(Ruleset):
                 if empty or grid.shift_exists(quadrant, region):
                     raise Illegal(*self._misfit(grid, record.place, mission, empty))
         else:
-            if grid.empty_fit_exists(quadrant, region):
-                empty_fit = grid.empty_fits(quadrant, region)[0]
-                raise Illegal("SG-3.5", f"no shift is allowed while an empty place fits {mission.name}, e.g. {empty_fit}")
-            if record.shift[:1] != [record.place]:
-                raise Illegal("SG-3.5", "a shift starts at the place the new mission takes")
-            problem = grid.shift_problem(record.shift, quadrant, region)
-            if problem is not None:
-                raise Illegal(*problem)
-            if grid.shorter_shift(len(record.shift), quadrant, region):
-                fewest = len(grid.legal_shifts(quadrant, region)[0]) - 1
-                raise Illegal("SG-3.9", f"that shift moves {len(record.shift) - 1} missions; {fewest} would do")
+            refusal = grid.shift_refusal(record.shift, record.place, mission.name, quadrant, region)
+            if refusal is not None:
+                raise Illegal(*refusal)
             grid.shift(record.shift)
         grid.slots[record.place] = Loc(mission.name, quadrant, mission.span, mission.kind, region, record.by)
         del me.missions[mission.name]

@@ -162,15 +162,18 @@ class Grid:
 
     def empty_fit_exists(self, quadrant: str, region: str | None) -> bool:
         """Whether `empty_fits` is not empty, asking only the empty places next to the quadrant (and region)."""
-        close = self._close(quadrant, region)
+        return self._empty_close(self._survey(quadrant, region)[0])
+
+    def _empty_close(self, close: set[str] | None) -> bool:
+        """Whether an empty slot is in `close` (from `_survey`), which holds every slot when it is None."""
         if close is None:
             return None in self.slots.values()
         slots = self.slots
         return any(slots[s] is None for s in close)
 
-    def _close(self, quadrant: str, region: str | None) -> set[str] | None:
-        """The slots holding or next to a location of `quadrant`, and of `region` too when the grid has one;
-        None when the quadrant has no location yet.
+    def _survey(self, quadrant: str, region: str | None) -> tuple[set[str] | None, tuple[bool, bool]]:
+        """The slots holding or next to a location of `quadrant`, and of `region` too when the grid has one
+        (None when the quadrant has no location yet), and `_present`, in one look at the grid.
 
         Only an empty slot in this set can fit the mission (SG-3.2 to SG-3.4), and only a shift
         starting in it, as long as the shift cannot come back round next to its start.
@@ -189,9 +192,10 @@ class Grid:
                     near_region = set()
                 near_region.add(s)
                 near_region.update(adjacency[s])
+        present = (bool(near_quadrant), near_region is not None)
         if not near_quadrant:
-            return None
-        return near_quadrant if near_region is None else near_quadrant & near_region
+            return None, present
+        return (near_quadrant if near_region is None else near_quadrant & near_region), present
 
     def _present(self, quadrant: str, region: str | None) -> tuple[bool, bool]:
         """Whether the quadrant, and the region (if any), already have a location on the grid."""
@@ -269,19 +273,23 @@ class Grid:
         return found
 
     def shorter_shift(self, length: int, quadrant: str, region: str | None) -> bool:
-        """Whether a shift of fewer than `length` places makes room for the mission (SG-3.9).
+        """Whether a shift of fewer than `length` places makes room for the mission (SG-3.9)."""
+        return self._shorter(length, quadrant, region, *self._survey(quadrant, region), self._ring_text())
+
+    def _shorter(
+        self, length: int, quadrant: str, region: str | None, close: set[str] | None, present: tuple[bool, bool], ring_text: str | None
+    ) -> bool:
+        """`shorter_shift`, with the grid surveyed (`_survey`, `_ring_text`).
 
         Looks only at the shorter lines, so a shift of the fewest moves is proven so
         without listing every legal shift. A line shorter than the ring never comes back
         next to its start, so the new mission's neighbours are then those of the start now,
-        or the start's own card: such a line needs checking only if it starts `_close` to
+        or the start's own card: such a line needs checking only if it starts `close` to
         the mission, from a location that may move (SG-3.7).
         """
         longest, slots, around = length - 1, self.slots, len(self.ring)
         if longest < 2:  # a shift moves at least one location into an empty place
             return False
-        close = self._close(quadrant, region)
-        ring_text, present = self._ring_text(), self._present(quadrant, region)
         for start in slots if close is None or longest >= around else close:
             loc = slots[start]
             if loc is None or loc.region is not None:
@@ -297,11 +305,33 @@ class Grid:
 
     def shift_problem(self, path: list[str], quadrant: str, region: str | None) -> tuple[str, str] | None:
         """The rule `path` breaks as a shift for the mission, and why (SG-3.5 to SG-3.8); None when it is one."""
+        return self._problem(path, quadrant, region, self._present(quadrant, region), self._ring_text())
+
+    def _problem(
+        self, path: list[str], quadrant: str, region: str | None, present: tuple[bool, bool], ring_text: str | None
+    ) -> tuple[str, str] | None:
+        """`shift_problem`, with the grid surveyed (`_present`, `_ring_text`)."""
         if len(path) < 2 or len(set(path)) != len(path):
             return ("SG-3.5", "a shift lists at least two different places, the last one empty")
-        if path not in self.shift_paths(path[0]):
+        if path not in self._lines_from(path[0], ring_text, len(path)):
             return ("SG-3.6", "a shift moves missions outward in one line, along the spoke then one way round the ring, up to the first empty place")
-        return self._shift_fault(path, quadrant, region, self._present(quadrant, region))
+        return self._shift_fault(path, quadrant, region, present)
+
+    def shift_refusal(self, path: list[str], place: str, name: str, quadrant: str, region: str | None) -> tuple[str, str] | None:
+        """SG-3.5 to SG-3.9: why mission `name` may not be seeded on `place` by shifting the missions along
+        `path`, or None when it may. The grid is surveyed once for every question."""
+        (close, present), ring_text = self._survey(quadrant, region), self._ring_text()
+        if self._empty_close(close):
+            return ("SG-3.5", f"no shift is allowed while an empty place fits {name}, e.g. {self.empty_fits(quadrant, region)[0]}")
+        if path[:1] != [place]:
+            return ("SG-3.5", "a shift starts at the place the new mission takes")
+        problem = self._problem(path, quadrant, region, present, ring_text)
+        if problem is not None:
+            return problem
+        if self._shorter(len(path), quadrant, region, close, present, ring_text):
+            fewest = len(self.legal_shifts(quadrant, region)[0]) - 1
+            return ("SG-3.9", f"that shift moves {len(path) - 1} missions; {fewest} would do")
+        return None
 
     def _shift_fault(
         self, path: list[str], quadrant: str, region: str | None, present: tuple[bool, bool]
