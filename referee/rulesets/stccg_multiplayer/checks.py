@@ -65,7 +65,7 @@ def take(pile: Counter[str], cards: list[str], where: str, rule: str) -> None:
         if left:
             pile[card] = left
         else:
-            del pile[card]
+            pile.pop(card)  # dict's own: Counter's `del` is a Python method
 
 
 def take_one(pile: Counter[str], card: str, where: str, rule: str) -> None:
@@ -74,6 +74,6 @@ def take_one(pile: Counter[str], card: str, where: str, rule: str) -> None:
     if left < 1:
         raise Illegal(rule, f"{card!r} is not in the {where} ({left} left, 1 named)")
     if left == 1:
-        del pile[card]
+        pile.pop(card)
     else:
         pile[card] = left - 1

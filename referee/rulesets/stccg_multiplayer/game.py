@@ -306,22 +306,23 @@ class StccgMultiplayer(Ruleset):
         """SG-5.1 to SG-5.3: chance names a card from the player's draw deck."""
         if record.by != CHANCE:
             raise Illegal("SG-5.3", "only chance draws cards")
-        if record.player not in state.seats or state.seats[record.player].out:
+        seat, phase = state.seats.get(record.player), state.phase
+        if seat is None or seat.out:
             raise Illegal("SG-5.3", f"{record.player!r} is not a player still in the game")
         if record.extra:
-            if state.phase not in ("main", "end"):
+            if phase not in ("main", "end"):
                 raise Illegal("SG-5.3", "an extra draw comes only after the opening hands")
-        elif state.phase == "opening":
+        elif phase == "opening":
             if record.player != state.opening[0]:
                 raise Illegal("SG-5.1", f"the next opening draw is {state.opening[0]}'s")
-        elif state.phase != "end" or record.player != state.active:
-            raise Illegal("SG-5.2", f"no draw is due: it is {state.active}'s {state.phase} phase")
-        seat, card = state.seats[record.player], record.card
+        elif phase != "end" or record.player != state.active:
+            raise Illegal("SG-5.2", f"no draw is due: it is {state.active}'s {phase} phase")
+        card, hand = record.card, seat.hand
         checks.take_one(seat.draw, card, "draw deck", "SG-5.3")
-        seat.hand[card] = seat.hand.get(card, 0) + 1
+        hand[card] = hand.get(card, 0) + 1
         if record.extra:
             state.unchecked += 1
-        elif state.phase == "opening":
+        elif phase == "opening":
             state.opening.pop(0)
             if not state.opening:
                 flow.begin_turn(state, flow.from_first(state))
@@ -375,7 +376,8 @@ class StccgMultiplayer(Ruleset):
             raise Illegal("SG-7.6", "Plasma Fire is put on a ship: name it")
         if record.source == "hand":
             checks.take_one(state.seats[record.by].hand, card, "hand", "SG-5.5")
-        state.seats[record.by].played[card] += 1
+        played = state.seats[record.by].played
+        played[card] = played.get(card, 0) + 1
         if card == PLASMA_FIRE:
             assert record.ship is not None
             state.fires.add(record.ship)
