@@ -420,8 +420,9 @@ class StccgMultiplayer(Ruleset):
     def _final(self, state: State, record: sg.Final) -> None:
         """SG-8.4: the judge ends the game with the points of every player still in."""
         checks.by(record, JUDGE, "end the game with the scores", "SG-8.4")
-        if set(record.scores) != set(state.still_in()):
-            raise Illegal("SG-8.4", f"the final scores must name exactly the players still in: {', '.join(state.still_in())}")
-        levels = sorted(set(record.scores.values()), reverse=True)
-        ranking = [[p for p in state.still_in() if record.scores[p] == v] for v in levels]
+        still_in, scores = state.still_in(), record.scores
+        if set(scores) != set(still_in):
+            raise Illegal("SG-8.4", f"the final scores must name exactly the players still in: {', '.join(still_in)}")
+        levels = sorted(set(scores.values()), reverse=True)
+        ranking = [[p for p in still_in if scores[p] == v] for v in levels]
         flow.finish(state, ranking, record.scores, "final")

@@ -69,16 +69,10 @@ class Grid:
     def _rebuild(self) -> None:
         """Recompute the adjacency lists from the spoke and ring lists."""
         adj: dict[str, list[str]] = {slot: [] for slot in self.slots}
-
-        def link(a: str, b: str) -> None:
+        pairs = [pair for spoke in self.spokes for pair in zip([CENTRE, *spoke], spoke, strict=False)]
+        for a, b in [*pairs, *zip(self.ring, self.ring[1:] + self.ring[:1], strict=True)]:
             adj[a].append(b)
             adj[b].append(a)
-
-        for spoke in self.spokes:
-            for a, b in zip([CENTRE, *spoke], spoke, strict=False):
-                link(a, b)
-        for a, b in zip(self.ring, self.ring[1:] + self.ring[:1], strict=True):
-            link(a, b)
         self._adjacency = adj
         self._on_ring = set(self.ring)
         self._ring_at = {slot: i for i, slot in enumerate(self.ring)}
@@ -199,12 +193,15 @@ class Grid:
 
     def _present(self, quadrant: str, region: str | None) -> tuple[bool, bool]:
         """Whether the quadrant, and the region (if any), already have a location on the grid."""
-        quadrant_here = region_here = False
+        quadrant_here = False
+        region_here = region is None  # for now: no region to look for
         for loc in self.slots.values():
             if loc is not None:
                 quadrant_here = quadrant_here or loc.quadrant == quadrant
-                region_here = region_here or (region is not None and loc.region == region)
-        return quadrant_here, region_here
+                region_here = region_here or loc.region == region
+                if quadrant_here and region_here:
+                    break
+        return quadrant_here, region_here and region is not None
 
     def shift_paths(self, start: str, longest: int | None = None) -> list[list[str]]:
         """SG-3.5/3.6: each outward line from `start` up to and including the first empty slot.
