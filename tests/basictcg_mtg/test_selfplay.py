@@ -115,10 +115,12 @@ def test_render_and_describe_at_every_step(players: int) -> None:
 
 
 def test_what_the_state_keeps_for_the_turn_s_end_matches_the_table() -> None:
-    """The turn's end reads two things kept as play goes (state.py), not the whole table: each side's
-    level total (BT-11.3) must equal the sum worked card by card (a material 1, a face-up card its level
-    and tokens), and every card in play with a bonus, damage, or the fresh or attacked flag must be among
-    `touched`; after every record of bot games in which players also concede now and then."""
+    """The turn's end reads things kept as play goes (state.py), not the whole table: each side's level
+    total (BT-11.3) must equal the sum worked card by card (a material 1, a face-up card its level and
+    tokens); every card in play with a bonus, damage, or the fresh or attacked flag must be in `touched`,
+    with what lies on it; the next seat must be the first player clockwise after the active one who has
+    not left (BT-11.4); and no regeneration waits in the main phase (flow.end_turn relies on it). After
+    every record of bot games in which players also concede now and then."""
     from schemas.log import Concede
 
     checked = 0
@@ -128,10 +130,15 @@ def test_what_the_state_keeps_for_the_turn_s_end_matches_the_table() -> None:
         else:
             record = BT.sample(state, rng)
         BT.apply(state, record)
+        assert state.phase != "main" or not state.doomed, (seed, record)
+        seats = state.players
+        at = seats.index(state.active)
+        later = [seats[(at + step) % len(seats)] for step in range(1, len(seats) + 1)]
+        assert state.next_seat[state.active] == next((p for p in later if p not in state.left), state.active)
         for side in state.sides.values():
             worked = sum(1 if on.face_down else state.cards[c].level + on.tokens for c, on in side.field.items())
             assert side.levels == worked, (seed, record)
-            flagged = {c for c, on in side.field.items() if on.boost or on.damage or on.fresh or on.attacked}
-            assert flagged <= state.touched, (seed, record)
+            flagged = {c: on for c, on in side.field.items() if on.boost or on.damage or on.fresh or on.attacked}
+            assert flagged.items() <= state.touched.items(), (seed, record)
             checked += 1
     assert checked > 10_000

@@ -31,7 +31,7 @@ def sample(state: State, rng: random.Random) -> Record:
         return bt.Block(by=state.defender, blocker=rng.choice([None, *options.blockers(state)]))
     if phase == "regen":
         creature = state.doomed[0]
-        owner = state.cards[creature].owner
+        owner = state.owner[creature]
         hand = sorted(state.sides[owner].hand)
         return bt.Regenerate(by=owner, creature=creature, discard=rng.choice(hand) if rng.random() < 0.7 else None)
     hand = sorted(state.sides[active].hand)
@@ -81,7 +81,8 @@ def bot_effect(state: State, rng: random.Random) -> bt.Effect | None:
     sources = [c for c in sorted(state.sides[active].discard) if state.cards[c].name in BOT_EFFECTS]
     if not sources:
         return None
-    source = state.cards[rng.choice(sources)]
+    source_id = rng.choice(sources)
+    source = state.cards[source_id]
     field, amount, whose = BOT_EFFECTS[source.name]
     players = [active] if whose == "own" else [p for p in state.in_game() if p != active]
     aims = [
@@ -91,5 +92,5 @@ def bot_effect(state: State, rng: random.Random) -> bt.Effect | None:
     if not aims:
         return None
     aim = rng.choice(aims)
-    effect = bt.Effect(by=active, source=source.id, text=f"{source.name}: {field} {amount} on {aim}", targets=[aim])
+    effect = bt.Effect(by=active, source=source_id, text=f"{source.name}: {field} {amount} on {aim}", targets=[aim])
     return msgspec.structs.replace(effect, **{field: {aim: amount}})

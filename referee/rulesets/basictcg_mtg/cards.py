@@ -1,4 +1,4 @@
-"""Card facts: levels from Magic mana costs (BT-1.3), and the built-in cards and decks bots play with.
+"""Cards as the rules read their declarations (levels from Magic mana costs, BT-1.3), and the built-in cards bots play with.
 
 The built-in cards are invented for the project; their names and texts are
 not real Magic cards.
@@ -6,9 +6,11 @@ not real Magic cards.
 
 from __future__ import annotations
 
+import functools
 import random
 import re
-from typing import Any
+from collections.abc import Mapping
+from types import MappingProxyType
 
 import msgspec
 
@@ -16,44 +18,17 @@ from schemas import basictcg_mtg as bt
 
 _SYMBOL = re.compile(r"\{([^}]*)\}")
 ONE_SHOT = frozenset({"instant", "sorcery"})
-
-
-def facts(spec: bt.CardSpec) -> tuple[Any, ...]:
-    """What the rules read from a declaration, in Card's field order after id, name and owner.
-
-    A deck holds many copies of few declarations: `start` works this out once per name.
-    """
-    return (
-        level_of(spec.cost),
-        "creature" in spec.types,
-        bool(ONE_SHOT & set(spec.types)) and "creature" not in spec.types,
-        spec.power,
-        spec.stamina,
-        frozenset(spec.colours),
-        frozenset(spec.keywords),
-        frozenset(spec.walk),
-        frozenset(spec.protection),
-        frozenset(spec.terrain),
-    )
-
-
-def level_of(cost: str) -> int:
-    """BT-1.3: generic mana counts its number, every other symbol 1, {X} 0 (ruling)."""
-    total = 0
-    for symbol in _SYMBOL.findall(cost):
-        if symbol.isdigit():
-            total += int(symbol)
-        elif symbol != "X":
-            total += 1
-    return total
+_ENCODER = msgspec.json.Encoder()
+_SPECS = msgspec.json.Decoder(dict[str, bt.CardSpec])  # only for declarations already checked and encoded here
 
 
 class Card(msgspec.Struct, frozen=True):
-    """One physical card: its id, owner, and the facts the rules read from its declaration."""
+    """What a card's declaration says, as the rules read it: every copy of one name shares one Card.
 
-    id: str
+    Who owns a copy is `State.owner`, by card id.
+    """
+
     name: str
-    owner: str
     level: int
     creature: bool
     one_shot: bool
@@ -68,6 +43,50 @@ class Card(msgspec.Struct, frozen=True):
     def protected_from(self, source: Card) -> bool:
         """BT-7.8 / BT-10.3: whether `source` shares a colour this card is protected from."""
         return bool(self.protection & source.colours)
+
+
+def card(name: str, spec: bt.CardSpec) -> Card:
+    """What the rules read from the declaration of `name`."""
+    return Card(
+        name,
+        level_of(spec.cost),
+        "creature" in spec.types,
+        bool(ONE_SHOT & set(spec.types)) and "creature" not in spec.types,
+        spec.power,
+        spec.stamina,
+        frozenset(spec.colours),
+        frozenset(spec.keywords),
+        frozenset(spec.walk),
+        frozenset(spec.protection),
+        frozenset(spec.terrain),
+    )
+
+
+def declared(specs: dict[str, bt.CardSpec]) -> Mapping[str, Card]:
+    """The Card of each declared name (BT-1.2).
+
+    Setups repeat their declarations (every bot game, every round of an event),
+    so the Cards are worked out once per exact declaration: the cache is keyed
+    on the declarations' canonical JSON, from which it decodes them again.
+    """
+    return _declared(_ENCODER.encode(specs))
+
+
+@functools.lru_cache(maxsize=64)
+def _declared(encoded: bytes) -> Mapping[str, Card]:
+    """declared(), from the encoded declarations."""
+    return MappingProxyType({name: card(name, spec) for name, spec in _SPECS.decode(encoded).items()})
+
+
+def level_of(cost: str) -> int:
+    """BT-1.3: generic mana counts its number, every other symbol 1, {X} 0 (ruling)."""
+    total = 0
+    for symbol in _SYMBOL.findall(cost):
+        if symbol.isdigit():
+            total += int(symbol)
+        elif symbol != "X":
+            total += 1
+    return total
 
 
 def _creature(cost: str, power: int, stamina: int, colours: list[bt.Colour], **extra: object) -> bt.CardSpec:

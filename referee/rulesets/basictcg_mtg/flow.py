@@ -16,6 +16,7 @@ from referee.rulesets.basictcg_mtg.state import (
     on_table,
     overdamaged,
     power,
+    seats_after,
     stamina,
     to_discard,
     total,
@@ -26,7 +27,7 @@ from schemas.verdict import Result
 
 def fight(state: State, attacker: str, defender: str) -> None:
     """BT-7: compare power with stamina both ways, with first strike, poison and deathtouch."""
-    a_side, d_side = state.sides[state.cards[attacker].owner], state.sides[state.cards[defender].owner]
+    a_side, d_side = state.sides[state.owner[attacker]], state.sides[state.owner[defender]]
     if attacker not in a_side.field or defender not in d_side.field:
         state.phase = "main"  # BT-7.1: one of them has left play; no fight
         return
@@ -40,7 +41,7 @@ def fight(state: State, attacker: str, defender: str) -> None:
     if not d.protected_from(a):  # poison and deathtouch happen even when the attacker is removed
         if "poison" in a.keywords:
             d_on.damage += power(a, a_on)
-            state.touched.add(defender)
+            state.touched[defender] = d_on
             doomed += overdamaged(state, [defender])
         if "deathtouch" in a.keywords:
             to_discard(state, defender)  # a sacrifice: no regeneration (BT-7.7)
@@ -62,7 +63,7 @@ def next_doomed(state: State) -> None:
     """Ask about the next regenerating creature whose controller has a card in hand; else resume."""
     while state.doomed:
         card = state.doomed[0]
-        if state.sides[state.cards[card].owner].hand:
+        if state.sides[state.owner[card]].hand:
             state.phase = "regen"
             return
         to_discard(state, card)
@@ -73,6 +74,22 @@ def next_doomed(state: State) -> None:
         state.phase = "main"  # the defender left while the attack waited (BT-12.1)
     else:
         state.phase = state.resume
+
+
+def end_turn(state: State) -> None:
+    """BT-11.2: this turn's bonuses end, damage is checked again (BT-8.3, now without them), then the turn finishes."""
+    cards, owner, sides = state.cards, state.owner, state.sides
+    doomed = []
+    for card, on in state.touched.items():  # only these can carry a bonus or damage
+        on.boost = 0
+        damaged = on.damage and on.damage >= (1 if on.face_down else cards[card].level + on.tokens)
+        if damaged and sides[owner[card]].field.get(card) is on:  # and still in play
+            doomed.append(card)
+    if doomed:
+        settle(state, doomed, resume="end")
+    else:  # settle() with no card leaving: in the main phase no regeneration waits (state.doomed is empty)
+        state.resume = "end"
+        finish_turn(state)
 
 
 def finish_turn(state: State) -> None:
@@ -87,17 +104,11 @@ def finish_turn(state: State) -> None:
 
 def next_turn(state: State) -> None:
     """BT-11.4: the next player clockwise still in the game draws and plays."""
-    for _, on in state.touched_in_play():  # the others' flags are a new turn's already
+    for on in state.touched.values():  # the others' flags are a new turn's already
         on.boost = on.damage = 0
         on.fresh = on.attacked = False
     state.touched.clear()
-    seats, left = state.players, state.left
-    at = seats.index(state.active)
-    for step in range(1, len(seats) + 1):
-        player = seats[(at + step) % len(seats)]
-        if player not in left:
-            state.active = player
-            break
+    state.active = state.next_seat[state.active]
     state.turn += 1
     state.free_used = False
     state.attack = None
@@ -115,10 +126,11 @@ def next_draw(state: State) -> None:
 def leave(state: State, player: str, reason: str) -> None:
     """BT-12.1: the player and their cards leave; the rest play on, or the last one wins."""
     state.left.append(player)
+    state.next_seat = seats_after(state.players, state.left)
     state.sides[player].field.clear()
     state.sides[player].levels = 0
     state.draws = [p for p in state.draws if p != player]
-    state.doomed = [c for c in state.doomed if state.cards[c].owner != player]
+    state.doomed = [c for c in state.doomed if state.owner[c] != player]
     if state.attack and state.defender == player:
         state.attack = None
     if len(state.in_game()) == 1:

@@ -18,7 +18,7 @@ from typing import Any
 
 from referee.ruleset import CHANCE, JUDGE, Illegal, TableRuleset, require_actor
 from referee.rulesets.basictcg_mtg import bot, flow, options
-from referee.rulesets.basictcg_mtg.cards import Card, built_in_setup, facts
+from referee.rulesets.basictcg_mtg.cards import built_in_setup, declared
 from referee.rulesets.basictcg_mtg.state import (
     InPlay,
     Side,
@@ -78,16 +78,12 @@ class BasicTcgMtg(TableRuleset):
             raise Illegal("BT-1.1", f"the first player {setup.first!r} is not one of the players")
         if set(setup.decks) != set(players):
             raise Illegal("BT-1.4", "the setup must give a deck to each player and to no one else")
-        cards: dict[str, Card] = {}
-        known = {name: facts(spec) for name, spec in setup.cards.items()}
-        for player in players:
-            for card_id, name in setup.decks[player].items():
-                if name not in setup.cards:
-                    raise Illegal("BT-1.4", f"{player}'s card {card_id} is {name!r}, which the setup does not declare")
-                if card_id in cards:
-                    raise Illegal("BT-1.4", f"card id {card_id} is in two decks; ids must be unique")
-                cards[card_id] = Card(card_id, name, player, *known[name])
-        state = State(players, setup.first, cards, setup.threshold)
+        kinds = declared(setup.cards)
+        ids = [card_id for player in players for card_id in setup.decks[player]]
+        names = [name for player in players for name in setup.decks[player].values()]
+        if len(set(ids)) != len(ids) or not kinds.keys() >= set(names):
+            deck_fault(players, setup)
+        state = State(players, setup.first, dict(zip(ids, map(kinds.__getitem__, names), strict=True)), setup.decks, setup.threshold)
         state.handlers = dict(self._handlers)
         seat = players.index(setup.first)
         clockwise = players[seat:] + players[:seat]
@@ -105,7 +101,7 @@ class BasicTcgMtg(TableRuleset):
         if phase == "block":
             return (state.defender,)
         if phase == "regen":
-            return (state.cards[state.doomed[0]].owner,)
+            return (state.owner[state.doomed[0]],)
         return (state.active,)
 
     def legal(self, state: State) -> Iterator[Record]:
@@ -203,9 +199,8 @@ class BasicTcgMtg(TableRuleset):
         if state.free_used:
             raise Illegal("BT-4.2", f"{state.active} has already used this turn's free play")
         side.hand.discard(record.card)
-        side.field[record.card] = InPlay(face_down=True)
+        side.field[record.card] = state.touched[record.card] = InPlay(face_down=True)  # fresh
         side.levels += 1
-        state.touched.add(record.card)  # fresh
         state.free_used = True
 
     def _summon(self, state: State, record: bt.Summon) -> None:
@@ -229,13 +224,12 @@ class BasicTcgMtg(TableRuleset):
             raise Illegal("BT-4.4", f"{card.name} is level {card.level}, but the sacrifice is worth only {paid_levels}")
         for paid in sacrifice:
             to_discard(state, paid)
-        side.hand.discard(card.id)
+        side.hand.discard(record.card)
         if card.one_shot:
-            side.discard.add(card.id)
+            side.discard.add(record.card)
         else:
-            side.field[card.id] = InPlay(face_down=False)
+            side.field[record.card] = state.touched[record.card] = InPlay(face_down=False)  # fresh
             side.levels += card.level
-            state.touched.add(card.id)  # fresh
         state.free_used = state.free_used or free
 
     def _attack(self, state: State, record: bt.Attack) -> None:
@@ -252,17 +246,18 @@ class BasicTcgMtg(TableRuleset):
         card = state.cards[attacker]
         if "defender" in card.keywords:
             raise Illegal("BT-5.3", f"{card.name} has defender and cannot attack")
-        target = state.cards.get(record.target)
-        owner = target.owner if target else ""
-        if target is None or owner == state.active or record.target not in state.sides[owner].field:
-            raise Illegal("BT-5.1", f"{record.target} is not in play under another player's control")
-        if not is_creature(state, target.id, state.sides[owner].field[target.id]):
+        target_id = record.target
+        owner = state.owner.get(target_id)
+        if owner is None or owner == state.active or target_id not in state.sides[owner].field:
+            raise Illegal("BT-5.1", f"{target_id} is not in play under another player's control")
+        target = state.cards[target_id]
+        if not is_creature(state, target_id, state.sides[owner].field[target_id]):
             raise Illegal("BT-5.1", f"{record.target} is not a creature; only creatures can be attacked")
         if target.protected_from(card):
             raise Illegal("BT-5.4", f"{target.name} has protection from {card.name}'s colour and cannot be its target")
         on.attacked = True
-        state.touched.add(attacker)
-        state.attack = (attacker, target.id)
+        state.touched[attacker] = on
+        state.attack = (attacker, target_id)
         state.defender = owner
         state.phase = "block"
 
@@ -289,7 +284,7 @@ class BasicTcgMtg(TableRuleset):
         if state.phase != "regen":
             raise Illegal("BT-2.1", f"no creature is waiting to regenerate ({self._moment(state)})")
         creature = state.doomed[0]
-        owner = state.cards[creature].owner
+        owner = state.owner[creature]
         _by(record, owner, f"only {creature}'s controller, {owner}, may regenerate it")
         if record.creature != creature:
             raise Illegal("BT-9.1", f"{creature} is the creature waiting to regenerate, not {record.creature}")
@@ -310,9 +305,9 @@ class BasicTcgMtg(TableRuleset):
             raise Illegal("BT-10.1", f"card text is used in the main phase or before a block ({self._moment(state)})")
         actor = self.to_act(state)[0]
         _by(record, actor, f"only {actor}, who is to act, may use card text now")
-        source = state.cards.get(record.source)
-        if source is None or source.owner != actor:
+        if state.owner.get(record.source) != actor:
             raise Illegal("BT-10.1", f"{record.source} is not one of {actor}'s cards")
+        source = state.cards[record.source]
         hand = state.sides[actor].hand
         if len(set(record.discard)) != len(record.discard) or not set(record.discard) <= hand:
             raise Illegal("BT-10.2", f"the cards to discard must be different cards in {actor}'s hand")
@@ -335,24 +330,20 @@ class BasicTcgMtg(TableRuleset):
             state.sides[actor].discard.add(card)
         for card, count in record.tokens.items():
             in_play[card].tokens += count
-            state.sides[state.cards[card].owner].levels += count  # a material takes no tokens (above)
+            state.sides[state.owner[card]].levels += count  # a material takes no tokens (above)
         for card, bonus in record.boost.items():
             in_play[card].boost += bonus
         for card, amount in record.damage.items():
             in_play[card].damage += amount
-        state.touched.update(record.boost, record.damage)
+        for card in [*record.boost, *record.damage]:
+            state.touched[card] = in_play[card]
         state.effects += 1
         flow.settle(state, [*record.destroy, *overdamaged(state, record.damage)], resume=state.phase)
 
     def _end_turn(self, state: State, record: bt.EndTurn) -> None:
-        """BT-11.2: bonuses end, damage is checked again, then the turn finishes."""
+        """BT-11.2: bonuses end, damage is checked again, then the turn finishes (flow.py)."""
         self._main(state, record, "end the turn")
-        doomed = []
-        for card, on in state.touched_in_play():  # only these can carry a bonus or damage
-            on.boost = 0
-            if on.damage and on.damage >= (1 if on.face_down else state.cards[card].level + on.tokens):
-                doomed.append(card)  # BT-8.3, as overdamaged() with the bonus gone; settle sorts them
-        flow.settle(state, doomed, resume="end")
+        flow.end_turn(state)
 
     def _concede(self, state: State, record: Concede) -> None:
         """BT-12.1: a player may concede at any time and leaves the game."""
@@ -396,6 +387,18 @@ class BasicTcgMtg(TableRuleset):
         if card.creature:
             data |= {"power": power(card, on), "stamina": stamina(card, on), "boost": on.boost, "fresh": on.fresh, "attacked": on.attacked}
         return data | {"damage": on.damage}
+
+
+def deck_fault(players: list[str], setup: bt.Setup) -> None:
+    """BT-1.4: raise for the first card, in deck order, whose name is undeclared or whose id was seen before."""
+    seen: set[str] = set()
+    for player in players:
+        for card_id, name in setup.decks[player].items():
+            if name not in setup.cards:
+                raise Illegal("BT-1.4", f"{player}'s card {card_id} is {name!r}, which the setup does not declare")
+            if card_id in seen:
+                raise Illegal("BT-1.4", f"card id {card_id} is in two decks; ids must be unique")
+            seen.add(card_id)
 
 
 _by = functools.partial(require_actor, rule="BT-2.1")  # who may make a record (BT-2.1)

@@ -33,7 +33,7 @@ def legal(state: State) -> Iterator[Record]:
             yield bt.Block(by=state.defender, blocker=blocker)
     elif phase == "regen":
         creature = state.doomed[0]
-        owner = state.cards[creature].owner
+        owner = state.owner[creature]
         yield bt.Regenerate(by=owner, creature=creature, discard=None)
         for card in sorted(state.sides[owner].hand):
             yield bt.Regenerate(by=owner, creature=creature, discard=card)

@@ -7,7 +7,7 @@ Decks are unordered sets of card ids, because the log names every card drawn.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from referee.rulesets.basictcg_mtg.cards import Card
@@ -46,10 +46,13 @@ class Side:
 class State:
     """The whole game: every card, every side, whose turn and moment it is, and what waits."""
 
-    def __init__(self, players: list[str], first: str, cards: dict[str, Card], threshold: int) -> None:
+    def __init__(
+        self, players: list[str], first: str, cards: dict[str, Card], decks: Mapping[str, Iterable[str]], threshold: int
+    ) -> None:
         self.players = players
-        self.cards = cards
-        self.sides = {p: Side({c.id for c in cards.values() if c.owner == p}) for p in players}
+        self.cards = cards  # card id -> its declaration's Card, shared by the copies of one name
+        self.owner = {card: p for p in players for card in decks[p]}  # card id -> the player whose deck holds it
+        self.sides = {p: Side(set(decks[p])) for p in players}
         self.threshold = threshold
         self.active = first
         self.turn = 1
@@ -63,30 +66,31 @@ class State:
         self.left: list[str] = []  # players who left, in order
         self.effects = 0
         self.outcome: Result | None = None
-        # Every card in play whose boost, damage, fresh or attacked flag may differ from a new turn's:
-        # the turn's end looks only at these, not at the whole table (added wherever game.py or fight
-        # sets one of them; cards that left play since may stay in it)
-        self.touched: set[str] = set()
+        # Every card in play whose boost, damage, fresh or attacked flag may differ from a new turn's, with
+        # what lies on it: the turn's end looks only at these, not at the whole table (added wherever
+        # game.py or fight sets one of them; cards that left play since may stay in it, and never return)
+        self.touched: dict[str, InPlay] = {}
+        self.next_seat = seats_after(players, [])  # seat -> the next player clockwise still in the game
         # record type -> handler; every entry refuses once the game is over (referee.ruleset.TableRuleset, flow.finish)
         self.handlers: dict[type, Callable[[State, Any], None]] = {}
-
-    def touched_in_play(self) -> list[tuple[str, InPlay]]:
-        """The cards of `touched` still in play, with what lies on them."""
-        found = []
-        for card in self.touched:
-            on = self.sides[self.cards[card].owner].field.get(card)
-            if on is not None:
-                found.append((card, on))
-        return found
 
     def in_game(self) -> list[str]:
         """Players still in the game, in seat order."""
         return [p for p in self.players if p not in self.left]
 
 
+def seats_after(players: list[str], left: list[str]) -> dict[str, str]:
+    """Each seat's next player clockwise who has not left (BT-11.4); the player themselves when alone."""
+    after = {}
+    for at, player in enumerate(players):
+        later = [p for p in players[at + 1 :] + players[: at + 1] if p not in left]
+        after[player] = later[0] if later else player
+    return after
+
+
 def on_table(state: State, card: str) -> InPlay:
     """What lies on `card`, which is in play."""
-    return state.sides[state.cards[card].owner].field[card]
+    return state.sides[state.owner[card]].field[card]
 
 
 def is_creature(state: State, card: str, on: InPlay) -> bool:
@@ -122,7 +126,7 @@ def overdamaged(state: State, cards: Iterable[str]) -> list[str]:
 
 def to_discard(state: State, card: str) -> None:
     """A card in play goes to its owner's discard pile, face up."""
-    side = state.sides[state.cards[card].owner]
+    side = state.sides[state.owner[card]]
     on = side.field.pop(card)
     side.levels -= 1 if on.face_down else state.cards[card].level + on.tokens
     side.discard.add(card)

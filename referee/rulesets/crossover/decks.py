@@ -6,13 +6,12 @@ the same deck to every round). Every built-in card name is invented.
 
 from __future__ import annotations
 
-import functools
 import random
 
 import msgspec
 
 from referee.ruleset import Illegal
-from referee.rulesets.crossover.state import Side
+from referee.rulesets.crossover.state import Roster, Side
 from referee.rulesets.crossover.translations import Mapped, Untranslatable, games, translator
 from schemas import crossover as xo
 from schemas.crossover import Card, Deck
@@ -22,45 +21,37 @@ DECK_SIZE = 20
 
 def check(player: str, deck: xo.Deck) -> Side:
     """XO-1.2 to XO-1.6: one player's deck, translated card by card."""
-    if deck.game not in games():
+    if deck.game not in _GAMES:
         raise Illegal("XO-1.4", f"{player}'s deck is of {deck.game!r}, which has no translation (known: {', '.join(games())})")
     if len(deck.cards) != DECK_SIZE:
         raise Illegal("XO-1.2", f"{player}'s deck holds {len(deck.cards)} cards; a deck holds exactly {DECK_SIZE}")
-    try:
-        cards = _translated(_Declared(deck))
-    except Illegal as exc:
-        raise Illegal(exc.rule, f"{player}'s deck{exc.message}") from None
-    if not any(m.type == "leader" for m in cards.values()):
+    key = msgspec.json.encode(deck)  # the whole deck: equal keys are equal decks
+    roster = _seen.get(key)
+    if roster is None:
+        try:
+            roster = Roster(_translated(deck))
+        except Illegal as exc:
+            raise Illegal(exc.rule, f"{player}'s deck{exc.message}") from None
+        if len(_seen) >= SEEN_LIMIT:
+            del _seen[next(iter(_seen))]  # the oldest
+        _seen[key] = roster
+    if not roster.groups["leader", None]:
         raise Illegal("XO-1.6", f"{player}'s deck holds no leader")
-    return Side(deck.game, cards)
+    return Side(deck.game, roster)
 
 
-class _Declared:
-    """A deck as a cache key: equal when its JSON is."""
-
-    __slots__ = ("deck", "key")
-
-    def __init__(self, deck: xo.Deck) -> None:
-        self.deck = deck
-        self.key = msgspec.json.encode(deck)
-
-    def __hash__(self) -> int:
-        return hash(self.key)
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, _Declared) and other.key == self.key
+# A player brings one deck to every round of an event, so a deck seen before is
+# not translated again: its JSON -> its Roster (shared, never changed).
+_seen: dict[bytes, Roster] = {}
+SEEN_LIMIT = 64
+_GAMES = frozenset(games())
 
 
-@functools.lru_cache(maxsize=64)
-def _translated(declared: _Declared) -> dict[str, Mapped]:
-    """The deck's cards by name with their translations (shared, never changed).
-
-    A player brings one deck to every round of an event, so a deck seen before
-    is not translated again. Errors carry the message's end; the caller names the player.
-    """
-    translate = translator(declared.deck.game)
+def _translated(deck: xo.Deck) -> dict[str, Mapped]:
+    """The deck's cards by name with their translations. Errors carry the message's end; the caller names the player."""
+    translate = translator(deck.game)
     cards: dict[str, Mapped] = {}
-    for card in declared.deck.cards:
+    for card in deck.cards:
         if card.name in cards:
             raise Illegal("XO-1.3", f" holds {card.name} twice; one copy of each card is allowed")
         try:

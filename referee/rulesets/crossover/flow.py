@@ -55,7 +55,7 @@ def next_opener(state: State) -> None:
         return
     state.actor = state.queue.pop(0)
     side = state.sides[state.actor]
-    if len(side.of_type(side.deck, "leader")) == 1:
+    if len(side.group("leader") & side.deck) == 1:
         state.waiting = "opening"
     else:
         owe(state, HAND_SIZE, "deal")
@@ -105,7 +105,7 @@ def begin_combat(state: State) -> None:
     state.phase = "combat"
     state.won = set()
     seats = state.seat_order()
-    ranked = sorted(seats, key=lambda p: (-state.sides[p].initiative(), seats.index(p)))
+    ranked = sorted(seats, key=lambda p: -state.sides[p].initiative())  # stable: ties keep seat order
     state.skirmishes = list(zip(ranked[0::2], ranked[1::2], strict=False))
     if len(ranked) % 2:
         odd = ranked[-1]
@@ -228,7 +228,7 @@ def eliminate(state: State, out: list[str]) -> None:
     place = len(state.alive) - len(out) + 1
     for player in out:
         state.placements[player] = place
-        state.alive.remove(player)
+        state.leave(player)
 
 
 def drop(state: State, player: str, reason: str) -> None:

@@ -228,7 +228,7 @@ class Crossover(TableRuleset):
 
     def _pass(self, state: State, record: xo.Pass) -> None:
         """XO-5.7: the turn ends, with a draw if the player wants one."""
-        side = self._on_turn(state, record, "pass")
+        side = self._asked_for(state, record, "turn", "pass")
         if state.plays:
             raise Illegal("XO-5.2", f"{state.actor} has made {state.plays} of {side.play_value()} plays; a started turn cannot pass")
         if record.draw and not side.deck:
@@ -348,13 +348,9 @@ class Crossover(TableRuleset):
             _by(record, state.actor, f"it is {state.actor} who must act now")
         return state.sides[state.actor]
 
-    def _on_turn(self, state: State, record: Record, doing: str) -> Side:
-        """The side of the player on turn in the play phase."""
-        return self._asked_for(state, record, "turn", doing)
-
     def _play(self, state: State, record: xo.Summon | xo.Equip | xo.PlayEvent, kind: str) -> Side:
         """XO-5.2 to XO-5.4: checks every play shares; the side of the player making it."""
-        side = self._on_turn(state, record, _PLAYING[kind])
+        side = self._asked_for(state, record, "turn", _PLAYING[kind])
         value = side.play_value()
         if value == 0:
             raise Illegal("XO-5.2", f"{side.leader}'s play value is 0: {state.actor} can only pass")

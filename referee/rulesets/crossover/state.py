@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from referee.rulesets.crossover.translations import Mapped
+from referee.rulesets.crossover.translations.base import CardType
 from schemas.verdict import Result
 
 Phase = Literal["opening", "play", "combat", "resolution", "over"]
@@ -20,24 +21,53 @@ Waiting = Literal["opening", "deal", "searched", "lead", "turn", "attack", "reso
 
 FULL_HIT = 2  # hits are counted in halves (XO-7.5)
 HAND_SIZE = 5  # the hand a player draws and keeps (XO-4.1, XO-8.2)
+_NONE: frozenset[str] = frozenset()
 
 
-@dataclass
 class Minion:
     """A minion in play: the equipment on it, and the half hits it has taken this skirmish."""
 
-    equipment: list[str] = field(default_factory=list)
-    damage: int = 0
+    __slots__ = ("damage", "equipment")
+
+    def __init__(self) -> None:
+        self.equipment: list[str] = []
+        self.damage = 0
+
+
+class Roster:
+    """A translated deck: its cards in declared order, and who is what (never changed).
+
+    Worked out once per distinct deck and shared by every game that plays it
+    (decks.py), so the rules ask "which of these cards are events?" as one set
+    intersection instead of a loop over the cards.
+    """
+
+    __slots__ = ("abilities", "cards", "groups", "rank")
+
+    def __init__(self, cards: dict[str, Mapped]) -> None:
+        self.cards = cards
+        self.rank = {name: i for i, name in enumerate(cards)}
+        # (type, None) and (type, event kind) -> the names of those cards
+        groups: dict[tuple[str, str | None], set[str]] = {(kind, None): set() for kind in get_args(CardType)}
+        for name, card in cards.items():
+            groups[card.type, None].add(name)
+            groups.setdefault((card.type, card.event), set()).add(name)
+        self.groups = {key: frozenset(names) for key, names in groups.items()}
+        self.abilities = {
+            ability: frozenset(n for n, card in cards.items() if getattr(card, ability)) for ability in ("double_attack", "endurance")
+        }
 
 
 class Side:
     """One player's deck, hand, cards in play, discard pile and skirmishes won."""
 
-    def __init__(self, game: str, cards: dict[str, Mapped]) -> None:
+    def __init__(self, game: str, roster: Roster) -> None:
         self.game = game
-        self.cards = cards  # every card of the deck, in the order it was declared
-        self.rank = {name: i for i, name in enumerate(cards)}
-        self.deck: set[str] = set(cards)
+        self.cards = roster.cards  # every card of the deck, in the order it was declared
+        self.rank = roster.rank
+        self.groups = roster.groups
+        self.abilities = roster.abilities
+        self.deck: set[str] = set(roster.cards)
         self.hand: set[str] = set()
         self.leader: str | None = None
         self.minions: dict[str, Minion] = {}
@@ -48,18 +78,17 @@ class Side:
         """`names` in the order the deck declared them: the order of every listing."""
         return sorted(names, key=self.rank.__getitem__)
 
-    def of_type(self, names: Iterable[str], kind: str, event: str | None = None) -> list[str]:
-        """The cards among `names` of crossover type `kind` (and event kind `event`), in order."""
-        cards = self.cards
-        return self.order([n for n in names if cards[n].type == kind and (event is None or cards[n].event == event)])
+    def of_type(self, names: Iterable[str], kind: CardType, event: str | None = None) -> list[str]:
+        """The cards among `names` (distinct) of crossover type `kind` (and event kind `event`), in order."""
+        return self.order(self.groups.get((kind, event), _NONE).intersection(names))
 
-    def holds(self, names: Iterable[str], kind: str, event: str | None = None) -> bool:
+    def holds(self, names: Iterable[str], kind: CardType, event: str | None = None) -> bool:
         """Whether `of_type` would find any, without ordering them."""
-        cards = self.cards
-        for n in names:  # a plain loop: a generator costs more than the few cards it looks at
-            if cards[n].type == kind and (event is None or cards[n].event == event):
-                return True
-        return False
+        return not self.groups.get((kind, event), _NONE).isdisjoint(names)
+
+    def group(self, kind: CardType, event: str | None = None) -> frozenset[str]:
+        """Every card of the deck of crossover type `kind` (and event kind `event`)."""
+        return self.groups.get((kind, event), _NONE)
 
     def play_value(self) -> int:
         """The play value of the leader in play (XO-5.2)."""
@@ -71,8 +100,8 @@ class Side:
 
     def has(self, minion: str, ability: Literal["double_attack", "endurance"]) -> bool:
         """Whether `minion` has `ability`, from its own card or any equipment on it (XO-7.4: no stacking)."""
-        sources = [minion, *self.minions[minion].equipment]
-        return any(getattr(self.cards[c], ability) for c in sources)
+        having = self.abilities[ability]
+        return minion in having or not having.isdisjoint(self.minions[minion].equipment)
 
     def hits(self, minion: str) -> int:
         """How many targets `minion` hits when it attacks (XO-7.2)."""
@@ -88,10 +117,12 @@ class Side:
 
     def playable(self) -> int:
         """How many cards in hand could be played this turn, one after another (XO-5.3)."""
-        kinds = [self.cards[c].type for c in self.hand]
-        count = kinds.count("minion") + kinds.count("event")
-        if self.minions or "minion" in kinds:
-            count += kinds.count("equipment")
+        # Every card is a leader, minion, equipment or event (Roster): all but leaders, and equipment
+        # only with a minion to go on, in play or in hand.
+        hand, groups = self.hand, self.groups
+        count = len(hand) - len(groups["leader", None] & hand)
+        if not self.minions and groups["minion", None].isdisjoint(hand):
+            count -= len(groups["equipment", None] & hand)
         return count
 
     def kill(self, minion: str) -> None:
@@ -99,7 +130,7 @@ class Side:
         self.discard.update([minion, *self.minions.pop(minion).equipment])
 
 
-@dataclass
+@dataclass(slots=True)
 class AttackInProgress:
     """One attack of a skirmish and its response window (XO-7.6)."""
 
@@ -117,7 +148,8 @@ class State:
         self.players = players
         self.first = first
         self.sides = sides
-        self.alive = list(players)  # players still in, in seat order
+        self.alive = list(players)  # players still in, in seat order; changed only by `leave`
+        self._seat()
         self.phase: Phase = "opening"
         self.round = 0
         self.actor = first  # whose opening, turn, attack or resolution it is
@@ -140,14 +172,30 @@ class State:
         # record type -> handler; every entry refuses once the game is over (referee.ruleset.TableRuleset, flow.finish)
         self.handlers: dict[type, Callable[[State, Any], None]] = {}
 
-    def seat_order(self) -> list[str]:
-        """The players still in, clockwise from the first player (or the next one still in)."""
+    def leave(self, player: str) -> None:
+        """`player` is out of the game from now on."""
+        self.alive.remove(player)
+        self._seat()
+
+    def _seat(self) -> None:
+        """The seat order of the players still in; who follows whom is worked out again as it is asked."""
         start = self.players.index(self.first)
         rotated = self.players[start:] + self.players[:start]
-        return [p for p in rotated if p in self.alive]
+        self.seats = [p for p in rotated if p in self.alive]
+        self.following: dict[str, str] = {}
+
+    def seat_order(self) -> list[str]:
+        """The players still in, clockwise from the first player (or the next one still in)."""
+        return list(self.seats)
 
     def next_after(self, player: str) -> str:
         """The next player still in, clockwise after `player` (who may be out)."""
+        following = self.following.get(player)
+        if following is None:
+            following = self.following[player] = self._clockwise_after(player)
+        return following
+
+    def _clockwise_after(self, player: str) -> str:
         seat = self.players.index(player)
         for step in range(1, len(self.players) + 1):
             candidate = self.players[(seat + step) % len(self.players)]
@@ -163,10 +211,14 @@ class State:
         """XO-7.6: the players the response window of the attack in progress still waits for."""
         attack = self.attack
         assert attack is not None
-        attacker, defender = self.sides[self.actor], self.sides[self.opponent()]
+        attacker, defender = self.actor, self.opponent()
         asked = []
-        if not attack.draw and attacker.holds(attacker.hand, "event", "draw"):
-            asked.append(self.actor)
-        if set(attack.targets) - attack.stopped and defender.holds(defender.hand, "event", "stop"):
-            asked.append(self.opponent())
-        return [p for p in asked if p not in attack.done]
+        if not attack.draw and attacker not in attack.done:
+            side = self.sides[attacker]
+            if side.holds(side.hand, "event", "draw"):
+                asked.append(attacker)
+        if defender not in attack.done and not attack.stopped.issuperset(attack.targets):
+            side = self.sides[defender]
+            if side.holds(side.hand, "event", "stop"):
+                asked.append(defender)
+        return asked

@@ -1,0 +1,135 @@
+"""basictcg-mtg's quick paths, each against the plain rule it stands for, on random input.
+
+`start` works out the cards once per exact declaration (cards.declared) and
+checks the decks with one test over all of them, walking them card by card
+only to name the first fault (BT-1.4). The turn's end (flow.end_turn) looks
+only at the cards whose flags changed and skips `settle` when none leaves.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+from typing import Any
+
+import msgspec
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from referee.ruleset import Illegal
+from referee.rulesets.basictcg_mtg import flow
+from referee.rulesets.basictcg_mtg.cards import card, declared
+from referee.rulesets.basictcg_mtg.state import State, is_creature, overdamaged
+from schemas import basictcg_mtg as bt
+from tests.basictcg_mtg.btlog import BT, CARDS, start
+from tests.basictcg_mtg.test_selfplay import playing
+
+SYMBOLS = ["{1}", "{2}", "{10}", "{G}", "{W}", "{X}", "{W/U}", "{2/B}", "{G/P}"]
+COLOURS = ["white", "blue", "black", "red", "green"]
+TYPES = ["creature", "land", "artifact", "instant", "sorcery"]
+KEYWORDS = ["first_strike", "flying", "reach", "poison", "deathtouch", "defender", "regeneration"]
+TERRAIN = ["Forest", "Island", "Swamp"]
+
+
+def some(items: list[str]) -> st.SearchStrategy[list[str]]:
+    return st.lists(st.sampled_from(items), max_size=3, unique=True)
+
+
+specs = st.builds(
+    bt.CardSpec,
+    cost=st.lists(st.sampled_from(SYMBOLS), max_size=4).map("".join),
+    types=st.lists(st.sampled_from(TYPES), min_size=1, max_size=2, unique=True),
+    power=st.none() | st.integers(0, 99),
+    stamina=st.none() | st.integers(0, 99),
+    colours=some(COLOURS),
+    keywords=some(KEYWORDS),
+    walk=some(TERRAIN),
+    protection=some(COLOURS),
+    terrain=some(TERRAIN),
+    text=st.sampled_from(["", "Draw a card.", "ünïcode ✓"]),
+)
+declarations = st.dictionaries(st.sampled_from(["Bear", "Ox", "Hawk", "Ox Two"]), specs, min_size=1, max_size=4)
+
+
+@settings(max_examples=300)
+@given(declarations, declarations)
+def test_declared_cards_are_those_of_the_exact_declaration(one: dict[str, bt.CardSpec], other: dict[str, bt.CardSpec]) -> None:
+    """The cached Cards equal the Cards worked from each declaration, whichever declaration came before
+    (random declarations often differ in one field only); the cache key reads back as the declaration."""
+    for specs_ in (one, other, one):
+        assert dict(declared(specs_)) == {name: card(name, spec) for name, spec in specs_.items()}
+        assert msgspec.json.decode(msgspec.json.encode(specs_), type=dict[str, bt.CardSpec]) == specs_
+
+
+def plain_deck_check(players: list[str], decks: dict[str, dict[str, str]]) -> tuple[str, str] | None:
+    """BT-1.4 card by card, in deck order: every name declared, no id twice. The first fault, or None."""
+    seen: set[str] = set()
+    for player in players:
+        for card_id, name in decks[player].items():
+            if name not in CARDS:
+                return "BT-1.4", f"{player}'s card {card_id} is {name!r}, which the setup does not declare"
+            if card_id in seen:
+                return "BT-1.4", f"card id {card_id} is in two decks; ids must be unique"
+            seen.add(card_id)
+    return None
+
+
+deck = st.dictionaries(st.sampled_from([f"c{n}" for n in range(12)]), st.sampled_from(["Bear", "Ox", "Bolt", "Nonesuch"]), max_size=6)
+
+
+@settings(max_examples=400)
+@given(st.lists(deck, min_size=2, max_size=4))
+def test_deck_checks_and_owners_match_the_plain_rule(decks_: list[dict[str, str]]) -> None:
+    """`start` refuses exactly the decks the card-by-card BT-1.4 check refuses, with its first fault;
+    otherwise every card is its declaration's Card, owned by the player whose deck holds it."""
+    players = ["ann", "bob", "cat", "dan"][: len(decks_)]
+    decks = dict(zip(players, decks_, strict=True))
+    data: dict[str, Any] = {"first": "ann", "cards": CARDS, "decks": decks}
+    fault = plain_deck_check(players, decks)
+    if fault is not None:
+        with pytest.raises(Illegal) as caught:
+            start(data)
+        assert (caught.value.rule, caught.value.message) == fault
+        return
+    state = start(data)
+    every = {card_id: (player, name) for player in players for card_id, name in decks[player].items()}
+    assert state.owner == {card_id: player for card_id, (player, _) in every.items()}
+    assert state.cards == {card_id: card(name, msgspec.convert(CARDS[name], bt.CardSpec)) for card_id, (_, name) in every.items()}
+    assert {p: side.deck | side.hand for p, side in state.sides.items()} == {p: set(decks[p]) for p in players}
+
+
+def plain_end_turn(state: State) -> None:
+    """BT-11.2 over the whole table: every bonus ends, every card in play is checked for damage (BT-8.3)."""
+    for side in state.sides.values():
+        for on in side.field.values():
+            on.boost = 0
+    flow.settle(state, overdamaged(state, [c for side in state.sides.values() for c in side.field]), resume="end")
+
+
+def test_the_turn_s_end_matches_the_plain_rule_over_the_whole_table() -> None:
+    """flow.end_turn looks only at `touched` and goes straight to the threshold when no card leaves; the
+    plain rule looks at every card and always settles. Bot games, with random bonuses and damage dealt
+    before many turn ends so that cards also leave at the turn's end (and regenerate)."""
+    leaving = compared = 0
+    for _seed, state, rng in playing(range(120)):
+        record = BT.sample(state, rng)
+        if type(record) is not bt.EndTurn:
+            BT.apply(state, record)
+            continue
+        creatures = [c for side in state.sides.values() for c, on in side.field.items() if is_creature(state, c, on)]
+        if creatures and rng.random() < 0.5:
+            aim = rng.choice(creatures)
+            source = rng.choice([c for c, o in state.owner.items() if o == state.active])
+            effect = bt.Effect(by=state.active, source=source, text="t", boost={aim: rng.randint(1, 3)}, damage={aim: rng.randint(1, 3)})
+            with contextlib.suppress(Illegal):  # protection (BT-10.3)
+                BT.apply(state, effect)
+            continue
+        plain = copy.deepcopy(state, {id(state.cards): state.cards})
+        plain_end_turn(plain)
+        leaving += sum(len(s.discard) for s in plain.sides.values()) > sum(len(s.discard) for s in state.sides.values())
+        leaving += bool(plain.doomed)
+        BT.apply(state, record)
+        assert (BT.describe(state), BT.to_act(state), BT.result(state)) == (BT.describe(plain), BT.to_act(plain), BT.result(plain))
+        compared += 1
+    assert compared > 2000 and leaving > 50

@@ -1,0 +1,112 @@
+"""The state's quick answers equal the plain rules: a side's card questions (answered from its deck's Roster
+sets) on random hands, decks and minions of every built-in and test deck, and the seat order and next player
+(kept as players leave) on random tables."""
+
+from __future__ import annotations
+
+import random
+
+import msgspec
+import pytest
+
+from referee.rulesets.crossover import decks
+from referee.rulesets.crossover.state import Minion, Roster, Side, State
+from referee.rulesets.crossover.translations import translate
+from schemas.crossover import Card
+from tests.crossover import xolog
+
+KINDS = ("leader", "minion", "equipment", "event")
+EVENTS = (None, "draw", "stop")
+
+
+def _decks() -> list[tuple[str, list[Card]]]:
+    test_decks = [(game, msgspec.convert(cards, list[Card])) for game, cards in xolog.DECKS.items()]
+    return list(decks.DECKS.items()) + test_decks
+
+
+# The plain rules, as they read before the sets: one translated card at a time.
+
+
+def plain_of_type(side: Side, names: set[str], kind: str, event: str | None) -> list[str]:
+    chosen = [n for n in names if side.cards[n].type == kind and (event is None or side.cards[n].event == event)]
+    return sorted(chosen, key=list(side.cards).index)
+
+
+def plain_playable(side: Side) -> int:
+    kinds = [side.cards[c].type for c in side.hand]
+    count = kinds.count("minion") + kinds.count("event")
+    if side.minions or "minion" in kinds:
+        count += kinds.count("equipment")
+    return count
+
+
+def plain_has(side: Side, minion: str, ability: str) -> bool:
+    return any(getattr(side.cards[c], ability) for c in [minion, *side.minions[minion].equipment])
+
+
+@pytest.mark.parametrize(("game", "cards"), _decks(), ids=[f"{g}-{i}" for i, (g, _) in enumerate(_decks())])
+def test_side_sets_answer_as_the_plain_rules(game: str, cards: list[Card]) -> None:
+    rng = random.Random(game + str(len(cards)))
+    translated = {c.name: translate(game, c) for c in cards}
+    names = list(translated)
+    for _ in range(300):
+        side = Side(game, Roster(translated))
+        rng.shuffle(names)
+        cut = [rng.randrange(len(names) + 1) for _ in range(3)]
+        side.hand = set(names[: cut[0]])
+        side.deck = set(names[cut[0] :])
+        for minion in rng.sample(names, cut[1] % 6):  # any card may stand in: the sets must not care
+            side.minions[minion] = Minion()
+            side.minions[minion].equipment = rng.sample(names, rng.randrange(3))
+        for zone in (side.hand, side.deck, set(side.minions)):
+            for kind in KINDS:
+                for event in EVENTS:
+                    expected = plain_of_type(side, zone, kind, event)
+                    assert side.of_type(zone, kind, event) == expected  # type: ignore[arg-type]
+                    assert side.holds(zone, kind, event) == bool(expected)  # type: ignore[arg-type]
+        assert side.playable() == plain_playable(side)
+        for minion in side.minions:
+            for ability in ("double_attack", "endurance"):
+                assert side.has(minion, ability) == plain_has(side, minion, ability)  # type: ignore[arg-type]
+        assert side.order(side.deck) == sorted(side.deck, key=list(side.cards).index)
+
+
+def test_a_deck_seen_before_shares_its_roster_and_any_change_is_a_new_deck() -> None:
+    cards = [msgspec.structs.replace(c) for c in decks.DECKS["dothack"]]
+    deck = decks.Deck(game="dothack", cards=cards)
+    first = decks.check("ann", deck)
+    again = decks.check("bob", msgspec.json.decode(msgspec.json.encode(deck), type=decks.Deck))
+    assert again.cards is first.cards  # the same JSON: translated once
+    item = next(i for i, c in enumerate(cards) if c.name == "Ember Gauntlet")  # strength 2: double attack
+    changed = msgspec.structs.replace(cards[item], stats={"strength": 0, "endurance": 0})
+    other = decks.check("ann", decks.Deck(game="dothack", cards=[*cards[:item], changed, *cards[item + 1 :]]))
+    assert other.cards is not first.cards
+    assert first.cards["Ember Gauntlet"].double_attack and not other.cards["Ember Gauntlet"].double_attack
+    assert "Ember Gauntlet" in first.abilities["double_attack"] and "Ember Gauntlet" not in other.abilities["double_attack"]
+
+
+def plain_next_after(players: list[str], alive: list[str], player: str) -> str:
+    seat = players.index(player)
+    return next(players[(seat + step) % len(players)] for step in range(1, len(players) + 1) if players[(seat + step) % len(players)] in alive)
+
+
+def plain_seat_order(players: list[str], alive: list[str], first: str) -> list[str]:
+    start = players.index(first)
+    return [p for p in players[start:] + players[:start] if p in alive]
+
+
+def test_seat_order_and_next_player_follow_every_leaving() -> None:
+    rng = random.Random(5)
+    for _ in range(300):
+        players = [f"p{i}" for i in range(rng.randint(2, 6))]
+        state = State(players, rng.choice(players), {})
+        alive = list(players)
+        while len(alive) > 1:
+            for player in rng.sample(players, len(players)):  # asked in any order, of players in or out
+                assert state.next_after(player) == plain_next_after(players, alive, player)
+            assert state.seat_order() == plain_seat_order(players, alive, state.first)
+            state.seat_order().pop()  # a caller's list is its own
+            leaver = rng.choice(alive)
+            alive.remove(leaver)
+            state.leave(leaver)
+        assert state.alive == alive
