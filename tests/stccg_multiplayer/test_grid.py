@@ -55,6 +55,17 @@ def test_sg_3_9_fewest_missions_among_all_lines() -> None:
     assert {tuple(s) for s in shifts} == {("S2.2", "S2.3"), ("R1.3", "S2.3"), ("R2.1", "S2.3")}
 
 
+def test_sg_3_9_a_line_all_the_way_round_the_ring_may_be_the_only_shift() -> None:
+    """Going round, the line brings the lone Gamma mission (R2.2) next to its start from the other side; the
+    Badlands next to S1.3 stays put. No shorter line gives the new Gamma Badlands mission both neighbours."""
+    grid = filled(2, S1_2=("Alpha", 1, "space"), R2_2=("Gamma", 1, "space"))
+    grid.slots["S1.2"].region = "Badlands"  # type: ignore[union-attr]
+    grid.slots["R2.3"] = None
+    whole_ring = ["S1.3", "R1.1", "R1.2", "R1.3", "S2.3", "R2.1", "R2.2", "R2.3"]
+    assert grid.legal_shifts("Gamma", "Badlands") == [whole_ring]
+    assert grid.shorter_shift(9, "Gamma", "Badlands") and not grid.shorter_shift(8, "Gamma", "Badlands")
+
+
 def test_sg_6_3_step_2_opposite_on_an_even_ring() -> None:
     grid = filled(3)
     assert grid.far_ends("S1.1", False) == {"R2.2"}  # S1.3 + 6 of 12 ring places

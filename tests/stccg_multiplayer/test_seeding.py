@@ -93,8 +93,8 @@ def walked(grid: Grid, start: str) -> list[list[str]]:
 
 
 def test_the_grid_finds_the_same_lines_as_a_plain_walk() -> None:
-    """Forwards from every start (shift_lines) and backwards from the empty places (short_lines): the lines
-    a plain walk finds, cut at each length, on random grids of 2 to 6 spokes, some with inserted places."""
+    """Forwards from every start (shift_lines): the lines a plain walk finds, cut at each length, on random
+    grids of 2 to 6 spokes, some with inserted places."""
     rng = random.Random(13)
     found = 0
     for _ in range(600):
@@ -112,5 +112,56 @@ def test_the_grid_finds_the_same_lines_as_a_plain_walk() -> None:
         for longest in range(12):
             short = [line for line in every if len(line) <= longest]
             assert list(grid.shift_lines(longest)) == short
-            assert sorted(grid.short_lines(longest)) == sorted(short)
     assert found > 600  # the grids had lines to find, not only empty or full rings
+
+
+def plain_fit(grid: Grid, slot: str, quadrant: str, region: str | None) -> bool:
+    """SG-3.2 to SG-3.4 read plainly: next to the quadrant once it is on the grid, and to the region once it is."""
+    here = [loc for loc in grid.slots.values() if loc is not None]
+    near = [loc for s in grid.neighbours(slot) if (loc := grid.slots[s]) is not None]
+    if not any(loc.quadrant == quadrant for loc in here):
+        return True
+    if not any(loc.quadrant == quadrant for loc in near):
+        return False
+    return not any(loc.region == region for loc in here if region) or any(loc.region == region for loc in near)
+
+
+def plain_shift_fits(grid: Grid, line: list[str], quadrant: str, region: str | None) -> bool:
+    """SG-3.7/3.8 read plainly: no regional location moves; on a copy of the grid shifted along `line`, the start fits."""
+    if any(grid.slots[s].region for s in line[:-1]):  # type: ignore[union-attr]
+        return False
+    shifted = copy.deepcopy(grid)
+    shifted.shift(line)
+    return plain_fit(shifted, line[0], quadrant, region)
+
+
+def test_the_quick_searches_answer_as_the_plain_rules() -> None:
+    """empty_fit_exists looks only next to the quadrant, shorter_shift (and shift_exists) mostly at lines starting there: on random
+    grids of mixed quadrants and regions (some full rings, some with inserted places) both answer as the plain
+    rules do for every length of shift, including lines long enough to come back round next to their start."""
+    rng = random.Random(31)
+    quadrants, regions = ("Alpha", "Gamma", "Delta"), (None, None, "Badlands", "Briar Patch")
+    shorter = longer = 0
+    for _ in range(400):
+        grid = Grid(rng.randint(2, 4))
+        for _ in range(rng.choice((0, 0, 1, 2))):
+            a = rng.choice(list(grid.slots))
+            grid.insert(a, rng.choice(grid.neighbours(a)))
+        full = rng.choice((0.3, 0.7, 0.9, 0.97))
+        for slot in grid.slots:
+            if rng.random() < full:
+                grid.slots[slot] = Loc("M", rng.choice(quadrants), 2, "space", rng.choice(regions))
+        lines = [line for slot in grid.slots for line in walked(grid, slot)]
+        for quadrant in quadrants:
+            for region in regions[1:3]:
+                empty = [s for s, loc in grid.slots.items() if loc is None and plain_fit(grid, s, quadrant, region)]
+                assert grid.empty_fit_exists(quadrant, region) == bool(empty)
+                assert grid.empty_fits(quadrant, region) == empty
+                fitting = [len(line) for line in lines if plain_shift_fits(grid, line, quadrant, region)]
+                for length in range(1, len(grid.slots) + 2):
+                    expected = any(n < length for n in fitting)
+                    assert grid.shorter_shift(length, quadrant, region) == expected, (quadrant, region, length)
+                    shorter += expected and length - 1 < len(grid.ring)
+                    longer += expected and length - 1 >= len(grid.ring)
+                assert grid.shift_exists(quadrant, region) == bool(fitting) == bool(grid.legal_shifts(quadrant, region))
+    assert shorter > 1000 and longer > 100, (shorter, longer)

@@ -16,7 +16,8 @@ def in_phase(state: State, record: Record, phase: str, doing: str, rule: str = "
     """Raise unless it is `phase` (the main step: "main") and `record` is the active player's."""
     if state.phase != phase:
         raise Illegal("SG-5.8", f"cannot {doing} now: it is the {state.phase} phase")
-    by(record, state.active, doing, rule)
+    if record.by != state.active:
+        by(record, state.active, doing, rule)
 
 
 def any_time(state: State, record: Record, doing: str) -> None:
@@ -50,15 +51,8 @@ def location(grid: Grid, slot: str, rule: str) -> Loc:
 
 def take(pile: Counter[str], cards: list[str], where: str, rule: str) -> None:
     """Remove `cards` from `pile`, or raise if any is not there (counting copies)."""
-    if len(cards) == 1:  # most records name one card: the same check without counting
-        card = cards[0]
-        left = pile.get(card, 0)
-        if left < 1:
-            raise Illegal(rule, f"{card!r} is not in the {where} ({left} left, 1 named)")
-        if left == 1:
-            del pile[card]
-        else:
-            pile[card] = left - 1
+    if len(cards) == 1:
+        take_one(pile, cards[0], where, rule)
         return
     need: dict[str, int] = {}
     for card in cards:
@@ -71,4 +65,15 @@ def take(pile: Counter[str], cards: list[str], where: str, rule: str) -> None:
         if left:
             pile[card] = left
         else:
-            del pile[card]
+            pile.pop(card)  # dict's own: Counter's `del` is a Python method
+
+
+def take_one(pile: Counter[str], card: str, where: str, rule: str) -> None:
+    """`take` of one card (most records name one): the same check without counting."""
+    left = pile.get(card, 0)
+    if left < 1:
+        raise Illegal(rule, f"{card!r} is not in the {where} ({left} left, 1 named)")
+    if left == 1:
+        pile.pop(card)
+    else:
+        pile[card] = left - 1

@@ -8,8 +8,12 @@ players who are out.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
+from typing import Any
 
+from referee.ruleset import Illegal
 from referee.rulesets.stccg_multiplayer.state import State
+from schemas.log import Record
 from schemas.verdict import Result
 
 OPENING_HAND = 7
@@ -25,10 +29,10 @@ def begin_dilemmas(state: State) -> None:
 def next_seeder(state: State, passed: bool) -> None:
     """SG-4.2: count passes in a row; the phase ends when all still in have passed."""
     state.passes = state.passes + 1 if passed else 0
-    if state.passes >= len(state.still_in()):
+    if state.passes >= len(state.players) - len(state.gone):
         begin_opening(state)
     else:
-        state.active = next_player(state, state.active, lambda p: True) or state.active
+        state.active = next_player(state, state.active) or state.active
 
 
 def begin_opening(state: State) -> None:
@@ -50,13 +54,15 @@ def begin_turn(state: State, player: str) -> None:
 
 def pass_turn(state: State) -> None:
     """SG-5.2: the next player still in, clockwise, takes a turn."""
-    begin_turn(state, next_player(state, state.active, lambda p: True) or state.active)
+    begin_turn(state, next_player(state, state.active) or state.active)
 
 
 def out(state: State, player: str, reason: str) -> None:
     """A player leaves the game; the game goes on, or ends when one player is left (SG-8.3)."""
     state.seats[player].out = True
     state.gone.append(player)
+    if len(state.gone) == 1:  # from now on every record is first checked for a player out
+        state.handlers.update({kind: partial(_not_out, handler) for kind, handler in state.handlers.items()})
     left = state.still_in()
     if len(left) == 1:
         finish(state, [left], {}, reason)
@@ -78,7 +84,7 @@ def out(state: State, player: str, reason: str) -> None:
         if state.passes >= len(left):
             begin_opening(state)
         elif state.active == player:
-            state.active = next_player(state, player, lambda p: True) or player
+            state.active = next_player(state, player) or player
 
 
 def finish(state: State, ranking: list[list[str]], points: dict[str, int], reason: str, draw: bool = False) -> None:
@@ -93,6 +99,19 @@ def finish(state: State, ranking: list[list[str]], points: dict[str, int], reaso
     score = {p: float(points.get(p, 0)) for p in state.players}
     state.outcome = Result(placements, winners, score, reason)
     state.phase = "over"
+    state.handlers.update(dict.fromkeys(state.handlers, _over))
+
+
+def _not_out(handler: Callable[[State, Any], None], state: State, record: Record) -> None:
+    """SG-8.7: a player out makes no more records; any other record goes on to `handler`."""
+    if record.by in state.gone:
+        raise Illegal("SG-8.7", f"{record.by} is out of the game and makes no more records")
+    handler(state, record)
+
+
+def _over(state: State, record: Record) -> None:
+    """SG-8.7: once the game is over, every record is refused."""
+    raise Illegal("SG-8.7", "the game is over; no record may follow")
 
 
 def seat_order(state: State) -> list[str]:
@@ -106,12 +125,12 @@ def from_first(state: State) -> str:
     return seat_order(state)[0]
 
 
-def next_player(state: State, after: str, wanted: Callable[[str], bool]) -> str | None:
-    """The next player clockwise after `after` who is still in and `wanted`; `after` itself last."""
+def next_player(state: State, after: str, wanted: Callable[[str], bool] | None = None) -> str | None:
+    """The next player clockwise after `after` who is still in (and `wanted`, if given); `after` itself last."""
     players, seats = state.players, state.seats
     i = players.index(after)
     for step in range(1, len(players) + 1):  # most records pass the turn: no list built for it
         p = players[(i + step) % len(players)]
-        if not seats[p].out and wanted(p):
+        if not seats[p].out and (wanted is None or wanted(p)):
             return p
     return None

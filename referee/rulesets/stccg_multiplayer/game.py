@@ -14,7 +14,7 @@ movement.py), the named cards (SG-7, named.py), the legal records
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from referee.ruleset import CHANCE, JUDGE, Illegal, Ruleset
@@ -106,7 +106,9 @@ class StccgMultiplayer(Ruleset):
                 if mission.name in names or mission.name == NEBULA.name:
                     raise Illegal("SG-1.4", f"the mission {mission.name!r} appears twice (or is the Nebula)")
                 names.add(mission.name)
-        return State(players, setup.first, setup.decks)
+        state = State(players, setup.first, setup.decks)
+        state.handlers.update(self._handlers)
+        return state
 
     def to_act(self, state: State) -> tuple[str, ...]:
         """Chance for the opening hands; in the end step the active player and chance; else the active player."""
@@ -127,17 +129,19 @@ class StccgMultiplayer(Ruleset):
         return bot.sample(state, rng)
 
     def apply(self, state: State, record: Record) -> None:
-        """Check `record` against the rules, then perform it.
+        """Check `record` against the rules, then perform it: the handler the state's table gives, then count it.
 
-        Not a bare table lookup (a player out makes no record; `applied` numbers named
-        dilemmas), so this game hands the engine no `handlers` table.
+        The count stands in for the seq of a record that has none yet (a bot's), which
+        names what an encounter brings in (named.py). The engine's records always carry
+        their seq, so the engine may call the table itself (`handlers`).
         """
-        if state.phase == "over":
-            raise Illegal("SG-8.7", "the game is over; no record may follow")
-        if record.by in state.seats and state.seats[record.by].out:
-            raise Illegal("SG-8.7", f"{record.by} is out of the game and makes no more records")
-        self._handlers[type(record)](state, record)
+        state.handlers[type(record)](state, record)
         state.applied += 1
+
+    def handlers(self, state: State) -> Mapping[type[Record], Callable[[State, Any], None]]:
+        """What `apply` looks up: record type -> handler. A player going out, or the game ending, changes
+        the table in place to handlers that first refuse their records (SG-8.7, flow.py)."""
+        return state.handlers
 
     def result(self, state: State) -> Result | None:
         """The Result once the game is over (SG-8); the score is each player's points from `final`."""
@@ -228,21 +232,13 @@ class StccgMultiplayer(Ruleset):
                 raise Illegal("SG-3.5", f"{record.place} is taken; to seed there, shift missions outward with `shift`")
             # a place that fits is legal; only one that does not asks what else there is (SG-3.10)
             if not grid.fits(record.place, quadrant, region):
-                empty = grid.empty_fits(quadrant, region)
-                if empty or grid.legal_shifts(quadrant, region):
-                    raise Illegal(*self._misfit(grid, record.place, mission, bool(empty)))
+                empty = grid.empty_fit_exists(quadrant, region)
+                if empty or grid.shift_exists(quadrant, region):
+                    raise Illegal(*self._misfit(grid, record.place, mission, empty))
         else:
-            empty_fit = grid.first_empty_fit(quadrant, region)
-            if empty_fit is not None:
-                raise Illegal("SG-3.5", f"no shift is allowed while an empty place fits {mission.name}, e.g. {empty_fit}")
-            if record.shift[:1] != [record.place]:
-                raise Illegal("SG-3.5", "a shift starts at the place the new mission takes")
-            problem = grid.shift_problem(record.shift, quadrant, region)
-            if problem is not None:
-                raise Illegal(*problem)
-            if grid.shorter_shift(len(record.shift), quadrant, region):
-                fewest = len(grid.legal_shifts(quadrant, region)[0]) - 1
-                raise Illegal("SG-3.9", f"that shift moves {len(record.shift) - 1} missions; {fewest} would do")
+            refusal = grid.shift_refusal(record.shift, record.place, mission.name, quadrant, region)
+            if refusal is not None:
+                raise Illegal(*refusal)
             grid.shift(record.shift)
         grid.slots[record.place] = Loc(mission.name, quadrant, mission.span, mission.kind, region, record.by)
         del me.missions[mission.name]
@@ -289,7 +285,7 @@ class StccgMultiplayer(Ruleset):
                 raise Illegal("SG-4.5", f"a Transwarp Network Gateway goes at the outer end of a spoke (Si.3), not {place}")
         elif place is not None:
             checks.location(grid, place, "SG-4.6")
-        checks.take(state.seats[record.by].seeds, [card], "seed deck", "SG-4.3")
+        checks.take_one(state.seats[record.by].seeds, card, "seed deck", "SG-4.3")
         if card == BORG_OUTPOST:
             state.outposts.append(record.by)
         elif card == GATEWAY:
@@ -310,22 +306,23 @@ class StccgMultiplayer(Ruleset):
         """SG-5.1 to SG-5.3: chance names a card from the player's draw deck."""
         if record.by != CHANCE:
             raise Illegal("SG-5.3", "only chance draws cards")
-        if record.player not in state.seats or state.seats[record.player].out:
+        seat, phase = state.seats.get(record.player), state.phase
+        if seat is None or seat.out:
             raise Illegal("SG-5.3", f"{record.player!r} is not a player still in the game")
         if record.extra:
-            if state.phase not in ("main", "end"):
+            if phase not in ("main", "end"):
                 raise Illegal("SG-5.3", "an extra draw comes only after the opening hands")
-        elif state.phase == "opening":
+        elif phase == "opening":
             if record.player != state.opening[0]:
                 raise Illegal("SG-5.1", f"the next opening draw is {state.opening[0]}'s")
-        elif state.phase != "end" or record.player != state.active:
-            raise Illegal("SG-5.2", f"no draw is due: it is {state.active}'s {state.phase} phase")
-        seat = state.seats[record.player]
-        checks.take(seat.draw, [record.card], "draw deck", "SG-5.3")
-        seat.hand[record.card] += 1
+        elif phase != "end" or record.player != state.active:
+            raise Illegal("SG-5.2", f"no draw is due: it is {state.active}'s {phase} phase")
+        card, hand = record.card, seat.hand
+        checks.take_one(seat.draw, card, "draw deck", "SG-5.3")
+        hand[card] = hand.get(card, 0) + 1
         if record.extra:
             state.unchecked += 1
-        elif state.phase == "opening":
+        elif phase == "opening":
             state.opening.pop(0)
             if not state.opening:
                 flow.begin_turn(state, flow.from_first(state))
@@ -352,7 +349,7 @@ class StccgMultiplayer(Ruleset):
             raise Illegal("SG-5.6", f"{record.card} is not a ship, so it cannot be reported")
         if record.card in state.ships:
             raise Illegal("SG-5.6", f"a ship named {record.card!r} is already in play")
-        checks.take(state.seats[record.by].hand, [record.card], "hand", "SG-5.5")
+        checks.take_one(state.seats[record.by].hand, record.card, "hand", "SG-5.5")
         state.ships[record.card] = Ship(record.by, record.place)
         state.unchecked += 1  # SG-9: whether an unnamed card is a ship is taken on trust
 
@@ -378,8 +375,9 @@ class StccgMultiplayer(Ruleset):
         if card == PLASMA_FIRE and record.ship is None:
             raise Illegal("SG-7.6", "Plasma Fire is put on a ship: name it")
         if record.source == "hand":
-            checks.take(state.seats[record.by].hand, [card], "hand", "SG-5.5")
-        state.seats[record.by].played[card] += 1
+            checks.take_one(state.seats[record.by].hand, card, "hand", "SG-5.5")
+        played = state.seats[record.by].played
+        played[card] = played.get(card, 0) + 1
         if card == PLASMA_FIRE:
             assert record.ship is not None
             state.fires.add(record.ship)
@@ -422,8 +420,9 @@ class StccgMultiplayer(Ruleset):
     def _final(self, state: State, record: sg.Final) -> None:
         """SG-8.4: the judge ends the game with the points of every player still in."""
         checks.by(record, JUDGE, "end the game with the scores", "SG-8.4")
-        if set(record.scores) != set(state.still_in()):
-            raise Illegal("SG-8.4", f"the final scores must name exactly the players still in: {', '.join(state.still_in())}")
-        levels = sorted(set(record.scores.values()), reverse=True)
-        ranking = [[p for p in state.still_in() if record.scores[p] == v] for v in levels]
+        still_in, scores = state.still_in(), record.scores
+        if set(scores) != set(still_in):
+            raise Illegal("SG-8.4", f"the final scores must name exactly the players still in: {', '.join(still_in)}")
+        levels = sorted(set(scores.values()), reverse=True)
+        ranking = [[p for p in still_in if scores[p] == v] for v in levels]
         flow.finish(state, ranking, record.scores, "final")

@@ -69,16 +69,10 @@ class Grid:
     def _rebuild(self) -> None:
         """Recompute the adjacency lists from the spoke and ring lists."""
         adj: dict[str, list[str]] = {slot: [] for slot in self.slots}
-
-        def link(a: str, b: str) -> None:
+        pairs = [pair for spoke in self.spokes for pair in zip([CENTRE, *spoke], spoke, strict=False)]
+        for a, b in [*pairs, *zip(self.ring, self.ring[1:] + self.ring[:1], strict=True)]:
             adj[a].append(b)
             adj[b].append(a)
-
-        for spoke in self.spokes:
-            for a, b in zip([CENTRE, *spoke], spoke, strict=False):
-                link(a, b)
-        for a, b in zip(self.ring, self.ring[1:] + self.ring[:1], strict=True):
-            link(a, b)
         self._adjacency = adj
         self._on_ring = set(self.ring)
         self._ring_at = {slot: i for i, slot in enumerate(self.ring)}
@@ -157,26 +151,57 @@ class Grid:
 
     def empty_fits(self, quadrant: str, region: str | None) -> list[str]:
         """The empty slots where the mission may go without a shift."""
-        return list(self._empty_fits(quadrant, region))
-
-    def first_empty_fit(self, quadrant: str, region: str | None) -> str | None:
-        """The first of `empty_fits`, or None, found without looking at the rest."""
-        return next(self._empty_fits(quadrant, region), None)
-
-    def _empty_fits(self, quadrant: str, region: str | None) -> Iterator[str]:
         present, slots, adjacency = self._present(quadrant, region), self.slots, self._adjacency
-        for s, loc in slots.items():
-            if loc is None and _fits([slots[n] for n in adjacency[s]], quadrant, region, present):
-                yield s
+        return [s for s, loc in slots.items() if loc is None and _fits([slots[n] for n in adjacency[s]], quadrant, region, present)]
+
+    def empty_fit_exists(self, quadrant: str, region: str | None) -> bool:
+        """Whether `empty_fits` is not empty, asking only the empty places next to the quadrant (and region)."""
+        return self._empty_close(self._survey(quadrant, region)[0])
+
+    def _empty_close(self, close: set[str] | None) -> bool:
+        """Whether an empty slot is in `close` (from `_survey`), which holds every slot when it is None."""
+        if close is None:
+            return None in self.slots.values()
+        slots = self.slots
+        return any(slots[s] is None for s in close)
+
+    def _survey(self, quadrant: str, region: str | None) -> tuple[set[str] | None, tuple[bool, bool]]:
+        """The slots holding or next to a location of `quadrant`, and of `region` too when the grid has one
+        (None when the quadrant has no location yet), and `_present`, in one look at the grid.
+
+        Only an empty slot in this set can fit the mission (SG-3.2 to SG-3.4), and only a shift
+        starting in it, as long as the shift cannot come back round next to its start.
+        """
+        adjacency = self._adjacency
+        near_quadrant: set[str] = set()
+        near_region: set[str] | None = None
+        for s, loc in self.slots.items():
+            if loc is None:
+                continue
+            if loc.quadrant == quadrant:
+                near_quadrant.add(s)
+                near_quadrant.update(adjacency[s])
+            if region is not None and loc.region == region:
+                if near_region is None:
+                    near_region = set()
+                near_region.add(s)
+                near_region.update(adjacency[s])
+        present = (bool(near_quadrant), near_region is not None)
+        if not near_quadrant:
+            return None, present
+        return (near_quadrant if near_region is None else near_quadrant & near_region), present
 
     def _present(self, quadrant: str, region: str | None) -> tuple[bool, bool]:
         """Whether the quadrant, and the region (if any), already have a location on the grid."""
-        quadrant_here = region_here = False
+        quadrant_here = False
+        region_here = region is None  # for now: no region to look for
         for loc in self.slots.values():
             if loc is not None:
                 quadrant_here = quadrant_here or loc.quadrant == quadrant
-                region_here = region_here or (region is not None and loc.region == region)
-        return quadrant_here, region_here
+                region_here = region_here or loc.region == region
+                if quadrant_here and region_here:
+                    break
+        return quadrant_here, region_here and region is not None
 
     def shift_paths(self, start: str, longest: int | None = None) -> list[list[str]]:
         """SG-3.5/3.6: each outward line from `start` up to and including the first empty slot.
@@ -233,48 +258,6 @@ class Grid:
                 lines.append(path + [ring[(at + step * k) % size] for k in range(gap + 1)])
         return lines
 
-    def short_lines(self, longest: int) -> list[list[str]]:
-        """The lines of `shift_lines(longest)` (in another order), found backwards from each empty slot.
-
-        A line ends at the first empty slot, so walking inwards from the empty slots,
-        at most `longest` places, meets only the starts of short lines: proving no
-        short shift exists (SG-3.9) then costs little however full the grid is.
-        """
-        slots, ring, spoke_of = self.slots, self.ring, self._spoke_of
-        size = len(ring)
-        found: list[list[str]] = []
-        for spoke in self.spokes:
-            for i, slot in enumerate(spoke[:-1]):
-                if slots[slot] is None:
-                    self._inward(spoke, i, [slot], longest, found)
-        for e, slot in enumerate(ring):
-            if slots[slot] is not None:
-                continue
-            if slot in spoke_of:  # a spoke's outer end: the lines along that spoke stop here
-                spoke = self.spokes[spoke_of[slot]]
-                self._inward(spoke, len(spoke) - 1, [slot], longest, found)
-            for step in (1, -1):  # the ring lines that reach this slot going clockwise, then anticlockwise
-                tail = [slot]
-                for k in range(1, min(size, longest)):
-                    at = ring[(e - step * k) % size]
-                    if slots[at] is None:
-                        break
-                    tail.insert(0, at)
-                    found.append(list(tail))
-                    if at in spoke_of:
-                        spoke = self.spokes[spoke_of[at]]
-                        self._inward(spoke, len(spoke) - 1, tail, longest, found)
-        return found
-
-    def _inward(self, spoke: list[str], i: int, tail: list[str], longest: int, found: list[list[str]]) -> None:
-        """Add to `found` the lines that run out along `spoke` to its slot `i` and on through `tail`,
-        inwards while the slots are taken, at most `longest` places long."""
-        slots = self.slots
-        for j in range(i - 1, -1, -1):
-            if slots[spoke[j]] is None or i - j + len(tail) > longest:
-                return
-            found.append([*spoke[j:i], *tail])
-
     def legal_shifts(self, quadrant: str, region: str | None) -> list[list[str]]:
         """SG-3.5 to SG-3.9: every shift moving the fewest missions that makes room for the mission."""
         present = self._present(quadrant, region)  # a shift moves locations, never adds or removes one
@@ -287,21 +270,65 @@ class Grid:
         return found
 
     def shorter_shift(self, length: int, quadrant: str, region: str | None) -> bool:
-        """Whether a shift of fewer than `length` places makes room for the mission (SG-3.9).
+        """Whether a shift of fewer than `length` places makes room for the mission (SG-3.9)."""
+        return self._shorter(length, quadrant, region, *self._survey(quadrant, region), self._ring_text())
+
+    def _shorter(
+        self, length: int, quadrant: str, region: str | None, close: set[str] | None, present: tuple[bool, bool], ring_text: str | None
+    ) -> bool:
+        """`shorter_shift`, with the grid surveyed (`_survey`, `_ring_text`).
 
         Looks only at the shorter lines, so a shift of the fewest moves is proven so
-        without listing every legal shift.
+        without listing every legal shift. A line shorter than the ring never comes back
+        next to its start, so the new mission's neighbours are then those of the start now,
+        or the start's own card: such a line needs checking only if it starts `close` to
+        the mission, from a location that may move (SG-3.7).
         """
-        present = self._present(quadrant, region)
-        return any(self._shift_fault(path, quadrant, region, present) is None for path in self.short_lines(length - 1))
+        longest, slots, around = length - 1, self.slots, len(self.ring)
+        if longest < 2:  # a shift moves at least one location into an empty place
+            return False
+        for start in slots if close is None or longest >= around else close:
+            loc = slots[start]
+            if loc is None or loc.region is not None:
+                continue
+            for line in self._lines_from(start, ring_text, longest):
+                if (close is None or start in close or len(line) >= around) and not self._shift_fault(line, quadrant, region, present):
+                    return True
+        return False
+
+    def shift_exists(self, quadrant: str, region: str | None) -> bool:
+        """Whether `legal_shifts` finds any: a shorter shift than one longer than the grid."""
+        return self.shorter_shift(len(self.slots) + 1, quadrant, region)
 
     def shift_problem(self, path: list[str], quadrant: str, region: str | None) -> tuple[str, str] | None:
         """The rule `path` breaks as a shift for the mission, and why (SG-3.5 to SG-3.8); None when it is one."""
+        return self._problem(path, quadrant, region, self._present(quadrant, region), self._ring_text())
+
+    def _problem(
+        self, path: list[str], quadrant: str, region: str | None, present: tuple[bool, bool], ring_text: str | None
+    ) -> tuple[str, str] | None:
+        """`shift_problem`, with the grid surveyed (`_present`, `_ring_text`)."""
         if len(path) < 2 or len(set(path)) != len(path):
             return ("SG-3.5", "a shift lists at least two different places, the last one empty")
-        if path not in self.shift_paths(path[0]):
+        if path not in self._lines_from(path[0], ring_text, len(path)):
             return ("SG-3.6", "a shift moves missions outward in one line, along the spoke then one way round the ring, up to the first empty place")
-        return self._shift_fault(path, quadrant, region, self._present(quadrant, region))
+        return self._shift_fault(path, quadrant, region, present)
+
+    def shift_refusal(self, path: list[str], place: str, name: str, quadrant: str, region: str | None) -> tuple[str, str] | None:
+        """SG-3.5 to SG-3.9: why mission `name` may not be seeded on `place` by shifting the missions along
+        `path`, or None when it may. The grid is surveyed once for every question."""
+        (close, present), ring_text = self._survey(quadrant, region), self._ring_text()
+        if self._empty_close(close):
+            return ("SG-3.5", f"no shift is allowed while an empty place fits {name}, e.g. {self.empty_fits(quadrant, region)[0]}")
+        if path[:1] != [place]:
+            return ("SG-3.5", "a shift starts at the place the new mission takes")
+        problem = self._problem(path, quadrant, region, present, ring_text)
+        if problem is not None:
+            return problem
+        if self._shorter(len(path), quadrant, region, close, present, ring_text):
+            fewest = len(self.legal_shifts(quadrant, region)[0]) - 1
+            return ("SG-3.9", f"that shift moves {len(path) - 1} missions; {fewest} would do")
+        return None
 
     def _shift_fault(
         self, path: list[str], quadrant: str, region: str | None, present: tuple[bool, bool]

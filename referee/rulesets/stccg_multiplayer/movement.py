@@ -60,7 +60,7 @@ def insert(state: State, record: sg.Insert) -> None:
         raise Illegal("SG-6.4", f"{record.after} and {record.before} are not next to each other")
     if first.quadrant != second.quadrant:
         raise Illegal("SG-6.4", "a card is inserted between two locations of the same quadrant")
-    checks.take(pile, [record.card], where, "SG-4.3" if where == "seed deck" else "SG-5.5")
+    checks.take_one(pile, record.card, where, "SG-4.3" if where == "seed deck" else "SG-5.5")
     slot = grid.insert(record.after, record.before)
     kind = "planet" if record.planet else "space"
     grid.slots[slot] = Loc(record.card, first.quadrant, record.span, kind, None, record.by, mission=False)
@@ -91,7 +91,7 @@ def q_swap(state: State, record: sg.QSwap) -> None:
     if seat.qs:
         seat.qs -= 1
     else:
-        checks.take(seat.hand, [Q], "hand", "SG-6.5")
+        checks.take_one(seat.hand, Q, "hand", "SG-6.5")
     for a, b in record.pairs:
         grid.slots[a], grid.slots[b] = grid.slots[b], grid.slots[a]
         swap = {a: b, b: a}
@@ -126,7 +126,7 @@ def relocate(state: State, record: sg.Relocate) -> None:
         raise Illegal("SG-6.3", f"the far end from {start} is {' or '.join(sorted(allowed))}, not {record.to}")
     from_hand = seat.hand[record.card] > 0
     if from_hand:
-        checks.take(seat.hand, [record.card], "hand", "SG-6.6")  # used up, as an interrupt is
+        checks.take_one(seat.hand, record.card, "hand", "SG-6.6")  # used up, as an interrupt is
     if record.card not in OPPOSITE_MOVERS or not from_hand:
         state.unchecked += 1  # SG-9: an unnamed card's effect, or a card still in play, is taken on trust
     for name in record.ships:

@@ -25,7 +25,8 @@ def encounter(state: State, record: sg.Encounter) -> None:
         raise Illegal("SG-7.5", f"no {record.card!r} is seeded under {loc.name} ({record.place})")
     if record.card == PLASMA_FIRE and record.ship not in state.ships:
         raise Illegal("SG-7.6", "Plasma Fire is put on a ship in play: name it")
-    name = f"{record.card}#{state.applied + 1}"
+    # named by the encounter's seq (SG-10); a bot's record gets its seq only once written, after those applied
+    name = f"{record.card}#{record.seq or state.applied + 1}"
     loc.dilemmas.remove(seeded)
     if record.card == BORG_SHIP:
         on_ring = state.grid.on_ring(record.place)

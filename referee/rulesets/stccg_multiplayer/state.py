@@ -7,7 +7,9 @@ because the log names every card drawn. The grid itself lives in grid.py.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from referee.rulesets.stccg_multiplayer.grid import CENTRE, Grid, Loc
 from schemas import stccg_multiplayer as sg
@@ -78,8 +80,9 @@ class State:
         self.burnt: set[str] = set()  # ships Plasma Fire damaged this turn
         self.gateways: list[str] = []  # slots holding a Transwarp Network Gateway
         self.outposts: list[str] = []  # owners of Borg Outposts
-        self.gone: list[str] = []  # players out, in the order they went
-        self.applied = 0
+        self.gone: list[str] = []  # players out, in the order they went (the others are still in)
+        self.handlers: dict[type, Callable[[State, Any], None]] = {}  # record type -> handler (game.py, flow.py)
+        self.applied = 0  # records applied, for records that have no seq yet (game.py)
         self.unchecked = 0
         self.outcome: Result | None = None
 
