@@ -8,6 +8,10 @@ against 0.2 us for a whole draw record). A schema marks such a pattern with
 names repeat in every log). When a value breaks its pattern, or the line does
 not decode at all, a strict twin of the type (the pattern checked while
 decoding) decodes the line again, so the error is the one msgspec gives.
+
+A setup part marked `schemas.log.remembered` (a player's deck, which comes back
+in every round of an event) is decoded and checked once per distinct text and
+shared by every game that brings it.
 """
 
 from __future__ import annotations
@@ -16,17 +20,18 @@ import re
 import types
 import typing
 from collections.abc import Callable
-from functools import cache
+from functools import cache, lru_cache
 from itertools import chain
 from operator import attrgetter
 from typing import Annotated, Any, Union, get_args, get_origin
 
 import msgspec
 
-from schemas.log import DEFERRED
+from schemas.log import DEFERRED, REMEMBERED
 
 Check = Callable[[Any], bool]
 KNOWN_LIMIT = 4096  # distinct values remembered per pattern
+REMEMBERED_LIMIT = 256  # distinct remembered parts kept per field (a big event's decks)
 # The constraints a deferred Meta may carry beside its pattern, kept in the strict twin.
 _CONSTRAINTS = ("gt", "ge", "lt", "le", "multiple_of", "min_length", "max_length", "tz")
 
@@ -44,9 +49,12 @@ class Decoder:
         self.checks: dict[type, Check] = _struct_checks(type_)
         # Unchecked: the caller runs `checks` on what it gets.
         self.decode_lines = self._lax.decode_lines
+        self._parts = _remembering(type_)
 
     def decode(self, line: bytes) -> Any:
         """The decoded value, or the error msgspec raises when the patterns are checked while decoding."""
+        if self._parts is not None and (value := self._parts(line)) is not None:
+            return value
         try:
             value = self._lax.decode(line)
         except Exception:
@@ -206,6 +214,50 @@ def _fields_known(known: set[str], get: Callable[[Any], Any], nested: bool) -> C
     if nested:
         return lambda items: known.issuperset(chain.from_iterable(map(get, items)))
     return lambda items: known.issuperset(map(get, items))
+
+
+def _remembering(annotation: Any) -> Callable[[bytes], Any] | None:
+    """For a Struct with `remembered` fields (`Annotated[X, remembered]`, or `dict[K, Annotated[X, remembered]]` for
+    each value): a decode that takes them from a memo of their bytes. It gives None when anything fails (the
+    ordinary decode then gives msgspec's error). None for other types.
+    """
+    if not _is_struct(annotation):
+        return None
+    fields = _fields(annotation)
+    wholes = {name: hint for name, hint in fields if _is_remembered(hint)}
+    values = {name: get_args(hint) for name, hint in fields if get_origin(hint) is dict and _is_remembered(get_args(hint)[1])}
+    if not wholes and not values:
+        return None
+    info = {f.name: f for f in msgspec.structs.fields(annotation)}
+    texts = [_field(name, msgspec.Raw, info[name]) for name in wholes]
+    texts += [_field(name, dict[key, msgspec.Raw], info[name]) for name, (key, _) in values.items()]  # type: ignore[valid-type]
+    twin = msgspec.defstruct(annotation.__name__, texts, bases=(annotation,), module=annotation.__module__)
+    lax, check = msgspec.json.Decoder(twin), _checker(twin) or _anything
+    memo = {name: lru_cache(REMEMBERED_LIMIT)(Decoder(hint).decode) for name, hint in wholes.items()}
+    memo |= {name: lru_cache(REMEMBERED_LIMIT)(Decoder(value).decode) for name, (_, value) in values.items()}
+    names = [name for name, _ in fields]
+
+    def decode(line: bytes) -> Any:
+        try:
+            value = lax.decode(line)
+            if not check(value):
+                return None
+            found = {name: getattr(value, name) for name in names}
+            for name in wholes:
+                found[name] = memo[name](bytes(found[name]))
+            for name in values:
+                found[name] = {key: memo[name](bytes(text)) for key, text in found[name].items()}
+        except Exception:
+            return None
+        return annotation(**found)
+
+    return decode
+
+
+def _is_remembered(annotation: Any) -> bool:
+    return get_origin(annotation) is Annotated and any(
+        isinstance(meta, msgspec.Meta) and meta.extra and REMEMBERED in meta.extra for meta in get_args(annotation)[1:]
+    )
 
 
 def _struct_checks(annotation: Any) -> dict[type, Check]:

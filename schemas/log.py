@@ -33,6 +33,13 @@ def deferred(pattern: str, **constraints: Any) -> msgspec.Meta:
     return msgspec.Meta(**constraints, extra_json_schema={"pattern": pattern}, extra={DEFERRED: pattern})
 
 
+REMEMBERED: Final = "remembered"
+# On a setup part that recurs from game to game (a player's deck, as in
+# `dict[PlayerId, Annotated[Deck, remembered]]`): referee/patterns.py decodes
+# each distinct text of it once and hands every game the same object, which
+# the ruleset must treat as read-only. The JSON Schema does not change.
+remembered: Final = msgspec.Meta(extra={REMEMBERED: True})
+
 PlayerId = Annotated[str, deferred(whole(r"[A-Za-z0-9_.-]{1,64}"))]
 HASH_PATTERN: Final = whole(r"[0-9a-f]{64}")
 Hash = Annotated[str, msgspec.Meta(pattern=HASH_PATTERN)]
