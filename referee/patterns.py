@@ -217,47 +217,73 @@ def _fields_known(known: set[str], get: Callable[[Any], Any], nested: bool) -> C
 
 
 def _remembering(annotation: Any) -> Callable[[bytes], Any] | None:
-    """For a Struct with `remembered` fields (`Annotated[X, remembered]`, or `dict[K, Annotated[X, remembered]]` for
-    each value): a decode that takes them from a memo of their bytes. It gives None when anything fails (the
-    ordinary decode then gives msgspec's error). None for other types.
+    """A decode of `annotation` that takes its `remembered` parts from a memo of their bytes, or None when it has none.
+
+    The decode gives None when anything fails or a pattern breaks: the ordinary
+    decode then gives msgspec's error.
     """
-    if not _is_struct(annotation):
+    if (found := _twin(annotation)) is None:
         return None
-    fields = _fields(annotation)
-    wholes = {name: hint for name, hint in fields if _is_remembered(hint)}
-    values = {name: get_args(hint) for name, hint in fields if get_origin(hint) is dict and _is_remembered(get_args(hint)[1])}
-    if not wholes and not values:
-        return None
-    info = {f.name: f for f in msgspec.structs.fields(annotation)}
-    texts = [_field(name, msgspec.Raw, info[name]) for name in wholes]
-    texts += [_field(name, dict[key, msgspec.Raw], info[name]) for name, (key, _) in values.items()]  # type: ignore[valid-type]
-    twin = msgspec.defstruct(annotation.__name__, texts, bases=(annotation,), module=annotation.__module__)
+    twin, convert = found
     lax, check = msgspec.json.Decoder(twin), _checker(twin) or _anything
-    memo = {name: lru_cache(REMEMBERED_LIMIT)(Decoder(hint).decode) for name, hint in wholes.items()}
-    memo |= {name: lru_cache(REMEMBERED_LIMIT)(Decoder(value).decode) for name, (_, value) in values.items()}
-    names = [name for name, _ in fields]
 
     def decode(line: bytes) -> Any:
         try:
             value = lax.decode(line)
-            if not check(value):
-                return None
-            found = {name: getattr(value, name) for name in names}
-            for name in wholes:
-                found[name] = memo[name](bytes(found[name]))
-            for name in values:
-                found[name] = {key: memo[name](bytes(text)) for key, text in found[name].items()}
+            return convert(value) if check(value) else None
         except Exception:
             return None
-        return annotation(**found)
 
     return decode
 
 
+def _twin(annotation: Any) -> tuple[Any, Callable[[Any], Any]] | None:
+    """`annotation` with its remembered parts left as raw JSON, and what turns a value of that into a value of
+    `annotation` (each part decoded once per distinct text); None when nothing in it is remembered.
+    Remembered parts are looked for in Struct fields and dict values.
+    """
+    if _is_remembered(annotation):
+        memo = lru_cache(REMEMBERED_LIMIT)(Decoder(_unmarked(annotation)).decode)
+        return msgspec.Raw, lambda text: memo(bytes(text))
+    if get_origin(annotation) is dict:
+        key, value = get_args(annotation)
+        if (found := _twin(value)) is None:
+            return None
+        values, part = found
+        return dict[key, values], lambda items: {k: part(v) for k, v in items.items()}  # type: ignore[valid-type]
+    if not _is_struct(annotation):
+        return None
+    parts = {name: found for name, hint in _fields(annotation) if (found := _twin(hint)) is not None}
+    if not parts:
+        return None
+    info = {f.name: f for f in msgspec.structs.fields(annotation)}
+    fields = [_field(name, twin, info[name]) for name, (twin, _) in parts.items()]
+    twin = msgspec.defstruct(annotation.__name__, fields, bases=(annotation,), module=annotation.__module__)
+    names = annotation.__struct_fields__
+
+    def whole(value: Any) -> Any:
+        given = {name: getattr(value, name) for name in names}
+        for name, (_, part) in parts.items():
+            given[name] = part(given[name])
+        return annotation(**given)
+
+    return twin, whole
+
+
 def _is_remembered(annotation: Any) -> bool:
-    return get_origin(annotation) is Annotated and any(
-        isinstance(meta, msgspec.Meta) and meta.extra and REMEMBERED in meta.extra for meta in get_args(annotation)[1:]
-    )
+    return get_origin(annotation) is Annotated and any(map(_marks, get_args(annotation)[1:]))
+
+
+def _marks(meta: Any) -> bool:
+    """Whether `meta` is the `remembered` mark."""
+    return isinstance(meta, msgspec.Meta) and meta.extra is not None and REMEMBERED in meta.extra
+
+
+def _unmarked(annotation: Any) -> Any:
+    """A remembered `Annotated[X, ...]` without the mark: what decodes the part itself."""
+    base, *extras = get_args(annotation)
+    kept = [meta for meta in extras if not _marks(meta)]
+    return Annotated[(base, *kept)] if kept else base
 
 
 def _struct_checks(annotation: Any) -> dict[type, Check]:

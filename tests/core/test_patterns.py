@@ -122,3 +122,35 @@ def test_a_remembered_field_is_decoded_once_and_fails_as_the_ordinary_decode_doe
         with pytest.raises(msgspec.ValidationError) as error:
             decoder.decode(line)
         assert str(error.value) == str(plain_error.value)
+
+
+class NestedDeck(msgspec.Struct, forbid_unknown_fields=True):
+    game: str
+    cards: Annotated[list[xo.Card], remembered]
+
+
+class NestedSetup(msgspec.Struct, forbid_unknown_fields=True):
+    """A remembered field inside each dict value (stccg's shared draw decks would be one)."""
+
+    decks: dict[PlayerId, NestedDeck]
+
+
+def test_a_remembered_field_inside_dict_values_is_shared() -> None:
+    decoder = Decoder(NestedSetup)
+    line = msgspec.json.encode({"decks": {"p1": {"game": "a", "cards": [CARD]}, "p2": {"game": "b", "cards": [CARD]}}})
+    setup = decoder.decode(line)
+    assert type(setup.decks["p1"]) is NestedDeck and setup.decks["p2"].game == "b"
+    assert setup.decks["p1"].cards is setup.decks["p2"].cards
+    assert msgspec.to_builtins(setup) == msgspec.json.decode(line)
+    with pytest.raises(msgspec.ValidationError, match=r"at `\$\.decks\[\.\.\.\]\.cards\[0\]\.kind`"):
+        decoder.decode(line.replace(b'"creature"', b'"Creature"'))
+
+
+def test_a_remembered_part_keeps_its_other_constraints() -> None:
+    class Kept(msgspec.Struct):
+        pool: Annotated[list[xo.Card], msgspec.Meta(min_length=1), remembered]
+
+    decoder = Decoder(Kept)
+    assert decoder.decode(b'{"pool":[%s]}' % msgspec.json.encode(CARD)).pool[0].name == "Goblin Raider"
+    with pytest.raises(msgspec.ValidationError, match=r"Expected `array` of length >= 1 - at `\$\.pool`"):
+        decoder.decode(b'{"pool":[]}')
