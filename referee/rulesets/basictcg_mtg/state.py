@@ -47,11 +47,11 @@ class State:
     """The whole game: every card, every side, whose turn and moment it is, and what waits."""
 
     def __init__(
-        self, players: list[str], first: str, cards: dict[str, Card], decks: Mapping[str, Iterable[str]], threshold: int
+        self, players: list[str], first: str, cards: dict[str, Card], owner: dict[str, str], decks: Mapping[str, Iterable[str]], threshold: int
     ) -> None:
         self.players = players
         self.cards = cards  # card id -> its declaration's Card, shared by the copies of one name
-        self.owner = {card: p for p in players for card in decks[p]}  # card id -> the player whose deck holds it
+        self.owner = owner  # card id -> the player whose deck holds it
         self.sides = {p: Side(set(decks[p])) for p in players}
         self.threshold = threshold
         self.active = first
