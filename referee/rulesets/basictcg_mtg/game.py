@@ -18,7 +18,7 @@ from typing import Any
 
 from referee.ruleset import CHANCE, JUDGE, Illegal, TableRuleset, require_actor
 from referee.rulesets.basictcg_mtg import bot, flow, options
-from referee.rulesets.basictcg_mtg.cards import Card, built_in_setup, declared
+from referee.rulesets.basictcg_mtg.cards import built_in_setup, declared
 from referee.rulesets.basictcg_mtg.state import (
     InPlay,
     State,
@@ -78,17 +78,13 @@ class BasicTcgMtg(TableRuleset):
         if set(setup.decks) != set(players):
             raise Illegal("BT-1.4", "the setup must give a deck to each player and to no one else")
         kinds = declared(setup.cards)
-        cards: dict[str, Card] = {}
-        owner: dict[str, str] = {}
         try:
-            for player in players:
-                deck = setup.decks[player]
-                cards.update(zip(deck, map(kinds.__getitem__, deck.values()), strict=True))
-                owner.update(dict.fromkeys(deck, player))
+            cards = {card_id: kinds[name] for player in players for card_id, name in setup.decks[player].items()}
         except KeyError:  # a name the setup does not declare
             deck_fault(players, setup)
-        if len(owner) != sum(map(len, setup.decks.values())):  # an id in two decks
+        if len(cards) != sum(map(len, setup.decks.values())):  # an id in two decks
             deck_fault(players, setup)
+        owner = {card_id: player for player in players for card_id in setup.decks[player]}
         state = State(players, setup.first, cards, owner, setup.decks, setup.threshold)
         state.handlers = dict(self._handlers)
         seat = players.index(setup.first)
