@@ -216,10 +216,10 @@ class BasicTcgMtg(TableRuleset):
         """BT-4.4 to BT-4.6: a card face up, free or paid by sacrificing levels in play."""
         if state.phase != "main" or record.by != state.active:
             self._main(state, record, "summon")
-        side = state.sides[state.active]
-        if record.card not in side.hand:
-            _in_hand(state, state.active, record.card)
-        card = state.cards[record.card]
+        side, card_id = state.sides[state.active], record.card
+        if card_id not in side.hand:
+            _in_hand(state, state.active, card_id)
+        card = state.cards[card_id]
         sacrifice = record.sacrifice
         paid_levels = 0
         if sacrifice:
@@ -238,11 +238,11 @@ class BasicTcgMtg(TableRuleset):
             raise Illegal("BT-4.4", f"{card.name} is level {card.level}, but the sacrifice is worth only {paid_levels}")
         for paid in sacrifice:
             to_discard(state, paid)
-        side.hand.discard(record.card)
+        side.hand.discard(card_id)
         if card.one_shot:
-            side.discard.add(record.card)
+            side.discard.add(card_id)
         else:
-            side.field[record.card] = state.touched[record.card] = InPlay(face_down=False)  # fresh
+            side.field[card_id] = state.touched[card_id] = InPlay(face_down=False)  # fresh
             side.levels += card.level
         state.free_used = state.free_used or free
 
