@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+import random
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -39,6 +41,24 @@ def test_sg_2_6_insertion_on_the_ring_and_next_to_the_centre() -> None:
     assert sorted(grid.neighbours(x1)) == ["R3.3", "S1.3"] and grid.ring[-1] == x1
     x2 = grid.insert("N", "S2.1")
     assert sorted(grid.neighbours(x2)) == ["N", "S2.1"] and grid.spoke_end(x2) == ["S2.3"]
+
+
+def test_an_insertion_changes_the_shape_as_rebuilding_it_would() -> None:
+    """Each insert splices only what the new slot touches: the adjacency (in order), the ring and the spokes
+    then are what a rebuild from the spoke and ring lists gives, and the grid it was copied from is untouched."""
+    rng = random.Random(7)
+    for _ in range(300):
+        spokes = rng.randint(2, 6)
+        grid, fresh = Grid(spokes), Grid(spokes)
+        for _ in range(rng.randint(1, 8)):
+            a = rng.choice(list(grid.slots))
+            grid.insert(a, rng.choice(grid.neighbours(a)))
+            rebuilt = copy.copy(grid)
+            rebuilt._rebuild()
+            assert grid._adjacency == rebuilt._adjacency
+            assert (grid._on_ring, grid._ring_at, grid._spoke_of) == (rebuilt._on_ring, rebuilt._ring_at, rebuilt._spoke_of)
+        fresh._rebuild()
+        assert Grid(spokes)._adjacency == fresh._adjacency
 
 
 def test_sg_3_6_ruling_shift_lines_go_out_along_the_spoke_then_either_way() -> None:

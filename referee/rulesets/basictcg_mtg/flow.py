@@ -33,19 +33,25 @@ def fight(state: State, attacker: str, defender: str) -> None:
         return
     a, d = state.cards[attacker], state.cards[defender]
     a_on, d_on = a_side.field[attacker], d_side.field[defender]
-    a_wins = power(a, a_on) >= stamina(d, d_on) and not d.protected_from(a)
+    shielded = d.protected_from(a)  # BT-7.8: nothing of the attacker's reaches the defender
+    a_wins = power(a, a_on) >= stamina(d, d_on) and not shielded
     d_wins = power(d, d_on) >= stamina(a, a_on) and not a.protected_from(d)
     if "first_strike" in a.keywords and "first_strike" not in d.keywords and a_wins:
         d_wins = False  # BT-7.5: only the attacker's first strike spares it the check back
-    doomed = [c for c, out in ((defender, a_wins), (attacker, d_wins)) if out]
-    if not d.protected_from(a):  # poison and deathtouch happen even when the attacker is removed
+    doomed = []
+    if a_wins:
+        doomed.append(defender)
+    if d_wins:
+        doomed.append(attacker)
+    if not shielded:  # poison and deathtouch happen even when the attacker is removed
         if "poison" in a.keywords:
             d_on.damage += power(a, a_on)
             state.touched[defender] = d_on
             doomed += overdamaged(state, [defender])
         if "deathtouch" in a.keywords:
             to_discard(state, defender)  # a sacrifice: no regeneration (BT-7.7)
-    settle(state, [c for c in doomed if c in a_side.field or c in d_side.field], resume="main")
+            doomed = [c for c in doomed if c != defender]
+    settle(state, doomed, resume="main")
 
 
 def settle(state: State, leaving: Iterable[str], resume: str) -> None:
@@ -108,19 +114,20 @@ def next_turn(state: State) -> None:
         on.boost = on.damage = 0
         on.fresh = on.attacked = False
     state.touched.clear()
-    state.active = state.next_seat[state.active]
+    active = state.active = state.next_seat[state.active]
     state.turn += 1
     state.free_used = False
     state.attack = None
-    state.draws.append(state.active)  # after any opening draws still owed (a leaver in turn 1)
+    state.draws.append(active)  # after any opening draws still owed (a leaver in turn 1)
     next_draw(state)
 
 
 def next_draw(state: State) -> None:
     """BT-3.3: skip draws owed by players whose deck is empty; the main phase follows the last."""
-    while state.draws and not state.sides[state.draws[0]].deck:
-        state.draws.pop(0)
-    state.phase = "draw" if state.draws else "main"
+    draws, sides = state.draws, state.sides
+    while draws and not sides[draws[0]].deck:
+        draws.pop(0)
+    state.phase = "draw" if draws else "main"
 
 
 def leave(state: State, player: str, reason: str) -> None:

@@ -73,7 +73,7 @@ def out(state: State, player: str, reason: str) -> None:
             begin_turn(state, from_first(state))
     elif state.active == player:
         if state.phase == "missions":
-            nxt = next_player(state, player, lambda p: bool(state.seats[p].missions))
+            nxt = next_player(state, player, seeding=True)
             if nxt is None:
                 begin_dilemmas(state)
             else:
@@ -125,12 +125,12 @@ def from_first(state: State) -> str:
     return seat_order(state)[0]
 
 
-def next_player(state: State, after: str, wanted: Callable[[str], bool] | None = None) -> str | None:
-    """The next player clockwise after `after` who is still in (and `wanted`, if given); `after` itself last."""
-    players, seats = state.players, state.seats
-    i = players.index(after)
-    for step in range(1, len(players) + 1):  # most records pass the turn: no list built for it
-        p = players[(i + step) % len(players)]
-        if not seats[p].out and (wanted is None or wanted(p)):
+def next_player(state: State, after: str, seeding: bool = False) -> str | None:
+    """The next player clockwise after `after` who is still in (and, when `seeding`, has missions to seed);
+    `after` itself last."""
+    seats = state.seats
+    for p in state.clockwise[after]:
+        seat = seats[p]
+        if not seat.out and (not seeding or seat.missions):
             return p
     return None

@@ -242,7 +242,7 @@ class StccgMultiplayer(Ruleset):
             grid.shift(record.shift)
         grid.slots[record.place] = Loc(mission.name, quadrant, mission.span, mission.kind, region, record.by)
         del me.missions[mission.name]
-        nxt = flow.next_player(state, state.active, lambda p: bool(state.seats[p].missions))
+        nxt = flow.next_player(state, state.active, seeding=True)
         if nxt is None:
             flow.begin_dilemmas(state)
         else:

@@ -62,7 +62,7 @@ class Grid:
         self.ring = list(shape.ring)
         self.slots = dict(shape.slots)
         self.inserted = 0
-        # shared with the shape: _rebuild replaces these, nothing changes them in place
+        # shared with the shape: _splice replaces these, nothing changes them in place
         self._adjacency, self._on_ring = shape._adjacency, shape._on_ring
         self._ring_at, self._spoke_of = shape._ring_at, shape._spoke_of
 
@@ -111,19 +111,34 @@ class Grid:
         """Splice a new slot between adjacent slots `after` and `before`; return its name (SG-2.6)."""
         self.inserted += 1
         new = f"X{self.inserted}"
-        pair = {after, before}
-        if CENTRE in pair:
-            next(s for s in self.spokes if s[0] in pair).insert(0, new)
-        else:
-            for line in [*self.spokes, self.ring]:
-                ends = line + line[:1] if line is self.ring else line
-                hit = next((i for i in range(len(ends) - 1) if {ends[i], ends[i + 1]} == pair), None)
-                if hit is not None:
-                    line.insert(hit + 1, new)
-                    break
+        spoke_of = self._spoke_of
+        if CENTRE in (after, before):  # the new slot starts the other one's spoke
+            line, at = self.spokes[spoke_of[before if after == CENTRE else after]], 0
+        elif after in spoke_of and spoke_of[after] == spoke_of.get(before):
+            line = self.spokes[spoke_of[after]]
+            at = min(line.index(after), line.index(before)) + 1
+        else:  # on the ring, after whichever of the two comes first clockwise
+            line, i = self.ring, self._ring_at[after]
+            at = i + 1 if line[(i + 1) % len(line)] == before else self._ring_at[before] + 1
+        line.insert(at, new)
         self.slots[new] = None
-        self._rebuild()
+        self._splice(new, line, at, after, before)
         return new
+
+    def _splice(self, new: str, line: list[str], at: int, after: str, before: str) -> None:
+        """The shape once `new` is at `at` in `line`, between `after` and `before`: what `_rebuild` gives,
+        changing only what the new slot touches (the adjacency lists may be another grid's: changed ones are new)."""
+        adjacency = dict(self._adjacency)
+        adjacency[after] = [new if s == before else s for s in adjacency[after]]
+        adjacency[before] = [new if s == after else s for s in adjacency[before]]
+        if line is self.ring:
+            adjacency[new] = [line[at - 1], line[(at + 1) % len(line)]]
+            self._on_ring = self._on_ring | {new}
+            self._ring_at = {slot: i for i, slot in enumerate(line)}
+        else:
+            adjacency[new] = [CENTRE if at == 0 else line[at - 1], line[at + 1]]
+            self._spoke_of = {**self._spoke_of, new: self._spoke_of[line[-1]]}
+        self._adjacency = adjacency
 
     # -- what is where -----------------------------------------------------------
 

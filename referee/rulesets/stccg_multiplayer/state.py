@@ -62,6 +62,8 @@ class State:
     def __init__(self, players: list[str], first: str, decks: dict[str, sg.Deck]) -> None:
         self.players = players
         self.first = first
+        # each player's seat order: the others clockwise, then the player itself
+        self.clockwise = {p: players[i + 1 :] + players[: i + 1] for i, p in enumerate(players)}
         self.seats = {
             p: Player({m.name: m for m in d.missions}, Counter(d.seeds), Counter(d.draw), Counter())
             for p, d in decks.items()
