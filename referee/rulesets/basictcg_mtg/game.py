@@ -194,7 +194,7 @@ class BasicTcgMtg(TableRuleset):
         side.hand.add(card)
         draws.pop(0)
         if not draws:
-            state.phase = "main"  # the turn's draw is done (as next_draw finds)
+            state.phase = "main"  # the last owed draw is made: the main phase follows (as next_draw sets it)
         elif not state.sides[draws[0]].deck:  # else the next opening draw is due
             flow.next_draw(state)
 
