@@ -9,7 +9,7 @@ from typing import Annotated, Literal
 
 import msgspec
 
-from schemas.log import PlayerId, Record, deferred, whole
+from schemas.log import PlayerId, Record, deferred, remembered, whole
 
 CardId = Annotated[str, deferred(whole(r"[A-Za-z0-9_.-]{1,64}"))]
 CardName = Annotated[str, msgspec.Meta(min_length=1, max_length=64)]
@@ -41,7 +41,7 @@ class Setup(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
     """Who goes first, the cards, each player's deck (card id -> name), the scenario and the opening hand."""
 
     first: PlayerId
-    cards: dict[CardName, CardSpec]
+    cards: Annotated[dict[CardName, CardSpec], remembered]  # the same pool in game after game: decoded once
     decks: dict[PlayerId, dict[CardId, CardName]]
     scenario: Literal["act_threshold"] = "act_threshold"
     threshold: Annotated[int, msgspec.Meta(ge=1, le=999)] = 15

@@ -3,7 +3,8 @@
 `start` works out the cards once per exact declaration (cards.declared) and
 checks the decks with one test over all of them, walking them card by card
 only to name the first fault (BT-1.4). The turn's end (flow.end_turn) looks
-only at the cards whose flags changed and skips `settle` when none leaves.
+only at the cards whose flags changed and skips `settle` when none leaves;
+a draw calls next_draw only when it has something to skip or end.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from referee.rulesets.basictcg_mtg import flow
 from referee.rulesets.basictcg_mtg.cards import card, declared
 from referee.rulesets.basictcg_mtg.state import State, is_creature, overdamaged
 from schemas import basictcg_mtg as bt
-from tests.basictcg_mtg.btlog import BT, CARDS, start
+from tests.basictcg_mtg.btlog import BT, CARDS, setup, start
 from tests.basictcg_mtg.test_selfplay import playing
 
 SYMBOLS = ["{1}", "{2}", "{10}", "{G}", "{W}", "{X}", "{W/U}", "{2/B}", "{G/P}"]
@@ -133,3 +134,23 @@ def test_the_turn_s_end_matches_the_plain_rule_over_the_whole_table() -> None:
         assert (BT.describe(state), BT.to_act(state), BT.result(state)) == (BT.describe(plain), BT.to_act(plain), BT.result(plain))
         compared += 1
     assert compared > 2000 and leaving > 50
+
+
+@settings(max_examples=200)
+@given(st.lists(st.integers(0, 3), min_size=2, max_size=4), st.integers(0, 3))
+def test_draws_follow_the_plain_schedule(sizes: list[int], hand: int) -> None:
+    """A draw leaves the next one to next_draw only when the player owed it has an empty deck or none is
+    owed (BT-3.3); the drawers must be the owed ones in order, skipping each whose deck is empty by then."""
+    players = ["ann", "bob", "cat", "dan"][: len(sizes)]
+    state = start(setup({p: ["Bear"] * n for p, n in zip(players, sizes, strict=True)}, hand=hand))
+    left = dict(zip(players, sizes, strict=True))
+    expected = []
+    for player in [p for p in players for _ in range(hand)] + ["ann"]:
+        if left[player]:
+            left[player] -= 1
+            expected.append(player)
+    drawers = []
+    while state.phase == "draw":
+        drawers.append(state.draws[0])
+        BT.apply(state, bt.Draw(by="chance", player=state.draws[0], card=min(state.sides[state.draws[0]].deck)))
+    assert drawers == expected and state.phase == "main"

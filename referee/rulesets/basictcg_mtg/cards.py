@@ -10,7 +10,6 @@ import functools
 import random
 import re
 from collections.abc import Mapping
-from types import MappingProxyType
 
 import msgspec
 
@@ -74,8 +73,8 @@ def declared(specs: dict[str, bt.CardSpec]) -> Mapping[str, Card]:
 
 @functools.lru_cache(maxsize=64)
 def _declared(encoded: bytes) -> Mapping[str, Card]:
-    """declared(), from the encoded declarations."""
-    return MappingProxyType({name: card(name, spec) for name, spec in _SPECS.decode(encoded).items()})
+    """declared(), from the encoded declarations (shared by every caller: a Mapping, never changed)."""
+    return {name: card(name, spec) for name, spec in _SPECS.decode(encoded).items()}
 
 
 def level_of(cost: str) -> int:

@@ -33,19 +33,25 @@ def fight(state: State, attacker: str, defender: str) -> None:
         return
     a, d = state.cards[attacker], state.cards[defender]
     a_on, d_on = a_side.field[attacker], d_side.field[defender]
-    a_wins = power(a, a_on) >= stamina(d, d_on) and not d.protected_from(a)
+    shielded = d.protected_from(a)  # BT-7.8: nothing of the attacker's reaches the defender
+    a_wins = power(a, a_on) >= stamina(d, d_on) and not shielded
     d_wins = power(d, d_on) >= stamina(a, a_on) and not a.protected_from(d)
     if "first_strike" in a.keywords and "first_strike" not in d.keywords and a_wins:
         d_wins = False  # BT-7.5: only the attacker's first strike spares it the check back
-    doomed = [c for c, out in ((defender, a_wins), (attacker, d_wins)) if out]
-    if not d.protected_from(a):  # poison and deathtouch happen even when the attacker is removed
+    doomed = []
+    if a_wins:
+        doomed.append(defender)
+    if d_wins:
+        doomed.append(attacker)
+    if not shielded:  # poison and deathtouch happen even when the attacker is removed
         if "poison" in a.keywords:
             d_on.damage += power(a, a_on)
             state.touched[defender] = d_on
             doomed += overdamaged(state, [defender])
         if "deathtouch" in a.keywords:
             to_discard(state, defender)  # a sacrifice: no regeneration (BT-7.7)
-    settle(state, [c for c in doomed if c in a_side.field or c in d_side.field], resume="main")
+            doomed = [c for c in doomed if c != defender]
+    settle(state, doomed, resume="main")
 
 
 def settle(state: State, leaving: Iterable[str], resume: str) -> None:

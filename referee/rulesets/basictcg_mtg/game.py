@@ -21,10 +21,9 @@ from referee.rulesets.basictcg_mtg import bot, flow, options
 from referee.rulesets.basictcg_mtg.cards import built_in_setup, declared
 from referee.rulesets.basictcg_mtg.state import (
     InPlay,
-    Side,
     State,
-    card_level,
     is_creature,
+    level,
     overdamaged,
     power,
     stamina,
@@ -189,13 +188,18 @@ class BasicTcgMtg(TableRuleset):
             raise Illegal("BT-3.2", f"{record.card} is not in {player}'s deck")
         side.deck.discard(record.card)
         side.hand.add(record.card)
-        state.draws.pop(0)
-        flow.next_draw(state)
+        draws = state.draws
+        draws.pop(0)
+        if not draws or not state.sides[draws[0]].deck:  # else the next draw is due, as next_draw would find
+            flow.next_draw(state)
 
     def _material(self, state: State, record: bt.Material) -> None:
         """BT-4.3: any card from hand face down, as the turn's free play."""
-        side = self._main(state, record, "play a material")
-        _in_hand(state, state.active, record.card)
+        if state.phase != "main" or record.by != state.active:  # checks inline, messages built only on failure
+            self._main(state, record, "play a material")
+        side = state.sides[state.active]
+        if record.card not in side.hand:
+            _in_hand(state, state.active, record.card)
         if state.free_used:
             raise Illegal("BT-4.2", f"{state.active} has already used this turn's free play")
         side.hand.discard(record.card)
@@ -205,16 +209,21 @@ class BasicTcgMtg(TableRuleset):
 
     def _summon(self, state: State, record: bt.Summon) -> None:
         """BT-4.4 to BT-4.6: a card face up, free or paid by sacrificing levels in play."""
-        side = self._main(state, record, "summon")
-        _in_hand(state, state.active, record.card)
+        if state.phase != "main" or record.by != state.active:
+            self._main(state, record, "summon")
+        side = state.sides[state.active]
+        if record.card not in side.hand:
+            _in_hand(state, state.active, record.card)
         card = state.cards[record.card]
         sacrifice = record.sacrifice
-        if len(set(sacrifice)) != len(sacrifice):
-            raise Illegal("BT-4.4", "the sacrifice names a card twice")
-        for paid in sacrifice:
-            if paid not in side.field:
-                raise Illegal("BT-4.4", f"{paid} is not in play under {state.active}'s control, so it cannot be sacrificed")
-        paid_levels = sum([card_level(state, c) for c in sacrifice]) if sacrifice else 0
+        paid_levels = 0
+        if sacrifice:
+            if len(set(sacrifice)) != len(sacrifice):
+                raise Illegal("BT-4.4", "the sacrifice names a card twice")
+            for paid in sacrifice:
+                if paid not in side.field:
+                    raise Illegal("BT-4.4", f"{paid} is not in play under {state.active}'s control, so it cannot be sacrificed")
+                paid_levels += level(state.cards[paid], side.field[paid])
         free = not sacrifice and card.level == 1
         if not sacrifice and card.level > 1:
             raise Illegal("BT-4.5", f"{card.name} is level {card.level}; only a level 0 or 1 card is summoned without a sacrifice")
@@ -234,7 +243,9 @@ class BasicTcgMtg(TableRuleset):
 
     def _attack(self, state: State, record: bt.Attack) -> None:
         """BT-5: a creature that may attack this turn attacks another player's creature."""
-        side = self._main(state, record, "attack")
+        if state.phase != "main" or record.by != state.active:
+            self._main(state, record, "attack")
+        side = state.sides[state.active]
         attacker = record.attacker
         if attacker not in side.field or not is_creature(state, attacker, side.field[attacker]):
             raise Illegal("BT-5.1", f"{attacker} is not a creature in play under {state.active}'s control")
@@ -265,7 +276,8 @@ class BasicTcgMtg(TableRuleset):
         """BT-6: the defender blocks with another creature, or not; then the fight (BT-7)."""
         if state.phase != "block":
             raise Illegal("BT-2.1", f"no attack is waiting for a block ({self._moment(state)})")
-        _by(record, state.defender, f"only the defending player, {state.defender}, answers the attack")
+        if record.by != state.defender:
+            _by(record, state.defender, f"only the defending player, {state.defender}, answers the attack")
         assert state.attack is not None
         attacker, target = state.attack
         blocker = record.blocker
@@ -285,7 +297,8 @@ class BasicTcgMtg(TableRuleset):
             raise Illegal("BT-2.1", f"no creature is waiting to regenerate ({self._moment(state)})")
         creature = state.doomed[0]
         owner = state.owner[creature]
-        _by(record, owner, f"only {creature}'s controller, {owner}, may regenerate it")
+        if record.by != owner:
+            _by(record, owner, f"only {creature}'s controller, {owner}, may regenerate it")
         if record.creature != creature:
             raise Illegal("BT-9.1", f"{creature} is the creature waiting to regenerate, not {record.creature}")
         side = state.sides[owner]
@@ -342,7 +355,8 @@ class BasicTcgMtg(TableRuleset):
 
     def _end_turn(self, state: State, record: bt.EndTurn) -> None:
         """BT-11.2: bonuses end, damage is checked again, then the turn finishes (flow.py)."""
-        self._main(state, record, "end the turn")
+        if state.phase != "main" or record.by != state.active:
+            self._main(state, record, "end the turn")
         flow.end_turn(state)
 
     def _concede(self, state: State, record: Concede) -> None:
@@ -365,13 +379,11 @@ class BasicTcgMtg(TableRuleset):
 
     # -- helpers -----------------------------------------------------------------
 
-    def _main(self, state: State, record: Record, doing: str) -> Side:
-        """The active player's side, once `record` is shown to be theirs and in their main phase."""
+    def _main(self, state: State, record: Record, doing: str) -> None:
+        """Raise unless `record` is the active player's, in their main phase (BT-2.1)."""
         if state.phase != "main":
             raise Illegal("BT-2.1", f"cannot {doing} now ({self._moment(state)})")
-        if record.by != state.active:  # the message is only built for a record that breaks the rule
-            _by(record, state.active, f"only the active player, {state.active}, may {doing}")
-        return state.sides[state.active]
+        _by(record, state.active, f"only the active player, {state.active}, may {doing}")
 
     def _moment(self, state: State) -> str:
         """Who is to act, in words, for messages."""

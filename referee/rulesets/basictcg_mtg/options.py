@@ -58,6 +58,8 @@ def check_blockable(state: State, attacker: str, blocker: str) -> None:
     a, b = state.cards[attacker], state.cards[blocker]
     if "flying" in a.keywords and not {"flying", "reach"} & b.keywords:
         raise Illegal("BT-6.3", f"{a.name} has flying; only a creature with flying or reach can block it")
+    if not a.walk:
+        return
     field = state.sides[state.defender].field
     terrain = {t for c, on in field.items() if not on.face_down for t in state.cards[c].terrain}
     if a.walk & terrain:

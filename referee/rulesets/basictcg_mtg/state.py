@@ -99,9 +99,13 @@ def is_creature(state: State, card: str, on: InPlay) -> bool:
 
 
 def card_level(state: State, card: str) -> int:
+    """The level of `card`, which is in play (below)."""
+    return level(state.cards[card], on_table(state, card))
+
+
+def level(card: Card, on: InPlay) -> int:
     """BT-4.3/BT-8.1: a material is level 1; a face-up card its level plus its tokens."""
-    on = on_table(state, card)
-    return 1 if on.face_down else state.cards[card].level + on.tokens
+    return 1 if on.face_down else card.level + on.tokens
 
 
 def power(card: Card, on: InPlay) -> int:
