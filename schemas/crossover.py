@@ -12,7 +12,7 @@ from typing import Annotated, Literal
 
 import msgspec
 
-from schemas.log import PlayerId, Record, deferred, whole
+from schemas.log import PlayerId, Record, deferred, remembered, whole
 
 CardName = Annotated[str, deferred(whole(r"\S(.*\S)?"), min_length=1, max_length=64)]
 Word = Annotated[str, deferred(whole(r"[a-z0-9][a-z0-9 _-]*"), min_length=1, max_length=32)]
@@ -38,7 +38,7 @@ class Setup(msgspec.Struct, forbid_unknown_fields=True):
     """Who goes first, and each player's deck."""
 
     first: PlayerId
-    decks: dict[PlayerId, Deck]
+    decks: dict[PlayerId, Annotated[Deck, remembered]]  # a player brings one deck to every round: decoded once
 
 
 class Draw(Record, tag="draw"):

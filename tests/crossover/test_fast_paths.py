@@ -9,6 +9,7 @@ import random
 import msgspec
 import pytest
 
+from referee.ruleset import Illegal
 from referee.rulesets.crossover import decks
 from referee.rulesets.crossover.state import Minion, Roster, Side, State
 from referee.rulesets.crossover.translations import translate
@@ -110,3 +111,17 @@ def test_seat_order_and_next_player_follow_every_leaving() -> None:
             alive.remove(leaver)
             state.leave(leaver)
         assert state.alive == alive
+
+
+def test_the_deck_memo_forgets_the_oldest_and_never_keeps_a_refused_deck(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(decks, "_seen", {})
+    monkeypatch.setattr(decks, "SEEN_LIMIT", 2)
+    for game in ("dothack", "mtg", "stccg1e"):
+        side = decks.check("ann", decks.Deck(game=game, cards=list(decks.DECKS[game])))
+        assert side.game == game and len(side.cards) == decks.DECK_SIZE
+    assert len(decks._seen) == 2
+    twice = [*decks.DECKS["mtg"][:19], decks.DECKS["mtg"][0]]
+    for _ in range(2):  # refused both times: the refusal is not remembered as a deck
+        with pytest.raises(Illegal, match="twice"):
+            decks.check("bob", decks.Deck(game="mtg", cards=twice))
+    assert len(decks._seen) == 2

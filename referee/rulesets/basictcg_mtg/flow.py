@@ -114,19 +114,20 @@ def next_turn(state: State) -> None:
         on.boost = on.damage = 0
         on.fresh = on.attacked = False
     state.touched.clear()
-    state.active = state.next_seat[state.active]
+    active = state.active = state.next_seat[state.active]
     state.turn += 1
     state.free_used = False
     state.attack = None
-    state.draws.append(state.active)  # after any opening draws still owed (a leaver in turn 1)
+    state.draws.append(active)  # after any opening draws still owed (a leaver in turn 1)
     next_draw(state)
 
 
 def next_draw(state: State) -> None:
     """BT-3.3: skip draws owed by players whose deck is empty; the main phase follows the last."""
-    while state.draws and not state.sides[state.draws[0]].deck:
-        state.draws.pop(0)
-    state.phase = "draw" if state.draws else "main"
+    draws, sides = state.draws, state.sides
+    while draws and not sides[draws[0]].deck:
+        draws.pop(0)
+    state.phase = "draw" if draws else "main"
 
 
 def leave(state: State, player: str, reason: str) -> None:

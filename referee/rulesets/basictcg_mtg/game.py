@@ -78,11 +78,14 @@ class BasicTcgMtg(TableRuleset):
         if set(setup.decks) != set(players):
             raise Illegal("BT-1.4", "the setup must give a deck to each player and to no one else")
         kinds = declared(setup.cards)
-        ids = [card_id for player in players for card_id in setup.decks[player]]
-        names = [name for player in players for name in setup.decks[player].values()]
-        if len(set(ids)) != len(ids) or not kinds.keys() >= set(names):
+        try:
+            cards = {card_id: kinds[name] for player in players for card_id, name in setup.decks[player].items()}
+        except KeyError:  # a name the setup does not declare
             deck_fault(players, setup)
-        state = State(players, setup.first, dict(zip(ids, map(kinds.__getitem__, names), strict=True)), setup.decks, setup.threshold)
+        if len(cards) != sum(map(len, setup.decks.values())):  # an id in two decks
+            deck_fault(players, setup)
+        owner = {card_id: player for player in players for card_id in setup.decks[player]}
+        state = State(players, setup.first, cards, owner, setup.decks, setup.threshold)
         state.handlers = dict(self._handlers)
         seat = players.index(setup.first)
         clockwise = players[seat:] + players[:seat]
@@ -180,30 +183,32 @@ class BasicTcgMtg(TableRuleset):
             raise Illegal("BT-2.1", f"no draw is due now ({self._moment(state)})")
         if record.by != CHANCE:  # inline: most records are draws
             _by(record, CHANCE, "a draw is a chance record")
-        player = state.draws[0]
+        draws, card = state.draws, record.card
+        player = draws[0]
         if record.player != player:
             raise Illegal("BT-3.2", f"the next draw is {player}'s, not {record.player}'s")
         side = state.sides[player]
-        if record.card not in side.deck:
-            raise Illegal("BT-3.2", f"{record.card} is not in {player}'s deck")
-        side.deck.discard(record.card)
-        side.hand.add(record.card)
-        draws = state.draws
+        if card not in side.deck:
+            raise Illegal("BT-3.2", f"{card} is not in {player}'s deck")
+        side.deck.discard(card)
+        side.hand.add(card)
         draws.pop(0)
-        if not draws or not state.sides[draws[0]].deck:  # else the next draw is due, as next_draw would find
+        if not draws:
+            state.phase = "main"  # the turn's draw is done (as next_draw finds)
+        elif not state.sides[draws[0]].deck:  # else the next opening draw is due
             flow.next_draw(state)
 
     def _material(self, state: State, record: bt.Material) -> None:
         """BT-4.3: any card from hand face down, as the turn's free play."""
         if state.phase != "main" or record.by != state.active:  # checks inline, messages built only on failure
             self._main(state, record, "play a material")
-        side = state.sides[state.active]
-        if record.card not in side.hand:
-            _in_hand(state, state.active, record.card)
+        side, card = state.sides[state.active], record.card
+        if card not in side.hand:
+            _in_hand(state, state.active, card)
         if state.free_used:
             raise Illegal("BT-4.2", f"{state.active} has already used this turn's free play")
-        side.hand.discard(record.card)
-        side.field[record.card] = state.touched[record.card] = InPlay(face_down=True)  # fresh
+        side.hand.discard(card)
+        side.field[card] = state.touched[card] = InPlay(face_down=True)  # fresh
         side.levels += 1
         state.free_used = True
 

@@ -41,9 +41,10 @@ def check(player: str, deck: xo.Deck) -> Side:
 
 
 # A player brings one deck to every round of an event, so a deck seen before is
-# not translated again: its JSON -> its Roster (shared, never changed).
+# not translated again: its JSON -> its Roster (shared, never changed). Keyed on
+# the whole JSON, not on the Deck object, so a Deck changed in place is a new deck.
 _seen: dict[bytes, Roster] = {}
-SEEN_LIMIT = 64
+SEEN_LIMIT = 256  # as many decks as the decoder remembers (referee/patterns.py REMEMBERED_LIMIT)
 _GAMES = frozenset(games())
 
 
