@@ -76,8 +76,14 @@ class Record(
     forbid_unknown_fields=True,
     omit_defaults=True,
     kw_only=True,
+    gc=False,
 ):
-    """Fields every record carries; each ruleset subclasses it once per record type."""
+    """Fields every record carries; each ruleset subclasses it once per record type.
+
+    `gc=False`: a record holds only strings, numbers and containers of them, so it
+    can be in no reference cycle, and leaving it to reference counting makes
+    decoding a batch about a tenth faster.
+    """
 
     seq: int = 0
     by: str

@@ -4,7 +4,7 @@
 checks the decks with one test over all of them, walking them card by card
 only to name the first fault (BT-1.4). The turn's end (flow.end_turn) looks
 only at the cards whose flags changed and skips `settle` when none leaves;
-a draw calls next_draw only when it has something to skip or end.
+a draw calls next_draw only when an opening draw is to be skipped.
 """
 
 from __future__ import annotations
@@ -139,8 +139,9 @@ def test_the_turn_s_end_matches_the_plain_rule_over_the_whole_table() -> None:
 @settings(max_examples=200)
 @given(st.lists(st.integers(0, 3), min_size=2, max_size=4), st.integers(0, 3))
 def test_draws_follow_the_plain_schedule(sizes: list[int], hand: int) -> None:
-    """A draw leaves the next one to next_draw only when the player owed it has an empty deck or none is
-    owed (BT-3.3); the drawers must be the owed ones in order, skipping each whose deck is empty by then."""
+    """A draw ends the draws itself when none is owed and calls next_draw only when the player owed the next
+    one has an empty deck (BT-3.3): the drawers must be the owed ones in order, skipping each whose deck is
+    empty by then, and the main phase must follow."""
     players = ["ann", "bob", "cat", "dan"][: len(sizes)]
     state = start(setup({p: ["Bear"] * n for p, n in zip(players, sizes, strict=True)}, hand=hand))
     left = dict(zip(players, sizes, strict=True))

@@ -27,12 +27,12 @@ from schemas.verdict import Result
 
 def fight(state: State, attacker: str, defender: str) -> None:
     """BT-7: compare power with stamina both ways, with first strike, poison and deathtouch."""
-    a_side, d_side = state.sides[state.owner[attacker]], state.sides[state.owner[defender]]
-    if attacker not in a_side.field or defender not in d_side.field:
+    a_on = state.sides[state.owner[attacker]].field.get(attacker)
+    d_on = state.sides[state.owner[defender]].field.get(defender)
+    if a_on is None or d_on is None:
         state.phase = "main"  # BT-7.1: one of them has left play; no fight
         return
     a, d = state.cards[attacker], state.cards[defender]
-    a_on, d_on = a_side.field[attacker], d_side.field[defender]
     shielded = d.protected_from(a)  # BT-7.8: nothing of the attacker's reaches the defender
     a_wins = power(a, a_on) >= stamina(d, d_on) and not shielded
     d_wins = power(d, d_on) >= stamina(a, a_on) and not a.protected_from(d)
@@ -114,19 +114,20 @@ def next_turn(state: State) -> None:
         on.boost = on.damage = 0
         on.fresh = on.attacked = False
     state.touched.clear()
-    state.active = state.next_seat[state.active]
+    active = state.active = state.next_seat[state.active]
     state.turn += 1
     state.free_used = False
     state.attack = None
-    state.draws.append(state.active)  # after any opening draws still owed (a leaver in turn 1)
+    state.draws.append(active)  # after any opening draws still owed (a leaver in turn 1)
     next_draw(state)
 
 
 def next_draw(state: State) -> None:
     """BT-3.3: skip draws owed by players whose deck is empty; the main phase follows the last."""
-    while state.draws and not state.sides[state.draws[0]].deck:
-        state.draws.pop(0)
-    state.phase = "draw" if state.draws else "main"
+    draws, sides = state.draws, state.sides
+    while draws and not sides[draws[0]].deck:
+        draws.pop(0)
+    state.phase = "draw" if draws else "main"
 
 
 def leave(state: State, player: str, reason: str) -> None:

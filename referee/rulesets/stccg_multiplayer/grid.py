@@ -380,6 +380,7 @@ class Grid:
             return loc is not None and loc.quadrant == quadrant and (loc.planet or not planet)
 
         ring = [s for s in self.ring if self.slots[s] is not None]  # cards are counted, empty places not
+        where = {s: i for i, s in enumerate(ring)}
         suitable = [s for s in ring if meets(s)]
         found: set[str] = set()
         for entry in self.spoke_end(start):  # step 1
@@ -389,7 +390,7 @@ class Grid:
                 if meets(opposite):
                     found.add(opposite)
                 else:  # step 3
-                    found |= self._best(suitable, partial(_nearness, ring, opposite))
+                    found |= self._best(suitable, partial(_nearness, where, opposite))
         if found:
             return found
         return self._best([s for s in self.slots if not self.on_ring(s) and meets(s)], self._depth)  # step 4
@@ -527,7 +528,7 @@ def _fits(near: list[Loc | None], quadrant: str, region: str | None, present: tu
     return near_quadrant and (not region_here or near_region)
 
 
-def _nearness(ring: list[str], target: str, slot: str) -> int:
-    """Minus the number of cards between `slot` and `target` on the ring, the shorter way round."""
-    d = abs(ring.index(slot) - ring.index(target))
-    return -min(d, len(ring) - d)
+def _nearness(where: dict[str, int], target: str, slot: str) -> int:
+    """Minus the number of cards between `slot` and `target` on a ring whose cards stand at `where`, the shorter way round."""
+    d = abs(where[slot] - where[target])
+    return -min(d, len(where) - d)
