@@ -117,8 +117,7 @@ def test_render_and_describe_at_every_step(players: int) -> None:
 def test_what_the_state_keeps_for_the_turn_s_end_matches_the_table() -> None:
     """The turn's end reads things kept as play goes (state.py), not the whole table: each side's level
     total (BT-11.3) must equal the sum worked card by card (a material 1, a face-up card its level and
-    tokens); every card in play with a bonus, damage, or the fresh or attacked flag must be in `touched`,
-    with what lies on it; the next seat must be the first player clockwise after the active one who has
+    tokens); every card in play with a bonus or damage must be in `marked`, with what lies on it; the next seat must be the first player clockwise after the active one who has
     not left (BT-11.4); and no regeneration waits in the main phase (flow.end_turn relies on it). After
     every record of bot games in which players also concede now and then."""
     from schemas.log import Concede
@@ -138,7 +137,7 @@ def test_what_the_state_keeps_for_the_turn_s_end_matches_the_table() -> None:
         for side in state.sides.values():
             worked = sum(1 if on.face_down else state.cards[c].level + on.tokens for c, on in side.field.items())
             assert side.levels == worked, (seed, record)
-            flagged = {c: on for c, on in side.field.items() if on.boost or on.damage or on.fresh or on.attacked}
-            assert all(state.touched.get(c) is on for c, on in flagged.items()), (seed, record)
+            flagged = {c: on for c, on in side.field.items() if on.boost or on.damage}
+            assert all(state.marked.get(c) is on for c, on in flagged.items()), (seed, record)
             checked += 1
     assert checked > 10_000
