@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
+
+import msgspec
 
 from referee.rulesets.stccg_multiplayer.grid import CENTRE, Grid, Loc
 from schemas import stccg_multiplayer as sg
@@ -18,29 +19,26 @@ from schemas.verdict import Result
 NEBULA = Loc("Nebula", "Alpha", 2, "space")  # SG-2.3
 
 
-@dataclass
-class Player:
+class Player(msgspec.Struct):
     """One player's cards: missions still to seed, seed deck, draw deck, hand, cards put into play; out or not."""
 
     missions: dict[str, sg.Mission]
     seeds: Counter[str]
     draw: Counter[str]
     hand: Counter[str]
-    played: Counter[str] = field(default_factory=Counter)  # non-ship cards put into play by `play` (SG-6.6)
+    played: Counter[str] = msgspec.field(default_factory=Counter)  # non-ship cards put into play by `play` (SG-6.6)
     qs: int = 0  # Q dilemmas encountered and not yet used for a swap (SG-6.5)
     out: bool = False
 
 
-@dataclass
-class Ship:
+class Ship(msgspec.Struct):
     """A ship in play: its owner and the slot it is at."""
 
     owner: str
     slot: str
 
 
-@dataclass
-class Tour:
+class Tour(msgspec.Struct):
     """A Borg Ship's tour (SG-7.2): where it is, where it joined the ring, whether it has moved on the ring."""
 
     slot: str
@@ -48,8 +46,7 @@ class Tour:
     lapped: bool = False
 
 
-@dataclass
-class Group:
+class Group(msgspec.Struct):
     """Rogue Borg Mercenaries in play (SG-7.7): who seeded them and whom they affect."""
 
     owner: str
