@@ -27,12 +27,12 @@ from schemas.verdict import Result
 
 def fight(state: State, attacker: str, defender: str) -> None:
     """BT-7: compare power with stamina both ways, with first strike, poison and deathtouch."""
-    a_side, d_side = state.sides[state.owner[attacker]], state.sides[state.owner[defender]]
-    if attacker not in a_side.field or defender not in d_side.field:
+    a_on = state.sides[state.owner[attacker]].field.get(attacker)
+    d_on = state.sides[state.owner[defender]].field.get(defender)
+    if a_on is None or d_on is None:
         state.phase = "main"  # BT-7.1: one of them has left play; no fight
         return
     a, d = state.cards[attacker], state.cards[defender]
-    a_on, d_on = a_side.field[attacker], d_side.field[defender]
     shielded = d.protected_from(a)  # BT-7.8: nothing of the attacker's reaches the defender
     a_wins = power(a, a_on) >= stamina(d, d_on) and not shielded
     d_wins = power(d, d_on) >= stamina(a, a_on) and not a.protected_from(d)

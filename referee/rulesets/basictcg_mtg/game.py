@@ -194,7 +194,7 @@ class BasicTcgMtg(TableRuleset):
         side.hand.add(card)
         draws.pop(0)
         if not draws:
-            state.phase = "main"  # the turn's draw is done (as next_draw finds)
+            state.phase = "main"  # the last owed draw is made: the main phase follows (as next_draw sets it)
         elif not state.sides[draws[0]].deck:  # else the next opening draw is due
             flow.next_draw(state)
 
@@ -216,10 +216,10 @@ class BasicTcgMtg(TableRuleset):
         """BT-4.4 to BT-4.6: a card face up, free or paid by sacrificing levels in play."""
         if state.phase != "main" or record.by != state.active:
             self._main(state, record, "summon")
-        side = state.sides[state.active]
-        if record.card not in side.hand:
-            _in_hand(state, state.active, record.card)
-        card = state.cards[record.card]
+        side, card_id = state.sides[state.active], record.card
+        if card_id not in side.hand:
+            _in_hand(state, state.active, card_id)
+        card = state.cards[card_id]
         sacrifice = record.sacrifice
         paid_levels = 0
         if sacrifice:
@@ -238,11 +238,11 @@ class BasicTcgMtg(TableRuleset):
             raise Illegal("BT-4.4", f"{card.name} is level {card.level}, but the sacrifice is worth only {paid_levels}")
         for paid in sacrifice:
             to_discard(state, paid)
-        side.hand.discard(record.card)
+        side.hand.discard(card_id)
         if card.one_shot:
-            side.discard.add(record.card)
+            side.discard.add(card_id)
         else:
-            side.field[record.card] = state.touched[record.card] = InPlay(face_down=False)  # fresh
+            side.field[card_id] = state.touched[card_id] = InPlay(face_down=False)  # fresh
             side.levels += card.level
         state.free_used = state.free_used or free
 
@@ -322,25 +322,29 @@ class BasicTcgMtg(TableRuleset):
         if state.phase not in ("main", "block"):
             raise Illegal("BT-10.1", f"card text is used in the main phase or before a block ({self._moment(state)})")
         actor = self.to_act(state)[0]
-        _by(record, actor, f"only {actor}, who is to act, may use card text now")
+        if record.by != actor:
+            _by(record, actor, f"only {actor}, who is to act, may use card text now")
         if state.owner.get(record.source) != actor:
             raise Illegal("BT-10.1", f"{record.source} is not one of {actor}'s cards")
         source = state.cards[record.source]
         hand = state.sides[actor].hand
         if len(set(record.discard)) != len(record.discard) or not set(record.discard) <= hand:
             raise Illegal("BT-10.2", f"the cards to discard must be different cards in {actor}'s hand")
-        in_play = {c: on for s in state.sides.values() for c, on in s.field.items()}
         named = [*record.targets, *record.tokens, *record.boost, *record.damage, *record.destroy]
+        in_play = {}  # what lies on each named card: a card is only ever in play under its owner
         for card in named:
-            if card not in in_play:
+            owner = state.owner.get(card)
+            on = state.sides[owner].field.get(card) if owner is not None else None
+            if on is None:
                 raise Illegal("BT-10.2", f"{card} is not in play")
+            in_play[card] = on
         for card in record.tokens:
             if in_play[card].face_down:
                 raise Illegal("BT-4.3", f"{card} is a material; its level cannot change")
         for card in record.boost:
             if not is_creature(state, card, in_play[card]):
                 raise Illegal("BT-8.2", f"{card} is not a creature; only creatures take a stamina bonus")
-        for card in [*record.targets, *record.tokens, *record.boost, *record.damage, *record.destroy]:
+        for card in named:
             if state.cards[card].protected_from(source):
                 raise Illegal("BT-10.3", f"{card} has protection from {source.name}'s colour: nothing from it reaches {card}")
         for card in record.discard:

@@ -86,8 +86,11 @@ def seats_after(players: list[str], left: list[str]) -> dict[str, str]:
     """Each seat's next player clockwise who has not left (BT-11.4); the player themselves when alone."""
     after = {}
     for at, player in enumerate(players):
-        later = [p for p in players[at + 1 :] + players[: at + 1] if p not in left]
-        after[player] = later[0] if later else player
+        after[player] = player
+        for other in players[at + 1 :] + players[:at]:
+            if other not in left:
+                after[player] = other
+                break
     return after
 
 
