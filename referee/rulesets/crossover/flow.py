@@ -29,14 +29,15 @@ def after_draws(state: State) -> None:
     """The draws owed are made: go on with whatever they were drawn for."""
     side = state.sides[state.actor]
     if state.waiting == "deal":
-        leaders = side.of_type(side.hand, "leader")
+        leaders = side.group("leader") & side.hand
         if not leaders:  # XO-4.2: the hand goes back and five more are drawn
             side.deck |= side.hand
             side.hand = set()
             owe(state, HAND_SIZE, "deal")
         elif len(leaders) == 1:
-            side.hand.discard(leaders[0])
-            side.leader = leaders[0]
+            (leader,) = leaders
+            side.hand.discard(leader)
+            side.leader = leader
             next_opener(state)
         else:
             state.waiting = "lead"
@@ -83,7 +84,7 @@ def played(state: State) -> None:
     state.plays += 1
     state.passes = 0
     state.turn_over = state.plays == state.sides[state.actor].play_value()
-    if not state.owed:
+    if state.turn_over and not state.owed:
         turn_progress(state)
 
 
