@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from typing import Any
 
@@ -11,6 +12,7 @@ from referee.logio import record_to_dict
 from referee.ruleset import Illegal
 from referee.rulesets import get as get_ruleset
 from referee.rulesets.stccg_multiplayer.grid import Grid, Loc
+from referee.rulesets.stccg_multiplayer.state import counted
 from schemas import stccg_multiplayer as sg
 from tests.stccg_multiplayer.sglog import (
     OPENING,
@@ -596,3 +598,17 @@ def test_sg_7_7_mercenaries_never_attack_on_a_third_players_turn() -> None:
     assert rule_of(run([*records, rec("cat", "mercenaries_attack", group=group)], setup_=setup3, players=players)) == "SG-7.7"
     records += [*turn_end("cat", "Crewman 20"), rec("ann", "mercenaries_attack", group=group)]  # the owner's turn
     assert ok(run(records, setup_=setup3, players=players)).state.groups[group].affected == "bob"
+
+
+def test_a_deck_pile_is_its_names_counted_in_order_and_each_copy_is_its_own() -> None:
+    """start takes piles from a memo keyed on the whole list of names: they must be what counting gives."""
+    rng = random.Random(7)
+    names = ["Ion Squall", "Q", "Sensor Ghost", "Vigil", "Rogue Comet"]
+    for _ in range(300):
+        cards = [rng.choice(names) for _ in range(rng.randint(0, 12))]
+        first, again = counted(list(cards)), counted(list(cards))
+        plain = dict(Counter(cards))
+        assert first == again == plain and list(first) == list(again) == list(plain)
+        if first:
+            first.pop(next(iter(first)))  # a game taking a card changes its own pile only
+            assert counted(list(cards)) == plain

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections import Counter
 
 from referee.ruleset import CHANCE, JUDGE
 from referee.rulesets.stccg_multiplayer.cards import (
@@ -84,7 +85,7 @@ def sample(state: State, rng: random.Random) -> Record:
         return _seed_turn(state, rng)
     if phase == "opening":
         drawer = state.opening[0]
-        return sg.Draw(by=CHANCE, player=drawer, card=rng.choice(sorted(state.seats[drawer].draw.elements())))
+        return sg.Draw(by=CHANCE, player=drawer, card=rng.choice(sorted(Counter(state.seats[drawer].draw).elements())))
     if rng.random() < 0.002:
         return Concede(by=rng.choice(state.still_in()))
     if state.turn > len(state.players) + 1 and rng.random() < 0.08:
@@ -101,7 +102,7 @@ def _seed_turn(state: State, rng: random.Random) -> Record:
     """A dilemma-phase turn: seed a few cards, then pass."""
     me = state.active
     seeds = state.seats[me].seeds
-    left = sorted(seeds.elements())
+    left = sorted(Counter(seeds).elements())
     if len(left) <= len(DILEMMAS + OTHER_SEEDS) - SEEDED_BEFORE_PASSING or rng.random() < 0.3:
         return sg.Pass(by=me)
     card = rng.choice(left)
@@ -134,7 +135,7 @@ def _end_step(state: State, rng: random.Random) -> Record:
             return sg.PlasmaFireDamage(by=me, ship=ship)
     deck = state.seats[me].draw
     if deck:
-        return sg.Draw(by=CHANCE, player=me, card=rng.choice(sorted(deck.elements())))
+        return sg.Draw(by=CHANCE, player=me, card=rng.choice(sorted(Counter(deck).elements())))
     return sg.EndTurn(by=me)
 
 
@@ -157,7 +158,7 @@ def _turn_options(state: State, rng: random.Random) -> list[Record]:
         if steps:
             options.append(sg.Move(by=me, ship=name, path=[rng.choice(steps)]))
         ends = sorted(grid.far_ends(here, False))
-        movers = [c for c in OPPOSITE_MOVERS if state.seats[me].hand[c] or state.seats[me].played[c]]
+        movers = [c for c in OPPOSITE_MOVERS if c in state.seats[me].hand or c in state.seats[me].played]
         if ends and movers:
             options.append(sg.Relocate(by=me, card=rng.choice(movers), ships=[name], to=rng.choice(ends)))
     plays = [c for c in hand if c not in SHIPS]

@@ -4,11 +4,9 @@ the record, places on the grid, and cards taken from a pile.
 
 from __future__ import annotations
 
-from collections import Counter
-
 from referee.ruleset import Illegal
 from referee.rulesets.stccg_multiplayer.grid import Grid, Loc
-from referee.rulesets.stccg_multiplayer.state import State
+from referee.rulesets.stccg_multiplayer.state import Pile, State
 from schemas.log import Record
 
 
@@ -49,7 +47,7 @@ def location(grid: Grid, slot: str, rule: str) -> Loc:
     return loc
 
 
-def take(pile: Counter[str], cards: list[str], where: str, rule: str) -> None:
+def take(pile: Pile, cards: list[str], where: str, rule: str) -> None:
     """Remove `cards` from `pile`, or raise if any is not there (counting copies)."""
     if len(cards) == 1:
         take_one(pile, cards[0], where, rule)
@@ -65,10 +63,10 @@ def take(pile: Counter[str], cards: list[str], where: str, rule: str) -> None:
         if left:
             pile[card] = left
         else:
-            pile.pop(card)  # dict's own: Counter's `del` is a Python method
+            pile.pop(card)
 
 
-def take_one(pile: Counter[str], card: str, where: str, rule: str) -> None:
+def take_one(pile: Pile, card: str, where: str, rule: str) -> None:
     """`take` of one card (most records name one): the same check without counting."""
     left = pile.get(card, 0)
     if left < 1:

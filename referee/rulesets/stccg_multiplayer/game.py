@@ -14,6 +14,7 @@ movement.py), the named cards (SG-7, named.py), the legal records
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
@@ -177,8 +178,8 @@ class StccgMultiplayer(Ruleset):
                     "missions_to_seed": sorted(s.missions),
                     "seed_deck": len(s.seeds),
                     "draw_deck": sum(s.draw.values()),
-                    "hand": sorted(s.hand.elements()),
-                    "played": sorted(s.played.elements()),
+                    "hand": sorted(Counter(s.hand).elements()),
+                    "played": sorted(Counter(s.played).elements()),
                     "q_swaps": s.qs,
                 }
                 for p, s in state.seats.items()

@@ -74,7 +74,7 @@ def q_swap(state: State, record: sg.QSwap) -> None:
     """SG-6.5: Q swaps locations pairwise, each pair within one quadrant."""
     checks.any_time(state, record, "swap locations")
     seat = state.seats[record.by]
-    if not seat.qs and not seat.hand[Q]:
+    if not seat.qs and not seat.hand.get(Q):
         raise Illegal("SG-6.5", f"{record.by} holds no Q: a swap needs a Q they encountered or one in their hand")
     grid = state.grid
     if not record.pairs:
@@ -106,7 +106,7 @@ def relocate(state: State, record: sg.Relocate) -> None:
     seat = state.seats[record.by]
     if record.card in NAMED and record.card not in OPPOSITE_MOVERS:
         raise Illegal("SG-6.6", f"{record.card} does not send ships to the far end of the spaceline")
-    if not seat.hand[record.card] and not seat.played[record.card]:
+    if record.card not in seat.hand and record.card not in seat.played:
         raise Illegal("SG-6.6", f"{record.card} is neither in {record.by}'s hand nor among the cards they put into play")
     if not record.ships:
         raise Illegal("SG-6.6", "name the ships to relocate")
@@ -124,7 +124,7 @@ def relocate(state: State, record: sg.Relocate) -> None:
         if not allowed:
             raise Illegal("SG-6.3", f"there is no far end from {start} that meets the criteria")
         raise Illegal("SG-6.3", f"the far end from {start} is {' or '.join(sorted(allowed))}, not {record.to}")
-    from_hand = seat.hand[record.card] > 0
+    from_hand = record.card in seat.hand
     if from_hand:
         checks.take_one(seat.hand, record.card, "hand", "SG-6.6")  # used up, as an interrupt is
     if record.card not in OPPOSITE_MOVERS or not from_hand:

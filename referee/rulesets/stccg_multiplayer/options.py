@@ -106,7 +106,7 @@ def turn_records(state: State) -> Iterator[Record]:
     for name, group in state.groups.items():
         if active in (group.owner, group.affected):
             yield sg.MercenariesAttack(by=active, group=name)
-    movers = [c for c in OPPOSITE_MOVERS if me.hand[c] or me.played[c]]
+    movers = [c for c in OPPOSITE_MOVERS if c in me.hand or c in me.played]
     for name, ship in state.ships.items():
         here = grid.slots[ship.slot]
         assert here is not None
@@ -130,7 +130,7 @@ def turn_records(state: State) -> Iterator[Record]:
         if card not in state.ships and card not in NAMED:
             yield from (sg.ReportShip(by=active, card=card, place=slot) for slot, _ in locations)
         yield from insert_records(state, active, card)
-    if me.qs or me.hand[Q]:
+    if me.qs or Q in me.hand:
         for i, (a, first) in enumerate(locations):
             for b, second in locations[i + 1 :]:
                 if first.quadrant == second.quadrant:

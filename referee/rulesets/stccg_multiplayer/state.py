@@ -1,15 +1,18 @@
 """The stccg-multiplayer state: each player's cards, ships, Borg Ship tours, mercenaries, and the whole game.
 
-The state holds only what a rule reads: decks are multisets of card names,
-because the log names every card drawn. The grid itself lives in grid.py.
+The state holds only what a rule reads: decks are multisets of card names
+(`Pile`: name -> copies, no zero counts), because the log names every card
+drawn. The grid itself lives in grid.py. The small records are msgspec Structs,
+made in C (a game makes dozens).
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
+
+import msgspec
 
 from referee.rulesets.stccg_multiplayer.grid import CENTRE, Grid, Loc
 from schemas import stccg_multiplayer as sg
@@ -17,30 +20,42 @@ from schemas.verdict import Result
 
 NEBULA = Loc("Nebula", "Alpha", 2, "space")  # SG-2.3
 
+Pile = dict[str, int]  # card name -> copies (absent at 0): a Counter, without its Python-level methods
+_COUNTED: dict[tuple[str, ...], Pile] = {}  # a list of card names -> its pile, for `counted`
 
-@dataclass
-class Player:
+
+def counted(cards: list[str]) -> Pile:
+    """`cards` as a pile, in first-seen order: a copy of the pile counted before for the same names in the
+    same order (the key is the whole list, so the copy is exact); events and benches replay few decks."""
+    key = tuple(cards)
+    pile = _COUNTED.get(key)
+    if pile is None:
+        if len(_COUNTED) >= 1024:
+            _COUNTED.clear()
+        pile = _COUNTED[key] = dict(Counter(cards))
+    return pile.copy()
+
+
+class Player(msgspec.Struct):
     """One player's cards: missions still to seed, seed deck, draw deck, hand, cards put into play; out or not."""
 
     missions: dict[str, sg.Mission]
-    seeds: Counter[str]
-    draw: Counter[str]
-    hand: Counter[str]
-    played: Counter[str] = field(default_factory=Counter)  # non-ship cards put into play by `play` (SG-6.6)
+    seeds: Pile
+    draw: Pile
+    hand: Pile
+    played: Pile = msgspec.field(default_factory=dict)  # non-ship cards put into play by `play` (SG-6.6)
     qs: int = 0  # Q dilemmas encountered and not yet used for a swap (SG-6.5)
     out: bool = False
 
 
-@dataclass
-class Ship:
+class Ship(msgspec.Struct):
     """A ship in play: its owner and the slot it is at."""
 
     owner: str
     slot: str
 
 
-@dataclass
-class Tour:
+class Tour(msgspec.Struct):
     """A Borg Ship's tour (SG-7.2): where it is, where it joined the ring, whether it has moved on the ring."""
 
     slot: str
@@ -48,8 +63,7 @@ class Tour:
     lapped: bool = False
 
 
-@dataclass
-class Group:
+class Group(msgspec.Struct):
     """Rogue Borg Mercenaries in play (SG-7.7): who seeded them and whom they affect."""
 
     owner: str
@@ -65,7 +79,7 @@ class State:
         # each player's seat order: the others clockwise, then the player itself
         self.clockwise = {p: players[i + 1 :] + players[: i + 1] for i, p in enumerate(players)}
         self.seats = {
-            p: Player({m.name: m for m in d.missions}, Counter(d.seeds), Counter(d.draw), Counter())
+            p: Player({m.name: m for m in d.missions}, counted(d.seeds), counted(d.draw), {})
             for p, d in decks.items()
         }
         self.grid = Grid(len(players))
