@@ -3,7 +3,7 @@
 `start` works out the cards once per exact declaration (cards.declared) and
 checks the decks with one test over all of them, walking them card by card
 only to name the first fault (BT-1.4). The turn's end (flow.end_turn) looks
-only at the cards whose flags changed and skips `settle` when none leaves;
+only at the cards that may carry a bonus or damage and skips `settle` when none leaves;
 a draw calls next_draw only when an opening draw is to be skipped.
 """
 
@@ -109,7 +109,7 @@ def plain_end_turn(state: State) -> None:
 
 
 def test_the_turn_s_end_matches_the_plain_rule_over_the_whole_table() -> None:
-    """flow.end_turn looks only at `touched` and goes straight to the threshold when no card leaves; the
+    """flow.end_turn looks only at `marked` and goes straight to the threshold when no card leaves; the
     plain rule looks at every card and always settles. Bot games, with random bonuses and damage dealt
     before many turn ends so that cards also leave at the turn's end (and regenerate)."""
     leaving = compared = 0

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from referee.bots import bot_header, play
 from referee.logio import setup_decoder
 from referee.rulesets import get
+from referee.rulesets.basictcg_mtg.state import attacked, fresh
 from schemas import basictcg_mtg as bt
 from tests import selfplay
 
@@ -117,19 +118,25 @@ def test_render_and_describe_at_every_step(players: int) -> None:
 def test_what_the_state_keeps_for_the_turn_s_end_matches_the_table() -> None:
     """The turn's end reads things kept as play goes (state.py), not the whole table: each side's level
     total (BT-11.3) must equal the sum worked card by card (a material 1, a face-up card its level and
-    tokens); every card in play with a bonus, damage, or the fresh or attacked flag must be in `touched`,
-    with what lies on it; the next seat must be the first player clockwise after the active one who has
+    tokens); every card in play with a bonus or damage must be in `marked`, with what lies on it; a card
+    is fresh exactly when it was not in play as the turn began, and has attacked exactly when an attack
+    of this turn named it (BT-5.2, kept as turn numbers); the next seat must be the first player clockwise after the active one who has
     not left (BT-11.4); and no regeneration waits in the main phase (flow.end_turn relies on it). After
     every record of bot games in which players also concede now and then."""
     from schemas.log import Concede
 
     checked = 0
+    turn: tuple[int, int] = (-1, 0)
     for seed, state, rng in playing(range(60)):
         if rng.random() < 0.003:
             record: msgspec.Struct = Concede(by=rng.choice(state.in_game()))
         else:
             record = BT.sample(state, rng)
         BT.apply(state, record)
+        if (seed, state.turn) != turn:  # a new turn (or game) has begun: what is in play now is not fresh
+            turn, began, swung = (seed, state.turn), {c for side in state.sides.values() for c in side.field}, set()
+        if type(record) is bt.Attack:
+            swung.add(record.attacker)
         assert state.phase != "main" or not state.doomed, (seed, record)
         seats = state.players
         at = seats.index(state.active)
@@ -138,7 +145,9 @@ def test_what_the_state_keeps_for_the_turn_s_end_matches_the_table() -> None:
         for side in state.sides.values():
             worked = sum(1 if on.face_down else state.cards[c].level + on.tokens for c, on in side.field.items())
             assert side.levels == worked, (seed, record)
-            flagged = {c: on for c, on in side.field.items() if on.boost or on.damage or on.fresh or on.attacked}
-            assert all(state.touched.get(c) is on for c, on in flagged.items()), (seed, record)
+            assert {c for c, on in side.field.items() if fresh(state, on)} == side.field.keys() - began, (seed, record)
+            assert {c for c, on in side.field.items() if attacked(state, on)} == side.field.keys() & swung, (seed, record)
+            flagged = {c: on for c, on in side.field.items() if on.boost or on.damage}
+            assert all(state.marked.get(c) is on for c, on in flagged.items()), (seed, record)
             checked += 1
     assert checked > 10_000

@@ -46,7 +46,7 @@ def fight(state: State, attacker: str, defender: str) -> None:
     if not shielded:  # poison and deathtouch happen even when the attacker is removed
         if "poison" in a.keywords:
             d_on.damage += power(a, a_on)
-            state.touched[defender] = d_on
+            state.marked[defender] = d_on
             doomed += overdamaged(state, [defender])
         if "deathtouch" in a.keywords:
             to_discard(state, defender)  # a sacrifice: no regeneration (BT-7.7)
@@ -84,18 +84,19 @@ def next_doomed(state: State) -> None:
 
 def end_turn(state: State) -> None:
     """BT-11.2: this turn's bonuses end, damage is checked again (BT-8.3, now without them), then the turn finishes."""
-    cards, owner, sides = state.cards, state.owner, state.sides
-    doomed = []
-    for card, on in state.touched.items():  # only these can carry a bonus or damage
-        on.boost = 0
-        damaged = on.damage and on.damage >= (1 if on.face_down else cards[card].level + on.tokens)
-        if damaged and sides[owner[card]].field.get(card) is on:  # and still in play
-            doomed.append(card)
-    if doomed:
-        settle(state, doomed, resume="end")
-    else:  # settle() with no card leaving: in the main phase no regeneration waits (state.doomed is empty)
-        state.resume = "end"
-        finish_turn(state)
+    if state.marked:  # only these can carry a bonus or damage; most turns none does
+        cards, owner, sides = state.cards, state.owner, state.sides
+        doomed = []
+        for card, on in state.marked.items():
+            on.boost = 0
+            damaged = on.damage and on.damage >= (1 if on.face_down else cards[card].level + on.tokens)
+            if damaged and sides[owner[card]].field.get(card) is on:  # and still in play
+                doomed.append(card)
+        if doomed:
+            settle(state, doomed, resume="end")
+            return
+    # settle() with no card leaving: in the main phase no regeneration waits (state.doomed is empty)
+    finish_turn(state)
 
 
 def finish_turn(state: State) -> None:
@@ -110,10 +111,9 @@ def finish_turn(state: State) -> None:
 
 def next_turn(state: State) -> None:
     """BT-11.4: the next player clockwise still in the game draws and plays."""
-    for on in state.touched.values():  # the others' flags are a new turn's already
+    for on in state.marked.values():  # the others carry neither (fresh and attacked go by the turn)
         on.boost = on.damage = 0
-        on.fresh = on.attacked = False
-    state.touched.clear()
+    state.marked.clear()
     active = state.active = state.next_seat[state.active]
     state.turn += 1
     state.free_used = False

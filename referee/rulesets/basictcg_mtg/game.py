@@ -22,6 +22,8 @@ from referee.rulesets.basictcg_mtg.cards import built_in_setup, declared
 from referee.rulesets.basictcg_mtg.state import (
     InPlay,
     State,
+    attacked,
+    fresh,
     is_creature,
     level,
     overdamaged,
@@ -208,7 +210,7 @@ class BasicTcgMtg(TableRuleset):
         if state.free_used:
             raise Illegal("BT-4.2", f"{state.active} has already used this turn's free play")
         side.hand.discard(card)
-        side.field[card] = state.touched[card] = InPlay(face_down=True)  # fresh
+        side.field[card] = InPlay(True, state.turn)  # face down, fresh
         side.levels += 1
         state.free_used = True
 
@@ -242,7 +244,7 @@ class BasicTcgMtg(TableRuleset):
         if card.one_shot:
             side.discard.add(card_id)
         else:
-            side.field[card_id] = state.touched[card_id] = InPlay(face_down=False)  # fresh
+            side.field[card_id] = InPlay(False, state.turn)  # face up, fresh
             side.levels += card.level
         state.free_used = state.free_used or free
 
@@ -255,9 +257,9 @@ class BasicTcgMtg(TableRuleset):
         if attacker not in side.field or not is_creature(state, attacker, side.field[attacker]):
             raise Illegal("BT-5.1", f"{attacker} is not a creature in play under {state.active}'s control")
         on = side.field[attacker]
-        if on.fresh:
+        if on.since == state.turn:  # fresh
             raise Illegal("BT-5.2", f"{attacker} came into play this turn and cannot attack yet")
-        if on.attacked:
+        if on.attacked_in == state.turn:
             raise Illegal("BT-5.2", f"{attacker} has already attacked this turn")
         card = state.cards[attacker]
         if "defender" in card.keywords:
@@ -271,8 +273,7 @@ class BasicTcgMtg(TableRuleset):
             raise Illegal("BT-5.1", f"{record.target} is not a creature; only creatures can be attacked")
         if target.protected_from(card):
             raise Illegal("BT-5.4", f"{target.name} has protection from {card.name}'s colour and cannot be its target")
-        on.attacked = True
-        state.touched[attacker] = on
+        on.attacked_in = state.turn
         state.attack = (attacker, target_id)
         state.defender = owner
         state.phase = "block"
@@ -358,7 +359,7 @@ class BasicTcgMtg(TableRuleset):
         for card, amount in record.damage.items():
             in_play[card].damage += amount
         for card in [*record.boost, *record.damage]:
-            state.touched[card] = in_play[card]
+            state.marked[card] = in_play[card]
         state.effects += 1
         flow.settle(state, [*record.destroy, *overdamaged(state, record.damage)], resume=state.phase)
 
@@ -406,7 +407,7 @@ class BasicTcgMtg(TableRuleset):
         card = state.cards[card_id]
         data: dict[str, Any] = {"card": card_id, "name": card.name, "level": card.level + on.tokens, "tokens": on.tokens}
         if card.creature:
-            data |= {"power": power(card, on), "stamina": stamina(card, on), "boost": on.boost, "fresh": on.fresh, "attacked": on.attacked}
+            data |= {"power": power(card, on), "stamina": stamina(card, on), "boost": on.boost, "fresh": fresh(state, on), "attacked": attacked(state, on)}
         return data | {"damage": on.damage}
 
 

@@ -10,7 +10,7 @@ import itertools
 from collections.abc import Iterator
 
 from referee.ruleset import CHANCE, Illegal
-from referee.rulesets.basictcg_mtg.state import State, card_level, is_creature
+from referee.rulesets.basictcg_mtg.state import State, attacked, card_level, fresh, is_creature
 from schemas import basictcg_mtg as bt
 from schemas.log import Record
 
@@ -71,7 +71,7 @@ def attackers(state: State) -> list[str]:
     field = state.sides[state.active].field
     return [
         c for c in sorted(field)
-        if is_creature(state, c, field[c]) and not field[c].fresh and not field[c].attacked
+        if is_creature(state, c, field[c]) and not fresh(state, field[c]) and not attacked(state, field[c])
         and "defender" not in state.cards[c].keywords
     ]  # fmt: skip
 

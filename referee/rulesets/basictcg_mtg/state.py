@@ -17,18 +17,20 @@ from schemas.verdict import Result
 
 
 class InPlay(msgspec.Struct, gc=False):
-    """A card on the table and what lies on it: tokens, this turn's bonus and damage, its flags.
+    """A card on the table and what lies on it: tokens, this turn's bonus and damage, and in which turns
+    it came into play and last attacked (BT-5.2: `fresh` and `attacked` compare them with the turn, so a
+    new turn need not reset them).
 
     A Struct because cards come into play on most turns: it is made in C, three times faster than a
     class with __init__ (gc=False: it holds only numbers, so it is in no reference cycle).
     """
 
     face_down: bool
+    since: int  # the turn it came into play
     tokens: int = 0
     boost: int = 0
     damage: int = 0
-    fresh: bool = True  # came into play this turn (BT-5.2)
-    attacked: bool = False
+    attacked_in: int = 0  # the last turn it attacked in (turns count from 1)
 
 
 class Side:
@@ -69,10 +71,10 @@ class State:
         self.left: list[str] = []  # players who left, in order
         self.effects = 0
         self.outcome: Result | None = None
-        # Every card in play whose boost, damage, fresh or attacked flag may differ from a new turn's, with
-        # what lies on it: the turn's end looks only at these, not at the whole table (added wherever
-        # game.py or fight sets one of them; cards that left play since may stay in it, and never return)
-        self.touched: dict[str, InPlay] = {}
+        # Every card in play that may carry a bonus or damage, with what lies on it: the turn's end looks
+        # only at these, not at the whole table, and most turns it is empty (added wherever game.py or
+        # fight sets either; cards that left play since may stay in it, and never return)
+        self.marked: dict[str, InPlay] = {}
         self.next_seat = seats_after(players, [])  # seat -> the next player clockwise still in the game
         # record type -> handler; every entry refuses once the game is over (referee.ruleset.TableRuleset, flow.finish)
         self.handlers: dict[type, Callable[[State, Any], None]] = {}
@@ -97,6 +99,16 @@ def seats_after(players: list[str], left: list[str]) -> dict[str, str]:
 def on_table(state: State, card: str) -> InPlay:
     """What lies on `card`, which is in play."""
     return state.sides[state.owner[card]].field[card]
+
+
+def fresh(state: State, on: InPlay) -> bool:
+    """BT-5.2: the card came into play this turn."""
+    return on.since == state.turn
+
+
+def attacked(state: State, on: InPlay) -> bool:
+    """BT-5.2: the card has attacked this turn."""
+    return on.attacked_in == state.turn
 
 
 def is_creature(state: State, card: str, on: InPlay) -> bool:
