@@ -101,11 +101,13 @@ def end_turn(state: State) -> None:
 
 def finish_turn(state: State) -> None:
     """BT-11.3/BT-11.4: the Act Threshold is checked, else the next turn begins (and clears damage)."""
-    threshold, sides, left = state.threshold, state.sides, state.left
-    for player in state.players:  # every turn ends here: plain loops, no generators
-        if sides[player].levels >= threshold and player not in left:
-            finish(state, "threshold")
-            return
+    if state.reached:  # only then can a total be at the threshold (state.py)
+        threshold, sides, left = state.threshold, state.sides, state.left
+        for player in state.players:
+            if sides[player].levels >= threshold and player not in left:
+                finish(state, "threshold")
+                return
+        state.reached = False  # every total is below it
     next_turn(state)
 
 

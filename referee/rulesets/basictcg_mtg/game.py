@@ -212,6 +212,8 @@ class BasicTcgMtg(TableRuleset):
         side.hand.discard(card)
         side.field[card] = InPlay(True, state.turn)  # face down, fresh
         side.levels += 1
+        if side.levels >= state.threshold:
+            state.reached = True
         state.free_used = True
 
     def _summon(self, state: State, record: bt.Summon) -> None:
@@ -246,6 +248,8 @@ class BasicTcgMtg(TableRuleset):
         else:
             side.field[card_id] = InPlay(False, state.turn)  # face up, fresh
             side.levels += card.level
+            if side.levels >= state.threshold:
+                state.reached = True
         state.free_used = state.free_used or free
 
     def _attack(self, state: State, record: bt.Attack) -> None:
@@ -354,6 +358,7 @@ class BasicTcgMtg(TableRuleset):
         for card, count in record.tokens.items():
             in_play[card].tokens += count
             state.sides[state.owner[card]].levels += count  # a material takes no tokens (above)
+            state.reached = True  # perhaps
         for card, bonus in record.boost.items():
             in_play[card].boost += bonus
         for card, amount in record.damage.items():
