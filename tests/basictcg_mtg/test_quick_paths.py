@@ -2,10 +2,10 @@
 
 `start` works out the cards once per exact declaration (cards.declared) and
 checks the decks with one test over all of them, walking them card by card
-only to name the first fault (BT-1.4). The turn's end (flow.end_turn) looks
-only at the cards that may carry a bonus or damage, skips `settle` when none leaves
-and checks the totals only when one may have reached the threshold; a draw calls
-next_draw only when an opening draw is to be skipped.
+only to name the first fault (BT-1.4). The turn's end looks only at the cards
+that may carry a bonus or damage (none on most turns), skips `settle` when none
+leaves, and checks the totals only when one may have reached the threshold; a
+draw calls next_draw only when an opening draw is to be skipped.
 """
 
 from __future__ import annotations
@@ -112,7 +112,7 @@ def plain_end_turn(state: State) -> None:
 
 
 def test_the_turn_s_end_matches_the_plain_rule_over_the_whole_table() -> None:
-    """flow.end_turn looks only at `marked`, goes straight to the threshold when no card leaves, and checks
+    """The turn's end looks only at `marked`, goes straight to the threshold when no card leaves, and checks
     the totals only when one may have grown to it (`reached`); the plain rule looks at every card, always
     settles and checks every total. Bot games, with random bonuses, damage and tokens dealt before many
     turn ends so that cards also leave at the turn's end (and regenerate) and tokens reach the threshold."""

@@ -113,9 +113,10 @@ def finish_turn(state: State) -> None:
 
 def next_turn(state: State) -> None:
     """BT-11.4: the next player clockwise still in the game draws and plays."""
-    for on in state.marked.values():  # the others carry neither (fresh and attacked go by the turn)
-        on.boost = on.damage = 0
-    state.marked.clear()
+    if state.marked:  # the others carry neither (fresh and attacked go by the turn)
+        for on in state.marked.values():
+            on.boost = on.damage = 0
+        state.marked.clear()
     active = state.active = state.next_seat[state.active]
     state.turn += 1
     state.free_used = False

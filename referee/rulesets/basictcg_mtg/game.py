@@ -369,10 +369,13 @@ class BasicTcgMtg(TableRuleset):
         flow.settle(state, [*record.destroy, *overdamaged(state, record.damage)], resume=state.phase)
 
     def _end_turn(self, state: State, record: bt.EndTurn) -> None:
-        """BT-11.2: bonuses end, damage is checked again, then the turn finishes (flow.py)."""
+        """BT-11.2: bonuses end, damage is checked again, the threshold is checked, then the next turn begins (flow.py)."""
         if state.phase != "main" or record.by != state.active:
             self._main(state, record, "end the turn")
-        flow.end_turn(state)
+        if state.marked or state.reached:
+            flow.end_turn(state)
+        else:  # most turns: no card has a bonus or damage, no total can be at the threshold
+            flow.next_turn(state)
 
     def _concede(self, state: State, record: Concede) -> None:
         """BT-12.1: a player may concede at any time and leaves the game."""
