@@ -141,3 +141,36 @@ def test_batches_give_the_verdicts_line_by_line_checks_give(monkeypatch: pytest.
     monkeypatch.setattr(engine._Records, "_batch", lambda self, chunk: None)
     assert verdicts() == batched
     assert {v.verdict for v, _ in batched} >= {"complete", "ongoing", "illegal", "malformed", "tampered"}
+
+
+@pytest.mark.parametrize("ruleset_id", ["basictcg-mtg", "crossover", "maginot", "stccg-multiplayer"])
+def test_a_record_breaking_a_deferred_pattern_fails_in_a_batch_as_line_by_line(
+    ruleset_id: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A canonical line whose string breaks its deferred pattern (referee/patterns.py) is malformed, with msgspec's error."""
+    import msgspec
+
+    from referee import engine
+    from referee.logio import record_decoder
+
+    decoder = record_decoder(ruleset_id)
+    header = bot_header(ruleset_id, 2)
+    records = list(play(header, 2))
+    broken = None
+    for index in reversed(range(1, len(records))):  # the last such record: the batch applies all before it
+        record = records[index]
+        for name in type(record).__struct_fields__:
+            value = getattr(record, name)
+            if name not in ("by", "note") and isinstance(value, str) and not decoder.valid(bad := msgspec.structs.replace(record, **{name: " x"})):
+                records[index], broken = bad, (index, name)
+                break
+        if broken:
+            break
+    assert broken is not None
+    data = b"".join(line + b"\n" for line in encode_lines(header, records))
+    batched = judge(io.BytesIO(data)).verdict
+    monkeypatch.setattr(engine._Records, "_batch", lambda self, chunk: None)
+    assert judge(io.BytesIO(data)).verdict == batched
+    assert batched.error is not None
+    assert (batched.verdict, batched.error.line, batched.error.field) == ("malformed", broken[0] + 2, broken[1])
+    assert "matching regex" in batched.error.message
