@@ -31,7 +31,7 @@ from referee.rulesets.stccg_multiplayer.cards import (
     THE_SPACE,
 )
 from referee.rulesets.stccg_multiplayer.grid import Grid, Loc
-from referee.rulesets.stccg_multiplayer.state import NEBULA, Ship, State
+from referee.rulesets.stccg_multiplayer.state import NEBULA, Player, Ship, State, counted
 from schemas import stccg_multiplayer as sg
 from schemas.log import Concede, GameLoss, Header, Record, Time
 from schemas.verdict import Result
@@ -93,13 +93,15 @@ class StccgMultiplayer(Ruleset):
         if set(setup.decks) != set(players):
             raise Illegal("SG-1.2", "the setup must give a deck to exactly the players")
         names: set[str] = set()
+        seats: dict[str, Player] = {}
         for player in players:
             deck = setup.decks[player]
             if len(deck.missions) != MISSIONS or len(deck.missions) + len(deck.seeds) != SEED_CARDS:
                 raise Illegal("SG-1.2", f"{player}'s seed deck must be 30 cards, six of them missions")
             if len(deck.draw) != DRAW_CARDS:
                 raise Illegal("SG-1.2", f"{player}'s draw deck must be 30 cards, not {len(deck.draw)}")
-            if THE_SPACE in deck.seeds or THE_SPACE in deck.draw:
+            seeds, draw, missions = counted(deck.seeds), counted(deck.draw), {}
+            if THE_SPACE in seeds or THE_SPACE in draw:
                 raise Illegal("SG-1.5", f"{player}'s deck holds The Space, which this format bans")
             for mission in deck.missions:
                 if mission.name == THE_SPACE:
@@ -107,7 +109,9 @@ class StccgMultiplayer(Ruleset):
                 if mission.name in names or mission.name == NEBULA.name:
                     raise Illegal("SG-1.4", f"the mission {mission.name!r} appears twice (or is the Nebula)")
                 names.add(mission.name)
-        state = State(players, setup.first, setup.decks)
+                missions[mission.name] = mission
+            seats[player] = Player(missions, seeds, draw, {})
+        state = State(players, setup.first, {p: seats[p] for p in setup.decks})
         state.handlers.update(self._handlers)
         return state
 

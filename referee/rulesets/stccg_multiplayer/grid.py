@@ -159,13 +159,13 @@ class Grid:
 
     def fits(self, slot: str, quadrant: str, region: str | None) -> bool:
         """SG-3.2 to SG-3.4: may a mission of `quadrant`/`region` go on `slot` as the grid stands?"""
-        slots = self.slots
-        near = [slots[s] for s in self._adjacency[slot]]
+        slots, around = self.slots, self._adjacency[slot]
         # next to its quadrant and region fits whatever else is on the grid: only other places need the whole grid
-        for loc in near:
+        for s in around:
+            loc = slots[s]
             if loc is not None and loc.quadrant == quadrant and (region is None or loc.region == region):
                 return True
-        return _fits(near, quadrant, region, self._present(quadrant, region))
+        return _fits([slots[s] for s in around], quadrant, region, self._present(quadrant, region))
 
     def empty_fits(self, quadrant: str, region: str | None) -> list[str]:
         """The empty slots where the mission may go without a shift."""
@@ -300,14 +300,21 @@ class Grid:
         without listing every legal shift. A line shorter than the ring never comes back
         next to its start, so the new mission's neighbours are then those of the start now,
         or the start's own card: such a line needs checking only if it starts `close` to
-        the mission, from a location that may move (SG-3.7).
+        the mission, from a location that may move (SG-3.7). A ring start whose ring text
+        shows no empty place within `longest` slots either way has no such line at all.
         """
-        longest, slots, around = length - 1, self.slots, len(self.ring)
+        longest, slots, around, ring_at = length - 1, self.slots, len(self.ring), self._ring_at
         if longest < 2:  # a shift moves at least one location into an empty place
             return False
         for start in slots if close is None or longest >= around else close:
             loc = slots[start]
             if loc is None or loc.region is not None:
+                continue
+            at = ring_at.get(start)
+            if at is not None and (
+                ring_text is None
+                or (ring_text.find(".", at, at + longest) < 0 and ring_text.rfind(".", at + around - longest + 1, at + around + 1) < 0)
+            ):
                 continue
             for line in self._lines_from(start, ring_text, longest):
                 if (close is None or start in close or len(line) >= around) and not self._shift_fault(line, quadrant, region, present):

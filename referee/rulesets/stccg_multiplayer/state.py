@@ -73,15 +73,13 @@ class Group(msgspec.Struct):
 class State:
     """The whole game: grid, players, phase, whose turn it is, and the tracked card effects."""
 
-    def __init__(self, players: list[str], first: str, decks: dict[str, sg.Deck]) -> None:
+    def __init__(self, players: list[str], first: str, seats: dict[str, Player]) -> None:
+        """A game about to start: `seats` are the players' decks (game.py), in the setup's order."""
         self.players = players
         self.first = first
         # each player's seat order: the others clockwise, then the player itself
         self.clockwise = {p: players[i + 1 :] + players[: i + 1] for i, p in enumerate(players)}
-        self.seats = {
-            p: Player({m.name: m for m in d.missions}, counted(d.seeds), counted(d.draw), {})
-            for p, d in decks.items()
-        }
+        self.seats = seats
         self.grid = Grid(len(players))
         self.grid.slots[CENTRE] = Loc(NEBULA.name, NEBULA.quadrant, NEBULA.span, NEBULA.kind)
         self.phase = "missions"
