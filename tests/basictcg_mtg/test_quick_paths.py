@@ -2,9 +2,10 @@
 
 `start` works out the cards once per exact declaration (cards.declared) and
 checks the decks with one test over all of them, walking them card by card
-only to name the first fault (BT-1.4). The turn's end (flow.end_turn) looks
-only at the cards that may carry a bonus or damage and skips `settle` when none leaves;
-a draw calls next_draw only when an opening draw is to be skipped.
+only to name the first fault (BT-1.4). The turn's end looks only at the cards
+that may carry a bonus or damage (none on most turns), skips `settle` when none
+leaves, and checks the totals only when one may have reached the threshold; a
+draw calls next_draw only when an opening draw is to be skipped.
 """
 
 from __future__ import annotations
@@ -101,7 +102,9 @@ def test_deck_checks_and_owners_match_the_plain_rule(decks_: list[dict[str, str]
 
 
 def plain_end_turn(state: State) -> None:
-    """BT-11.2 over the whole table: every bonus ends, every card in play is checked for damage (BT-8.3)."""
+    """BT-11.2 over the whole table: every bonus ends, every card in play is checked for damage (BT-8.3);
+    then every player's total is checked against the threshold (BT-11.3)."""
+    state.reached = True  # as if a total had grown to it: the check looks at every player
     for side in state.sides.values():
         for on in side.field.values():
             on.boost = 0
@@ -109,10 +112,11 @@ def plain_end_turn(state: State) -> None:
 
 
 def test_the_turn_s_end_matches_the_plain_rule_over_the_whole_table() -> None:
-    """flow.end_turn looks only at `marked` and goes straight to the threshold when no card leaves; the
-    plain rule looks at every card and always settles. Bot games, with random bonuses and damage dealt
-    before many turn ends so that cards also leave at the turn's end (and regenerate)."""
-    leaving = compared = 0
+    """The turn's end looks only at `marked`, goes straight to the threshold when no card leaves, and checks
+    the totals only when one may have grown to it (`reached`); the plain rule looks at every card, always
+    settles and checks every total. Bot games, with random bonuses, damage and tokens dealt before many
+    turn ends so that cards also leave at the turn's end (and regenerate) and tokens reach the threshold."""
+    leaving = compared = reached = 0
     for _seed, state, rng in playing(range(120)):
         record = BT.sample(state, rng)
         if type(record) is not bt.EndTurn:
@@ -123,6 +127,8 @@ def test_the_turn_s_end_matches_the_plain_rule_over_the_whole_table() -> None:
             aim = rng.choice(creatures)
             source = rng.choice([c for c, o in state.owner.items() if o == state.active])
             effect = bt.Effect(by=state.active, source=source, text="t", boost={aim: rng.randint(1, 3)}, damage={aim: rng.randint(1, 3)})
+            if rng.random() < 0.3:
+                effect.tokens = {aim: rng.randint(1, 2)}
             with contextlib.suppress(Illegal):  # protection (BT-10.3)
                 BT.apply(state, effect)
             continue
@@ -133,7 +139,8 @@ def test_the_turn_s_end_matches_the_plain_rule_over_the_whole_table() -> None:
         BT.apply(state, record)
         assert (BT.describe(state), BT.to_act(state), BT.result(state)) == (BT.describe(plain), BT.to_act(plain), BT.result(plain))
         compared += 1
-    assert compared > 2000 and leaving > 50
+        reached += plain.phase == "over"
+    assert compared > 2000 and leaving > 50 and reached > 60
 
 
 @settings(max_examples=200)

@@ -101,19 +101,22 @@ def end_turn(state: State) -> None:
 
 def finish_turn(state: State) -> None:
     """BT-11.3/BT-11.4: the Act Threshold is checked, else the next turn begins (and clears damage)."""
-    threshold, sides, left = state.threshold, state.sides, state.left
-    for player in state.players:  # every turn ends here: plain loops, no generators
-        if sides[player].levels >= threshold and player not in left:
-            finish(state, "threshold")
-            return
+    if state.reached:  # only then can a total be at the threshold (state.py)
+        threshold, sides, left = state.threshold, state.sides, state.left
+        for player in state.players:
+            if sides[player].levels >= threshold and player not in left:
+                finish(state, "threshold")
+                return
+        state.reached = False  # every total is below it
     next_turn(state)
 
 
 def next_turn(state: State) -> None:
     """BT-11.4: the next player clockwise still in the game draws and plays."""
-    for on in state.marked.values():  # the others carry neither (fresh and attacked go by the turn)
-        on.boost = on.damage = 0
-    state.marked.clear()
+    if state.marked:  # the others carry neither (fresh and attacked go by the turn)
+        for on in state.marked.values():
+            on.boost = on.damage = 0
+        state.marked.clear()
     active = state.active = state.next_seat[state.active]
     state.turn += 1
     state.free_used = False

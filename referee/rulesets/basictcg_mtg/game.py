@@ -212,6 +212,8 @@ class BasicTcgMtg(TableRuleset):
         side.hand.discard(card)
         side.field[card] = InPlay(True, state.turn)  # face down, fresh
         side.levels += 1
+        if side.levels >= state.threshold:
+            state.reached = True
         state.free_used = True
 
     def _summon(self, state: State, record: bt.Summon) -> None:
@@ -246,6 +248,8 @@ class BasicTcgMtg(TableRuleset):
         else:
             side.field[card_id] = InPlay(False, state.turn)  # face up, fresh
             side.levels += card.level
+            if side.levels >= state.threshold:
+                state.reached = True
         state.free_used = state.free_used or free
 
     def _attack(self, state: State, record: bt.Attack) -> None:
@@ -354,6 +358,7 @@ class BasicTcgMtg(TableRuleset):
         for card, count in record.tokens.items():
             in_play[card].tokens += count
             state.sides[state.owner[card]].levels += count  # a material takes no tokens (above)
+            state.reached = True  # perhaps
         for card, bonus in record.boost.items():
             in_play[card].boost += bonus
         for card, amount in record.damage.items():
@@ -364,10 +369,13 @@ class BasicTcgMtg(TableRuleset):
         flow.settle(state, [*record.destroy, *overdamaged(state, record.damage)], resume=state.phase)
 
     def _end_turn(self, state: State, record: bt.EndTurn) -> None:
-        """BT-11.2: bonuses end, damage is checked again, then the turn finishes (flow.py)."""
+        """BT-11.2: bonuses end, damage is checked again, the threshold is checked, then the next turn begins (flow.py)."""
         if state.phase != "main" or record.by != state.active:
             self._main(state, record, "end the turn")
-        flow.end_turn(state)
+        if state.marked or state.reached:
+            flow.end_turn(state)
+        else:  # most turns: no card has a bonus or damage, no total can be at the threshold
+            flow.next_turn(state)
 
     def _concede(self, state: State, record: Concede) -> None:
         """BT-12.1: a player may concede at any time and leaves the game."""
