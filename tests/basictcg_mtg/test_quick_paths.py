@@ -5,7 +5,8 @@ checks the decks with one test over all of them, walking them card by card
 only to name the first fault (BT-1.4). The turn's end looks only at the cards
 that may carry a bonus or damage (none on most turns), skips `settle` when none
 leaves, and checks the totals only when one may have reached the threshold; a
-draw calls next_draw only when an opening draw is to be skipped.
+draw, and a new turn, call next_draw only when a draw may have to be skipped.
+Places at the end come from the totals ranked once.
 """
 
 from __future__ import annotations
@@ -162,3 +163,37 @@ def test_draws_follow_the_plain_schedule(sizes: list[int], hand: int) -> None:
         drawers.append(state.draws[0])
         BT.apply(state, bt.Draw(by="chance", player=state.draws[0], card=min(state.sides[state.draws[0]].deck)))
     assert drawers == expected and state.phase == "main"
+
+
+@settings(max_examples=200)
+@given(st.lists(st.integers(0, 2), min_size=2, max_size=4), st.lists(st.integers(0, 3), max_size=3))
+def test_a_new_turn_owes_its_draw_as_next_draw_does(sizes: list[int], owed: list[int]) -> None:
+    """next_turn sets the draw phase itself when the new active player's draw is the only one owed and their
+    deck has cards; otherwise next_draw skips the draws of empty decks (BT-3.3). Any decks, any opening
+    draws still owed: the same draws, phase and player to act as the plain turn change through next_draw."""
+    players = ["ann", "bob", "cat", "dan"][: len(sizes)]
+    state = start(setup({p: ["Bear"] * n for p, n in zip(players, sizes, strict=True)}, hand=0))
+    state.draws, state.phase = [players[i % len(players)] for i in owed], "main"
+    plain = copy.deepcopy(state, {id(state.cards): state.cards})
+    flow.next_turn(state)
+    plain.active = plain.next_seat[plain.active]
+    plain.draws.append(plain.active)
+    flow.next_draw(plain)
+    assert (state.active, state.draws, state.phase) == (plain.active, plain.draws, plain.phase)
+
+
+@settings(max_examples=200)
+@given(st.lists(st.integers(0, 12), min_size=2, max_size=4), st.integers(0, 3))
+def test_placements_count_the_players_with_more(totals: list[int], leavers: int) -> None:
+    """BT-12.3: a player's place is 1 + how many players still in have a higher total (flow.finish ranks
+    them); those who left come after, the last to leave first."""
+    players = ["ann", "bob", "cat", "dan"][: len(totals)]
+    state = start(setup({p: ["Bear"] for p in players}, hand=0))
+    state.left = players[len(players) - min(leavers, len(players) - 1) :]
+    for player, level in zip(players, totals, strict=True):
+        state.sides[player].levels = 0 if player in state.left else level
+    flow.finish(state, "threshold")
+    remaining = [p for p in players if p not in state.left]
+    expected = {p: 1 + sum(state.sides[q].levels > state.sides[p].levels for q in remaining) for p in remaining}
+    expected |= {p: len(remaining) + 1 + later for later, p in enumerate(reversed(state.left))}
+    assert state.outcome is not None and state.outcome.placements == expected

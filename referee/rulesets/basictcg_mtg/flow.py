@@ -121,8 +121,12 @@ def next_turn(state: State) -> None:
     state.turn += 1
     state.free_used = False
     state.attack = None
-    state.draws.append(active)  # after any opening draws still owed (a leaver in turn 1)
-    next_draw(state)
+    draws = state.draws
+    draws.append(active)  # after any opening draws still owed (a leaver in turn 1)
+    if len(draws) == 1 and state.sides[active].deck:
+        state.phase = "draw"  # the usual case, where next_draw would skip nothing
+    else:
+        next_draw(state)
 
 
 def next_draw(state: State) -> None:
@@ -162,8 +166,9 @@ def finish(state: State, reason: str) -> None:
     totals = {p: total(state, p) if p in remaining else 0 for p in state.players}
     if reason == "time":
         placements = dict.fromkeys(remaining, 1)
-    else:
-        placements = {p: 1 + sum(totals[q] > totals[p] for q in remaining) for p in remaining}
+    else:  # 1 + how many have more: where a player's total first comes among them, highest first
+        ranked = sorted(map(totals.__getitem__, remaining), reverse=True)
+        placements = {p: 1 + ranked.index(totals[p]) for p in remaining}
     for later, player in enumerate(reversed(state.left)):
         placements[player] = len(remaining) + 1 + later
     winners = [] if reason == "time" else [p for p in remaining if placements[p] == 1]

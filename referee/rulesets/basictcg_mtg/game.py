@@ -225,23 +225,24 @@ class BasicTcgMtg(TableRuleset):
             _in_hand(state, state.active, card_id)
         card = state.cards[card_id]
         sacrifice = record.sacrifice
-        paid_levels = 0
         if sacrifice:
             if len(set(sacrifice)) != len(sacrifice):
                 raise Illegal("BT-4.4", "the sacrifice names a card twice")
+            paid_levels = 0
             for paid in sacrifice:
                 if paid not in side.field:
                     raise Illegal("BT-4.4", f"{paid} is not in play under {state.active}'s control, so it cannot be sacrificed")
                 paid_levels += level(state.cards[paid], side.field[paid])
-        free = not sacrifice and card.level == 1
-        if not sacrifice and card.level > 1:
+            if paid_levels < card.level:
+                raise Illegal("BT-4.4", f"{card.name} is level {card.level}, but the sacrifice is worth only {paid_levels}")
+            for paid in sacrifice:
+                to_discard(state, paid)
+        elif card.level > 1:
             raise Illegal("BT-4.5", f"{card.name} is level {card.level}; only a level 0 or 1 card is summoned without a sacrifice")
-        if free and state.free_used:
-            raise Illegal("BT-4.2", f"{state.active} has already used this turn's free play; {card.name} needs a sacrifice")
-        if not free and paid_levels < card.level:
-            raise Illegal("BT-4.4", f"{card.name} is level {card.level}, but the sacrifice is worth only {paid_levels}")
-        for paid in sacrifice:
-            to_discard(state, paid)
+        elif card.level == 1:  # free: the turn's free play (a level 0 card costs nothing)
+            if state.free_used:
+                raise Illegal("BT-4.2", f"{state.active} has already used this turn's free play; {card.name} needs a sacrifice")
+            state.free_used = True
         side.hand.discard(card_id)
         if card.one_shot:
             side.discard.add(card_id)
@@ -250,7 +251,6 @@ class BasicTcgMtg(TableRuleset):
             side.levels += card.level
             if side.levels >= state.threshold:
                 state.reached = True
-        state.free_used = state.free_used or free
 
     def _attack(self, state: State, record: bt.Attack) -> None:
         """BT-5: a creature that may attack this turn attacks another player's creature."""
