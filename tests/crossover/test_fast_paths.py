@@ -69,6 +69,10 @@ def test_side_sets_answer_as_the_plain_rules(game: str, cards: list[Card]) -> No
                     assert side.of_type(zone, kind, event) == expected  # type: ignore[arg-type]
                     assert side.holds(zone, kind, event) == bool(expected)  # type: ignore[arg-type]
         assert side.playable() == plain_playable(side)
+        assert side.initiative() == sum(side.cards[m].initiative for m in side.minions)
+        leader = rng.choice(names)
+        side.lead(leader)
+        assert side.leader == leader and side.play_value == side.cards[leader].play_value
         for minion in side.minions:
             for ability in ("double_attack", "endurance"):
                 assert side.has(minion, ability) == plain_has(side, minion, ability)  # type: ignore[arg-type]

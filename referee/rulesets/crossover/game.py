@@ -142,7 +142,7 @@ class Crossover(TableRuleset):
             status = "in" if p in state.alive else f"out (place {state.placements[p]})"
             minions = " ".join(m + "".join(f"+{e}" for e in s.minions[m].equipment) for m in s.order(s.minions)) or "-"
             lines.append(
-                f"  {p} [{s.game}] {status}, wins {s.wins}: leader {s.leader or '-'} (plays {s.play_value()}), "
+                f"  {p} [{s.game}] {status}, wins {s.wins}: leader {s.leader or '-'} (plays {s.play_value}), "
                 f"deck {len(s.deck)}, hand {len(s.hand)}, minions {minions}"
             )
         if state.attack is not None:
@@ -162,13 +162,14 @@ class Crossover(TableRuleset):
             raise Illegal("XO-3.1", "no card is due to be drawn now")
         if record.by != CHANCE:  # inline: most records are draws
             _by(record, CHANCE, "a draw is a chance record")
-        side = state.sides[state.actor]
-        if record.player != state.actor:
-            raise Illegal("XO-3.2", f"the card due is {state.actor}'s to draw, not {record.player}'s")
-        if record.card not in side.deck:
-            raise Illegal("XO-3.2", f"{record.card} is not in {state.actor}'s deck")
-        side.deck.discard(record.card)
-        side.hand.add(record.card)
+        actor, card = state.actor, record.card
+        side = state.sides[actor]
+        if record.player != actor:
+            raise Illegal("XO-3.2", f"the card due is {actor}'s to draw, not {record.player}'s")
+        if card not in side.deck:
+            raise Illegal("XO-3.2", f"{card} is not in {actor}'s deck")
+        side.deck.discard(card)
+        side.hand.add(card)
         state.owed -= 1
         if not state.owed:
             flow.after_draws(state)
@@ -179,7 +180,7 @@ class Crossover(TableRuleset):
         if record.search:
             (leader,) = side.of_type(side.deck, "leader")
             side.deck.discard(leader)
-            side.leader = leader
+            side.lead(leader)
             flow.owe(state, OPENING_SEARCH_DRAWS, "searched")
         else:
             flow.owe(state, HAND_SIZE, "deal")
@@ -190,7 +191,7 @@ class Crossover(TableRuleset):
         if record.card not in side.hand or side.cards[record.card].type != "leader":
             raise Illegal("XO-4.3", f"{record.card} is not a leader in {state.actor}'s hand")
         side.hand.discard(record.card)
-        side.leader = record.card
+        side.lead(record.card)
         flow.next_opener(state)
 
     # -- records: the play phase --------------------------------------------------
@@ -230,7 +231,7 @@ class Crossover(TableRuleset):
         """XO-5.7: the turn ends, with a draw if the player wants one."""
         side = self._asked_for(state, record, "turn", "pass")
         if state.plays:
-            raise Illegal("XO-5.2", f"{state.actor} has made {state.plays} of {side.play_value()} plays; a started turn cannot pass")
+            raise Illegal("XO-5.2", f"{state.actor} has made {state.plays} of {side.play_value} plays; a started turn cannot pass")
         if record.draw and not side.deck:
             raise Illegal("XO-5.7", f"{state.actor}'s deck is empty; there is nothing to draw")
         state.passes += 1
@@ -313,7 +314,7 @@ class Crossover(TableRuleset):
         if record.leader is not None:
             assert side.leader is not None
             side.discard.add(side.leader)
-            side.leader = record.leader
+            side.lead(record.leader)
         side.hand = hand - set(record.discard)
         side.discard.update(record.discard)
         flow.refill(state)
@@ -351,7 +352,7 @@ class Crossover(TableRuleset):
     def _play(self, state: State, record: xo.Summon | xo.Equip | xo.PlayEvent, kind: str) -> Side:
         """XO-5.2 to XO-5.4: checks every play shares; the side of the player making it."""
         side = self._asked_for(state, record, "turn", _PLAYING[kind])
-        value = side.play_value()
+        value = side.play_value
         if value == 0:
             raise Illegal("XO-5.2", f"{side.leader}'s play value is 0: {state.actor} can only pass")
         if state.plays == 0 and side.playable() < value:
@@ -392,7 +393,7 @@ def _describe_side(side: Side, place: int | None) -> dict[str, Any]:
         "place": place,
         "wins": side.wins,
         "leader": side.leader,
-        "play_value": side.play_value(),
+        "play_value": side.play_value,
         "initiative": side.initiative(),
         "hand": side.order(side.hand),
         "deck": side.order(side.deck),

@@ -57,7 +57,7 @@ def plays(state: State) -> Iterator[Record]:
         yield xo.Pass(by=actor)
         if side.deck:
             yield xo.Pass(by=actor, draw=True)
-    value = side.play_value()
+    value = side.play_value
     if value == 0 or (not state.plays and side.playable() < value):
         return
     for card in side.of_type(side.hand, "minion"):

@@ -8,7 +8,6 @@ rules only ever read `Mapped` values.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
 from typing import Any, Literal, get_args
 
 from referee.rulesets.crossover.translations import Mapped
@@ -42,7 +41,7 @@ class Roster:
     intersection instead of a loop over the cards.
     """
 
-    __slots__ = ("abilities", "cards", "groups", "rank")
+    __slots__ = ("abilities", "cards", "groups", "initiatives", "rank")
 
     def __init__(self, cards: dict[str, Mapped]) -> None:
         self.cards = cards
@@ -53,6 +52,7 @@ class Roster:
             groups[card.type, None].add(name)
             groups.setdefault((card.type, card.event), set()).add(name)
         self.groups = {key: frozenset(names) for key, names in groups.items()}
+        self.initiatives = {name: card.initiative for name, card in cards.items()}
         self.abilities = {
             ability: frozenset(n for n, card in cards.items() if getattr(card, ability)) for ability in ("double_attack", "endurance")
         }
@@ -67,9 +67,11 @@ class Side:
         self.rank = roster.rank
         self.groups = roster.groups
         self.abilities = roster.abilities
+        self.initiatives = roster.initiatives
         self.deck: set[str] = set(roster.cards)
         self.hand: set[str] = set()
         self.leader: str | None = None
+        self.play_value = 0  # the play value of the leader in play (XO-5.2), kept by `lead`
         self.minions: dict[str, Minion] = {}
         self.discard: set[str] = set()
         self.wins = 0
@@ -90,13 +92,14 @@ class Side:
         """Every card of the deck of crossover type `kind` (and event kind `event`)."""
         return self.groups.get((kind, event), _NONE)
 
-    def play_value(self) -> int:
-        """The play value of the leader in play (XO-5.2)."""
-        return self.cards[self.leader].play_value if self.leader else 0
+    def lead(self, leader: str) -> None:
+        """`leader` is the leader in play from now on; its play value is how many plays a turn takes (XO-5.2)."""
+        self.leader = leader
+        self.play_value = self.cards[leader].play_value
 
     def initiative(self) -> int:
         """The sum of the minions' contributions (XO-2.6)."""
-        return sum(self.cards[m].initiative for m in self.minions)
+        return sum(map(self.initiatives.__getitem__, self.minions))
 
     def has(self, minion: str, ability: Literal["double_attack", "endurance"]) -> bool:
         """Whether `minion` has `ability`, from its own card or any equipment on it (XO-7.4: no stacking)."""
@@ -130,15 +133,17 @@ class Side:
         self.discard.update([minion, *self.minions.pop(minion).equipment])
 
 
-@dataclass(slots=True)
 class AttackInProgress:
     """One attack of a skirmish and its response window (XO-7.6)."""
 
-    minion: str
-    targets: list[str]
-    draw: bool = False  # the attacker answered with a Draw event (XO-7.8)
-    stopped: set[str] = field(default_factory=set)  # targets saved by Stop! (XO-7.7)
-    done: set[str] = field(default_factory=set)  # players who said `done` since the last response
+    __slots__ = ("done", "draw", "minion", "stopped", "targets")
+
+    def __init__(self, minion: str, targets: list[str]) -> None:
+        self.minion = minion
+        self.targets = targets
+        self.draw = False  # the attacker answered with a Draw event (XO-7.8)
+        self.stopped: set[str] = set()  # targets saved by Stop! (XO-7.7)
+        self.done: set[str] = set()  # players who said `done` since the last response
 
 
 class State:
