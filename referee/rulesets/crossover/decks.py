@@ -34,7 +34,7 @@ def check(player: str, deck: xo.Deck) -> Side:
         if len(_seen) >= SEEN_LIMIT:
             del _seen[next(iter(_seen))]  # the oldest
         _seen[id(deck)] = (deck, roster)
-    if not roster.groups["leader", None]:
+    if not roster.groups["leader"]:
         raise Illegal("XO-1.6", f"{player}'s deck holds no leader")
     return Side(deck.game, roster)
 
