@@ -80,9 +80,9 @@ class Record(
 ):
     """Fields every record carries; each ruleset subclasses it once per record type.
 
-    `gc=False`: a record holds only strings, numbers and containers of them, so it
-    can be in no reference cycle, and leaving it to reference counting makes
-    decoding a batch about a tenth faster.
+    `gc=False`: a record holds only plain data (strings, numbers, and lists, dicts
+    and Structs of them), so it can be in no reference cycle; leaving it to
+    reference counting makes decoding a batch about a tenth faster.
     """
 
     seq: int = 0

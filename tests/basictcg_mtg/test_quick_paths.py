@@ -2,9 +2,11 @@
 
 `start` works out the cards once per exact declaration (cards.declared) and
 checks the decks with one test over all of them, walking them card by card
-only to name the first fault (BT-1.4). The turn's end (flow.end_turn) looks
-only at the cards that may carry a bonus or damage and skips `settle` when none leaves;
-a draw calls next_draw only when an opening draw is to be skipped.
+only to name the first fault (BT-1.4). The turn's end looks only at the cards
+that may carry a bonus or damage (none on most turns), skips `settle` when none
+leaves, and checks the totals only when one may have reached the threshold; a
+draw, and a new turn, call next_draw only when a draw may have to be skipped.
+Places at the end come from the totals ranked once.
 """
 
 from __future__ import annotations
@@ -101,7 +103,9 @@ def test_deck_checks_and_owners_match_the_plain_rule(decks_: list[dict[str, str]
 
 
 def plain_end_turn(state: State) -> None:
-    """BT-11.2 over the whole table: every bonus ends, every card in play is checked for damage (BT-8.3)."""
+    """BT-11.2 over the whole table: every bonus ends, every card in play is checked for damage (BT-8.3);
+    then every player's total is checked against the threshold (BT-11.3)."""
+    state.reached = True  # as if a total had grown to it: the check looks at every player
     for side in state.sides.values():
         for on in side.field.values():
             on.boost = 0
@@ -109,10 +113,11 @@ def plain_end_turn(state: State) -> None:
 
 
 def test_the_turn_s_end_matches_the_plain_rule_over_the_whole_table() -> None:
-    """flow.end_turn looks only at `marked` and goes straight to the threshold when no card leaves; the
-    plain rule looks at every card and always settles. Bot games, with random bonuses and damage dealt
-    before many turn ends so that cards also leave at the turn's end (and regenerate)."""
-    leaving = compared = 0
+    """The turn's end looks only at `marked`, goes straight to the threshold when no card leaves, and checks
+    the totals only when one may have grown to it (`reached`); the plain rule looks at every card, always
+    settles and checks every total. Bot games, with random bonuses, damage and tokens dealt before many
+    turn ends so that cards also leave at the turn's end (and regenerate) and tokens reach the threshold."""
+    leaving = compared = reached = 0
     for _seed, state, rng in playing(range(120)):
         record = BT.sample(state, rng)
         if type(record) is not bt.EndTurn:
@@ -123,6 +128,8 @@ def test_the_turn_s_end_matches_the_plain_rule_over_the_whole_table() -> None:
             aim = rng.choice(creatures)
             source = rng.choice([c for c, o in state.owner.items() if o == state.active])
             effect = bt.Effect(by=state.active, source=source, text="t", boost={aim: rng.randint(1, 3)}, damage={aim: rng.randint(1, 3)})
+            if rng.random() < 0.3:
+                effect.tokens = {aim: rng.randint(1, 2)}
             with contextlib.suppress(Illegal):  # protection (BT-10.3)
                 BT.apply(state, effect)
             continue
@@ -133,7 +140,8 @@ def test_the_turn_s_end_matches_the_plain_rule_over_the_whole_table() -> None:
         BT.apply(state, record)
         assert (BT.describe(state), BT.to_act(state), BT.result(state)) == (BT.describe(plain), BT.to_act(plain), BT.result(plain))
         compared += 1
-    assert compared > 2000 and leaving > 50
+        reached += plain.phase == "over"
+    assert compared > 2000 and leaving > 50 and reached > 60
 
 
 @settings(max_examples=200)
@@ -155,3 +163,37 @@ def test_draws_follow_the_plain_schedule(sizes: list[int], hand: int) -> None:
         drawers.append(state.draws[0])
         BT.apply(state, bt.Draw(by="chance", player=state.draws[0], card=min(state.sides[state.draws[0]].deck)))
     assert drawers == expected and state.phase == "main"
+
+
+@settings(max_examples=200)
+@given(st.lists(st.integers(0, 2), min_size=2, max_size=4), st.lists(st.integers(0, 3), max_size=3))
+def test_a_new_turn_owes_its_draw_as_next_draw_does(sizes: list[int], owed: list[int]) -> None:
+    """next_turn sets the draw phase itself when the new active player's draw is the only one owed and their
+    deck has cards; otherwise next_draw skips the draws of empty decks (BT-3.3). Any decks, any opening
+    draws still owed: the same draws, phase and player to act as the plain turn change through next_draw."""
+    players = ["ann", "bob", "cat", "dan"][: len(sizes)]
+    state = start(setup({p: ["Bear"] * n for p, n in zip(players, sizes, strict=True)}, hand=0))
+    state.draws, state.phase = [players[i % len(players)] for i in owed], "main"
+    plain = copy.deepcopy(state, {id(state.cards): state.cards})
+    flow.next_turn(state)
+    plain.active = plain.next_seat[plain.active]
+    plain.draws.append(plain.active)
+    flow.next_draw(plain)
+    assert (state.active, state.draws, state.phase) == (plain.active, plain.draws, plain.phase)
+
+
+@settings(max_examples=200)
+@given(st.lists(st.integers(0, 12), min_size=2, max_size=4), st.integers(0, 3))
+def test_placements_count_the_players_with_more(totals: list[int], leavers: int) -> None:
+    """BT-12.3: a player's place is 1 + how many players still in have a higher total (flow.finish ranks
+    them); those who left come after, the last to leave first."""
+    players = ["ann", "bob", "cat", "dan"][: len(totals)]
+    state = start(setup({p: ["Bear"] for p in players}, hand=0))
+    state.left = players[len(players) - min(leavers, len(players) - 1) :]
+    for player, level in zip(players, totals, strict=True):
+        state.sides[player].levels = 0 if player in state.left else level
+    flow.finish(state, "threshold")
+    remaining = [p for p in players if p not in state.left]
+    expected = {p: 1 + sum(state.sides[q].levels > state.sides[p].levels for q in remaining) for p in remaining}
+    expected |= {p: len(remaining) + 1 + later for later, p in enumerate(reversed(state.left))}
+    assert state.outcome is not None and state.outcome.placements == expected

@@ -101,25 +101,32 @@ def end_turn(state: State) -> None:
 
 def finish_turn(state: State) -> None:
     """BT-11.3/BT-11.4: the Act Threshold is checked, else the next turn begins (and clears damage)."""
-    threshold, sides, left = state.threshold, state.sides, state.left
-    for player in state.players:  # every turn ends here: plain loops, no generators
-        if sides[player].levels >= threshold and player not in left:
-            finish(state, "threshold")
-            return
+    if state.reached:  # only then can a total be at the threshold (state.py)
+        threshold, sides, left = state.threshold, state.sides, state.left
+        for player in state.players:
+            if sides[player].levels >= threshold and player not in left:
+                finish(state, "threshold")
+                return
+        state.reached = False  # every total is below it
     next_turn(state)
 
 
 def next_turn(state: State) -> None:
     """BT-11.4: the next player clockwise still in the game draws and plays."""
-    for on in state.marked.values():  # the others carry neither (fresh and attacked go by the turn)
-        on.boost = on.damage = 0
-    state.marked.clear()
+    if state.marked:  # the others carry neither (fresh and attacked go by the turn)
+        for on in state.marked.values():
+            on.boost = on.damage = 0
+        state.marked.clear()
     active = state.active = state.next_seat[state.active]
     state.turn += 1
     state.free_used = False
     state.attack = None
-    state.draws.append(active)  # after any opening draws still owed (a leaver in turn 1)
-    next_draw(state)
+    draws = state.draws
+    draws.append(active)  # after any opening draws still owed (a leaver in turn 1)
+    if len(draws) == 1 and state.sides[active].deck:
+        state.phase = "draw"  # the usual case, where next_draw would skip nothing
+    else:
+        next_draw(state)
 
 
 def next_draw(state: State) -> None:
@@ -159,8 +166,9 @@ def finish(state: State, reason: str) -> None:
     totals = {p: total(state, p) if p in remaining else 0 for p in state.players}
     if reason == "time":
         placements = dict.fromkeys(remaining, 1)
-    else:
-        placements = {p: 1 + sum(totals[q] > totals[p] for q in remaining) for p in remaining}
+    else:  # 1 + how many have more: where a player's total first comes among them, highest first
+        ranked = sorted(map(totals.__getitem__, remaining), reverse=True)
+        placements = {p: 1 + ranked.index(totals[p]) for p in remaining}
     for later, player in enumerate(reversed(state.left)):
         placements[player] = len(remaining) + 1 + later
     winners = [] if reason == "time" else [p for p in remaining if placements[p] == 1]

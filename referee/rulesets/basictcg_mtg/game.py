@@ -212,6 +212,8 @@ class BasicTcgMtg(TableRuleset):
         side.hand.discard(card)
         side.field[card] = InPlay(True, state.turn)  # face down, fresh
         side.levels += 1
+        if side.levels >= state.threshold:
+            state.reached = True
         state.free_used = True
 
     def _summon(self, state: State, record: bt.Summon) -> None:
@@ -223,30 +225,32 @@ class BasicTcgMtg(TableRuleset):
             _in_hand(state, state.active, card_id)
         card = state.cards[card_id]
         sacrifice = record.sacrifice
-        paid_levels = 0
         if sacrifice:
             if len(set(sacrifice)) != len(sacrifice):
                 raise Illegal("BT-4.4", "the sacrifice names a card twice")
+            paid_levels = 0
             for paid in sacrifice:
                 if paid not in side.field:
                     raise Illegal("BT-4.4", f"{paid} is not in play under {state.active}'s control, so it cannot be sacrificed")
                 paid_levels += level(state.cards[paid], side.field[paid])
-        free = not sacrifice and card.level == 1
-        if not sacrifice and card.level > 1:
+            if paid_levels < card.level:
+                raise Illegal("BT-4.4", f"{card.name} is level {card.level}, but the sacrifice is worth only {paid_levels}")
+            for paid in sacrifice:
+                to_discard(state, paid)
+        elif card.level > 1:
             raise Illegal("BT-4.5", f"{card.name} is level {card.level}; only a level 0 or 1 card is summoned without a sacrifice")
-        if free and state.free_used:
-            raise Illegal("BT-4.2", f"{state.active} has already used this turn's free play; {card.name} needs a sacrifice")
-        if not free and paid_levels < card.level:
-            raise Illegal("BT-4.4", f"{card.name} is level {card.level}, but the sacrifice is worth only {paid_levels}")
-        for paid in sacrifice:
-            to_discard(state, paid)
+        elif card.level == 1:  # free: the turn's free play (a level 0 card costs nothing)
+            if state.free_used:
+                raise Illegal("BT-4.2", f"{state.active} has already used this turn's free play; {card.name} needs a sacrifice")
+            state.free_used = True
         side.hand.discard(card_id)
         if card.one_shot:
             side.discard.add(card_id)
         else:
             side.field[card_id] = InPlay(False, state.turn)  # face up, fresh
             side.levels += card.level
-        state.free_used = state.free_used or free
+            if side.levels >= state.threshold:
+                state.reached = True
 
     def _attack(self, state: State, record: bt.Attack) -> None:
         """BT-5: a creature that may attack this turn attacks another player's creature."""
@@ -354,6 +358,7 @@ class BasicTcgMtg(TableRuleset):
         for card, count in record.tokens.items():
             in_play[card].tokens += count
             state.sides[state.owner[card]].levels += count  # a material takes no tokens (above)
+            state.reached = True  # perhaps
         for card, bonus in record.boost.items():
             in_play[card].boost += bonus
         for card, amount in record.damage.items():
@@ -364,10 +369,13 @@ class BasicTcgMtg(TableRuleset):
         flow.settle(state, [*record.destroy, *overdamaged(state, record.damage)], resume=state.phase)
 
     def _end_turn(self, state: State, record: bt.EndTurn) -> None:
-        """BT-11.2: bonuses end, damage is checked again, then the turn finishes (flow.py)."""
+        """BT-11.2: bonuses end, damage is checked again, the threshold is checked, then the next turn begins (flow.py)."""
         if state.phase != "main" or record.by != state.active:
             self._main(state, record, "end the turn")
-        flow.end_turn(state)
+        if state.marked or state.reached:
+            flow.end_turn(state)
+        else:  # most turns: no card has a bonus or damage, no total can be at the threshold
+            flow.next_turn(state)
 
     def _concede(self, state: State, record: Concede) -> None:
         """BT-12.1: a player may concede at any time and leaves the game."""

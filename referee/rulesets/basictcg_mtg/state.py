@@ -59,6 +59,10 @@ class State:
         self.owner = owner  # card id -> the player whose deck holds it
         self.sides = {p: Side(set(decks[p])) for p in players}
         self.threshold = threshold
+        # Whether a total may have reached the threshold since a turn's end last found none there (BT-11.3):
+        # set wherever a total grows to it (game.py: material, summon; any tokens), so that most turns'
+        # ends need not look at every player
+        self.reached = threshold <= 0
         self.active = first
         self.turn = 1
         self.phase = "draw"  # draw, main, block, regen, over
