@@ -170,6 +170,7 @@ class State:
         # combat phase
         self.skirmishes: list[tuple[str, str]] = []  # (attacker, defender), in order
         self.skirmish = -1  # index of the skirmish being fought
+        self.defender = ""  # its defender (its attacker is `actor`), set as the fight begins (flow.next_skirmish)
         self.won: set[str] = set()  # who won a skirmish this combat
         self.attack: AttackInProgress | None = None
         # the end
@@ -209,15 +210,11 @@ class State:
                 return candidate
         raise AssertionError("no player is left")
 
-    def opponent(self) -> str:
-        """The defender of the skirmish being fought."""
-        return self.skirmishes[self.skirmish][1]
-
     def asked(self) -> list[str]:
         """XO-7.6: the players the response window of the attack in progress still waits for."""
         attack = self.attack
         assert attack is not None
-        attacker, defender = self.actor, self.opponent()
+        attacker, defender = self.actor, self.defender
         asked = []
         if not attack.draw and attacker not in attack.done:
             side = self.sides[attacker]
