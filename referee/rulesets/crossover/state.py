@@ -185,11 +185,12 @@ class State:
         self._seat()
 
     def _seat(self) -> None:
-        """The seat order of the players still in; who follows whom is worked out again as it is asked."""
+        """The seat order of the players still in, and who follows each of them (for a player out, that is
+        worked out as it is asked)."""
         start = self.players.index(self.first)
         rotated = self.players[start:] + self.players[:start]
         self.seats = [p for p in rotated if p in self.alive]
-        self.following: dict[str, str] = {}
+        self.following: dict[str, str] = dict(zip(self.seats, self.seats[1:] + self.seats[:1], strict=True))
 
     def seat_order(self) -> list[str]:
         """The players still in, clockwise from the first player (or the next one still in)."""
