@@ -358,7 +358,8 @@ class BasicTcgMtg(TableRuleset):
         for card, count in record.tokens.items():
             in_play[card].tokens += count
             state.sides[state.owner[card]].levels += count  # a material takes no tokens (above)
-            state.reached = True  # perhaps
+        if record.tokens:
+            state.reached = True  # a total may have grown to the threshold
         for card, bonus in record.boost.items():
             in_play[card].boost += bonus
         for card, amount in record.damage.items():
