@@ -90,8 +90,9 @@ class BasicTcgMtg(TableRuleset):
         state = State(players, setup.first, cards, owner, setup.decks, setup.threshold)
         state.handlers = dict(self._handlers)
         seat = players.index(setup.first)
-        clockwise = players[seat:] + players[:seat]
-        state.draws = [p for p in clockwise for _ in range(setup.hand)] + [setup.first]
+        for player in players[seat:] + players[:seat]:  # the opening hands, clockwise from the first player
+            state.draws += [player] * setup.hand
+        state.draws.append(setup.first)
         flow.next_draw(state)
         return state
 
