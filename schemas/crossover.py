@@ -18,20 +18,24 @@ CardName = Annotated[str, deferred(whole(r"\S(.*\S)?"), min_length=1, max_length
 Word = Annotated[str, deferred(whole(r"[a-z0-9][a-z0-9 _-]*"), min_length=1, max_length=32)]
 
 
-class Card(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
+# Decks and cards are frozen, with tuples for their lists: the decoder hands every game the same Deck
+# for the same text (`remembered`), and the referee works each deck out once per Deck object
+# (referee/rulesets/crossover/decks.py). Only `stats` stays a dict (msgspec decodes no read-only
+# mapping); nothing may write to it. The JSON Schema and error messages are those of lists.
+class Card(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True, frozen=True):
     """One card as its own game prints it: name, native type, numbers and traits."""
 
     name: CardName
     kind: Word
     stats: dict[Word, int] = msgspec.field(default_factory=dict)
-    traits: list[Word] = msgspec.field(default_factory=list)
+    traits: tuple[Word, ...] = ()
 
 
-class Deck(msgspec.Struct, forbid_unknown_fields=True):
+class Deck(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
     """A player's 20 cards, all from the game `game` (a translation's id)."""
 
     game: Word
-    cards: list[Card]
+    cards: tuple[Card, ...]
 
 
 class Setup(msgspec.Struct, forbid_unknown_fields=True):

@@ -141,7 +141,7 @@ def test_a_remembered_field_inside_dict_values_is_shared() -> None:
     setup = decoder.decode(line)
     assert type(setup.decks["p1"]) is NestedDeck and setup.decks["p2"].game == "b"
     assert setup.decks["p1"].cards is setup.decks["p2"].cards
-    assert msgspec.to_builtins(setup) == msgspec.json.decode(line)
+    assert msgspec.json.encode(setup) == line  # the same JSON (xo.Card keeps traits as a tuple)
     with pytest.raises(msgspec.ValidationError, match=r"at `\$\.decks\[\.\.\.\]\.cards\[0\]\.kind`"):
         decoder.decode(line.replace(b'"creature"', b'"Creature"'))
 

@@ -5,19 +5,22 @@ sets) on random hands, decks and minions of every built-in and test deck, and th
 from __future__ import annotations
 
 import random
+from typing import Annotated
 
 import msgspec
 import pytest
 
+from referee.patterns import Decoder
 from referee.ruleset import Illegal
 from referee.rulesets.crossover import decks
 from referee.rulesets.crossover.state import Minion, Roster, Side, State
 from referee.rulesets.crossover.translations import translate
-from schemas.crossover import Card
+from schemas.crossover import Card, Deck
+from schemas.log import remembered
 from tests.crossover import xolog
 
 KINDS = ("leader", "minion", "equipment", "event")
-EVENTS = (None, "draw", "stop")
+EVENTS = ("draw", "stop")
 
 
 def _decks() -> list[tuple[str, list[Card]]]:
@@ -28,8 +31,9 @@ def _decks() -> list[tuple[str, list[Card]]]:
 # The plain rules, as they read before the sets: one translated card at a time.
 
 
-def plain_of_type(side: Side, names: set[str], kind: str, event: str | None) -> list[str]:
-    chosen = [n for n in names if side.cards[n].type == kind and (event is None or side.cards[n].event == event)]
+def plain_of_type(side: Side, names: set[str], kind: str) -> list[str]:
+    """Cards of crossover type `kind`, or events of kind `kind`."""
+    chosen = [n for n in names if side.cards[n].type == kind or (side.cards[n].type == "event" and side.cards[n].event == kind)]
     return sorted(chosen, key=list(side.cards).index)
 
 
@@ -60,27 +64,53 @@ def test_side_sets_answer_as_the_plain_rules(game: str, cards: list[Card]) -> No
             side.minions[minion] = Minion()
             side.minions[minion].equipment = rng.sample(names, rng.randrange(3))
         for zone in (side.hand, side.deck, set(side.minions)):
-            for kind in KINDS:
-                for event in EVENTS:
-                    expected = plain_of_type(side, zone, kind, event)
-                    assert side.of_type(zone, kind, event) == expected  # type: ignore[arg-type]
-                    assert side.holds(zone, kind, event) == bool(expected)  # type: ignore[arg-type]
+            for kind in KINDS + EVENTS:
+                expected = plain_of_type(side, zone, kind)
+                assert side.of_type(zone, kind) == expected  # type: ignore[arg-type]
+                assert side.holds(zone, kind) == bool(expected)  # type: ignore[arg-type]
         assert side.playable() == plain_playable(side)
+        assert side.initiative() == sum(side.cards[m].initiative for m in side.minions)
+        leader = rng.choice(names)
+        side.lead(leader)
+        assert side.leader == leader and side.play_value == side.cards[leader].play_value
         for minion in side.minions:
             for ability in ("double_attack", "endurance"):
                 assert side.has(minion, ability) == plain_has(side, minion, ability)  # type: ignore[arg-type]
         assert side.order(side.deck) == sorted(side.deck, key=list(side.cards).index)
 
 
-def test_a_deck_seen_before_shares_its_roster_and_any_change_is_a_new_deck() -> None:
-    cards = [msgspec.structs.replace(c) for c in decks.DECKS["dothack"]]
-    deck = decks.Deck(game="dothack", cards=cards)
+def _roster_facts(roster: Roster | Side) -> tuple[object, ...]:
+    return roster.cards, list(roster.cards), roster.rank, roster.groups, roster.abilities
+
+
+def test_the_deck_memo_answers_what_a_fresh_translation_does_for_every_deck() -> None:
+    decoder = Decoder(msgspec.defstruct("Decks", [("decks", dict[str, Annotated[Deck, remembered]])]))
+    for game, cards in _decks():
+        text = msgspec.json.encode({"decks": {"ann": Deck(game=game, cards=tuple(cards))}})
+        deck = decoder.decode(text).decks["ann"]
+        fresh = _roster_facts(Roster(decks._translated(deck)))
+        first = decks.check("ann", deck)
+        assert _roster_facts(first) == fresh
+        # the decoder gives the same Deck object for the same text: the memo answers the same Roster
+        again = decoder.decode(text).decks["ann"]
+        assert again is deck and decks.check("bob", again).cards is first.cards
+        # a different Deck object with equal content: an equal Roster
+        equal = msgspec.json.decode(msgspec.json.encode(deck), type=Deck)
+        assert equal is not deck and _roster_facts(decks.check("bob", equal)) == fresh
+
+
+def test_a_remembered_deck_cannot_change_and_a_changed_copy_is_a_new_deck() -> None:
+    deck = Deck(game="dothack", cards=decks.DECKS["dothack"])
     first = decks.check("ann", deck)
-    again = decks.check("bob", msgspec.json.decode(msgspec.json.encode(deck), type=decks.Deck))
-    assert again.cards is first.cards  # the same JSON: translated once
-    item = next(i for i, c in enumerate(cards) if c.name == "Ember Gauntlet")  # strength 2: double attack
-    changed = msgspec.structs.replace(cards[item], stats={"strength": 0, "endurance": 0})
-    other = decks.check("ann", decks.Deck(game="dothack", cards=[*cards[:item], changed, *cards[item + 1 :]]))
+    with pytest.raises(AttributeError):
+        deck.cards = ()  # type: ignore[misc]
+    with pytest.raises(AttributeError):
+        deck.cards[0].name = "Other"  # type: ignore[misc]
+    decoded = msgspec.json.decode(msgspec.json.encode(deck), type=Deck)
+    assert isinstance(decoded.cards, tuple) and isinstance(decoded.cards[0].traits, tuple)
+    item = next(i for i, c in enumerate(deck.cards) if c.name == "Ember Gauntlet")  # strength 2: double attack
+    changed = msgspec.structs.replace(deck.cards[item], stats={"strength": 0, "endurance": 0})
+    other = decks.check("ann", msgspec.structs.replace(deck, cards=(*deck.cards[:item], changed, *deck.cards[item + 1 :])))
     assert other.cards is not first.cards
     assert first.cards["Ember Gauntlet"].double_attack and not other.cards["Ember Gauntlet"].double_attack
     assert "Ember Gauntlet" in first.abilities["double_attack"] and "Ember Gauntlet" not in other.abilities["double_attack"]
@@ -117,7 +147,7 @@ def test_the_deck_memo_forgets_the_oldest_and_never_keeps_a_refused_deck(monkeyp
     monkeypatch.setattr(decks, "_seen", {})
     monkeypatch.setattr(decks, "SEEN_LIMIT", 2)
     for game in ("dothack", "mtg", "stccg1e"):
-        side = decks.check("ann", decks.Deck(game=game, cards=list(decks.DECKS[game])))
+        side = decks.check("ann", decks.Deck(game=game, cards=decks.DECKS[game]))
         assert side.game == game and len(side.cards) == decks.DECK_SIZE
     assert len(decks._seen) == 2
     twice = [*decks.DECKS["mtg"][:19], decks.DECKS["mtg"][0]]

@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import random
 
-import msgspec
-
 from referee.ruleset import Illegal
 from referee.rulesets.crossover.state import Roster, Side
 from referee.rulesets.crossover.translations import Mapped, Untranslatable, games, translator
@@ -25,25 +23,29 @@ def check(player: str, deck: xo.Deck) -> Side:
         raise Illegal("XO-1.4", f"{player}'s deck is of {deck.game!r}, which has no translation (known: {', '.join(games())})")
     if len(deck.cards) != DECK_SIZE:
         raise Illegal("XO-1.2", f"{player}'s deck holds {len(deck.cards)} cards; a deck holds exactly {DECK_SIZE}")
-    key = msgspec.json.encode(deck)  # the whole deck: equal keys are equal decks
-    roster = _seen.get(key)
-    if roster is None:
+    seen = _seen.get(id(deck))
+    if seen is not None:
+        roster = seen[1]
+    else:
         try:
             roster = Roster(_translated(deck))
         except Illegal as exc:
             raise Illegal(exc.rule, f"{player}'s deck{exc.message}") from None
         if len(_seen) >= SEEN_LIMIT:
             del _seen[next(iter(_seen))]  # the oldest
-        _seen[key] = roster
-    if not roster.groups["leader", None]:
+        _seen[id(deck)] = (deck, roster)
+    if not roster.groups["leader"]:
         raise Illegal("XO-1.6", f"{player}'s deck holds no leader")
     return Side(deck.game, roster)
 
 
-# A player brings one deck to every round of an event, so a deck seen before is
-# not translated again: its JSON -> its Roster (shared, never changed). Keyed on
-# the whole JSON, not on the Deck object, so a Deck changed in place is a new deck.
-_seen: dict[bytes, Roster] = {}
+# A player brings one deck to every round of an event, and the decoder hands every
+# game the same Deck object for the same text (schemas.log.remembered), so a deck
+# seen before is not translated again: id(Deck) -> (that Deck, its Roster). The
+# entry holds the Deck, so its id cannot pass to another object while remembered;
+# Deck and Card are frozen (schemas/crossover.py), so the Deck cannot change either
+# (but for a card's `stats` dict, which nothing may write to).
+_seen: dict[int, tuple[Deck, Roster]] = {}
 SEEN_LIMIT = 256  # as many decks as the decoder remembers (referee/patterns.py REMEMBERED_LIMIT)
 _GAMES = frozenset(games())
 
@@ -63,11 +65,11 @@ def _translated(deck: xo.Deck) -> dict[str, Mapped]:
 
 
 def _card(name: str, kind: str, *traits: str, **stats: int) -> Card:
-    return Card(name=name, kind=kind, stats=stats, traits=list(traits))
+    return Card(name=name, kind=kind, stats=stats, traits=traits)
 
 
-DECKS: dict[str, list[Card]] = {
-    "dothack": [
+DECKS: dict[str, tuple[Card, ...]] = {
+    "dothack": (
         _card("Wavemaster Ilse", "pc", destiny=2, level=3),
         _card("Heavy Blade Corvin", "pc", destiny=3),
         _card("Lance Knight Mireya", "pc", destiny=1),
@@ -83,8 +85,8 @@ DECKS: dict[str, list[Card]] = {
         _card("Smoke Veil", "action"),
         _card("Server Festival", "event"),
         _card("Data Bloom", "event"),
-    ],
-    "stccg1e": [
+    ),
+    "stccg1e": (
         _card("USS Meridian", "ship", staffing=2),
         _card("Scout Vessel Tarn", "ship", staffing=1),
         _card("Cargo Hauler Venn", "ship", staffing=3),
@@ -98,8 +100,8 @@ DECKS: dict[str, list[Card]] = {
         _card("Shore Leave", "event"),
         _card("Emergency Transport", "interrupt"),
         _card("Red Alert Call", "interrupt"),
-    ],
-    "stccg2e": [
+    ),
+    "stccg2e": (
         _card("USS Halcyon", "ship", range=8, weapons=7, shields=8),
         *(_card(n, "personnel", strength=s, cunning=c) for n, s, c in [
             ("Ensign Tamsin", 5, 5), ("Lt. Gorev", 6, 6), ("Dr. Ilari", 4, 7), ("Cadet Birn", 3, 4),
@@ -112,8 +114,8 @@ DECKS: dict[str, list[Card]] = {
         _card("Evasive Pattern", "interrupt"),
         _card("Cover Fire", "interrupt"),
         _card("Hail Frequency", "interrupt"),
-    ],
-    "mtg": [
+    ),
+    "mtg": (
         _card("Grand Marshal Orra", "creature", "legendary", "white", power=2, toughness=3),
         _card("Vexa, Ember Queen", "creature", "legendary", "red", power=3, toughness=2),
         *(_card(n, "creature", *t, power=p) for n, t, p in [
@@ -130,7 +132,7 @@ DECKS: dict[str, list[Card]] = {
         _card("Flash Volley", "instant", "red"),
         _card("Sudden Rebuff", "instant", "red"),
         _card("Molten Parry", "instant", "red"),
-    ],
+    ),
 }
 
 
@@ -138,4 +140,4 @@ def deal(players: list[str], rng: random.Random) -> dict[str, Deck]:
     """A built-in deck for each player: the four games in a random order, repeating past four seats."""
     order = sorted(DECKS)
     rng.shuffle(order)
-    return {p: Deck(game=order[i % len(order)], cards=list(DECKS[order[i % len(order)]])) for i, p in enumerate(players)}
+    return {p: Deck(game=order[i % len(order)], cards=DECKS[order[i % len(order)]]) for i, p in enumerate(players)}

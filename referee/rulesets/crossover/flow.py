@@ -37,7 +37,7 @@ def after_draws(state: State) -> None:
         elif len(leaders) == 1:
             (leader,) = leaders
             side.hand.discard(leader)
-            side.leader = leader
+            side.lead(leader)
             next_opener(state)
         else:
             state.waiting = "lead"
@@ -83,7 +83,7 @@ def played(state: State) -> None:
     """A play is made: passes no longer run in succession; the turn ends after play-value plays."""
     state.plays += 1
     state.passes = 0
-    state.turn_over = state.plays == state.sides[state.actor].play_value()
+    state.turn_over = state.plays == state.sides[state.actor].play_value
     if state.turn_over and not state.owed:
         turn_progress(state)
 

@@ -36,24 +36,6 @@ class Crossover(TableRuleset):
     min_players = 2
     max_players = 6
 
-    def __init__(self) -> None:
-        self._handlers: dict[type[Record], Callable[[State, Any], None]] = {
-            xo.Draw: self._draw,
-            xo.Opening: self._opening,
-            xo.Lead: self._lead,
-            xo.Summon: self._summon,
-            xo.Equip: self._equip,
-            xo.PlayEvent: self._event,
-            xo.Pass: self._pass,
-            xo.Attack: self._attack,
-            xo.Respond: self._respond,
-            xo.Done: self._done,
-            xo.Resolve: self._resolve,
-            Concede: self._concede,
-            Time: self._time,
-            GameLoss: self._game_loss,
-        }
-
     # -- the interface ---------------------------------------------------------
 
     def default_setup(self, players: list[str], rng: random.Random) -> xo.Setup:
@@ -71,7 +53,7 @@ class Crossover(TableRuleset):
             raise Illegal("XO-1.1", "the setup must give a deck to each player, and to nobody else")
         sides = {p: decks.check(p, setup.decks[p]) for p in players}
         state = State(players, setup.first, sides)
-        state.handlers = dict(self._handlers)
+        state.handlers = dict(HANDLERS)
         state.queue = state.seat_order()
         flow.next_opener(state)
         return state
@@ -142,7 +124,7 @@ class Crossover(TableRuleset):
             status = "in" if p in state.alive else f"out (place {state.placements[p]})"
             minions = " ".join(m + "".join(f"+{e}" for e in s.minions[m].equipment) for m in s.order(s.minions)) or "-"
             lines.append(
-                f"  {p} [{s.game}] {status}, wins {s.wins}: leader {s.leader or '-'} (plays {s.play_value()}), "
+                f"  {p} [{s.game}] {status}, wins {s.wins}: leader {s.leader or '-'} (plays {s.play_value}), "
                 f"deck {len(s.deck)}, hand {len(s.hand)}, minions {minions}"
             )
         if state.attack is not None:
@@ -154,224 +136,258 @@ class Crossover(TableRuleset):
         """Bot games end by time after BOT_ROUND_LIMIT rounds."""
         return state.round > BOT_ROUND_LIMIT
 
-    # -- records: chance and the opening ----------------------------------------
 
-    def _draw(self, state: State, record: xo.Draw) -> None:
-        """XO-3.2: chance draws a card the rules made due, from that player's deck."""
-        if not state.owed:
-            raise Illegal("XO-3.1", "no card is due to be drawn now")
-        if record.by != CHANCE:  # inline: most records are draws
-            _by(record, CHANCE, "a draw is a chance record")
-        side = state.sides[state.actor]
-        if record.player != state.actor:
-            raise Illegal("XO-3.2", f"the card due is {state.actor}'s to draw, not {record.player}'s")
-        if record.card not in side.deck:
-            raise Illegal("XO-3.2", f"{record.card} is not in {state.actor}'s deck")
-        side.deck.discard(record.card)
-        side.hand.add(record.card)
-        state.owed -= 1
-        if not state.owed:
-            flow.after_draws(state)
+# -- records: chance and the opening (a handler per record type: HANDLERS, below) ---
 
-    def _opening(self, state: State, record: xo.Opening) -> None:
-        """XO-4.4: a single-leader deck searches for its leader or draws as usual."""
-        side = self._asked_for(state, record, "opening", "say whether they search for their leader")
-        if record.search:
-            (leader,) = side.of_type(side.deck, "leader")
-            side.deck.discard(leader)
-            side.leader = leader
-            flow.owe(state, OPENING_SEARCH_DRAWS, "searched")
-        else:
-            flow.owe(state, HAND_SIZE, "deal")
-
-    def _lead(self, state: State, record: xo.Lead) -> None:
-        """XO-4.3: the opening player chooses which of several leaders to play."""
-        side = self._asked_for(state, record, "lead", "choose a leader")
-        if record.card not in side.hand or side.cards[record.card].type != "leader":
-            raise Illegal("XO-4.3", f"{record.card} is not a leader in {state.actor}'s hand")
-        side.hand.discard(record.card)
-        side.leader = record.card
-        flow.next_opener(state)
-
-    # -- records: the play phase --------------------------------------------------
-
-    def _summon(self, state: State, record: xo.Summon) -> None:
-        """XO-5.2: a minion from hand comes into play."""
-        side = self._play(state, record, "minion")
-        side.hand.discard(record.card)
-        side.minions[record.card] = Minion()
-        flow.played(state)
-
-    def _equip(self, state: State, record: xo.Equip) -> None:
-        """XO-5.2, XO-5.4: equipment from hand goes onto one of the player's minions."""
-        side = self._play(state, record, "equipment")
-        if record.minion not in side.minions:
-            raise Illegal("XO-5.4", f"{record.minion} is not a minion {state.actor} has in play")
-        side.hand.discard(record.card)
-        side.minions[record.minion].equipment.append(record.card)
-        flow.played(state)
-
-    def _event(self, state: State, record: xo.PlayEvent) -> None:
-        """XO-5.5, XO-5.6: an event; Draw draws up to two, Stop! ends the phase when the turn returns."""
-        side = self._play(state, record, "event")
-        kind = side.cards[record.card].event
-        if kind == "stop" and record.draw:
-            raise Illegal("XO-5.5", f"{record.card} is a Stop! event: only a Draw event draws cards")
-        if record.draw > len(side.deck):
-            raise Illegal("XO-5.5", f"{state.actor}'s deck holds only {len(side.deck)} card(s); cannot draw {record.draw}")
-        side.hand.discard(record.card)
-        side.discard.add(record.card)
-        if kind == "stop":
-            state.stops.add(state.actor)
-        state.owed = record.draw
-        flow.played(state)
-
-    def _pass(self, state: State, record: xo.Pass) -> None:
-        """XO-5.7: the turn ends, with a draw if the player wants one."""
-        side = self._asked_for(state, record, "turn", "pass")
-        if state.plays:
-            raise Illegal("XO-5.2", f"{state.actor} has made {state.plays} of {side.play_value()} plays; a started turn cannot pass")
-        if record.draw and not side.deck:
-            raise Illegal("XO-5.7", f"{state.actor}'s deck is empty; there is nothing to draw")
-        state.passes += 1
-        state.turn_over = True
-        state.owed = int(record.draw)
-        if not state.owed:
-            flow.after_draws(state)
-
-    # -- records: skirmishes ----------------------------------------------------
-
-    def _attack(self, state: State, record: xo.Attack) -> None:
-        """XO-7.1, XO-7.2: one of the attacker's minions attacks as many defenders as it hits."""
-        side = self._asked_for(state, record, "attack", "attack")
-        theirs = state.sides[state.opponent()]
-        if record.minion not in side.minions:
-            raise Illegal("XO-7.2", f"{record.minion} is not a minion {state.actor} has in play")
-        for target in record.targets:
-            if target not in theirs.minions:
-                raise Illegal("XO-7.2", f"{target} is not a minion {state.opponent()} has in play")
-        if len(set(record.targets)) != len(record.targets):
-            raise Illegal("XO-7.2", "a target is named twice: each hit goes to a different minion")
-        size = min(side.hits(record.minion), len(theirs.minions))
-        if len(record.targets) != size:
-            raise Illegal("XO-7.2", f"{record.minion} hits {size} minion(s) here, so it must name {size} target(s)")
-        state.attack = AttackInProgress(record.minion, list(record.targets))
-        flow.window(state)
-
-    def _respond(self, state: State, record: xo.Respond) -> None:
-        """XO-7.6 to XO-7.8: a Draw from the attacker or a Stop! from the defender."""
-        attack = self._in_window(state, record, "respond")
-        attacker, defender = state.actor, state.opponent()
-        side = state.sides[record.by]
-        if record.card not in side.hand or side.cards[record.card].type != "event":
-            raise Illegal("XO-7.6", f"{record.card} is not an event in {record.by}'s hand")
-        kind = side.cards[record.card].event
-        if record.minion not in attack.targets:
-            raise Illegal("XO-7.6", f"{record.minion} is not a target of this attack")
-        if record.by == attacker:
-            if kind != "draw":
-                raise Illegal("XO-7.8", f"{record.card} is a Stop! event: the attacker may only answer with a Draw event")
-            if attack.draw:
-                raise Illegal("XO-7.6", "a Draw event has already been played on this attack")
-            attack.targets = [record.minion]
-            attack.draw = True
-        else:
-            if kind != "stop":
-                raise Illegal("XO-7.7", f"{record.card} is a Draw event: the defender may only answer with a Stop! event")
-            if record.minion in attack.stopped:
-                raise Illegal("XO-7.7", f"{record.minion} is already saved by a Stop! event")
-            attack.stopped.add(record.minion)
-        side.hand.discard(record.card)
-        side.discard.add(record.card)
-        attack.done.discard(defender if record.by == attacker else attacker)
-        flow.window(state)
-
-    def _done(self, state: State, record: xo.Done) -> None:
-        """XO-7.6: the player plays nothing more on this attack."""
-        attack = self._in_window(state, record, "say done")
-        attack.done.add(record.by)
-        flow.window(state)
-
-    # -- records: resolution ----------------------------------------------------
-
-    def _resolve(self, state: State, record: xo.Resolve) -> None:
-        """XO-8.2, XO-8.3: an optional new leader, and the discards down to five."""
-        side = self._asked_for(state, record, "resolve", "resolve their hand")
-        hand = set(side.hand)
-        if record.leader is not None:
-            if record.leader not in hand or side.cards[record.leader].type != "leader":
-                raise Illegal("XO-8.3", f"{record.leader} is not a leader in {state.actor}'s hand")
-            hand.discard(record.leader)
-        if len(set(record.discard)) != len(record.discard):
-            raise Illegal("XO-8.3", "a discarded card is named twice")
-        for card in record.discard:
-            if card not in hand:
-                raise Illegal("XO-8.3", f"{card} is not in {state.actor}'s hand to discard")
-        over = max(0, len(hand) - HAND_SIZE)
-        if len(record.discard) != over:
-            raise Illegal("XO-8.3", f"{state.actor} must discard exactly {over} card(s) to keep {HAND_SIZE}, not {len(record.discard)}")
-        if record.leader is not None:
-            assert side.leader is not None
-            side.discard.add(side.leader)
-            side.leader = record.leader
-        side.hand = hand - set(record.discard)
-        side.discard.update(record.discard)
-        flow.refill(state)
-
-    # -- records: concede, time, game loss ----------------------------------------
-
-    def _concede(self, state: State, record: Concede) -> None:
-        """XO-9.6: a player leaves the game at any time."""
-        if record.by not in state.alive:
-            raise Illegal("XO-9.6", f"{record.by} is already out of the game")
-        flow.drop(state, record.by, "concede")
-
-    def _game_loss(self, state: State, record: GameLoss) -> None:
-        """XO-9.7: the judge puts a player out, as if they conceded."""
-        _by(record, JUDGE, "only the judge gives a game loss")
-        if record.player not in state.alive:
-            raise Illegal("XO-9.7", f"{record.player!r} is not a player still in this game")
-        flow.drop(state, record.player, "game_loss")
-
-    def _time(self, state: State, record: Time) -> None:
-        """XO-9.8: the judge calls time; the players still in are placed by skirmishes won."""
-        _by(record, JUDGE, "only the judge calls time")
-        flow.finish(state, "time")
-
-    # -- helpers -----------------------------------------------------------------
-
-    def _asked_for(self, state: State, record: Record, waiting: str, doing: str) -> Side:
-        """The actor's side, once `record` is shown to be what the game waits for from them."""
-        if state.owed or state.waiting != waiting or state.attack is not None:
-            raise Illegal("XO-3.1", f"nobody may {doing} now: {_waiting_for(state)}")
-        if record.by != state.actor:  # the message is only built for a record that breaks the rule
-            _by(record, state.actor, f"it is {state.actor} who must act now")
-        return state.sides[state.actor]
-
-    def _play(self, state: State, record: xo.Summon | xo.Equip | xo.PlayEvent, kind: str) -> Side:
-        """XO-5.2 to XO-5.4: checks every play shares; the side of the player making it."""
-        side = self._asked_for(state, record, "turn", _PLAYING[kind])
-        value = side.play_value()
-        if value == 0:
-            raise Illegal("XO-5.2", f"{side.leader}'s play value is 0: {state.actor} can only pass")
-        if state.plays == 0 and side.playable() < value:
-            raise Illegal("XO-5.3", f"{state.actor} can play only {side.playable()} card(s) but needs {value} plays: they must pass")
-        card = record.card
-        if card not in side.hand:
-            raise Illegal("XO-5.4", f"{card} is not in {state.actor}'s hand")
-        if side.cards[card].type != kind:
-            raise Illegal("XO-5.4", f"{card} is a {side.cards[card].type}, not a{'n' if kind[0] in 'aeiou' else ''} {kind}")
-        return side
-
-    def _in_window(self, state: State, record: Record, doing: str) -> AttackInProgress:
-        """The attack whose response window asks `record.by`."""
-        if state.attack is None:
-            raise Illegal("XO-7.6", f"there is no response window open to {doing} in: {_waiting_for(state)}")
-        if record.by not in state.asked():
-            raise Illegal("XO-7.6", f"the response window is not asking {record.by}; it waits for {', '.join(state.asked())}")
-        return state.attack
+def _draw(state: State, record: xo.Draw) -> None:
+    """XO-3.2: chance draws a card the rules made due, from that player's deck."""
+    if not state.owed:
+        raise Illegal("XO-3.1", "no card is due to be drawn now")
+    if record.by != CHANCE:  # inline: most records are draws
+        _by(record, CHANCE, "a draw is a chance record")
+    actor, card = state.actor, record.card
+    side = state.sides[actor]
+    if record.player != actor:
+        raise Illegal("XO-3.2", f"the card due is {actor}'s to draw, not {record.player}'s")
+    if card not in side.deck:
+        raise Illegal("XO-3.2", f"{card} is not in {actor}'s deck")
+    side.deck.discard(card)
+    side.hand.add(card)
+    state.owed -= 1
+    if not state.owed:
+        flow.after_draws(state)
 
 
+def _opening(state: State, record: xo.Opening) -> None:
+    """XO-4.4: a single-leader deck searches for its leader or draws as usual."""
+    side = _asked_for(state, record, "opening", "say whether they search for their leader")
+    if record.search:
+        (leader,) = side.of_type(side.deck, "leader")
+        side.deck.discard(leader)
+        side.lead(leader)
+        flow.owe(state, OPENING_SEARCH_DRAWS, "searched")
+    else:
+        flow.owe(state, HAND_SIZE, "deal")
+
+
+def _lead(state: State, record: xo.Lead) -> None:
+    """XO-4.3: the opening player chooses which of several leaders to play."""
+    side = _asked_for(state, record, "lead", "choose a leader")
+    if record.card not in side.hand or side.cards[record.card].type != "leader":
+        raise Illegal("XO-4.3", f"{record.card} is not a leader in {state.actor}'s hand")
+    side.hand.discard(record.card)
+    side.lead(record.card)
+    flow.next_opener(state)
+
+
+# -- records: the play phase --------------------------------------------------
+
+def _summon(state: State, record: xo.Summon) -> None:
+    """XO-5.2: a minion from hand comes into play."""
+    side = _play(state, record, "minion")
+    side.hand.discard(record.card)
+    side.minions[record.card] = Minion()
+    flow.played(state)
+
+
+def _equip(state: State, record: xo.Equip) -> None:
+    """XO-5.2, XO-5.4: equipment from hand goes onto one of the player's minions."""
+    side = _play(state, record, "equipment")
+    if record.minion not in side.minions:
+        raise Illegal("XO-5.4", f"{record.minion} is not a minion {state.actor} has in play")
+    side.hand.discard(record.card)
+    side.minions[record.minion].equipment.append(record.card)
+    flow.played(state)
+
+
+def _event(state: State, record: xo.PlayEvent) -> None:
+    """XO-5.5, XO-5.6: an event; Draw draws up to two, Stop! ends the phase when the turn returns."""
+    side = _play(state, record, "event")
+    kind = side.cards[record.card].event
+    if kind == "stop" and record.draw:
+        raise Illegal("XO-5.5", f"{record.card} is a Stop! event: only a Draw event draws cards")
+    if record.draw > len(side.deck):
+        raise Illegal("XO-5.5", f"{state.actor}'s deck holds only {len(side.deck)} card(s); cannot draw {record.draw}")
+    side.hand.discard(record.card)
+    side.discard.add(record.card)
+    if kind == "stop":
+        state.stops.add(state.actor)
+    state.owed = record.draw
+    flow.played(state)
+
+
+def _pass(state: State, record: xo.Pass) -> None:
+    """XO-5.7: the turn ends, with a draw if the player wants one."""
+    side = _asked_for(state, record, "turn", "pass")
+    if state.plays:
+        raise Illegal("XO-5.2", f"{state.actor} has made {state.plays} of {side.play_value} plays; a started turn cannot pass")
+    if record.draw and not side.deck:
+        raise Illegal("XO-5.7", f"{state.actor}'s deck is empty; there is nothing to draw")
+    state.passes += 1
+    state.turn_over = True
+    state.owed = int(record.draw)
+    if not state.owed:
+        flow.after_draws(state)
+
+
+# -- records: skirmishes ----------------------------------------------------
+
+def _attack(state: State, record: xo.Attack) -> None:
+    """XO-7.1, XO-7.2: one of the attacker's minions attacks as many defenders as it hits."""
+    side = _asked_for(state, record, "attack", "attack")
+    theirs = state.sides[state.opponent()]
+    if record.minion not in side.minions:
+        raise Illegal("XO-7.2", f"{record.minion} is not a minion {state.actor} has in play")
+    for target in record.targets:
+        if target not in theirs.minions:
+            raise Illegal("XO-7.2", f"{target} is not a minion {state.opponent()} has in play")
+    if len(set(record.targets)) != len(record.targets):
+        raise Illegal("XO-7.2", "a target is named twice: each hit goes to a different minion")
+    size = min(side.hits(record.minion), len(theirs.minions))
+    if len(record.targets) != size:
+        raise Illegal("XO-7.2", f"{record.minion} hits {size} minion(s) here, so it must name {size} target(s)")
+    state.attack = AttackInProgress(record.minion, list(record.targets))
+    flow.window(state)
+
+
+def _respond(state: State, record: xo.Respond) -> None:
+    """XO-7.6 to XO-7.8: a Draw from the attacker or a Stop! from the defender."""
+    attack = _in_window(state, record, "respond")
+    attacker, defender = state.actor, state.opponent()
+    side = state.sides[record.by]
+    if record.card not in side.hand or side.cards[record.card].type != "event":
+        raise Illegal("XO-7.6", f"{record.card} is not an event in {record.by}'s hand")
+    kind = side.cards[record.card].event
+    if record.minion not in attack.targets:
+        raise Illegal("XO-7.6", f"{record.minion} is not a target of this attack")
+    if record.by == attacker:
+        if kind != "draw":
+            raise Illegal("XO-7.8", f"{record.card} is a Stop! event: the attacker may only answer with a Draw event")
+        if attack.draw:
+            raise Illegal("XO-7.6", "a Draw event has already been played on this attack")
+        attack.targets = [record.minion]
+        attack.draw = True
+    else:
+        if kind != "stop":
+            raise Illegal("XO-7.7", f"{record.card} is a Draw event: the defender may only answer with a Stop! event")
+        if record.minion in attack.stopped:
+            raise Illegal("XO-7.7", f"{record.minion} is already saved by a Stop! event")
+        attack.stopped.add(record.minion)
+    side.hand.discard(record.card)
+    side.discard.add(record.card)
+    attack.done.discard(defender if record.by == attacker else attacker)
+    flow.window(state)
+
+
+def _done(state: State, record: xo.Done) -> None:
+    """XO-7.6: the player plays nothing more on this attack."""
+    attack = _in_window(state, record, "say done")
+    attack.done.add(record.by)
+    flow.window(state)
+
+
+# -- records: resolution ----------------------------------------------------
+
+def _resolve(state: State, record: xo.Resolve) -> None:
+    """XO-8.2, XO-8.3: an optional new leader, and the discards down to five."""
+    side = _asked_for(state, record, "resolve", "resolve their hand")
+    hand = set(side.hand)
+    if record.leader is not None:
+        if record.leader not in hand or side.cards[record.leader].type != "leader":
+            raise Illegal("XO-8.3", f"{record.leader} is not a leader in {state.actor}'s hand")
+        hand.discard(record.leader)
+    if len(set(record.discard)) != len(record.discard):
+        raise Illegal("XO-8.3", "a discarded card is named twice")
+    for card in record.discard:
+        if card not in hand:
+            raise Illegal("XO-8.3", f"{card} is not in {state.actor}'s hand to discard")
+    over = max(0, len(hand) - HAND_SIZE)
+    if len(record.discard) != over:
+        raise Illegal("XO-8.3", f"{state.actor} must discard exactly {over} card(s) to keep {HAND_SIZE}, not {len(record.discard)}")
+    if record.leader is not None:
+        assert side.leader is not None
+        side.discard.add(side.leader)
+        side.lead(record.leader)
+    side.hand = hand - set(record.discard)
+    side.discard.update(record.discard)
+    flow.refill(state)
+
+
+# -- records: concede, time, game loss ----------------------------------------
+
+def _concede(state: State, record: Concede) -> None:
+    """XO-9.6: a player leaves the game at any time."""
+    if record.by not in state.alive:
+        raise Illegal("XO-9.6", f"{record.by} is already out of the game")
+    flow.drop(state, record.by, "concede")
+
+
+def _game_loss(state: State, record: GameLoss) -> None:
+    """XO-9.7: the judge puts a player out, as if they conceded."""
+    _by(record, JUDGE, "only the judge gives a game loss")
+    if record.player not in state.alive:
+        raise Illegal("XO-9.7", f"{record.player!r} is not a player still in this game")
+    flow.drop(state, record.player, "game_loss")
+
+
+def _time(state: State, record: Time) -> None:
+    """XO-9.8: the judge calls time; the players still in are placed by skirmishes won."""
+    _by(record, JUDGE, "only the judge calls time")
+    flow.finish(state, "time")
+
+
+# -- helpers -----------------------------------------------------------------
+
+def _asked_for(state: State, record: Record, waiting: str, doing: str) -> Side:
+    """The actor's side, once `record` is shown to be what the game waits for from them."""
+    if state.owed or state.waiting != waiting or state.attack is not None:
+        raise Illegal("XO-3.1", f"nobody may {doing} now: {_waiting_for(state)}")
+    if record.by != state.actor:  # the message is only built for a record that breaks the rule
+        _by(record, state.actor, f"it is {state.actor} who must act now")
+    return state.sides[state.actor]
+
+
+def _play(state: State, record: xo.Summon | xo.Equip | xo.PlayEvent, kind: str) -> Side:
+    """XO-5.2 to XO-5.4: checks every play shares; the side of the player making it."""
+    side = _asked_for(state, record, "turn", _PLAYING[kind])
+    value = side.play_value
+    if value == 0:
+        raise Illegal("XO-5.2", f"{side.leader}'s play value is 0: {state.actor} can only pass")
+    if state.plays == 0 and side.playable() < value:
+        raise Illegal("XO-5.3", f"{state.actor} can play only {side.playable()} card(s) but needs {value} plays: they must pass")
+    card = record.card
+    if card not in side.hand:
+        raise Illegal("XO-5.4", f"{card} is not in {state.actor}'s hand")
+    if side.cards[card].type != kind:
+        raise Illegal("XO-5.4", f"{card} is a {side.cards[card].type}, not a{'n' if kind[0] in 'aeiou' else ''} {kind}")
+    return side
+
+
+def _in_window(state: State, record: Record, doing: str) -> AttackInProgress:
+    """The attack whose response window asks `record.by`."""
+    if state.attack is None:
+        raise Illegal("XO-7.6", f"there is no response window open to {doing} in: {_waiting_for(state)}")
+    if record.by not in state.asked():
+        raise Illegal("XO-7.6", f"the response window is not asking {record.by}; it waits for {', '.join(state.asked())}")
+    return state.attack
+
+
+HANDLERS: dict[type[Record], Callable[[State, Any], None]] = {
+    xo.Draw: _draw,
+    xo.Opening: _opening,
+    xo.Lead: _lead,
+    xo.Summon: _summon,
+    xo.Equip: _equip,
+    xo.PlayEvent: _event,
+    xo.Pass: _pass,
+    xo.Attack: _attack,
+    xo.Respond: _respond,
+    xo.Done: _done,
+    xo.Resolve: _resolve,
+    Concede: _concede,
+    Time: _time,
+    GameLoss: _game_loss,
+}
 _by = functools.partial(require_actor, rule="XO-3.1")  # who may make a record (XO-3.1)
 _PLAYING = {kind: f"play a{'n' if kind[0] in 'aeiou' else ''} {kind}" for kind in ("minion", "equipment", "event")}
 
@@ -392,7 +408,7 @@ def _describe_side(side: Side, place: int | None) -> dict[str, Any]:
         "place": place,
         "wins": side.wins,
         "leader": side.leader,
-        "play_value": side.play_value(),
+        "play_value": side.play_value,
         "initiative": side.initiative(),
         "hand": side.order(side.hand),
         "deck": side.order(side.deck),

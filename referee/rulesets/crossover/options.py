@@ -57,7 +57,7 @@ def plays(state: State) -> Iterator[Record]:
         yield xo.Pass(by=actor)
         if side.deck:
             yield xo.Pass(by=actor, draw=True)
-    value = side.play_value()
+    value = side.play_value
     if value == 0 or (not state.plays and side.playable() < value):
         return
     for card in side.of_type(side.hand, "minion"):
@@ -79,10 +79,10 @@ def responses(state: State) -> Iterator[Record]:
     for player in state.asked():
         side = state.sides[player]
         if player == state.actor:
-            for card in side.of_type(side.hand, "event", "draw"):
+            for card in side.of_type(side.hand, "draw"):
                 yield from (xo.Respond(by=player, card=card, minion=t) for t in attack.targets)
         else:
             open_targets = [t for t in attack.targets if t not in attack.stopped]
-            for card in side.of_type(side.hand, "event", "stop"):
+            for card in side.of_type(side.hand, "stop"):
                 yield from (xo.Respond(by=player, card=card, minion=t) for t in open_targets)
         yield xo.Done(by=player)

@@ -8,11 +8,10 @@ rules only ever read `Mapped` values.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
 from typing import Any, Literal, get_args
 
 from referee.rulesets.crossover.translations import Mapped
-from referee.rulesets.crossover.translations.base import CardType
+from referee.rulesets.crossover.translations.base import CardType, EventKind
 from schemas.verdict import Result
 
 Phase = Literal["opening", "play", "combat", "resolution", "over"]
@@ -21,7 +20,7 @@ Waiting = Literal["opening", "deal", "searched", "lead", "turn", "attack", "reso
 
 FULL_HIT = 2  # hits are counted in halves (XO-7.5)
 HAND_SIZE = 5  # the hand a player draws and keeps (XO-4.1, XO-8.2)
-_NONE: frozenset[str] = frozenset()
+Group = CardType | EventKind  # what Side.of_type looks for: cards of a crossover type, or events of a kind
 
 
 class Minion:
@@ -42,17 +41,19 @@ class Roster:
     intersection instead of a loop over the cards.
     """
 
-    __slots__ = ("abilities", "cards", "groups", "rank")
+    __slots__ = ("abilities", "cards", "groups", "initiatives", "rank")
 
     def __init__(self, cards: dict[str, Mapped]) -> None:
         self.cards = cards
         self.rank = {name: i for i, name in enumerate(cards)}
-        # (type, None) and (type, event kind) -> the names of those cards
-        groups: dict[tuple[str, str | None], set[str]] = {(kind, None): set() for kind in get_args(CardType)}
+        # crossover type, and event kind, -> the names of those cards (plain str keys: a quick lookup)
+        groups: dict[Group, set[str]] = {kind: set() for kind in (*get_args(CardType), *get_args(EventKind))}
         for name, card in cards.items():
-            groups[card.type, None].add(name)
-            groups.setdefault((card.type, card.event), set()).add(name)
-        self.groups = {key: frozenset(names) for key, names in groups.items()}
+            groups[card.type].add(name)
+            if card.type == "event" and card.event is not None:
+                groups[card.event].add(name)
+        self.groups: dict[Group, frozenset[str]] = {key: frozenset(names) for key, names in groups.items()}
+        self.initiatives = {name: card.initiative for name, card in cards.items()}
         self.abilities = {
             ability: frozenset(n for n, card in cards.items() if getattr(card, ability)) for ability in ("double_attack", "endurance")
         }
@@ -67,9 +68,11 @@ class Side:
         self.rank = roster.rank
         self.groups = roster.groups
         self.abilities = roster.abilities
+        self.initiatives = roster.initiatives
         self.deck: set[str] = set(roster.cards)
         self.hand: set[str] = set()
         self.leader: str | None = None
+        self.play_value = 0  # the play value of the leader in play (XO-5.2), kept by `lead`
         self.minions: dict[str, Minion] = {}
         self.discard: set[str] = set()
         self.wins = 0
@@ -78,25 +81,26 @@ class Side:
         """`names` in the order the deck declared them: the order of every listing."""
         return sorted(names, key=self.rank.__getitem__)
 
-    def of_type(self, names: Iterable[str], kind: CardType, event: str | None = None) -> list[str]:
-        """The cards among `names` (distinct) of crossover type `kind` (and event kind `event`), in order."""
-        return self.order(self.groups.get((kind, event), _NONE).intersection(names))
+    def of_type(self, names: Iterable[str], kind: Group) -> list[str]:
+        """The cards among `names` (distinct) of crossover type `kind`, or events of kind `kind`, in order."""
+        return self.order(self.groups[kind].intersection(names))
 
-    def holds(self, names: Iterable[str], kind: CardType, event: str | None = None) -> bool:
+    def holds(self, names: Iterable[str], kind: Group) -> bool:
         """Whether `of_type` would find any, without ordering them."""
-        return not self.groups.get((kind, event), _NONE).isdisjoint(names)
+        return not self.groups[kind].isdisjoint(names)
 
-    def group(self, kind: CardType, event: str | None = None) -> frozenset[str]:
-        """Every card of the deck of crossover type `kind` (and event kind `event`)."""
-        return self.groups.get((kind, event), _NONE)
+    def group(self, kind: Group) -> frozenset[str]:
+        """Every card of the deck of crossover type `kind`, or every event of kind `kind`."""
+        return self.groups[kind]
 
-    def play_value(self) -> int:
-        """The play value of the leader in play (XO-5.2)."""
-        return self.cards[self.leader].play_value if self.leader else 0
+    def lead(self, leader: str) -> None:
+        """`leader` is the leader in play from now on; its play value is how many plays a turn takes (XO-5.2)."""
+        self.leader = leader
+        self.play_value = self.cards[leader].play_value
 
     def initiative(self) -> int:
         """The sum of the minions' contributions (XO-2.6)."""
-        return sum(self.cards[m].initiative for m in self.minions)
+        return sum(map(self.initiatives.__getitem__, self.minions))
 
     def has(self, minion: str, ability: Literal["double_attack", "endurance"]) -> bool:
         """Whether `minion` has `ability`, from its own card or any equipment on it (XO-7.4: no stacking)."""
@@ -120,9 +124,9 @@ class Side:
         # Every card is a leader, minion, equipment or event (Roster): all but leaders, and equipment
         # only with a minion to go on, in play or in hand.
         hand, groups = self.hand, self.groups
-        count = len(hand) - len(groups["leader", None] & hand)
-        if not self.minions and groups["minion", None].isdisjoint(hand):
-            count -= len(groups["equipment", None] & hand)
+        count = len(hand) - len(groups["leader"] & hand)
+        if not self.minions and groups["minion"].isdisjoint(hand):
+            count -= len(groups["equipment"] & hand)
         return count
 
     def kill(self, minion: str) -> None:
@@ -130,15 +134,17 @@ class Side:
         self.discard.update([minion, *self.minions.pop(minion).equipment])
 
 
-@dataclass(slots=True)
 class AttackInProgress:
     """One attack of a skirmish and its response window (XO-7.6)."""
 
-    minion: str
-    targets: list[str]
-    draw: bool = False  # the attacker answered with a Draw event (XO-7.8)
-    stopped: set[str] = field(default_factory=set)  # targets saved by Stop! (XO-7.7)
-    done: set[str] = field(default_factory=set)  # players who said `done` since the last response
+    __slots__ = ("done", "draw", "minion", "stopped", "targets")
+
+    def __init__(self, minion: str, targets: list[str]) -> None:
+        self.minion = minion
+        self.targets = targets
+        self.draw = False  # the attacker answered with a Draw event (XO-7.8)
+        self.stopped: set[str] = set()  # targets saved by Stop! (XO-7.7)
+        self.done: set[str] = set()  # players who said `done` since the last response
 
 
 class State:
@@ -215,10 +221,10 @@ class State:
         asked = []
         if not attack.draw and attacker not in attack.done:
             side = self.sides[attacker]
-            if side.holds(side.hand, "event", "draw"):
+            if side.holds(side.hand, "draw"):
                 asked.append(attacker)
         if defender not in attack.done and not attack.stopped.issuperset(attack.targets):
             side = self.sides[defender]
-            if side.holds(side.hand, "event", "stop"):
+            if side.holds(side.hand, "stop"):
                 asked.append(defender)
         return asked

@@ -9,6 +9,7 @@ import msgspec
 from schemas.crossover import Card
 
 CardType = Literal["leader", "minion", "equipment", "event"]
+EventKind = Literal["stop", "draw"]
 
 
 class Untranslatable(Exception):
@@ -25,7 +26,7 @@ class Mapped(msgspec.Struct, frozen=True):
     endurance: bool = False  # minion, or granted by equipment
     half_hits: bool = False  # minion: Star Trek 2E even strength (XO-7.5)
     dies_together: bool = False  # minion: Star Trek 1E even integrity (XO-7.9)
-    event: Literal["stop", "draw"] | None = None  # event
+    event: EventKind | None = None  # event
 
 
 def numbers(card: Card, game: str, reads: tuple[str, ...], ignores: tuple[str, ...] = ()) -> dict[str, int]:
