@@ -10,8 +10,11 @@ from typing import Annotated
 import msgspec
 import pytest
 
+from referee.bots import bot_header, play
+from referee.logio import setup_decoder
 from referee.patterns import Decoder
 from referee.ruleset import Illegal
+from referee.rulesets import get as get_ruleset
 from referee.rulesets.crossover import decks
 from referee.rulesets.crossover.state import Minion, Roster, Side, State
 from referee.rulesets.crossover.translations import translate
@@ -155,3 +158,17 @@ def test_the_deck_memo_forgets_the_oldest_and_never_keeps_a_refused_deck(monkeyp
         with pytest.raises(Illegal, match="twice"):
             decks.check("bob", decks.Deck(game="mtg", cards=twice))
     assert len(decks._seen) == 2
+
+
+def test_the_defender_kept_is_the_pairing_of_the_skirmish_fought_in_bot_games() -> None:
+    ruleset = get_ruleset("crossover")
+    fights = 0
+    for seed in range(60):
+        header = bot_header("crossover", seed, 2 + seed % 5)
+        state = ruleset.start(header, setup_decoder("crossover").decode(header.setup))
+        for record in play(header, seed):
+            ruleset.apply(state, record)
+            if state.phase == "combat" and (state.waiting == "attack" or state.attack is not None):
+                fights += 1
+                assert (state.actor, state.defender) == state.skirmishes[state.skirmish]
+    assert fights > 100

@@ -90,8 +90,9 @@ class BasicTcgMtg(TableRuleset):
         state = State(players, setup.first, cards, owner, setup.decks, setup.threshold)
         state.handlers = dict(self._handlers)
         seat = players.index(setup.first)
-        clockwise = players[seat:] + players[:seat]
-        state.draws = [p for p in clockwise for _ in range(setup.hand)] + [setup.first]
+        for player in players[seat:] + players[:seat]:  # the opening hands, clockwise from the first player
+            state.draws += [player] * setup.hand
+        state.draws.append(setup.first)
         flow.next_draw(state)
         return state
 
@@ -358,7 +359,8 @@ class BasicTcgMtg(TableRuleset):
         for card, count in record.tokens.items():
             in_play[card].tokens += count
             state.sides[state.owner[card]].levels += count  # a material takes no tokens (above)
-            state.reached = True  # perhaps
+        if record.tokens:
+            state.reached = True  # a total may have grown to the threshold
         for card, bonus in record.boost.items():
             in_play[card].boost += bonus
         for card, amount in record.damage.items():

@@ -127,7 +127,7 @@ def next_skirmish(state: State) -> None:
         attacker, defender = state.skirmishes[state.skirmish]
         ready = [p for p in (attacker, defender) if p in state.alive and state.sides[p].minions]
         if len(ready) == 2:
-            state.actor, state.waiting = attacker, "attack"
+            state.actor, state.defender, state.waiting = attacker, defender, "attack"
             return
         if ready:  # XO-6.4, XO-9.6
             win(state, ready[0])
@@ -143,7 +143,7 @@ def resolve_attack(state: State) -> None:
     """XO-7.3 to XO-7.10: the hits land, the attacker dies, and the skirmish may end."""
     attack = state.attack
     assert attack is not None
-    attacker, defender = state.actor, state.opponent()
+    attacker, defender = state.actor, state.defender
     mine, theirs = state.sides[attacker], state.sides[defender]
     hit = FULL_HIT if attack.draw else mine.hit(attack.minion)
     for target in attack.targets:

@@ -235,12 +235,12 @@ def _pass(state: State, record: xo.Pass) -> None:
 def _attack(state: State, record: xo.Attack) -> None:
     """XO-7.1, XO-7.2: one of the attacker's minions attacks as many defenders as it hits."""
     side = _asked_for(state, record, "attack", "attack")
-    theirs = state.sides[state.opponent()]
+    theirs = state.sides[state.defender]
     if record.minion not in side.minions:
         raise Illegal("XO-7.2", f"{record.minion} is not a minion {state.actor} has in play")
     for target in record.targets:
         if target not in theirs.minions:
-            raise Illegal("XO-7.2", f"{target} is not a minion {state.opponent()} has in play")
+            raise Illegal("XO-7.2", f"{target} is not a minion {state.defender} has in play")
     if len(set(record.targets)) != len(record.targets):
         raise Illegal("XO-7.2", "a target is named twice: each hit goes to a different minion")
     size = min(side.hits(record.minion), len(theirs.minions))
@@ -253,7 +253,7 @@ def _attack(state: State, record: xo.Attack) -> None:
 def _respond(state: State, record: xo.Respond) -> None:
     """XO-7.6 to XO-7.8: a Draw from the attacker or a Stop! from the defender."""
     attack = _in_window(state, record, "respond")
-    attacker, defender = state.actor, state.opponent()
+    attacker, defender = state.actor, state.defender
     side = state.sides[record.by]
     if record.card not in side.hand or side.cards[record.card].type != "event":
         raise Illegal("XO-7.6", f"{record.card} is not an event in {record.by}'s hand")

@@ -36,7 +36,7 @@ def legal(state: State) -> Iterator[Record]:
     elif state.waiting == "turn":
         yield from plays(state)
     elif state.waiting == "attack":
-        defender = state.sides[state.opponent()]
+        defender = state.sides[state.defender]
         theirs = defender.order(defender.minions)
         for minion in side.order(side.minions):
             size = min(side.hits(minion), len(theirs))

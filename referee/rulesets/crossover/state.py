@@ -170,6 +170,7 @@ class State:
         # combat phase
         self.skirmishes: list[tuple[str, str]] = []  # (attacker, defender), in order
         self.skirmish = -1  # index of the skirmish being fought
+        self.defender = ""  # its defender (its attacker is `actor`), set as the fight begins (flow.next_skirmish)
         self.won: set[str] = set()  # who won a skirmish this combat
         self.attack: AttackInProgress | None = None
         # the end
@@ -184,11 +185,12 @@ class State:
         self._seat()
 
     def _seat(self) -> None:
-        """The seat order of the players still in; who follows whom is worked out again as it is asked."""
+        """The seat order of the players still in, and who follows each of them (for a player out, that is
+        worked out as it is asked)."""
         start = self.players.index(self.first)
         rotated = self.players[start:] + self.players[:start]
         self.seats = [p for p in rotated if p in self.alive]
-        self.following: dict[str, str] = {}
+        self.following: dict[str, str] = dict(zip(self.seats, self.seats[1:] + self.seats[:1], strict=True))
 
     def seat_order(self) -> list[str]:
         """The players still in, clockwise from the first player (or the next one still in)."""
@@ -209,15 +211,11 @@ class State:
                 return candidate
         raise AssertionError("no player is left")
 
-    def opponent(self) -> str:
-        """The defender of the skirmish being fought."""
-        return self.skirmishes[self.skirmish][1]
-
     def asked(self) -> list[str]:
         """XO-7.6: the players the response window of the attack in progress still waits for."""
         attack = self.attack
         assert attack is not None
-        attacker, defender = self.actor, self.opponent()
+        attacker, defender = self.actor, self.defender
         asked = []
         if not attack.draw and attacker not in attack.done:
             side = self.sides[attacker]
