@@ -113,8 +113,7 @@ def begin_turn(state: State, player: str) -> None:
     state.assembled = False
     side = state.sides[player]
     side.base_tapped = False
-    for card in side.resources:
-        side.resources[card] = False
+    side.resources = dict.fromkeys(side.resources, False)  # untapped, in the same order
     for unit in side.units.values():
         unit.tapped = False
     state.draws = [player] * DRAWS_PER_TURN
@@ -180,8 +179,7 @@ def next_player(state: State, after: str) -> str:
     """The next player clockwise from `after` who is still in (MG-2.1)."""
     seats = state.players
     i = seats.index(after)
-    for step in range(1, len(seats) + 1):
-        player = seats[(i + step) % len(seats)]
+    for player in seats[i + 1 :] + seats[:i]:
         if not state.sides[player].out:
             return player
     return after

@@ -280,7 +280,7 @@ class Maginot(TableRuleset):
         for name in units:
             side.units[name].tapped = True
         state.battle = Battle(record.by, target, list(units), record.ace or (base[0] if base else None))
-        if options.engagers(state):
+        if options.any_engager(state):
             state.phase = "engage"
         else:
             flow.initiative(state)

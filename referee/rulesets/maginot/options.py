@@ -72,6 +72,15 @@ def engagers(state: State) -> list[str]:
     return [n for n in sort_cards(units) if units[n].zone == "guardian" and not units[n].tapped]
 
 
+def any_engager(state: State) -> bool:
+    """Whether `engagers(state)` is not empty, without sorting: an attack asks this every time (MG-6.3)."""
+    assert state.battle is not None
+    for unit in state.sides[state.battle.defender].units.values():
+        if unit.zone == "guardian" and not unit.tapped:
+            return True
+    return False
+
+
 def _attacks(state: State, actor: str) -> Iterator[mg.Attack]:
     """Every battle open to the active player: each target, each set of ready units, each standing ace."""
     units_ready = ready(state)
