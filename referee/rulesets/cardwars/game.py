@@ -290,6 +290,7 @@ def _draw(state: State, record: cw.Draw) -> None:
     side.hand.add(record.card)
     state.phase = "play"
 
+
 def _play_resource(state: State, record: cw.PlayResource) -> None:
     """CW-4.1: one resource card a turn, from hand."""
     if state.phase != "play" or record.by != state.active:  # the usual record skips the call
@@ -305,6 +306,7 @@ def _play_resource(state: State, record: cw.PlayResource) -> None:
     side.hand.discard(card)
     side.field[card] = False
     state.resource_played = True
+
 
 def _play_face(state: State, record: cw.PlayFace) -> None:
     """CW-4.3 to CW-4.5: a face card, paid for by destroying resources of its suit."""
@@ -333,6 +335,7 @@ def _play_face(state: State, record: cw.PlayFace) -> None:
     side.field[card] = False
     state.fresh.add(card)
 
+
 def _attack(state: State, record: cw.Attack) -> None:
     """CW-5: attack with face cards that did not come into play this turn; [] ends the turn."""
     if state.phase != "play" or record.by != state.active:  # the usual record skips the call
@@ -356,6 +359,7 @@ def _attack(state: State, record: cw.Attack) -> None:
     state.attackers = list(attackers)
     state.phase = "defense"
 
+
 def _joker_defense(state: State, record: cw.JokerDefense) -> None:
     """CW-6.1: a joker from the defender's hand destroys every attacker."""
     _in_defense(state, record, "play a joker")
@@ -373,6 +377,7 @@ def _joker_defense(state: State, record: cw.JokerDefense) -> None:
         del mine.field[attacker]
         mine.grave.add(attacker)
     _end_turn(state)
+
 
 def _block(state: State, record: cw.Block) -> None:
     """CW-6.2: each unmarked card of the defender may block one attacker."""
@@ -394,6 +399,7 @@ def _block(state: State, record: cw.Block) -> None:
         state.phase = "assign"
     else:
         _combat(state)
+
 
 def _assign(state: State, record: cw.Assign) -> None:
     """CW-6.3: the attacker splits an attacker's whole value among its blockers."""
@@ -418,16 +424,19 @@ def _assign(state: State, record: cw.Assign) -> None:
     if not state.pending:
         _combat(state)
 
+
 def _concede(state: State, record: Concede) -> None:
     """CW-8.1: a player may concede at any time, and loses."""
     if record.by not in state.sides:
         raise Illegal("CW-8.1", "only a player may concede")
     _finish(state, _other(state, record.by), "concede")
 
+
 def _time(state: State, record: Time) -> None:
     """CW-8.2: the judge calls time; the game is a draw."""
     _by(record, JUDGE, "only the judge calls time", rule="CW-8.2")
     _finish(state, None, "time")
+
 
 def _game_loss(state: State, record: GameLoss) -> None:
     """CW-8.3: the judge gives a player a game loss."""
@@ -435,6 +444,7 @@ def _game_loss(state: State, record: GameLoss) -> None:
     if record.player not in state.sides:
         raise Illegal("CW-8.3", f"{record.player!r} is not a player in this game")
     _finish(state, _other(state, record.player), "game_loss")
+
 
 # -- what follows by itself --------------------------------------------------
 
@@ -467,6 +477,7 @@ def _combat(state: State) -> None:
     else:
         _end_turn(state)
 
+
 def _end_turn(state: State) -> None:
     """CW-2.1: the turn passes to the other player, who recovers and draws."""
     state.active, state.defender = state.defender, state.active
@@ -476,6 +487,7 @@ def _end_turn(state: State) -> None:
     state.attackers, state.blocks, state.pending, state.split = [], {}, [], {}
     _begin_turn(state)
 
+
 def _begin_turn(state: State) -> None:
     """CW-2.2 and CW-3.2/3.3: unmark, take the graveyard as the deck if needed, draw if possible."""
     side = state.sides[state.active]
@@ -484,6 +496,7 @@ def _begin_turn(state: State) -> None:
     if not side.deck and side.grave:
         side.deck, side.grave = side.grave, set()
     state.phase = "draw" if side.deck else "play"
+
 
 def _finish(state: State, winner: str | None, reason: str) -> None:
     """CW-8: the game ends; record who won and each player's life left."""
@@ -502,6 +515,7 @@ def _in_play_phase(state: State, record: Record, doing: str) -> Side:
     if record.by != state.active:
         _by(record, state.active, f"only the active player, {state.active}, may {doing}")
     return state.sides[state.active]
+
 
 def _in_defense(state: State, record: Record, doing: str) -> None:
     """Raise unless it is the defense phase and `record` is the defender's."""

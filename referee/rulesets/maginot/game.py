@@ -159,6 +159,7 @@ def _base(state: State, record: mg.Base) -> None:
         state.draws = [p for p in state.players for _ in range(flow.OPENING_HAND)]
         flow.continue_draws(state)
 
+
 def _draw(state: State, record: mg.Draw) -> None:
     """MG-1.5, MG-3.2: chance draws a card from the deck of the player who draws."""
     if state.phase != "draw":
@@ -176,6 +177,7 @@ def _draw(state: State, record: mg.Draw) -> None:
     state.draws.pop(0)
     flow.continue_draws(state)
 
+
 # -- construction ----------------------------------------------------------------
 
 def _resource(state: State, record: mg.Resource) -> None:
@@ -187,6 +189,7 @@ def _resource(state: State, record: mg.Resource) -> None:
         raise Illegal("MG-4.1", f"{card} is not a number card of diamonds, so it is not a resource")
     side.hand.discard(card)
     side.resources[card] = False
+
 
 def _tap(state: State, record: mg.Tap) -> None:
     """MG-4.2: tapping an untapped resource adds its production to the pool."""
@@ -202,6 +205,7 @@ def _tap(state: State, record: mg.Tap) -> None:
     side.resources[card] = True
     state.tapped_now.add(card)
     state.pool += 3 if card in side.queens else 1
+
 
 def _build(state: State, record: mg.Build) -> None:
     """MG-4.3, MG-4.4, MG-4.6: tokens from the pool onto a component, face down, until it is complete."""
@@ -224,6 +228,7 @@ def _build(state: State, record: mg.Build) -> None:
         side.built.add(card)
     else:
         side.building[card] = side.building.get(card, 0) + tokens
+
 
 # -- battle --------------------------------------------------------------------
 
@@ -254,6 +259,7 @@ def _attack(state: State, record: mg.Attack) -> None:
     else:
         flow.initiative(state)
 
+
 def _engage(state: State, record: mg.Engage) -> None:
     """MG-6.3: each untapped guardian unit may engage one attacker its speed allows."""
     battle = state.battle
@@ -281,15 +287,18 @@ def _engage(state: State, record: mg.Engage) -> None:
     battle.pairs = dict(record.pairs)
     flow.initiative(state)
 
+
 # -- events --------------------------------------------------------------------
 
 def _play(state: State, record: mg.Play) -> None:
     """MG-7.1 to MG-7.8: an event card or a joker (events.py)."""
     events.check_play(state, record)()
 
+
 def _tap_base(state: State, record: mg.TapBase) -> None:
     """MG-7.9: the base tap (events.py)."""
     events.check_tap_base(state, record)()
+
 
 # -- consolidation -------------------------------------------------------------
 
@@ -305,6 +314,7 @@ def _move(state: State, record: mg.Move) -> None:
         raise Illegal("MG-8.1", f"{record.unit} has already moved this phase")
     unit.zone = record.zone
     state.moved.add(record.unit)
+
 
 def _assemble(state: State, record: mg.Assemble) -> None:
     """MG-8.2, MG-8.3, MG-5.3: three complete components of one class make a unit in the patrol zone."""
@@ -323,6 +333,7 @@ def _assemble(state: State, record: mg.Assemble) -> None:
     side.built -= set(parts.values())
     side.units[record.life] = Unit(record.life, record.armor, record.weapon)
     state.assembled = True
+
 
 # -- pass ----------------------------------------------------------------------
 
@@ -348,6 +359,7 @@ def _pass(state: State, record: mg.Pass) -> None:
     else:
         flow.end_turn(state)
 
+
 # -- the end of the game ---------------------------------------------------------
 
 def _concede(state: State, record: Concede) -> None:
@@ -356,6 +368,7 @@ def _concede(state: State, record: Concede) -> None:
         raise Illegal("MG-9.3", "only a player still in the game may concede")
     flow.leave(state, record.by)
 
+
 def _game_loss(state: State, record: GameLoss) -> None:
     """MG-9.4: the judge puts a player out."""
     _by(record, JUDGE, "only the judge gives a game loss")
@@ -363,10 +376,12 @@ def _game_loss(state: State, record: GameLoss) -> None:
         raise Illegal("MG-9.4", f"{record.player!r} is not a player still in this game")
     flow.leave(state, record.player)
 
+
 def _time(state: State, record: Time) -> None:
     """MG-9.5: the judge calls time; the players still in are placed by their bases."""
     _by(record, JUDGE, "only the judge calls time")
     flow.finish(state, "time")
+
 
 # -- helpers -------------------------------------------------------------------
 
