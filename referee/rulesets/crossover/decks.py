@@ -18,30 +18,34 @@ DECK_SIZE = 20
 
 
 def check(player: str, deck: xo.Deck) -> Side:
-    """XO-1.2 to XO-1.6: one player's deck, translated card by card."""
+    """XO-1.2 to XO-1.6: one player's deck, translated card by card (once per deck: one seen before passed)."""
+    seen = _seen.get(id(deck))
+    if seen is None:
+        roster = _roster(player, deck)
+        if len(_seen) >= SEEN_LIMIT:
+            del _seen[next(iter(_seen))]  # the oldest
+        seen = _seen[id(deck)] = (deck, roster)
+    return Side(deck.game, seen[1])
+
+
+def _roster(player: str, deck: xo.Deck) -> Roster:
+    """A deck not seen before, checked in rule order and translated."""
     if deck.game not in _GAMES:
         raise Illegal("XO-1.4", f"{player}'s deck is of {deck.game!r}, which has no translation (known: {', '.join(games())})")
     if len(deck.cards) != DECK_SIZE:
         raise Illegal("XO-1.2", f"{player}'s deck holds {len(deck.cards)} cards; a deck holds exactly {DECK_SIZE}")
-    seen = _seen.get(id(deck))
-    if seen is not None:
-        roster = seen[1]
-    else:
-        try:
-            roster = Roster(_translated(deck))
-        except Illegal as exc:
-            raise Illegal(exc.rule, f"{player}'s deck{exc.message}") from None
-        if len(_seen) >= SEEN_LIMIT:
-            del _seen[next(iter(_seen))]  # the oldest
-        _seen[id(deck)] = (deck, roster)
+    try:
+        roster = Roster(_translated(deck))
+    except Illegal as exc:
+        raise Illegal(exc.rule, f"{player}'s deck{exc.message}") from None
     if not roster.groups["leader"]:
         raise Illegal("XO-1.6", f"{player}'s deck holds no leader")
-    return Side(deck.game, roster)
+    return roster
 
 
 # A player brings one deck to every round of an event, and the decoder hands every
 # game the same Deck object for the same text (schemas.log.remembered), so a deck
-# seen before is not translated again: id(Deck) -> (that Deck, its Roster). The
+# seen before is not checked or translated again: id(Deck) -> (that Deck, its Roster). The
 # entry holds the Deck, so its id cannot pass to another object while remembered;
 # Deck and Card are frozen (schemas/crossover.py), so the Deck cannot change either
 # (but for a card's `stats` dict, which nothing may write to).

@@ -41,10 +41,11 @@ class Roster:
     intersection instead of a loop over the cards.
     """
 
-    __slots__ = ("abilities", "cards", "groups", "initiatives", "rank")
+    __slots__ = ("abilities", "cards", "groups", "initiatives", "names", "rank")
 
     def __init__(self, cards: dict[str, Mapped]) -> None:
         self.cards = cards
+        self.names = frozenset(cards)  # a set copies from a set quicker than from a dict's keys
         self.rank = {name: i for i, name in enumerate(cards)}
         # crossover type, and event kind, -> the names of those cards (plain str keys: a quick lookup)
         groups: dict[Group, set[str]] = {kind: set() for kind in (*get_args(CardType), *get_args(EventKind))}
@@ -69,7 +70,7 @@ class Side:
         self.groups = roster.groups
         self.abilities = roster.abilities
         self.initiatives = roster.initiatives
-        self.deck: set[str] = set(roster.cards)
+        self.deck: set[str] = set(roster.names)
         self.hand: set[str] = set()
         self.leader: str | None = None
         self.play_value = 0  # the play value of the leader in play (XO-5.2), kept by `lead`
