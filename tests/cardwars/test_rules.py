@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 from referee.rulesets import get
+from referee.rulesets.cardwars import game
 from tests.cardwars.cwlog import BOARD, assign, attack, block, draw, face, joker, res, run
 
 CW = get("cardwars")
@@ -184,7 +185,7 @@ def test_cw_3_2_empty_deck_takes_the_graveyard() -> None:
     ann = side(replay, "ann")
     ann.grave, ann.deck = set(ann.deck), set()  # as if ann's deck had run out into her graveyard
     replay.state.active, replay.state.defender = "bob", "ann"
-    CW._end_turn(replay.state)  # bob's turn ends: ann begins hers with an empty deck
+    game._end_turn(replay.state)  # bob's turn ends: ann begins hers with an empty deck
     assert len(ann.deck) == 26 and ann.grave == set()
     assert replay.state.phase == "draw"
 
@@ -194,7 +195,7 @@ def test_cw_3_3_ruling_no_draw_when_deck_and_graveyard_are_empty() -> None:
     bob = side(replay, "bob")
     bob.deck = set()
     replay.state.active, replay.state.defender = "ann", "bob"
-    CW._end_turn(replay.state)
+    game._end_turn(replay.state)
     assert replay.state.phase == "play" and list(CW.to_act(replay.state)) == ["bob"]
     assert not any(r.__struct_config__.tag == "draw" for r in CW.legal(replay.state))
 
@@ -478,7 +479,7 @@ def test_cw_3_3_a_draw_with_deck_and_graveyard_empty_says_why() -> None:
     bob = side(replay, "bob")
     bob.deck = set()
     replay.state.active, replay.state.defender = "ann", "bob"
-    CW._end_turn(replay.state)
+    game._end_turn(replay.state)
     from referee.ruleset import Illegal
     from schemas.cardwars import Draw
 

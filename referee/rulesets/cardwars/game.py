@@ -82,20 +82,6 @@ class Cardwars(TableRuleset):
     setup_type = cw.Setup
     records = cw.RECORDS
 
-    def __init__(self) -> None:
-        self._handlers: dict[type[Record], Callable[[State, Any], None]] = {
-            cw.Draw: self._draw,
-            cw.PlayResource: self._play_resource,
-            cw.PlayFace: self._play_face,
-            cw.Attack: self._attack,
-            cw.JokerDefense: self._joker_defense,
-            cw.Block: self._block,
-            cw.Assign: self._assign,
-            Concede: self._concede,
-            Time: self._time,
-            GameLoss: self._game_loss,
-        }
-
     # -- the interface ---------------------------------------------------------
 
     def default_setup(self, players: list[str], rng: random.Random) -> cw.Setup:
@@ -122,8 +108,8 @@ class Cardwars(TableRuleset):
         if len(set(setup.suits[players[0]]) | set(setup.suits[players[1]])) != 4:
             raise Illegal("CW-1.2", "the two half decks must not share a suit")
         state = State(players, setup.first, decks)
-        state.handlers = dict(self._handlers)
-        self._begin_turn(state)
+        state.handlers = dict(HANDLERS)
+        _begin_turn(state)
         return state
 
     def to_act(self, state: State) -> tuple[str, ...]:
@@ -251,244 +237,7 @@ class Cardwars(TableRuleset):
         """Bot games end by time after BOT_TURN_LIMIT turns."""
         return state.turn > BOT_TURN_LIMIT
 
-    # -- records -----------------------------------------------------------------
-
-    def _draw(self, state: State, record: cw.Draw) -> None:
-        """CW-3: chance draws a card from the active player's deck."""
-        if state.phase != "draw":
-            side = state.sides[state.active]
-            if state.phase == "play" and not side.deck and not side.grave and not state.resource_played:
-                raise Illegal("CW-3.3", f"there is no draw: {state.active}'s deck and graveyard are both empty")
-            raise Illegal("CW-2.1", f"no draw is due: {_now(state)}")
-        if record.by != CHANCE:
-            _by(record, CHANCE, "a draw is a chance record")
-        if record.player != state.active:
-            raise Illegal("CW-3.1", f"it is {state.active}'s draw phase, not {record.player}'s")
-        side = state.sides[state.active]
-        if record.card not in side.deck:
-            raise Illegal("CW-3.1", f"{record.card} is not in {state.active}'s deck")
-        side.deck.discard(record.card)
-        side.hand.add(record.card)
-        state.phase = "play"
-
-    def _play_resource(self, state: State, record: cw.PlayResource) -> None:
-        """CW-4.1: one resource card a turn, from hand."""
-        if state.phase != "play" or record.by != state.active:  # the usual record skips the call
-            self._in_play_phase(state, record, "play a resource")
-        side = state.sides[state.active]
-        card = record.card
-        if card not in side.hand:
-            raise Illegal("CW-4.2", f"{card} is not in {state.active}'s hand")
-        if card in FACES:
-            raise Illegal("CW-4.1", f"{card} is a face card, not a resource; play it with play_face")
-        if state.resource_played:
-            raise Illegal("CW-4.1", f"{state.active} has already played a resource card this turn")
-        side.hand.discard(card)
-        side.field[card] = False
-        state.resource_played = True
-
-    def _play_face(self, state: State, record: cw.PlayFace) -> None:
-        """CW-4.3 to CW-4.5: a face card, paid for by destroying resources of its suit."""
-        side = self._in_play_phase(state, record, "play a face card")
-        card, pay = record.card, record.pay
-        if card not in side.hand:
-            raise Illegal("CW-4.2", f"{card} is not in {state.active}'s hand")
-        if card not in FACES:
-            raise Illegal("CW-4.3", f"{card} is not a face card; play it with play_resource")
-        if len(set(pay)) != len(pay):
-            raise Illegal("CW-4.4", "the payment names a card twice")
-        for paid in pay:
-            if paid not in side.field:
-                raise Illegal("CW-4.4", f"{paid} is not on {state.active}'s battlefield, so it cannot pay")
-            if paid in FACES:
-                raise Illegal("CW-4.4", f"{paid} is a face card; only resource cards pay for face cards")
-            if not pays_for(paid, card):
-                raise Illegal("CW-4.4", f"{paid} is not of {card}'s suit ({SUIT[card]}) and is not a joker")
-        total = sum(VALUE[p] for p in pay)
-        if total < VALUE[card]:
-            raise Illegal("CW-4.5", f"{card} costs {VALUE[card]}, but the payment is worth only {total}")
-        for paid in pay:
-            del side.field[paid]
-            side.grave.add(paid)
-        side.hand.discard(card)
-        side.field[card] = False
-        state.fresh.add(card)
-
-    def _attack(self, state: State, record: cw.Attack) -> None:
-        """CW-5: attack with face cards that did not come into play this turn; [] ends the turn."""
-        if state.phase != "play" or record.by != state.active:  # the usual record skips the call
-            self._in_play_phase(state, record, "attack")
-        side = state.sides[state.active]
-        attackers = record.attackers
-        if attackers and len(set(attackers)) != len(attackers):
-            raise Illegal("CW-5.1", "an attacker is named twice")
-        for card in attackers:
-            if card not in side.field:
-                raise Illegal("CW-5.1", f"{card} is not on {state.active}'s battlefield")
-            if card not in FACES:
-                raise Illegal("CW-5.1", f"{card} is a resource card; only face cards attack")
-            if card in state.fresh:
-                raise Illegal("CW-5.2", f"{card} cannot attack: it came into play this turn")
-        if not attackers:
-            self._end_turn(state)
-            return
-        for card in attackers:
-            side.field[card] = True
-        state.attackers = list(attackers)
-        state.phase = "defense"
-
-    def _joker_defense(self, state: State, record: cw.JokerDefense) -> None:
-        """CW-6.1: a joker from the defender's hand destroys every attacker."""
-        self._in_defense(state, record, "play a joker")
-        theirs = state.sides[state.defender]
-        card = record.card
-        if card not in JOKERS:
-            raise Illegal("CW-6.1", f"{card} is not a joker; only a joker stops an attack")
-        if card not in theirs.hand:
-            where = "on the battlefield, and only a joker from hand" if card in theirs.field else "not in hand, and only a joker from hand"
-            raise Illegal("CW-6.1", f"{card} is {where} stops an attack")
-        theirs.hand.discard(card)
-        theirs.grave.add(card)
-        mine = state.sides[state.active]
-        for attacker in state.attackers:
-            del mine.field[attacker]
-            mine.grave.add(attacker)
-        self._end_turn(state)
-
-    def _block(self, state: State, record: cw.Block) -> None:
-        """CW-6.2: each unmarked card of the defender may block one attacker."""
-        self._in_defense(state, record, "block")
-        theirs = state.sides[state.defender]
-        for blocker, attacker in record.blocks.items():
-            if blocker not in theirs.field:
-                raise Illegal("CW-6.2", f"{blocker} is not on {state.defender}'s battlefield, so it cannot block")
-            if theirs.field[blocker]:
-                raise Illegal("CW-6.2", f"{blocker} is marked; only unmarked cards block")
-            if attacker not in state.attackers:
-                raise Illegal("CW-6.2", f"{blocker} blocks {attacker}, which is not attacking")
-        state.blocks = dict(record.blocks)
-        counts: dict[str, int] = {}
-        for attacker in state.blocks.values():
-            counts[attacker] = counts.get(attacker, 0) + 1
-        state.pending = [a for a in state.attackers if counts.get(a, 0) > 1]
-        if state.pending:
-            state.phase = "assign"
-        else:
-            self._combat(state)
-
-    def _assign(self, state: State, record: cw.Assign) -> None:
-        """CW-6.3: the attacker splits an attacker's whole value among its blockers."""
-        if state.phase != "assign":
-            raise Illegal("CW-2.1", f"no damage assignment is due: {_now(state)}")
-        if record.by != state.active:
-            _by(record, state.active, "the attacking player assigns damage")
-        expected = state.pending[0]
-        if record.attacker != expected:
-            raise Illegal("CW-6.3", f"damage is assigned in attack order: {expected} is next, not {record.attacker}")
-        blockers = {b for b, a in state.blocks.items() if a == expected}
-        for blocker, amount in record.damage.items():
-            if blocker not in blockers:
-                raise Illegal("CW-6.3", f"{blocker} does not block {expected}")
-            if amount < 0:
-                raise Illegal("CW-6.3", f"{amount} damage to {blocker}: damage is a whole number, zero or more")
-        total = sum(record.damage.values())
-        if total != VALUE[expected]:
-            raise Illegal("CW-6.3", f"{expected} deals {VALUE[expected]} damage in all; {total} was assigned")
-        state.split[expected] = dict(record.damage)
-        state.pending.pop(0)
-        if not state.pending:
-            self._combat(state)
-
-    def _concede(self, state: State, record: Concede) -> None:
-        """CW-8.1: a player may concede at any time, and loses."""
-        if record.by not in state.sides:
-            raise Illegal("CW-8.1", "only a player may concede")
-        self._finish(state, _other(state, record.by), "concede")
-
-    def _time(self, state: State, record: Time) -> None:
-        """CW-8.2: the judge calls time; the game is a draw."""
-        _by(record, JUDGE, "only the judge calls time", rule="CW-8.2")
-        self._finish(state, None, "time")
-
-    def _game_loss(self, state: State, record: GameLoss) -> None:
-        """CW-8.3: the judge gives a player a game loss."""
-        _by(record, JUDGE, "only the judge gives a game loss", rule="CW-8.3")
-        if record.player not in state.sides:
-            raise Illegal("CW-8.3", f"{record.player!r} is not a player in this game")
-        self._finish(state, _other(state, record.player), "game_loss")
-
-    # -- what follows by itself --------------------------------------------------
-
-    def _combat(self, state: State) -> None:
-        """CW-7: all damage at once; destroyed cards go to their graveyards; then the turn ends."""
-        mine, theirs = state.sides[state.active], state.sides[state.defender]
-        taken: dict[str, int] = dict.fromkeys(state.attackers, 0)
-        to_player = 0
-        for attacker in state.attackers:
-            blockers = [b for b, a in state.blocks.items() if a == attacker]
-            if not blockers:
-                to_player += VALUE[attacker]
-                continue
-            split = state.split.get(attacker) or {blockers[0]: VALUE[attacker]}
-            for blocker in blockers:
-                amount = split.get(blocker, 0)
-                to_player += max(0, amount - VALUE[blocker])
-                if amount >= VALUE[blocker]:
-                    del theirs.field[blocker]
-                    theirs.grave.add(blocker)
-                if blocker in FACES:
-                    taken[attacker] += VALUE[blocker]
-        for attacker, amount in taken.items():
-            if amount >= VALUE[attacker]:
-                del mine.field[attacker]
-                mine.grave.add(attacker)
-        theirs.life -= to_player
-        if theirs.life <= 0:
-            self._finish(state, state.active, "life")
-        else:
-            self._end_turn(state)
-
-    def _end_turn(self, state: State) -> None:
-        """CW-2.1: the turn passes to the other player, who recovers and draws."""
-        state.active, state.defender = state.defender, state.active
-        state.turn += 1
-        state.resource_played = False
-        state.fresh = set()
-        state.attackers, state.blocks, state.pending, state.split = [], {}, [], {}
-        self._begin_turn(state)
-
-    def _begin_turn(self, state: State) -> None:
-        """CW-2.2 and CW-3.2/3.3: unmark, take the graveyard as the deck if needed, draw if possible."""
-        side = state.sides[state.active]
-        for card in side.field:
-            side.field[card] = False
-        if not side.deck and side.grave:
-            side.deck, side.grave = side.grave, set()
-        state.phase = "draw" if side.deck else "play"
-
-    def _finish(self, state: State, winner: str | None, reason: str) -> None:
-        """CW-8: the game ends; record who won and each player's life left."""
-        score = {p: float(max(0, s.life)) for p, s in state.sides.items()}
-        state.outcome = two_player_result(state.players, winner, reason, score)
-        state.phase = "over"
-        state.handlers.update(dict.fromkeys(state.handlers, _over))
-
     # -- helpers -----------------------------------------------------------------
-
-    def _in_play_phase(self, state: State, record: Record, doing: str) -> Side:
-        """The active player's side, once `record` is shown to be theirs and in their play phase."""
-        if state.phase != "play":
-            raise Illegal("CW-2.1", f"cannot {doing} now: {_now(state)}")
-        if record.by != state.active:
-            _by(record, state.active, f"only the active player, {state.active}, may {doing}")
-        return state.sides[state.active]
-
-    def _in_defense(self, state: State, record: Record, doing: str) -> None:
-        """Raise unless it is the defense phase and `record` is the defender's."""
-        if state.phase != "defense":
-            raise Illegal("CW-2.1", f"cannot {doing} now: {_now(state)}")
-        if record.by != state.defender:
-            _by(record, state.defender, f"only the defending player, {state.defender}, may {doing}")
 
     def _ready_attackers(self, state: State) -> list[str]:
         """Face cards of the active player that may attack this turn."""
@@ -519,6 +268,276 @@ class Cardwars(TableRuleset):
             pay.append(card)
             total += VALUE[card]
         return pay if total >= VALUE[face] else None
+
+
+# -- records (a handler per record type: HANDLERS, below) ------------------
+
+def _draw(state: State, record: cw.Draw) -> None:
+    """CW-3: chance draws a card from the active player's deck."""
+    if state.phase != "draw":
+        side = state.sides[state.active]
+        if state.phase == "play" and not side.deck and not side.grave and not state.resource_played:
+            raise Illegal("CW-3.3", f"there is no draw: {state.active}'s deck and graveyard are both empty")
+        raise Illegal("CW-2.1", f"no draw is due: {_now(state)}")
+    if record.by != CHANCE:
+        _by(record, CHANCE, "a draw is a chance record")
+    if record.player != state.active:
+        raise Illegal("CW-3.1", f"it is {state.active}'s draw phase, not {record.player}'s")
+    side = state.sides[state.active]
+    if record.card not in side.deck:
+        raise Illegal("CW-3.1", f"{record.card} is not in {state.active}'s deck")
+    side.deck.discard(record.card)
+    side.hand.add(record.card)
+    state.phase = "play"
+
+
+def _play_resource(state: State, record: cw.PlayResource) -> None:
+    """CW-4.1: one resource card a turn, from hand."""
+    if state.phase != "play" or record.by != state.active:  # the usual record skips the call
+        _in_play_phase(state, record, "play a resource")
+    side = state.sides[state.active]
+    card = record.card
+    if card not in side.hand:
+        raise Illegal("CW-4.2", f"{card} is not in {state.active}'s hand")
+    if card in FACES:
+        raise Illegal("CW-4.1", f"{card} is a face card, not a resource; play it with play_face")
+    if state.resource_played:
+        raise Illegal("CW-4.1", f"{state.active} has already played a resource card this turn")
+    side.hand.discard(card)
+    side.field[card] = False
+    state.resource_played = True
+
+
+def _play_face(state: State, record: cw.PlayFace) -> None:
+    """CW-4.3 to CW-4.5: a face card, paid for by destroying resources of its suit."""
+    side = _in_play_phase(state, record, "play a face card")
+    card, pay = record.card, record.pay
+    if card not in side.hand:
+        raise Illegal("CW-4.2", f"{card} is not in {state.active}'s hand")
+    if card not in FACES:
+        raise Illegal("CW-4.3", f"{card} is not a face card; play it with play_resource")
+    if len(set(pay)) != len(pay):
+        raise Illegal("CW-4.4", "the payment names a card twice")
+    for paid in pay:
+        if paid not in side.field:
+            raise Illegal("CW-4.4", f"{paid} is not on {state.active}'s battlefield, so it cannot pay")
+        if paid in FACES:
+            raise Illegal("CW-4.4", f"{paid} is a face card; only resource cards pay for face cards")
+        if not pays_for(paid, card):
+            raise Illegal("CW-4.4", f"{paid} is not of {card}'s suit ({SUIT[card]}) and is not a joker")
+    total = sum(VALUE[p] for p in pay)
+    if total < VALUE[card]:
+        raise Illegal("CW-4.5", f"{card} costs {VALUE[card]}, but the payment is worth only {total}")
+    for paid in pay:
+        del side.field[paid]
+        side.grave.add(paid)
+    side.hand.discard(card)
+    side.field[card] = False
+    state.fresh.add(card)
+
+
+def _attack(state: State, record: cw.Attack) -> None:
+    """CW-5: attack with face cards that did not come into play this turn; [] ends the turn."""
+    if state.phase != "play" or record.by != state.active:  # the usual record skips the call
+        _in_play_phase(state, record, "attack")
+    side = state.sides[state.active]
+    attackers = record.attackers
+    if attackers and len(set(attackers)) != len(attackers):
+        raise Illegal("CW-5.1", "an attacker is named twice")
+    for card in attackers:
+        if card not in side.field:
+            raise Illegal("CW-5.1", f"{card} is not on {state.active}'s battlefield")
+        if card not in FACES:
+            raise Illegal("CW-5.1", f"{card} is a resource card; only face cards attack")
+        if card in state.fresh:
+            raise Illegal("CW-5.2", f"{card} cannot attack: it came into play this turn")
+    if not attackers:
+        _end_turn(state)
+        return
+    for card in attackers:
+        side.field[card] = True
+    state.attackers = list(attackers)
+    state.phase = "defense"
+
+
+def _joker_defense(state: State, record: cw.JokerDefense) -> None:
+    """CW-6.1: a joker from the defender's hand destroys every attacker."""
+    _in_defense(state, record, "play a joker")
+    theirs = state.sides[state.defender]
+    card = record.card
+    if card not in JOKERS:
+        raise Illegal("CW-6.1", f"{card} is not a joker; only a joker stops an attack")
+    if card not in theirs.hand:
+        where = "on the battlefield, and only a joker from hand" if card in theirs.field else "not in hand, and only a joker from hand"
+        raise Illegal("CW-6.1", f"{card} is {where} stops an attack")
+    theirs.hand.discard(card)
+    theirs.grave.add(card)
+    mine = state.sides[state.active]
+    for attacker in state.attackers:
+        del mine.field[attacker]
+        mine.grave.add(attacker)
+    _end_turn(state)
+
+
+def _block(state: State, record: cw.Block) -> None:
+    """CW-6.2: each unmarked card of the defender may block one attacker."""
+    _in_defense(state, record, "block")
+    theirs = state.sides[state.defender]
+    for blocker, attacker in record.blocks.items():
+        if blocker not in theirs.field:
+            raise Illegal("CW-6.2", f"{blocker} is not on {state.defender}'s battlefield, so it cannot block")
+        if theirs.field[blocker]:
+            raise Illegal("CW-6.2", f"{blocker} is marked; only unmarked cards block")
+        if attacker not in state.attackers:
+            raise Illegal("CW-6.2", f"{blocker} blocks {attacker}, which is not attacking")
+    state.blocks = dict(record.blocks)
+    counts: dict[str, int] = {}
+    for attacker in state.blocks.values():
+        counts[attacker] = counts.get(attacker, 0) + 1
+    state.pending = [a for a in state.attackers if counts.get(a, 0) > 1]
+    if state.pending:
+        state.phase = "assign"
+    else:
+        _combat(state)
+
+
+def _assign(state: State, record: cw.Assign) -> None:
+    """CW-6.3: the attacker splits an attacker's whole value among its blockers."""
+    if state.phase != "assign":
+        raise Illegal("CW-2.1", f"no damage assignment is due: {_now(state)}")
+    if record.by != state.active:
+        _by(record, state.active, "the attacking player assigns damage")
+    expected = state.pending[0]
+    if record.attacker != expected:
+        raise Illegal("CW-6.3", f"damage is assigned in attack order: {expected} is next, not {record.attacker}")
+    blockers = {b for b, a in state.blocks.items() if a == expected}
+    for blocker, amount in record.damage.items():
+        if blocker not in blockers:
+            raise Illegal("CW-6.3", f"{blocker} does not block {expected}")
+        if amount < 0:
+            raise Illegal("CW-6.3", f"{amount} damage to {blocker}: damage is a whole number, zero or more")
+    total = sum(record.damage.values())
+    if total != VALUE[expected]:
+        raise Illegal("CW-6.3", f"{expected} deals {VALUE[expected]} damage in all; {total} was assigned")
+    state.split[expected] = dict(record.damage)
+    state.pending.pop(0)
+    if not state.pending:
+        _combat(state)
+
+
+def _concede(state: State, record: Concede) -> None:
+    """CW-8.1: a player may concede at any time, and loses."""
+    if record.by not in state.sides:
+        raise Illegal("CW-8.1", "only a player may concede")
+    _finish(state, _other(state, record.by), "concede")
+
+
+def _time(state: State, record: Time) -> None:
+    """CW-8.2: the judge calls time; the game is a draw."""
+    _by(record, JUDGE, "only the judge calls time", rule="CW-8.2")
+    _finish(state, None, "time")
+
+
+def _game_loss(state: State, record: GameLoss) -> None:
+    """CW-8.3: the judge gives a player a game loss."""
+    _by(record, JUDGE, "only the judge gives a game loss", rule="CW-8.3")
+    if record.player not in state.sides:
+        raise Illegal("CW-8.3", f"{record.player!r} is not a player in this game")
+    _finish(state, _other(state, record.player), "game_loss")
+
+
+# -- what follows by itself --------------------------------------------------
+
+def _combat(state: State) -> None:
+    """CW-7: all damage at once; destroyed cards go to their graveyards; then the turn ends."""
+    mine, theirs = state.sides[state.active], state.sides[state.defender]
+    taken: dict[str, int] = dict.fromkeys(state.attackers, 0)
+    to_player = 0
+    for attacker in state.attackers:
+        blockers = [b for b, a in state.blocks.items() if a == attacker]
+        if not blockers:
+            to_player += VALUE[attacker]
+            continue
+        split = state.split.get(attacker) or {blockers[0]: VALUE[attacker]}
+        for blocker in blockers:
+            amount = split.get(blocker, 0)
+            to_player += max(0, amount - VALUE[blocker])
+            if amount >= VALUE[blocker]:
+                del theirs.field[blocker]
+                theirs.grave.add(blocker)
+            if blocker in FACES:
+                taken[attacker] += VALUE[blocker]
+    for attacker, amount in taken.items():
+        if amount >= VALUE[attacker]:
+            del mine.field[attacker]
+            mine.grave.add(attacker)
+    theirs.life -= to_player
+    if theirs.life <= 0:
+        _finish(state, state.active, "life")
+    else:
+        _end_turn(state)
+
+
+def _end_turn(state: State) -> None:
+    """CW-2.1: the turn passes to the other player, who recovers and draws."""
+    state.active, state.defender = state.defender, state.active
+    state.turn += 1
+    state.resource_played = False
+    state.fresh = set()
+    state.attackers, state.blocks, state.pending, state.split = [], {}, [], {}
+    _begin_turn(state)
+
+
+def _begin_turn(state: State) -> None:
+    """CW-2.2 and CW-3.2/3.3: unmark, take the graveyard as the deck if needed, draw if possible."""
+    side = state.sides[state.active]
+    for card in side.field:
+        side.field[card] = False
+    if not side.deck and side.grave:
+        side.deck, side.grave = side.grave, set()
+    state.phase = "draw" if side.deck else "play"
+
+
+def _finish(state: State, winner: str | None, reason: str) -> None:
+    """CW-8: the game ends; record who won and each player's life left."""
+    score = {p: float(max(0, s.life)) for p, s in state.sides.items()}
+    state.outcome = two_player_result(state.players, winner, reason, score)
+    state.phase = "over"
+    state.handlers.update(dict.fromkeys(state.handlers, _over))
+
+
+# -- what every handler checks first ------------------------------------------
+
+def _in_play_phase(state: State, record: Record, doing: str) -> Side:
+    """The active player's side, once `record` is shown to be theirs and in their play phase."""
+    if state.phase != "play":
+        raise Illegal("CW-2.1", f"cannot {doing} now: {_now(state)}")
+    if record.by != state.active:
+        _by(record, state.active, f"only the active player, {state.active}, may {doing}")
+    return state.sides[state.active]
+
+
+def _in_defense(state: State, record: Record, doing: str) -> None:
+    """Raise unless it is the defense phase and `record` is the defender's."""
+    if state.phase != "defense":
+        raise Illegal("CW-2.1", f"cannot {doing} now: {_now(state)}")
+    if record.by != state.defender:
+        _by(record, state.defender, f"only the defending player, {state.defender}, may {doing}")
+
+
+# record type -> handler: start copies it into the state, and the engine calls the handlers itself
+HANDLERS: dict[type[Record], Callable[[State, Any], None]] = {
+    cw.Draw: _draw,
+    cw.PlayResource: _play_resource,
+    cw.PlayFace: _play_face,
+    cw.Attack: _attack,
+    cw.JokerDefense: _joker_defense,
+    cw.Block: _block,
+    cw.Assign: _assign,
+    Concede: _concede,
+    Time: _time,
+    GameLoss: _game_loss,
+}
 
 
 # Who may make a record (CW-2.1). Handlers call it only once `by` is wrong, so the

@@ -52,25 +52,6 @@ class Maginot(TableRuleset):
     min_players = 2
     max_players = 6
 
-    def __init__(self) -> None:
-        self._handlers: dict[type[Record], Callable[[State, Any], None]] = {
-            mg.Base: self._base,
-            mg.Draw: self._draw,
-            mg.Resource: self._resource,
-            mg.Tap: self._tap,
-            mg.Build: self._build,
-            mg.Attack: self._attack,
-            mg.Engage: self._engage,
-            mg.Play: self._play,
-            mg.TapBase: self._tap_base,
-            mg.Move: self._move,
-            mg.Assemble: self._assemble,
-            mg.Pass: self._pass,
-            Concede: self._concede,
-            Time: self._time,
-            GameLoss: self._game_loss,
-        }
-
     # -- the interface ---------------------------------------------------------
 
     def default_setup(self, players: list[str], rng: random.Random) -> mg.Setup:
@@ -85,25 +66,12 @@ class Maginot(TableRuleset):
         if setup.first not in players:
             raise Illegal("MG-1.3", f"the first player {setup.first!r} is not one of the players")
         state = State(players, setup.first)
-        state.handlers = dict(self._handlers)
+        state.handlers = dict(HANDLERS)
         return state
 
     def to_act(self, state: State) -> tuple[str, ...]:
         """Chance while cards are drawn, the defender while engaging, the side in its step, else the active player."""
-        phase = state.phase
-        if phase == "over":
-            return ()
-        if phase == "base":
-            return (state.bases_due[0],)
-        if phase == "draw":
-            return (CHANCE,)
-        if phase == "engage":
-            assert state.battle is not None
-            return (state.battle.defender,)
-        if phase in ("kd", "combat"):
-            assert state.battle is not None
-            return (state.battle.order[0],)
-        return (state.active,)
+        return _to_act(state)
 
     def legal(self, state: State) -> Iterator[Record]:
         """Every legal game record here: `pass` first, then the rest; attacks and engagements lazily (options.py)."""
@@ -172,242 +140,296 @@ class Maginot(TableRuleset):
         """Bot games end by time after BOT_ROUNDS turns per player."""
         return state.turn > BOT_ROUNDS * len(state.players)
 
-    # -- setup and draws -----------------------------------------------------------
 
-    def _base(self, state: State, record: mg.Base) -> None:
-        """MG-1.4: each player in seat order lays out the four aces, top first."""
-        if state.phase != "base":
-            raise Illegal("MG-2.2", "the bases are already laid out")
-        if record.by != state.bases_due[0]:
-            _by(record, state.bases_due[0], "the bases are laid out in seat order")
-        if sorted(record.aces) != sorted(ACES):
-            raise Illegal("MG-1.4", "a base is the four aces, each once")
-        side = state.sides[record.by]
-        side.base = list(record.aces)
-        side.damage = dict.fromkeys(record.aces, 0)
-        state.bases_due.pop(0)
-        if not state.bases_due:
-            state.draws = [p for p in state.players for _ in range(flow.OPENING_HAND)]
-            flow.continue_draws(state)
+# -- records: setup and draws (a handler per record type: HANDLERS, below) -----
 
-    def _draw(self, state: State, record: mg.Draw) -> None:
-        """MG-1.5, MG-3.2: chance draws a card from the deck of the player who draws."""
-        if state.phase != "draw":
-            raise Illegal("MG-2.2", f"no draw is due: it is {state.active}'s {state.phase} phase")
-        if record.by != CHANCE:
-            _by(record, CHANCE, "a draw is a chance record")
-        player = state.draws[0]
-        if record.player != player:
-            raise Illegal("MG-3.2", f"{player} draws next, not {record.player}")
-        side = state.sides[player]
-        if record.card not in side.deck:
-            raise Illegal("MG-3.2", f"{record.card} is not in {player}'s deck")
-        side.deck.discard(record.card)
-        side.hand.add(record.card)
-        state.draws.pop(0)
+def _base(state: State, record: mg.Base) -> None:
+    """MG-1.4: each player in seat order lays out the four aces, top first."""
+    if state.phase != "base":
+        raise Illegal("MG-2.2", "the bases are already laid out")
+    if record.by != state.bases_due[0]:
+        _by(record, state.bases_due[0], "the bases are laid out in seat order")
+    if sorted(record.aces) != sorted(ACES):
+        raise Illegal("MG-1.4", "a base is the four aces, each once")
+    side = state.sides[record.by]
+    side.base = list(record.aces)
+    side.damage = dict.fromkeys(record.aces, 0)
+    state.bases_due.pop(0)
+    if not state.bases_due:
+        state.draws = [p for p in state.players for _ in range(flow.OPENING_HAND)]
         flow.continue_draws(state)
 
-    # -- construction ----------------------------------------------------------------
 
-    def _resource(self, state: State, record: mg.Resource) -> None:
-        """MG-4.1: a number card of diamonds goes from hand into the resource area, free."""
-        side = self._active_in(state, record, "construction", "put out a resource")
-        card = record.card
-        _in_hand(side, card, record.by)
-        if not is_resource(card):
-            raise Illegal("MG-4.1", f"{card} is not a number card of diamonds, so it is not a resource")
-        side.hand.discard(card)
-        side.resources[card] = False
+def _draw(state: State, record: mg.Draw) -> None:
+    """MG-1.5, MG-3.2: chance draws a card from the deck of the player who draws."""
+    if state.phase != "draw":
+        raise Illegal("MG-2.2", f"no draw is due: it is {state.active}'s {state.phase} phase")
+    if record.by != CHANCE:
+        _by(record, CHANCE, "a draw is a chance record")
+    player = state.draws[0]
+    if record.player != player:
+        raise Illegal("MG-3.2", f"{player} draws next, not {record.player}")
+    side = state.sides[player]
+    if record.card not in side.deck:
+        raise Illegal("MG-3.2", f"{record.card} is not in {player}'s deck")
+    side.deck.discard(record.card)
+    side.hand.add(record.card)
+    state.draws.pop(0)
+    flow.continue_draws(state)
 
-    def _tap(self, state: State, record: mg.Tap) -> None:
-        """MG-4.2: tapping an untapped resource adds its production to the pool."""
-        if state.phase != "construction" or record.by != state.active:  # the usual record skips the call
-            self._active_in(state, record, "construction", "tap a resource")
-        side = state.sides[state.active]
-        card = record.card
-        tapped = side.resources.get(card)
-        if tapped is None:
-            raise Illegal("MG-2.4", f"{card} is not in {record.by}'s resource area")
-        if tapped:
-            raise Illegal("MG-4.2", f"{card} is already tapped; it untaps at the start of {record.by}'s next turn")
-        side.resources[card] = True
-        state.tapped_now.add(card)
-        state.pool += 3 if card in side.queens else 1
 
-    def _build(self, state: State, record: mg.Build) -> None:
-        """MG-4.3, MG-4.4, MG-4.6: tokens from the pool onto a component, face down, until it is complete."""
-        if state.phase != "construction" or record.by != state.active:  # the usual record skips the call
-            self._active_in(state, record, "construction", "build")
-        side = state.sides[state.active]
-        card, tokens = record.card, record.tokens
-        if card in side.built:
-            raise Illegal("MG-4.4", f"{card} is already complete")
-        if card not in side.hand and card not in side.building:
-            raise Illegal("MG-2.4", f"{card} is neither in {record.by}'s hand nor under construction")
-        if not is_component(card):
-            raise Illegal("MG-4.6", f"{card} is not a component: only number cards of spades, hearts and clubs are built")
-        if tokens > state.pool:
-            raise Illegal("MG-4.3", f"there are only {state.pool} tokens in the pool, not {tokens}")
-        side.hand.discard(card)
-        state.pool -= tokens
-        if tokens >= (value(card) or 0) - side.building.get(card, 0):  # MG-4.4: surplus tokens are simply spent
-            side.building.pop(card, None)
-            side.built.add(card)
-        else:
-            side.building[card] = side.building.get(card, 0) + tokens
+# -- construction ----------------------------------------------------------------
 
-    # -- battle --------------------------------------------------------------------
+def _resource(state: State, record: mg.Resource) -> None:
+    """MG-4.1: a number card of diamonds goes from hand into the resource area, free."""
+    side = _active_in(state, record, "construction", "put out a resource")
+    card = record.card
+    _in_hand(side, card, record.by)
+    if not is_resource(card):
+        raise Illegal("MG-4.1", f"{card} is not a number card of diamonds, so it is not a resource")
+    side.hand.discard(card)
+    side.resources[card] = False
 
-    def _attack(self, state: State, record: mg.Attack) -> None:
-        """MG-6.1, MG-6.2: a battle against one ace of another player's base with untapped patrol units."""
-        side = self._active_in(state, record, "battle", "attack")
-        target, units = record.target, record.units
-        if target == record.by or target not in state.sides or state.sides[target].out:
-            raise Illegal("MG-6.1", f"{target} is not another player still in the game")
-        if not units:
-            raise Illegal("MG-6.1", "a battle needs at least one attacking unit; pass to end the battle phase")
-        if len(set(units)) != len(units):
-            raise Illegal("MG-2.4", "a unit is named twice")
-        for name in units:
-            unit = _unit(side, name, record.by)
-            if unit.zone != "patrol":
-                raise Illegal("MG-6.1", f"{name} is in the guardian zone; only patrol units attack")
-            if unit.tapped:
-                raise Illegal("MG-6.1", f"{name} is tapped; it has attacked since {record.by}'s last untap")
-        base = state.sides[target].base
-        if record.ace is not None and record.ace not in base:
-            raise Illegal("MG-6.2", f"{target}'s {record.ace} is not standing, so it cannot be attacked")
-        for name in units:
-            side.units[name].tapped = True
-        state.battle = Battle(record.by, target, list(units), record.ace or (base[0] if base else None))
-        if options.any_engager(state):
-            state.phase = "engage"
-        else:
-            flow.initiative(state)
 
-    def _engage(self, state: State, record: mg.Engage) -> None:
-        """MG-6.3: each untapped guardian unit may engage one attacker its speed allows."""
-        battle = state.battle
-        if state.phase != "engage" or battle is None:
-            raise Illegal("MG-2.2", "no engagement is due: no battle has just been declared")
-        if record.by != battle.defender:
-            _by(record, battle.defender, f"only the defender, {battle.defender}, engages")
-        defender = state.sides[battle.defender]
-        attacking = state.sides[battle.attacker].units
-        seen: set[str] = set()
-        for guard, target in record.pairs.items():
-            unit = _unit(defender, guard, record.by)
-            if unit.zone != "guardian" or unit.tapped:
-                raise Illegal("MG-6.3", f"{guard} cannot engage: only untapped units in the guardian zone engage")
-            if target not in battle.units:
-                raise Illegal("MG-6.3", f"{battle.attacker}'s {target} is not attacking")
-            if target in seen:
-                raise Illegal("MG-6.3", f"{target} is engaged twice; an attacker is engaged by at most one unit")
-            seen.add(target)
-            if not may_engage(unit, attacking[target]):
-                raise Illegal(
-                    "MG-6.3",
-                    f"{guard} is {unit.unit_class} and cannot engage {target}, which is {attacking[target].unit_class}",
-                )
-        battle.pairs = dict(record.pairs)
+def _tap(state: State, record: mg.Tap) -> None:
+    """MG-4.2: tapping an untapped resource adds its production to the pool."""
+    if state.phase != "construction" or record.by != state.active:  # the usual record skips the call
+        _active_in(state, record, "construction", "tap a resource")
+    side = state.sides[state.active]
+    card = record.card
+    tapped = side.resources.get(card)
+    if tapped is None:
+        raise Illegal("MG-2.4", f"{card} is not in {record.by}'s resource area")
+    if tapped:
+        raise Illegal("MG-4.2", f"{card} is already tapped; it untaps at the start of {record.by}'s next turn")
+    side.resources[card] = True
+    state.tapped_now.add(card)
+    state.pool += 3 if card in side.queens else 1
+
+
+def _build(state: State, record: mg.Build) -> None:
+    """MG-4.3, MG-4.4, MG-4.6: tokens from the pool onto a component, face down, until it is complete."""
+    if state.phase != "construction" or record.by != state.active:  # the usual record skips the call
+        _active_in(state, record, "construction", "build")
+    side = state.sides[state.active]
+    card, tokens = record.card, record.tokens
+    if card in side.built:
+        raise Illegal("MG-4.4", f"{card} is already complete")
+    if card not in side.hand and card not in side.building:
+        raise Illegal("MG-2.4", f"{card} is neither in {record.by}'s hand nor under construction")
+    if not is_component(card):
+        raise Illegal("MG-4.6", f"{card} is not a component: only number cards of spades, hearts and clubs are built")
+    if tokens > state.pool:
+        raise Illegal("MG-4.3", f"there are only {state.pool} tokens in the pool, not {tokens}")
+    side.hand.discard(card)
+    state.pool -= tokens
+    if tokens >= (value(card) or 0) - side.building.get(card, 0):  # MG-4.4: surplus tokens are simply spent
+        side.building.pop(card, None)
+        side.built.add(card)
+    else:
+        side.building[card] = side.building.get(card, 0) + tokens
+
+
+# -- battle --------------------------------------------------------------------
+
+def _attack(state: State, record: mg.Attack) -> None:
+    """MG-6.1, MG-6.2: a battle against one ace of another player's base with untapped patrol units."""
+    side = _active_in(state, record, "battle", "attack")
+    target, units = record.target, record.units
+    if target == record.by or target not in state.sides or state.sides[target].out:
+        raise Illegal("MG-6.1", f"{target} is not another player still in the game")
+    if not units:
+        raise Illegal("MG-6.1", "a battle needs at least one attacking unit; pass to end the battle phase")
+    if len(set(units)) != len(units):
+        raise Illegal("MG-2.4", "a unit is named twice")
+    for name in units:
+        unit = _unit(side, name, record.by)
+        if unit.zone != "patrol":
+            raise Illegal("MG-6.1", f"{name} is in the guardian zone; only patrol units attack")
+        if unit.tapped:
+            raise Illegal("MG-6.1", f"{name} is tapped; it has attacked since {record.by}'s last untap")
+    base = state.sides[target].base
+    if record.ace is not None and record.ace not in base:
+        raise Illegal("MG-6.2", f"{target}'s {record.ace} is not standing, so it cannot be attacked")
+    for name in units:
+        side.units[name].tapped = True
+    state.battle = Battle(record.by, target, list(units), record.ace or (base[0] if base else None))
+    if options.any_engager(state):
+        state.phase = "engage"
+    else:
         flow.initiative(state)
 
-    # -- events --------------------------------------------------------------------
 
-    def _play(self, state: State, record: mg.Play) -> None:
-        """MG-7.1 to MG-7.8: an event card or a joker (events.py)."""
-        events.check_play(state, record)()
+def _engage(state: State, record: mg.Engage) -> None:
+    """MG-6.3: each untapped guardian unit may engage one attacker its speed allows."""
+    battle = state.battle
+    if state.phase != "engage" or battle is None:
+        raise Illegal("MG-2.2", "no engagement is due: no battle has just been declared")
+    if record.by != battle.defender:
+        _by(record, battle.defender, f"only the defender, {battle.defender}, engages")
+    defender = state.sides[battle.defender]
+    attacking = state.sides[battle.attacker].units
+    seen: set[str] = set()
+    for guard, target in record.pairs.items():
+        unit = _unit(defender, guard, record.by)
+        if unit.zone != "guardian" or unit.tapped:
+            raise Illegal("MG-6.3", f"{guard} cannot engage: only untapped units in the guardian zone engage")
+        if target not in battle.units:
+            raise Illegal("MG-6.3", f"{battle.attacker}'s {target} is not attacking")
+        if target in seen:
+            raise Illegal("MG-6.3", f"{target} is engaged twice; an attacker is engaged by at most one unit")
+        seen.add(target)
+        if not may_engage(unit, attacking[target]):
+            raise Illegal(
+                "MG-6.3",
+                f"{guard} is {unit.unit_class} and cannot engage {target}, which is {attacking[target].unit_class}",
+            )
+    battle.pairs = dict(record.pairs)
+    flow.initiative(state)
 
-    def _tap_base(self, state: State, record: mg.TapBase) -> None:
-        """MG-7.9: the base tap (events.py)."""
-        events.check_tap_base(state, record)()
 
-    # -- consolidation -------------------------------------------------------------
+# -- events --------------------------------------------------------------------
 
-    def _move(self, state: State, record: mg.Move) -> None:
-        """MG-8.1, MG-8.2: each unit moves once, before any unit is assembled."""
-        side = self._active_in(state, record, "consolidation", "move a unit")
-        unit = _unit(side, record.unit, record.by)
-        if state.assembled:
-            raise Illegal("MG-8.2", "units move before any is assembled, not after")
-        if unit.zone == record.zone:
-            raise Illegal("MG-8.1", f"{record.unit} is already in the {record.zone} zone")
-        if record.unit in state.moved:
-            raise Illegal("MG-8.1", f"{record.unit} has already moved this phase")
-        unit.zone = record.zone
-        state.moved.add(record.unit)
+def _play(state: State, record: mg.Play) -> None:
+    """MG-7.1 to MG-7.8: an event card or a joker (events.py)."""
+    events.check_play(state, record)()
 
-    def _assemble(self, state: State, record: mg.Assemble) -> None:
-        """MG-8.2, MG-8.3, MG-5.3: three complete components of one class make a unit in the patrol zone."""
-        side = self._active_in(state, record, "consolidation", "assemble a unit")
-        parts = {"life": record.life, "armor": record.armor, "weapon": record.weapon}
-        for part, card in parts.items():
-            if card not in side.built:
-                raise Illegal("MG-8.2", f"{card} is not a complete component in {record.by}'s construction area")
-            if PART.get(suit(card)) != part:
-                raise Illegal("MG-8.2", f"the {part} card must be a {_PART_SUIT[part]}, not {card}")
-        classes = {class_of(value(c) or 0) for c in parts.values()}
-        if len(classes) > 1:
-            raise Illegal("MG-5.3", f"{record.life}, {record.armor} and {record.weapon} are not all of one class")
-        if len(side.units) >= MAX_UNITS:
-            raise Illegal("MG-8.3", f"{record.by} already controls {MAX_UNITS} units")
-        side.built -= set(parts.values())
-        side.units[record.life] = Unit(record.life, record.armor, record.weapon)
-        state.assembled = True
 
-    # -- pass ----------------------------------------------------------------------
+def _tap_base(state: State, record: mg.TapBase) -> None:
+    """MG-7.9: the base tap (events.py)."""
+    events.check_tap_base(state, record)()
 
-    def _pass(self, state: State, record: mg.Pass) -> None:
-        """MG-2.3: end the current step."""
-        phase = state.phase
-        if phase in ("base", "draw", "engage"):
-            raise Illegal("MG-2.2", f"pass does not answer this step: {self.to_act(state)[0]} must {_DUE[phase]}")
-        if record.by != (state.battle.order[0] if state.battle is not None and phase in ("kd", "combat") else state.active):
-            _by(record, self.to_act(state)[0], "it is not their step to end")
-        if phase == "construction":
-            state.pool = 0  # MG-4.5: unused tokens are lost
-            state.phase = "battle"
-        elif phase == "battle":
-            state.phase = "consolidation"
-        elif phase == "kd":
-            state.phase = "combat"
-        elif phase == "combat":
-            assert state.battle is not None
-            state.battle.order.pop(0)
-            if not state.battle.order:
-                flow.outcome(state)
-        else:
-            flow.end_turn(state)
 
-    # -- the end of the game ---------------------------------------------------------
+# -- consolidation -------------------------------------------------------------
 
-    def _concede(self, state: State, record: Concede) -> None:
-        """MG-9.3: a player still in may concede at any time."""
-        if record.by not in state.sides or state.sides[record.by].out:
-            raise Illegal("MG-9.3", "only a player still in the game may concede")
-        flow.leave(state, record.by)
+def _move(state: State, record: mg.Move) -> None:
+    """MG-8.1, MG-8.2: each unit moves once, before any unit is assembled."""
+    side = _active_in(state, record, "consolidation", "move a unit")
+    unit = _unit(side, record.unit, record.by)
+    if state.assembled:
+        raise Illegal("MG-8.2", "units move before any is assembled, not after")
+    if unit.zone == record.zone:
+        raise Illegal("MG-8.1", f"{record.unit} is already in the {record.zone} zone")
+    if record.unit in state.moved:
+        raise Illegal("MG-8.1", f"{record.unit} has already moved this phase")
+    unit.zone = record.zone
+    state.moved.add(record.unit)
 
-    def _game_loss(self, state: State, record: GameLoss) -> None:
-        """MG-9.4: the judge puts a player out."""
-        _by(record, JUDGE, "only the judge gives a game loss")
-        if record.player not in state.sides or state.sides[record.player].out:
-            raise Illegal("MG-9.4", f"{record.player!r} is not a player still in this game")
-        flow.leave(state, record.player)
 
-    def _time(self, state: State, record: Time) -> None:
-        """MG-9.5: the judge calls time; the players still in are placed by their bases."""
-        _by(record, JUDGE, "only the judge calls time")
-        flow.finish(state, "time")
+def _assemble(state: State, record: mg.Assemble) -> None:
+    """MG-8.2, MG-8.3, MG-5.3: three complete components of one class make a unit in the patrol zone."""
+    side = _active_in(state, record, "consolidation", "assemble a unit")
+    parts = {"life": record.life, "armor": record.armor, "weapon": record.weapon}
+    for part, card in parts.items():
+        if card not in side.built:
+            raise Illegal("MG-8.2", f"{card} is not a complete component in {record.by}'s construction area")
+        if PART.get(suit(card)) != part:
+            raise Illegal("MG-8.2", f"the {part} card must be a {_PART_SUIT[part]}, not {card}")
+    classes = {class_of(value(c) or 0) for c in parts.values()}
+    if len(classes) > 1:
+        raise Illegal("MG-5.3", f"{record.life}, {record.armor} and {record.weapon} are not all of one class")
+    if len(side.units) >= MAX_UNITS:
+        raise Illegal("MG-8.3", f"{record.by} already controls {MAX_UNITS} units")
+    side.built -= set(parts.values())
+    side.units[record.life] = Unit(record.life, record.armor, record.weapon)
+    state.assembled = True
 
-    # -- helpers -------------------------------------------------------------------
 
-    def _active_in(self, state: State, record: Record, phase: str, doing: str) -> Side:
-        """The active player's side, once `record` is theirs and made in `phase` (the hottest handlers test first)."""
-        if state.phase != phase:
-            raise Illegal("MG-2.2", f"cannot {doing} now: it is {state.active}'s {state.phase} phase, not {phase}")
-        if record.by != state.active:
-            _by(record, state.active, f"only the active player, {state.active}, may {doing}")
-        return state.sides[state.active]
+# -- pass ----------------------------------------------------------------------
+
+def _pass(state: State, record: mg.Pass) -> None:
+    """MG-2.3: end the current step."""
+    phase = state.phase
+    if phase in ("base", "draw", "engage"):
+        raise Illegal("MG-2.2", f"pass does not answer this step: {_to_act(state)[0]} must {_DUE[phase]}")
+    if record.by != (state.battle.order[0] if state.battle is not None and phase in ("kd", "combat") else state.active):
+        _by(record, _to_act(state)[0], "it is not their step to end")
+    if phase == "construction":
+        state.pool = 0  # MG-4.5: unused tokens are lost
+        state.phase = "battle"
+    elif phase == "battle":
+        state.phase = "consolidation"
+    elif phase == "kd":
+        state.phase = "combat"
+    elif phase == "combat":
+        assert state.battle is not None
+        state.battle.order.pop(0)
+        if not state.battle.order:
+            flow.outcome(state)
+    else:
+        flow.end_turn(state)
+
+
+# -- the end of the game ---------------------------------------------------------
+
+def _concede(state: State, record: Concede) -> None:
+    """MG-9.3: a player still in may concede at any time."""
+    if record.by not in state.sides or state.sides[record.by].out:
+        raise Illegal("MG-9.3", "only a player still in the game may concede")
+    flow.leave(state, record.by)
+
+
+def _game_loss(state: State, record: GameLoss) -> None:
+    """MG-9.4: the judge puts a player out."""
+    _by(record, JUDGE, "only the judge gives a game loss")
+    if record.player not in state.sides or state.sides[record.player].out:
+        raise Illegal("MG-9.4", f"{record.player!r} is not a player still in this game")
+    flow.leave(state, record.player)
+
+
+def _time(state: State, record: Time) -> None:
+    """MG-9.5: the judge calls time; the players still in are placed by their bases."""
+    _by(record, JUDGE, "only the judge calls time")
+    flow.finish(state, "time")
+
+
+# -- helpers -------------------------------------------------------------------
+
+def _to_act(state: State) -> tuple[str, ...]:
+    """Who acts now (Maginot.to_act); a pass names them when it fails."""
+    phase = state.phase
+    if phase == "over":
+        return ()
+    if phase == "base":
+        return (state.bases_due[0],)
+    if phase == "draw":
+        return (CHANCE,)
+    if phase == "engage":
+        assert state.battle is not None
+        return (state.battle.defender,)
+    if phase in ("kd", "combat"):
+        assert state.battle is not None
+        return (state.battle.order[0],)
+    return (state.active,)
+
+
+def _active_in(state: State, record: Record, phase: str, doing: str) -> Side:
+    """The active player's side, once `record` is theirs and made in `phase` (the hottest handlers test first)."""
+    if state.phase != phase:
+        raise Illegal("MG-2.2", f"cannot {doing} now: it is {state.active}'s {state.phase} phase, not {phase}")
+    if record.by != state.active:
+        _by(record, state.active, f"only the active player, {state.active}, may {doing}")
+    return state.sides[state.active]
+
+
+# record type -> handler: start copies it into the state, and the engine calls the handlers itself
+HANDLERS: dict[type[Record], Callable[[State, Any], None]] = {
+    mg.Base: _base,
+    mg.Draw: _draw,
+    mg.Resource: _resource,
+    mg.Tap: _tap,
+    mg.Build: _build,
+    mg.Attack: _attack,
+    mg.Engage: _engage,
+    mg.Play: _play,
+    mg.TapBase: _tap_base,
+    mg.Move: _move,
+    mg.Assemble: _assemble,
+    mg.Pass: _pass,
+    Concede: _concede,
+    Time: _time,
+    GameLoss: _game_loss,
+}
 
 
 _PART_SUIT = {"life": "heart", "armor": "spade", "weapon": "club"}
