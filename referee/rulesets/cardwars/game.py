@@ -391,10 +391,8 @@ def _block(state: State, record: cw.Block) -> None:
         if attacker not in state.attackers:
             raise Illegal("CW-6.2", f"{blocker} blocks {attacker}, which is not attacking")
     state.blocks = dict(record.blocks)
-    counts: dict[str, int] = {}
-    for attacker in state.blocks.values():
-        counts[attacker] = counts.get(attacker, 0) + 1
-    state.pending = [a for a in state.attackers if counts.get(a, 0) > 1]
+    blocked = list(state.blocks.values())
+    state.pending = [a for a in state.attackers if blocked.count(a) > 1]
     if state.pending:
         state.phase = "assign"
     else:
@@ -452,9 +450,11 @@ def _combat(state: State) -> None:
     """CW-7: all damage at once; destroyed cards go to their graveyards; then the turn ends."""
     mine, theirs = state.sides[state.active], state.sides[state.defender]
     taken: dict[str, int] = dict.fromkeys(state.attackers, 0)
+    blocked_by: dict[str, list[str]] = {a: [] for a in state.attackers}  # in the order the blocks were made
+    for blocker, attacker in state.blocks.items():
+        blocked_by[attacker].append(blocker)
     to_player = 0
-    for attacker in state.attackers:
-        blockers = [b for b, a in state.blocks.items() if a == attacker]
+    for attacker, blockers in blocked_by.items():
         if not blockers:
             to_player += VALUE[attacker]
             continue

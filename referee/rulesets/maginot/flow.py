@@ -113,7 +113,8 @@ def begin_turn(state: State, player: str) -> None:
     state.assembled = False
     side = state.sides[player]
     side.base_tapped = False
-    side.resources = dict.fromkeys(side.resources, False)  # untapped, in the same order
+    for card in side.resources:
+        side.resources[card] = False
     for unit in side.units.values():
         unit.tapped = False
     state.draws = [player] * DRAWS_PER_TURN
