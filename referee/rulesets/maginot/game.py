@@ -234,7 +234,9 @@ def _build(state: State, record: mg.Build) -> None:
 
 def _attack(state: State, record: mg.Attack) -> None:
     """MG-6.1, MG-6.2: a battle against one ace of another player's base with untapped patrol units."""
-    side = _active_in(state, record, "battle", "attack")
+    if state.phase != "battle" or record.by != state.active:  # the usual record skips the call
+        _active_in(state, record, "battle", "attack")
+    side = state.sides[state.active]
     target, units = record.target, record.units
     if target == record.by or target not in state.sides or state.sides[target].out:
         raise Illegal("MG-6.1", f"{target} is not another player still in the game")

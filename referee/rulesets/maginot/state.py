@@ -8,7 +8,6 @@ cards, so every place that holds cards belongs to one `Side`.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from itertools import repeat
 from typing import Any
 
 from schemas.maginot import Ace
@@ -102,7 +101,7 @@ class Side:
 
     def initiative(self) -> int:
         """The sum of the numbers of the diamonds in the resource area (MG-6.4)."""
-        return sum(map(_NUMBER.get, self.resources, repeat(0)))
+        return sum(map(_NUMBER.__getitem__, self.resources))  # only number cards are resources (MG-4.1)
 
 
 class Battle:
@@ -161,7 +160,7 @@ class State:
         """Armor of `owner`'s unit or ace `name` now: 0 under a king of clubs (MG-7.6)."""
         if self.battle is not None and (owner, name) in self.battle.exposed:
             return 0
-        extra = self.bonus.get((owner, name), {}).get("armor", 0)
+        extra = self.bonus[owner, name].get("armor", 0) if (owner, name) in self.bonus else 0
         unit = self.sides[owner].units.get(name)
         if unit is None:  # an ace: only this turn's bonuses armor it (MG-6.8)
             return extra
@@ -170,7 +169,7 @@ class State:
     def attack(self, owner: str, name: str) -> int:
         """Attack of `owner`'s unit `name` now (MG-5.5)."""
         unit = self.sides[owner].units[name]
-        extra = self.bonus.get((owner, name), {}).get("attack", 0)
+        extra = self.bonus[owner, name].get("attack", 0) if (owner, name) in self.bonus else 0
         return (value(unit.weapon) or 0) + (2 if unit.queen == "QC" else 0) + extra
 
     def life(self, owner: str, name: str) -> int:
