@@ -192,7 +192,7 @@ def test_mg_6_9_after_the_outcome_the_battle_phase_goes_on() -> None:
 def test_mg_6_4_ruling_queens_of_diamonds_do_not_count_for_initiative() -> None:
     t = armies().quiet_turn()
     t.draw("QD", "").act("play", card="QD", target="2D").passes(3)  # bob: still 20
-    assert t.side("bob").initiative() == t.side("ann").initiative() == 20
+    assert t.side("bob").initiative == t.side("ann").initiative == 20
     battle_ready(t).act("attack", target="bob", units=["2H"])
     assert t.state.battle is not None and t.state.battle.order == ["bob", "ann"]  # the tie still goes to ann
 

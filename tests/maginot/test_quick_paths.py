@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import random
+
 from hypothesis import given
 from hypothesis import strategies as st
 
+from referee.bots import bot_header
+from referee.logio import setup_decoder
+from referee.rulesets import get
 from referee.rulesets.maginot import flow, options
-from referee.rulesets.maginot.state import Battle, State, Unit
+from referee.rulesets.maginot.state import Battle, State, Unit, value
 
 PLAYERS = ["ann", "bob", "cat", "dan", "eve", "fay"]
 UNITS = ["2H", "5H", "7H", "9H", "10H"]
@@ -35,3 +40,19 @@ def test_next_player_walks_the_seats_clockwise(count: int, out: list[bool], seat
     walk = [players[(i + step) % count] for step in range(1, count + 1)]
     expected = next((p for p in walk if not state.sides[p].out), after)
     assert flow.next_player(state, after) == expected
+
+
+def test_the_kept_initiative_is_the_sum_of_the_resources_numbers() -> None:
+    """MG-6.4: after every record of 40 bot games (2 to 6 players), each side's kept initiative is the plain sum."""
+    mg = get("maginot")
+    resources = 0
+    for seed in range(40):
+        header = bot_header("maginot", seed, 2 + seed % 5)
+        state = mg.start(header, setup_decoder("maginot").decode(header.setup))
+        rng = random.Random(seed)
+        while mg.result(state) is None and not mg.turn_limit(state):
+            mg.apply(state, mg.sample(state, rng))
+            for side in state.sides.values():
+                assert side.initiative == sum(value(card) or 0 for card in side.resources)
+        resources += sum(len(side.resources) for side in state.sides.values())
+    assert resources > 200  # resources did come into play

@@ -38,7 +38,7 @@ def initiative(state: State) -> None:
     battle = state.battle
     assert battle is not None
     attacker, defender = battle.attacker, battle.defender
-    if state.sides[defender].initiative() > state.sides[attacker].initiative():
+    if state.sides[defender].initiative > state.sides[attacker].initiative:
         battle.order = [attacker, defender]
     else:
         battle.order = [defender, attacker]

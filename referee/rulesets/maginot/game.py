@@ -189,6 +189,7 @@ def _resource(state: State, record: mg.Resource) -> None:
         raise Illegal("MG-4.1", f"{card} is not a number card of diamonds, so it is not a resource")
     side.hand.discard(card)
     side.resources[card] = False
+    side.initiative += value(card) or 0
 
 
 def _tap(state: State, record: mg.Tap) -> None:

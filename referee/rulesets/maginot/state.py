@@ -32,7 +32,6 @@ def suit(card: str) -> str:
 # Looked up rather than worked out, since nearly every record reads them.
 # value(card): the number of a number card (2 to 10); None for aces, face cards and jokers (MG-5.1).
 value: Callable[[str], int | None] = {card: NUMBERS.get(card[:-1]) for card in DECK if card not in JOKERS}.get
-_NUMBER = {card: number for card in DECK if (number := value(card)) is not None}  # the number cards only
 # is_resource(card): a number card of diamonds, which goes to the resource area (MG-4.1).
 is_resource: Callable[[str], bool] = frozenset(c for c in DECK if suit(c) == "D" and value(c) is not None).__contains__
 # is_component(card): a number card of spades, hearts or clubs, which is built, then assembled (MG-4.6).
@@ -82,7 +81,10 @@ def may_engage(guard: Unit, attacker: Unit) -> bool:
 class Side:
     """One player's cards: deck, hand, discard, base, resources, construction and units."""
 
-    __slots__ = ("base", "base_tapped", "building", "built", "damage", "deck", "discard", "hand", "out", "queens", "resources", "ruins", "units")
+    __slots__ = (
+        "base", "base_tapped", "building", "built", "damage", "deck", "discard", "hand", "initiative", "out", "queens",
+        "resources", "ruins", "units",
+    )
 
     def __init__(self) -> None:
         self.deck: set[str] = set(DECK) - set(ACES)
@@ -93,15 +95,12 @@ class Side:
         self.ruins: list[str] = []  # destroyed aces, set aside until a joker restores one
         self.base_tapped = False
         self.resources: dict[str, bool] = {}  # resource card -> tapped
+        self.initiative = 0  # the sum of the resources' numbers (MG-6.4), kept as each one comes into play
         self.queens: dict[str, str] = {}  # resource card -> the queen of diamonds attached to it
         self.building: dict[str, int] = {}  # component under construction -> tokens on it
         self.built: set[str] = set()  # complete components not yet assembled
         self.units: dict[str, Unit] = {}  # named by their life card (MG-5.4)
         self.out = False
-
-    def initiative(self) -> int:
-        """The sum of the numbers of the diamonds in the resource area (MG-6.4)."""
-        return sum(map(_NUMBER.__getitem__, self.resources))  # only number cards are resources (MG-4.1)
 
 
 class Battle:
