@@ -15,7 +15,7 @@ from referee.logio import setup_decoder
 from referee.patterns import Decoder
 from referee.ruleset import Illegal
 from referee.rulesets import get as get_ruleset
-from referee.rulesets.crossover import decks
+from referee.rulesets.crossover import decks, flow
 from referee.rulesets.crossover.state import Minion, Roster, Side, State
 from referee.rulesets.crossover.translations import translate
 from schemas.crossover import Card, Deck
@@ -140,10 +140,28 @@ def test_seat_order_and_next_player_follow_every_leaving() -> None:
                 assert state.next_after(player) == plain_next_after(players, alive, player)
             assert state.seat_order() == plain_seat_order(players, alive, state.first)
             state.seat_order().pop()  # a caller's list is its own
-            leaver = rng.choice(alive)
-            alive.remove(leaver)
-            state.leave(leaver)
+            leavers = rng.sample(alive, rng.randint(1, len(alive) - 1))  # one, or several together
+            for leaver in leavers:
+                alive.remove(leaver)
+            state.leave(leavers)
         assert state.alive == alive
+
+
+def test_places_at_the_end_are_one_plus_how_many_won_more() -> None:
+    rng = random.Random(9)
+    roster = decks.check("x", Deck(game="mtg", cards=decks.DECKS["mtg"]))
+    for _ in range(300):
+        players = [f"p{i}" for i in range(rng.randint(2, 6))]
+        state = State(players, players[0], {p: Side("mtg", Roster(roster.cards)) for p in players})
+        for side in state.sides.values():
+            side.wins = rng.randint(0, 3)
+        out = rng.sample(players, rng.randint(0, len(players) - 1))
+        flow.eliminate(state, out)
+        wins = {p: state.sides[p].wins for p in state.alive}
+        flow.finish(state, "time")
+        for player in state.alive:  # XO-9.4, the plain rule
+            assert state.placements[player] == 1 + sum(w > wins[player] for w in wins.values())
+        assert state.outcome is not None and state.outcome.placements == state.placements
 
 
 def test_the_deck_memo_forgets_the_oldest_and_never_keeps_a_refused_deck(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -229,7 +229,7 @@ def eliminate(state: State, out: list[str]) -> None:
     place = len(state.alive) - len(out) + 1
     for player in out:
         state.placements[player] = place
-        state.leave(player)
+    state.leave(out)
 
 
 def drop(state: State, player: str, reason: str) -> None:
@@ -260,12 +260,13 @@ def drop(state: State, player: str, reason: str) -> None:
 
 def finish(state: State, reason: str) -> None:
     """XO-9.4: the players still in are placed by skirmishes won, ahead of everyone out."""
-    wins = {p: state.sides[p].wins for p in state.alive}
+    sides, placements = state.sides, state.placements
+    most_first = sorted([sides[p].wins for p in state.alive], reverse=True)
     for player in state.alive:
-        state.placements[player] = 1 + sum(w > wins[player] for w in wins.values())
-    firsts = [p for p in state.players if state.placements[p] == 1]
-    score = {p: float(s.wins) for p, s in state.sides.items()}
-    state.outcome = Result(dict(state.placements), firsts if len(firsts) == 1 else [], score, reason)
+        placements[player] = 1 + most_first.index(sides[player].wins)  # 1 + how many won more
+    firsts = [p for p in state.players if placements[p] == 1]
+    score = {p: float(s.wins) for p, s in sides.items()}
+    state.outcome = Result(dict(placements), firsts if len(firsts) == 1 else [], score, reason)
     state.phase, state.waiting, state.owed, state.attack = "over", "", 0, None
     state.handlers.update(dict.fromkeys(state.handlers, over))
 

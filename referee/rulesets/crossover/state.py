@@ -156,6 +156,8 @@ class State:
         self.first = first
         self.sides = sides
         self.alive = list(players)  # players still in, in seat order; changed only by `leave`
+        start = players.index(first)
+        self.clockwise = players[start:] + players[:start]  # every seat, clockwise from the first player
         self._seat()
         self.phase: Phase = "opening"
         self.round = 0
@@ -180,17 +182,17 @@ class State:
         # record type -> handler; every entry refuses once the game is over (referee.ruleset.TableRuleset, flow.finish)
         self.handlers: dict[type, Callable[[State, Any], None]] = {}
 
-    def leave(self, player: str) -> None:
-        """`player` is out of the game from now on."""
-        self.alive.remove(player)
+    def leave(self, players: Iterable[str]) -> None:
+        """`players` are out of the game from now on (together: the seats are worked out once)."""
+        for player in players:
+            self.alive.remove(player)
         self._seat()
 
     def _seat(self) -> None:
         """The seat order of the players still in, and who follows each of them (for a player out, that is
         worked out as it is asked)."""
-        start = self.players.index(self.first)
-        rotated = self.players[start:] + self.players[:start]
-        self.seats = [p for p in rotated if p in self.alive]
+        alive = self.alive
+        self.seats = [p for p in self.clockwise if p in alive]
         self.following: dict[str, str] = dict(zip(self.seats, self.seats[1:] + self.seats[:1], strict=True))
 
     def seat_order(self) -> list[str]:
