@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import json
 import re
+from typing import Any
 
 import msgspec
 
 from referee.bots import bot_header, play
 from referee.engine import judge
-from referee.logio import encode_lines
+from referee.logio import encode_lines, setup_decoder
+from referee.rulesets import get as get_ruleset
+from schemas.log import Header
 from schemas.verdict import Verdict
 from tests.mutations import INVALID_UTF8
 
@@ -24,6 +27,12 @@ def bot_log(ruleset_id: str, seed: int, players: int | None = None) -> list[byte
     """The chained lines of the bot game `seed` (header first)."""
     header = bot_header(ruleset_id, seed, players)
     return list(encode_lines(header, play(header, seed)))
+
+
+def bot_start(ruleset_id: str, seed: int, players: int | None = None) -> tuple[Header, Any]:
+    """The header of the bot game `seed` and the game's state before its first record."""
+    header = bot_header(ruleset_id, seed, players)
+    return header, get_ruleset(ruleset_id).start(header, setup_decoder(ruleset_id).decode(header.setup))
 
 
 def unchain(log: list[bytes]) -> list[bytes]:

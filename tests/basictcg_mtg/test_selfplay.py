@@ -35,8 +35,7 @@ def bot_log(seed: int) -> list[bytes]:
 def playing(seeds: range) -> Iterator[tuple[int, Any, random.Random]]:
     """Each seed's bot game from its start, a step at a time, until it ends: the caller applies one record a step."""
     for seed in seeds:
-        header = bot_header("basictcg-mtg", seed, players_for(seed))
-        state = BT.start(header, setup_decoder("basictcg-mtg").decode(header.setup))
+        _, state = selfplay.bot_start("basictcg-mtg", seed, players_for(seed))
         rng = random.Random(seed)
         while BT.result(state) is None and not BT.turn_limit(state):
             yield seed, state, rng

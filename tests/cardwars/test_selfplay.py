@@ -9,9 +9,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from referee.bots import bot_header
 from referee.engine import judge
-from referee.logio import record_to_dict, setup_decoder
+from referee.logio import record_to_dict
 from referee.rulesets import get
 from tests import selfplay
 
@@ -47,8 +46,7 @@ def test_every_sampled_record_is_legal_and_accepted() -> None:
     """Draw each record with `sample`; it must be in `legal` (where that is small) and `apply` must take it."""
     checked = 0
     for seed in range(150):
-        header = bot_header("cardwars", seed)
-        state = CW.start(header, setup_decoder("cardwars").decode(header.setup))
+        _, state = selfplay.bot_start("cardwars", seed)
         rng = random.Random(seed)
         while CW.result(state) is None and not CW.turn_limit(state):
             record = CW.sample(state, rng)

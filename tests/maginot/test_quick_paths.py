@@ -7,11 +7,10 @@ import random
 from hypothesis import given
 from hypothesis import strategies as st
 
-from referee.bots import bot_header
-from referee.logio import setup_decoder
 from referee.rulesets import get
 from referee.rulesets.maginot import flow, options
 from referee.rulesets.maginot.state import Battle, State, Unit, value
+from tests import selfplay
 
 PLAYERS = ["ann", "bob", "cat", "dan", "eve", "fay"]
 UNITS = ["2H", "5H", "7H", "9H", "10H"]
@@ -47,8 +46,7 @@ def test_the_kept_initiative_is_the_sum_of_the_resources_numbers() -> None:
     mg = get("maginot")
     resources = 0
     for seed in range(40):
-        header = bot_header("maginot", seed, 2 + seed % 5)
-        state = mg.start(header, setup_decoder("maginot").decode(header.setup))
+        _, state = selfplay.bot_start("maginot", seed, 2 + seed % 5)
         rng = random.Random(seed)
         while mg.result(state) is None and not mg.turn_limit(state):
             mg.apply(state, mg.sample(state, rng))

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from referee.bots import bot_header, play
 from referee.engine import judge
-from referee.logio import encode_lines, record_decoder, record_to_dict, setup_decoder
+from referee.logio import encode_lines, record_decoder, record_to_dict
 from referee.ruleset import Illegal
 from referee.rulesets import get
 from tests import selfplay
@@ -69,8 +69,7 @@ def test_2000_bot_games_are_complete_and_replay_the_same() -> None:
 
 def finish(seed: int, count: int) -> tuple[str, list[int]]:
     """Play bot game `seed` with `count` players: how it ended, and the turn at which each player went out."""
-    header = bot_header("maginot", seed, count)
-    state = MG.start(header, setup_decoder("maginot").decode(header.setup))
+    header, state = selfplay.bot_start("maginot", seed, count)
     out_at: list[int] = []
     for record in play(header, seed):
         MG.apply(state, record)
@@ -107,8 +106,7 @@ def test_every_sampled_record_is_legal_and_accepted() -> None:
     """Draw each record with `sample`; it must be in `legal` (where that is small) and `apply` must take it."""
     checked = 0
     for seed in range(SAMPLE):
-        header = bot_header("maginot", seed, players(seed))
-        state = MG.start(header, setup_decoder("maginot").decode(header.setup))
+        _, state = selfplay.bot_start("maginot", seed, players(seed))
         rng = random.Random(seed)
         while MG.result(state) is None and not MG.turn_limit(state):
             record = MG.sample(state, rng)
@@ -191,8 +189,7 @@ def snapshot(state: object) -> bytes:
 @given(seed=st.integers(0, 100), where=st.floats(0, 1), kind=st.sampled_from(sorted(FIELDS)), by=st.sampled_from(["ann", "bob", "cat", "chance", "judge"]), data=st.data())
 def test_an_illegal_record_leaves_the_state_untouched(seed: int, where: float, kind: str, by: str, data: st.DataObject) -> None:
     """`apply` checks everything before it changes anything: any record it refuses leaves the state as it was."""
-    header = bot_header("maginot", seed, 3)
-    state = MG.start(header, setup_decoder("maginot").decode(header.setup))
+    header, state = selfplay.bot_start("maginot", seed, 3)
     records = list(play(header, seed))
     for record in records[: int(where * (len(records) - 1))]:
         MG.apply(state, record)

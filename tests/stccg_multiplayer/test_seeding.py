@@ -5,13 +5,12 @@ from __future__ import annotations
 import copy
 import random
 
-from referee.bots import bot_header
-from referee.logio import setup_decoder
 from referee.ruleset import Illegal
 from referee.rulesets import get as get_ruleset
 from referee.rulesets.stccg_multiplayer.grid import CENTRE, Grid, Loc
 from referee.rulesets.stccg_multiplayer.options import mission_spots
 from schemas import stccg_multiplayer as sg
+from tests import selfplay
 
 ID = "stccg-multiplayer"
 RULES = get_ruleset(ID)
@@ -29,8 +28,7 @@ def test_apply_accepts_a_mission_exactly_where_the_listing_puts_it() -> None:
     """Every empty place and every outward line (and cut-short ones) from every place, in the mission phase of bot games."""
     checked = shifts = 0
     for seed in range(4):
-        header = bot_header(ID, seed, 2 + seed % 5)
-        state = RULES.start(header, setup_decoder(ID).decode(header.setup))
+        _, state = selfplay.bot_start(ID, seed, 2 + seed % 5)
         rng = random.Random(seed)
         while state.phase == "missions":
             grid, active = state.grid, state.active
@@ -51,8 +49,7 @@ def test_a_bounded_walk_finds_exactly_the_short_lines() -> None:
     """shift_paths(start, longest) is shift_paths(start) without the lines longer than `longest`."""
     walks = 0
     for seed in range(4):
-        header = bot_header(ID, seed, 2 + seed % 5)
-        state = RULES.start(header, setup_decoder(ID).decode(header.setup))
+        _, state = selfplay.bot_start(ID, seed, 2 + seed % 5)
         rng = random.Random(seed)
         while state.phase == "missions":
             grid = state.grid

@@ -12,9 +12,10 @@ import pytest
 
 from referee.bots import bot_header, play
 from referee.engine import judge
-from referee.logio import encode_lines, record_to_dict, setup_decoder
+from referee.logio import encode_lines, record_to_dict
 from referee.rulesets import get as get_ruleset
 from schemas import stccg_multiplayer as sg
+from tests import selfplay
 
 ID = "stccg-multiplayer"
 RULES = get_ruleset(ID)
@@ -38,8 +39,7 @@ def test_sampled_records_are_among_the_legal_ones() -> None:
     """Where `legal` enumerates a kind of record in full, every sampled record of that kind is in it."""
     checked = 0
     for seed in range(60):
-        header = bot_header(ID, seed, 2 + seed % 5)
-        state = RULES.start(header, setup_decoder(ID).decode(header.setup))
+        _, state = selfplay.bot_start(ID, seed, 2 + seed % 5)
         rng = random.Random(seed)
         while RULES.result(state) is None:
             record = RULES.sample(state, rng) if not RULES.turn_limit(state) else sg.Final(by="judge", scores={p: 0 for p in state.still_in()})
