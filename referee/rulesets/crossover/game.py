@@ -149,9 +149,10 @@ def _draw(state: State, record: xo.Draw) -> None:
     side = state.sides[actor]
     if record.player != actor:
         raise Illegal("XO-3.2", f"the card due is {actor}'s to draw, not {record.player}'s")
-    if card not in side.deck:
-        raise Illegal("XO-3.2", f"{card} is not in {actor}'s deck")
-    side.deck.discard(card)
+    try:
+        side.deck.remove(card)  # the last check, and the first change
+    except KeyError:
+        raise Illegal("XO-3.2", f"{card} is not in {actor}'s deck") from None
     side.hand.add(card)
     state.owed -= 1
     if not state.owed:
