@@ -29,7 +29,7 @@ def after_draws(state: State) -> None:
     """The draws owed are made: go on with whatever they were drawn for."""
     side = state.sides[state.actor]
     if state.waiting == "deal":
-        leaders = side.group("leader") & side.hand
+        leaders = side.groups["leader"] & side.hand
         if not leaders:  # XO-4.2: the hand goes back and five more are drawn
             side.deck |= side.hand
             side.hand = set()
@@ -56,7 +56,7 @@ def next_opener(state: State) -> None:
         return
     state.actor = state.queue.pop(0)
     side = state.sides[state.actor]
-    if len(side.group("leader") & side.deck) == 1:
+    if len(side.groups["leader"] & side.deck) == 1:
         state.waiting = "opening"
     else:
         owe(state, HAND_SIZE, "deal")
@@ -125,12 +125,13 @@ def next_skirmish(state: State) -> None:
             end_combat(state)
             return
         attacker, defender = state.skirmishes[state.skirmish]
-        ready = [p for p in (attacker, defender) if p in state.alive and state.sides[p].minions]
-        if len(ready) == 2:
+        attacks = attacker in state.alive and bool(state.sides[attacker].minions)
+        defends = defender in state.alive and bool(state.sides[defender].minions)
+        if attacks and defends:
             state.actor, state.defender, state.waiting = attacker, defender, "attack"
             return
-        if ready:  # XO-6.4, XO-9.6
-            win(state, ready[0])
+        if attacks or defends:  # XO-6.4, XO-9.6
+            win(state, attacker if attacks else defender)
 
 
 def window(state: State) -> None:
@@ -184,7 +185,8 @@ def end_combat(state: State) -> None:
             return
     else:
         out = [p for p in state.alive if p not in state.won]
-        eliminate(state, out)
+        if out:
+            eliminate(state, out)
         if len(state.alive) <= 1:
             finish(state, "elimination")
             return

@@ -67,7 +67,7 @@ class Side:
         self.game = game
         self.cards = roster.cards  # every card of the deck, in the order it was declared
         self.rank = roster.rank
-        self.groups = roster.groups
+        self.groups = roster.groups  # every card of the deck of each crossover type, and every event of each kind
         self.abilities = roster.abilities
         self.initiatives = roster.initiatives
         self.deck: set[str] = set(roster.names)
@@ -89,10 +89,6 @@ class Side:
     def holds(self, names: Iterable[str], kind: Group) -> bool:
         """Whether `of_type` would find any, without ordering them."""
         return not self.groups[kind].isdisjoint(names)
-
-    def group(self, kind: Group) -> frozenset[str]:
-        """Every card of the deck of crossover type `kind`, or every event of kind `kind`."""
-        return self.groups[kind]
 
     def lead(self, leader: str) -> None:
         """`leader` is the leader in play from now on; its play value is how many plays a turn takes (XO-5.2)."""
