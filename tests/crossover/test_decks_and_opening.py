@@ -103,13 +103,13 @@ def test_xo_2_5_ruling_star_trek_initiative_halves_each_minion() -> None:
         + [summon("ann", "Even A"), summon("bob", "M3"), summon("ann", "Even B")],
         head,
     )
-    assert state.sides["ann"].initiative() == 5
+    assert state.sides["ann"].initiative == 5
 
 
 def test_xo_2_6_ruling_r2_equipment_adds_no_initiative() -> None:
     """Ruling XO-R2: the Sword has strength 1, yet M1 (strength 1) still gives ann initiative 1."""
     state = legal([*PLAIN, summon("ann", "M1"), summon("bob", "M3"), equip("ann", "Sword", "M1")])
-    assert state.sides["ann"].initiative() == 1
+    assert state.sides["ann"].initiative == 1
 
 
 # -- XO-3 who acts, chance -------------------------------------------------------------

@@ -16,7 +16,7 @@ from referee.patterns import Decoder
 from referee.ruleset import Illegal
 from referee.rulesets import get as get_ruleset
 from referee.rulesets.crossover import decks, flow
-from referee.rulesets.crossover.state import Minion, Roster, Side, State
+from referee.rulesets.crossover.state import Roster, Side, State
 from referee.rulesets.crossover.translations import translate
 from schemas.crossover import Card, Deck
 from schemas.log import remembered
@@ -64,7 +64,7 @@ def test_side_sets_answer_as_the_plain_rules(game: str, cards: list[Card]) -> No
         side.hand = set(names[: cut[0]])
         side.deck = set(names[cut[0] :])
         for minion in rng.sample(names, cut[1] % 6):  # any card may stand in: the sets must not care
-            side.minions[minion] = Minion()
+            side.summon(minion)
             side.minions[minion].equipment = rng.sample(names, rng.randrange(3))
         for zone in (side.hand, side.deck, set(side.minions)):
             for kind in KINDS + EVENTS:
@@ -72,7 +72,7 @@ def test_side_sets_answer_as_the_plain_rules(game: str, cards: list[Card]) -> No
                 assert side.of_type(zone, kind) == expected  # type: ignore[arg-type]
                 assert side.holds(zone, kind) == bool(expected)  # type: ignore[arg-type]
         assert side.playable() == plain_playable(side)
-        assert side.initiative() == sum(side.cards[m].initiative for m in side.minions)
+        assert side.initiative == sum(side.cards[m].initiative for m in side.minions)
         leader = rng.choice(names)
         side.lead(leader)
         assert side.leader == leader and side.play_value == side.cards[leader].play_value
@@ -80,6 +80,10 @@ def test_side_sets_answer_as_the_plain_rules(game: str, cards: list[Card]) -> No
             for ability in ("double_attack", "endurance"):
                 assert side.has(minion, ability) == plain_has(side, minion, ability)  # type: ignore[arg-type]
         assert side.order(side.deck) == sorted(side.deck, key=list(side.cards).index)
+        # XO-8.1 in one pass: what killing each minion (XO-7.10) would leave
+        plain = set(side.discard).union(side.minions, *(m.equipment for m in side.minions.values()))
+        side.discard_minions()
+        assert side.discard == plain and not side.minions and side.initiative == 0
 
 
 def _roster_facts(roster: Roster | Side) -> tuple[object, ...]:
@@ -189,4 +193,6 @@ def test_the_defender_kept_is_the_pairing_of_the_skirmish_fought_in_bot_games() 
             if state.phase == "combat" and (state.waiting == "attack" or state.attack is not None):
                 fights += 1
                 assert (state.actor, state.defender) == state.skirmishes[state.skirmish]
+            for side in state.sides.values():  # XO-2.6, the plain sum, after every record
+                assert side.initiative == sum(side.cards[m].initiative for m in side.minions)
     assert fights > 100

@@ -106,7 +106,8 @@ def begin_combat(state: State) -> None:
     state.phase = "combat"
     state.won = set()
     seats = state.seat_order()
-    ranked = sorted(seats, key=lambda p: -state.sides[p].initiative())  # stable: ties keep seat order
+    sides = state.sides
+    ranked = sorted(seats, key=lambda p: -sides[p].initiative)  # stable: ties keep seat order
     state.skirmishes = list(zip(ranked[0::2], ranked[1::2], strict=False))
     if len(ranked) % 2:
         odd = ranked[-1]
@@ -199,9 +200,7 @@ def begin_resolution(state: State) -> None:
     """XO-8.1: everything in play but the leaders is discarded; players resolve in seat order."""
     state.phase = "resolution"
     for player in state.alive:
-        side = state.sides[player]
-        for minion in list(side.minions):
-            side.kill(minion)
+        state.sides[player].discard_minions()
     state.queue = state.seat_order()
     next_resolver(state)
 

@@ -17,7 +17,7 @@ from typing import Any
 
 from referee.ruleset import CHANCE, JUDGE, Illegal, TableRuleset, require_actor
 from referee.rulesets.crossover import decks, flow, options
-from referee.rulesets.crossover.state import HAND_SIZE, AttackInProgress, Minion, Side, State
+from referee.rulesets.crossover.state import HAND_SIZE, AttackInProgress, Side, State
 from schemas import crossover as xo
 from schemas.log import Concede, GameLoss, Header, Record, Time
 from schemas.verdict import Result
@@ -187,7 +187,7 @@ def _summon(state: State, record: xo.Summon) -> None:
     """XO-5.2: a minion from hand comes into play."""
     side = _play(state, record, "minion")
     side.hand.discard(record.card)
-    side.minions[record.card] = Minion()
+    side.summon(record.card)
     flow.played(state)
 
 
@@ -410,7 +410,7 @@ def _describe_side(side: Side, place: int | None) -> dict[str, Any]:
         "wins": side.wins,
         "leader": side.leader,
         "play_value": side.play_value,
-        "initiative": side.initiative(),
+        "initiative": side.initiative,
         "hand": side.order(side.hand),
         "deck": side.order(side.deck),
         "minions": [

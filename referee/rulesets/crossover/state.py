@@ -74,7 +74,8 @@ class Side:
         self.hand: set[str] = set()
         self.leader: str | None = None
         self.play_value = 0  # the play value of the leader in play (XO-5.2), kept by `lead`
-        self.minions: dict[str, Minion] = {}
+        self.minions: dict[str, Minion] = {}  # changed only by `summon`, `kill` and `discard_minions`
+        self.initiative = 0  # the sum of the minions' contributions (XO-2.6), kept as they come and go
         self.discard: set[str] = set()
         self.wins = 0
 
@@ -95,9 +96,10 @@ class Side:
         self.leader = leader
         self.play_value = self.cards[leader].play_value
 
-    def initiative(self) -> int:
-        """The sum of the minions' contributions (XO-2.6)."""
-        return sum(map(self.initiatives.__getitem__, self.minions))
+    def summon(self, minion: str) -> None:
+        """`minion` comes into play, with no equipment and no damage."""
+        self.minions[minion] = Minion()
+        self.initiative += self.initiatives[minion]
 
     def has(self, minion: str, ability: Literal["double_attack", "endurance"]) -> bool:
         """Whether `minion` has `ability`, from its own card or any equipment on it (XO-7.4: no stacking)."""
@@ -129,6 +131,16 @@ class Side:
     def kill(self, minion: str) -> None:
         """`minion` and its equipment go to the discard pile (XO-7.10)."""
         self.discard.update([minion, *self.minions.pop(minion).equipment])
+        self.initiative -= self.initiatives[minion]
+
+    def discard_minions(self) -> None:
+        """Every minion and its equipment go to the discard pile (XO-8.1): `kill` for each, in one pass."""
+        discard = self.discard
+        discard.update(self.minions)
+        for minion in self.minions.values():
+            discard.update(minion.equipment)
+        self.minions.clear()
+        self.initiative = 0
 
 
 class AttackInProgress:
