@@ -70,7 +70,7 @@ def begin_play(state: State) -> None:
     state.round += 1
     state.passes = 0
     state.stops = set()
-    start_turn(state, state.seat_order()[0])
+    start_turn(state, state.seats[0])
 
 
 def start_turn(state: State, player: str) -> None:
@@ -105,9 +105,8 @@ def begin_combat(state: State) -> None:
     """XO-6.1 to XO-6.3: order by initiative, pair off, and let the odd player out win."""
     state.phase = "combat"
     state.won = set()
-    seats = state.seat_order()
     sides = state.sides
-    ranked = sorted(seats, key=lambda p: -sides[p].initiative)  # stable: ties keep seat order
+    ranked = sorted(state.seats, key=lambda p: -sides[p].initiative)  # stable: ties keep seat order
     state.skirmishes = list(zip(ranked[0::2], ranked[1::2], strict=False))
     if len(ranked) % 2:
         odd = ranked[-1]

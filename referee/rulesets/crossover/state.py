@@ -200,7 +200,7 @@ class State:
         """The seat order of the players still in, and who follows each of them (for a player out, that is
         worked out as it is asked)."""
         alive = self.alive
-        self.seats = [p for p in self.clockwise if p in alive]
+        self.seats = [p for p in self.clockwise if p in alive]  # read, never changed: seat_order() copies it
         self.following: dict[str, str] = dict(zip(self.seats, self.seats[1:] + self.seats[:1], strict=True))
 
     def seat_order(self) -> list[str]:
