@@ -189,10 +189,11 @@ def check_views(session: Session, rebuilt: Session, event_id: str, entries: list
     shown = []
     for row in _raw_rows(session, CachedView, event_id):
         kind, args, data = row["kind"], row["args"], _plain(row["data"], CachedView.__table__.c.data.type)
-        if row["head"] != head or row["code"] != views.code() or kind not in views.KINDS or not isinstance(data, bytes):
-            continue  # stale or unreadable: a read computes the view afresh
+        stamped = row["head"] == head and row["code"] == views.code()
+        if not stamped or kind not in views.KINDS or not isinstance(args, str) or not isinstance(data, bytes):
+            continue  # stale or unreadable (a read asks for text args): a read computes the view afresh
         try:
-            shown.append((kind, str(args), msgspec.json.decode(data, type=views.KINDS[kind])))
+            shown.append((kind, args, msgspec.json.decode(data, type=views.KINDS[kind])))
         except msgspec.DecodeError:
             continue
     if not shown:
