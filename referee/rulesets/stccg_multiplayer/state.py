@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
+from functools import lru_cache
 from typing import Any
 
 import msgspec
@@ -21,19 +22,18 @@ from schemas.verdict import Result
 NEBULA = Loc("Nebula", "Alpha", 2, "space")  # SG-2.3
 
 Pile = dict[str, int]  # card name -> copies (absent at 0): a Counter, without its Python-level methods
-_COUNTED: dict[tuple[str, ...], Pile] = {}  # a list of card names -> its pile, for `counted`
 
 
 def counted(cards: list[str]) -> Pile:
     """`cards` as a pile, in first-seen order: a copy of the pile counted before for the same names in the
     same order (the key is the whole list, so the copy is exact); events and benches replay few decks."""
-    key = tuple(cards)
-    pile = _COUNTED.get(key)
-    if pile is None:
-        if len(_COUNTED) >= 1024:
-            _COUNTED.clear()
-        pile = _COUNTED[key] = dict(Counter(cards))
-    return pile.copy()
+    return _counted(tuple(cards)).copy()
+
+
+@lru_cache(maxsize=1024)
+def _counted(cards: tuple[str, ...]) -> Pile:
+    """The pile of `cards`, shared by every caller: `counted` hands out copies, never this one."""
+    return dict(Counter(cards))
 
 
 class Player(msgspec.Struct):
