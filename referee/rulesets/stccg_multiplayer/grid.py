@@ -84,7 +84,7 @@ class Grid:
     # -- shape -------------------------------------------------------------------
 
     def neighbours(self, slot: str) -> list[str]:
-        """The slots adjacent to `slot` (SG-2.2, SG-2.6)."""
+        """The slots adjacent to `slot` (SG-2.2, SG-2.6): a list shared with the empty grid's shape, to read only."""
         return self._adjacency[slot]
 
     def on_ring(self, slot: str) -> bool:
