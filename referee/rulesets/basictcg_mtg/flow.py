@@ -13,6 +13,7 @@ from referee.ruleset import Illegal
 from referee.rulesets.basictcg_mtg.state import (
     State,
     is_creature,
+    level,
     on_table,
     overdamaged,
     power,
@@ -89,7 +90,7 @@ def end_turn(state: State) -> None:
         doomed = []
         for card, on in state.marked.items():
             on.boost = 0
-            damaged = on.damage and on.damage >= (1 if on.face_down else cards[card].level + on.tokens)
+            damaged = on.damage and on.damage >= level(cards[card], on)
             if damaged and sides[owner[card]].field.get(card) is on:  # and still in play
                 doomed.append(card)
         if doomed:

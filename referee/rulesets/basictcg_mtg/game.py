@@ -14,7 +14,7 @@ from __future__ import annotations
 import functools
 import random
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, NoReturn
 
 from referee.ruleset import CHANCE, JUDGE, Illegal, TableRuleset, require_actor
 from referee.rulesets.basictcg_mtg import bot, flow, options
@@ -421,7 +421,7 @@ class BasicTcgMtg(TableRuleset):
         return data | {"damage": on.damage}
 
 
-def deck_fault(players: list[str], setup: bt.Setup) -> None:
+def deck_fault(players: list[str], setup: bt.Setup) -> NoReturn:
     """BT-1.4: raise for the first card, in deck order, whose name is undeclared or whose id was seen before."""
     seen: set[str] = set()
     for player in players:
@@ -431,6 +431,7 @@ def deck_fault(players: list[str], setup: bt.Setup) -> None:
             if card_id in seen:
                 raise Illegal("BT-1.4", f"card id {card_id} is in two decks; ids must be unique")
             seen.add(card_id)
+    raise AssertionError("deck_fault is called only for a setup with such a card")
 
 
 _by = functools.partial(require_actor, rule="BT-2.1")  # who may make a record (BT-2.1)

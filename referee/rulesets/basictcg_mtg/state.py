@@ -154,7 +154,7 @@ def to_discard(state: State, card: str) -> None:
     """A card in play goes to its owner's discard pile, face up."""
     side = state.sides[state.owner[card]]
     on = side.field.pop(card)
-    side.levels -= 1 if on.face_down else state.cards[card].level + on.tokens
+    side.levels -= level(state.cards[card], on)
     side.discard.add(card)
 
 
