@@ -1,13 +1,17 @@
 """Judging many logs: in this process, or in worker processes that share the work.
 
 The parent's part is kept small, because it is what caps the speed-up (Amdahl):
-the workers start once, take the paths in chunks, open and judge the files
+the workers start once, take the paths in batches, open and judge the files
 themselves, and send back each verdict already rendered (text or JSON bytes)
 with its kind, so the parent only writes bytes, in the order of the paths.
+Batches shrink as the paths run out (guided scheduling): large ones while there
+is much to do keep messages few, small ones at the end let the workers finish
+together, so no worker sits idle while another judges a last long batch.
 """
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 from collections.abc import Callable, Iterator, Sequence
 from typing import NamedTuple
@@ -18,9 +22,11 @@ from referee.engine import judge_file
 from schemas.verdict import Error, Verdict
 
 Render = Callable[[Verdict], bytes]
-# Paths per message: large enough to make messages rare (each cost the parent 1-2 ms of CPU
-# on a busy machine), small enough to keep results flowing (64 bot logs are judged in about 50 ms).
-CHUNK_MOST = 64
+# Paths per message at most: large enough to make messages rare (each costs the parent CPU
+# time), small enough to keep results flowing (64 bot logs are judged in about 50 ms).
+BATCH_MOST = 64
+# Batches in flight per worker: a batch is this share of what is left (over the workers).
+BATCHES_AHEAD = 4
 
 
 class Judged(NamedTuple):
@@ -36,7 +42,17 @@ def verdict_of(path: str) -> Verdict:
     try:
         return judge_file(path).verdict
     except OSError as exc:
-        return Verdict("malformed", None, None, 0, "absent", Error(0, f"cannot read: {exc.strerror}"), [], None, path=path)
+        return Verdict(
+            "malformed",
+            None,
+            None,
+            0,
+            "absent",
+            Error(0, f"cannot read: {exc.strerror}"),
+            [],
+            None,
+            path=path,
+        )
 
 
 def as_json(verdict: Verdict) -> bytes:
@@ -57,9 +73,17 @@ def _judge_one(path: str) -> Judged:
     return Judged(verdict.verdict, verdict.error is not None, _render(verdict))
 
 
-def chunk_size(paths: int, jobs: int) -> int:
-    """Paths per message: about eight messages per worker, at most CHUNK_MOST paths each."""
-    return max(1, min(CHUNK_MOST, paths // (jobs * 8)))
+def _judge_batch(paths: list[str]) -> list[Judged]:
+    return [_judge_one(path) for path in paths]
+
+
+def batches(paths: Sequence[str], jobs: int) -> Iterator[list[str]]:
+    """The paths in order, in batches of a share of what is left: at most BATCH_MOST, at least one."""
+    start, total = 0, len(paths)
+    while start < total:
+        size = max(1, min(BATCH_MOST, (total - start) // (jobs * BATCHES_AHEAD)))
+        yield list(paths[start : start + size])
+        start += size
 
 
 def judge_many(paths: Sequence[str], jobs: int, render: Render) -> Iterator[Judged]:
@@ -75,5 +99,12 @@ def judge_many(paths: Sequence[str], jobs: int, render: Render) -> Iterator[Judg
     # fork: the workers start with the rulesets already imported (forkserver or spawn would import them again)
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else None)
-    with context.Pool(min(jobs, len(paths)), initializer=_setup, initargs=(render,)) as pool:
-        yield from pool.imap(_judge_one, paths, chunk_size(len(paths), jobs))
+    # the objects the workers inherit leave the collector's view, so a collection in a worker does not
+    # write to (and copy) every page of the parent's heap; the parent takes them back when done
+    gc.freeze()
+    try:
+        with context.Pool(min(jobs, len(paths)), initializer=_setup, initargs=(render,)) as pool:
+            for judged in pool.imap(_judge_batch, batches(paths, jobs)):
+                yield from judged
+    finally:
+        gc.unfreeze()

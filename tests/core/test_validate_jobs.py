@@ -8,7 +8,7 @@ import pytest
 from typer.testing import CliRunner
 
 from referee.cli import app
-from referee.validate import CHUNK_MOST, chunk_size
+from referee.validate import BATCH_MOST, batches
 from tests.selfplay import bot_log
 
 runner = CliRunner()
@@ -22,7 +22,9 @@ def logs(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
     for seed in range(40):
         log = bot_log("cardwars", seed)
         if seed % 4 == 1:
-            log[5] = json.dumps(json.loads(log[5]) | {"note": "edited"}).encode()  # the next prev no longer matches
+            log[5] = json.dumps(
+                json.loads(log[5]) | {"note": "edited"}
+            ).encode()  # the next prev no longer matches
         elif seed % 4 == 2:
             log[-1] = json.dumps(json.loads(log[-1]) | {"by": "nobody"}).encode()
         elif seed % 4 == 3:
@@ -43,13 +45,31 @@ def test_two_and_three_jobs_print_what_one_job_prints(logs: list[str], options: 
 
 
 def test_json_is_an_object_for_one_log_and_an_array_otherwise(logs: list[str]) -> None:
-    assert isinstance(json.loads(runner.invoke(app, ["validate", "--json", "--jobs", "2", logs[0]]).stdout), dict)
-    quiet = json.loads(runner.invoke(app, ["validate", "--json", "--quiet", "--jobs", "2", logs[0]]).stdout)
+    assert isinstance(
+        json.loads(runner.invoke(app, ["validate", "--json", "--jobs", "2", logs[0]]).stdout), dict
+    )
+    quiet = json.loads(
+        runner.invoke(app, ["validate", "--json", "--quiet", "--jobs", "2", logs[0]]).stdout
+    )
     assert quiet == []  # the first log is complete, and --quiet always gives an array
 
 
-def test_chunks_keep_every_worker_busy_and_messages_few() -> None:
-    assert chunk_size(1, 2) == 1
-    assert chunk_size(10_000, 2) == CHUNK_MOST
-    assert chunk_size(1000, 2) == 62  # eight messages a worker
-    assert chunk_size(100, 4) == 3
+def test_batches_keep_the_order_and_every_path_once() -> None:
+    paths = [f"{i}.jsonl" for i in range(1000)]
+    assert [p for batch in batches(paths, 2) for p in batch] == paths
+    assert [list(batch) for batch in batches(["a.jsonl"], 4)] == [["a.jsonl"]]
+    assert list(batches([], 2)) == []
+
+
+def test_batches_are_large_while_much_is_left_and_shrink_to_one_at_the_end() -> None:
+    sizes = [len(batch) for batch in batches([str(i) for i in range(10_000)], 2)]
+    assert max(sizes) == sizes[0] == BATCH_MOST  # a message carries many paths while there are many
+    assert sizes == sorted(sizes, reverse=True) and sizes[-1] == 1  # the last ones are single paths
+    assert (
+        len(sizes) < 10_000 // BATCH_MOST + 80
+    )  # few messages in all: the shrinking tail adds a few dozen
+    assert [len(b) for b in batches([str(i) for i in range(100)], 4)][:3] == [
+        6,
+        5,
+        5,
+    ]  # 100 // 16, 94 // 16, 89 // 16
