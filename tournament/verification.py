@@ -76,7 +76,8 @@ def verify(session: Session, event_id: str, check: Check | None = None) -> Verif
         try:
             payloads.append(decode(entry))
         except Exception as exc:  # any undecodable payload is a finding
-            report.problems.append(f"log entry {entry.seq}: unreadable {entry.type} payload: {_brief(exc)}")
+            # the type is quoted: a tampered one may hold a line break, and a problem is one line
+            report.problems.append(f"log entry {entry.seq}: unreadable {entry.type!r} payload: {_brief(exc)}")
             return report
     # First the whole log with one flush; only a log that fails somewhere is replayed again
     # entry by entry, flushing each, to name the entry (a flush per entry: 40 s for 10,000 players).

@@ -307,8 +307,10 @@ def test_verify_reports_any_tampering_and_never_crashes_long(template: Template,
         {"kind": "payload_text", "table": "event_log", "row": 3, "other": 0, "column": 0, "value": None, "name": "x"},
         {"kind": "rename_rechained", "table": "event_log", "row": 1, "other": 1, "column": 0, "value": None, "name": "zed"},
         {"kind": "rename", "table": "event_log", "row": 2, "other": 2, "column": 0, "value": None, "name": "ann\n"},
+        # found by the long run on PostgreSQL: an entry's type set to a line break broke its problem into two lines
+        {"kind": "update", "table": "event_log", "row": 0, "other": 0, "column": 9, "value": 0, "name": "\n"},
     ],
-    ids=["payload-as-text", "renamed-rechained", "renamed"],
+    ids=["payload-as-text", "renamed-rechained", "renamed", "type-a-line-break"],
 )
 def test_verify_reports_the_issues_tampering(template: Template, m: dict[str, Any]) -> None:
     assert check_verify(template, m) == 1  # each of these changes the log: verify must find it
