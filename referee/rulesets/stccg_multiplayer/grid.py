@@ -244,8 +244,9 @@ class Grid:
         ring = "".join(["." if self.slots[s] is None else "x" for s in self.ring])
         return None if "." not in ring else ring + ring
 
-    def _lines_from(self, start: str, ring_text: str | None, limit: int) -> list[list[str]]:
-        """`shift_paths(start)` of at most `limit` slots, with the ring as `_ring_text` gives it."""
+    def _lines_from(self, start: str, ring_text: str | None, limit: int, least: int = 0) -> list[list[str]]:
+        """`shift_paths(start)` of at most `limit` slots and at least `least`, with the ring as `_ring_text` gives it
+        (a line too short is never built)."""
         slots = self.slots
         if start == CENTRE:
             return []
@@ -257,14 +258,14 @@ class Grid:
                 if len(path) > limit:
                     return []
                 if slots[slot] is None:
-                    return [path]
+                    return [path] if len(path) >= least else []
             end = spoke[-1]
         else:
             end = start
         if len(path) >= limit:
             return []
         if slots[end] is None:
-            return [[*path, end]]
+            return [[*path, end]] if len(path) + 1 >= least else []
         if ring_text is None:
             return []
         ring, at = self.ring, self._ring_at[end]
@@ -272,7 +273,7 @@ class Grid:
         lines = []
         clockwise, anticlockwise = ring_text.find(".", at) - at, at + size - ring_text.rfind(".", 0, at + size + 1)
         for step, gap in ((1, clockwise), (-1, anticlockwise)):
-            if gap < room:
+            if least - len(path) <= gap + 1 <= room:
                 lines.append(path + [ring[(at + step * k) % size] for k in range(gap + 1)])
         return lines
 
@@ -316,8 +317,9 @@ class Grid:
                 or (ring_text.find(".", at, at + longest) < 0 and ring_text.rfind(".", at + around - longest + 1, at + around + 1) < 0)
             ):
                 continue
-            for line in self._lines_from(start, ring_text, longest):
-                if (close is None or start in close or len(line) >= around) and not self._shift_fault(line, quadrant, region, present):
+            least = 0 if close is None or start in close else around  # far from the mission: only lines all round
+            for line in self._lines_from(start, ring_text, longest, least):
+                if not self._shift_fault(line, quadrant, region, present):
                     return True
         return False
 
@@ -335,7 +337,7 @@ class Grid:
         """`shift_problem`, with the grid surveyed (`_present`, `_ring_text`)."""
         if len(path) < 2 or len(set(path)) != len(path):
             return ("SG-3.5", "a shift lists at least two different places, the last one empty")
-        if path not in self._lines_from(path[0], ring_text, len(path)):
+        if path not in self._lines_from(path[0], ring_text, len(path), len(path)):
             return ("SG-3.6", "a shift moves missions outward in one line, along the spoke then one way round the ring, up to the first empty place")
         return self._shift_fault(path, quadrant, region, present)
 
