@@ -393,23 +393,25 @@ class Grid:
 
         ring = [s for s in self.ring if self.slots[s] is not None]  # cards are counted, empty places not
         where = {s: i for i, s in enumerate(ring)}
-        suitable = [s for s in ring if meets(s)]
+        suitable: list[str] | None = None  # the ring's locations that meet the criteria, once step 3 needs them
         found: set[str] = set()
         for entry in self.spoke_end(start):  # step 1
-            if entry not in ring:
+            if entry not in where:
                 continue
-            for opposite in self._opposites(ring, entry):  # step 2
+            for opposite in self._opposites(ring, where[entry]):  # step 2
                 if meets(opposite):
                     found.add(opposite)
                 else:  # step 3
+                    if suitable is None:
+                        suitable = [s for s in ring if meets(s)]
                     found |= self._best(suitable, partial(_nearness, where, opposite))
         if found:
             return found
         return self._best([s for s in self.slots if not self.on_ring(s) and meets(s)], self._depth)  # step 4
 
-    def _opposites(self, ring: list[str], entry: str) -> set[str]:
-        """SG-6.3 step 2: the location opposite `entry` (the higher span of two on an odd ring)."""
-        size, i = len(ring), ring.index(entry)
+    def _opposites(self, ring: list[str], i: int) -> set[str]:
+        """SG-6.3 step 2: the location opposite `ring[i]` (the higher span of two on an odd ring)."""
+        size = len(ring)
         if size % 2 == 0:
             return {ring[(i + size // 2) % size]}
         return self._best([ring[(i + size // 2) % size], ring[(i + size // 2 + 1) % size]], lambda s: 0)
@@ -423,8 +425,9 @@ class Grid:
             loc = self.slots[slot]
             return (key(slot), loc.span if loc else 0)
 
-        top = max(rank(s) for s in slots)
-        return {s for s in slots if rank(s) == top}
+        ranks = list(map(rank, slots))
+        top = max(ranks)
+        return {s for s, r in zip(slots, ranks, strict=True) if r == top}
 
     def _depth(self, slot: str) -> int:
         """How many location cards lie from the centre to `slot` along its spoke (the centre is 0)."""
