@@ -41,15 +41,15 @@ BOT_TURN_LIMIT = 40
 
 
 def _mission_fault(player: str, missions: list[sg.Mission], names: set[str]) -> NoReturn:
-    """Raise for the first of `player`'s missions that is The Space (SG-1.5), or a name in `names`, taken
-    before it in the deck, or the Nebula's (SG-1.4)."""
-    names = set(names)
+    """Raise for the first of `player`'s missions, in deck order, that is The Space (SG-1.5), or the Nebula or a name
+    taken by an earlier deck (`names`) or earlier in this one (SG-1.4); `start` calls it once it knows one is."""
+    taken = set(names)  # a copy, so this deck's names join only for the walk
     for mission in missions:
         if mission.name == THE_SPACE:
             raise Illegal("SG-1.5", f"{player}'s deck holds The Space, which this format bans")
-        if mission.name in names or mission.name == NEBULA.name:
+        if mission.name in taken or mission.name == NEBULA.name:
             raise Illegal("SG-1.4", f"the mission {mission.name!r} appears twice (or is the Nebula)")
-        names.add(mission.name)
+        taken.add(mission.name)
     raise AssertionError("called only for missions with a fault")
 
 
@@ -117,7 +117,7 @@ class StccgMultiplayer(Ruleset):
             if THE_SPACE in seeds or THE_SPACE in draw:
                 raise Illegal("SG-1.5", f"{player}'s deck holds The Space, which this format bans")
             missions = {mission.name: mission for mission in deck.missions}
-            # six names, none seen before, none barred: else the missions in order say which is wrong
+            # six different names, none taken by an earlier deck, none barred; else walk them in order to name the first fault
             if len(missions) < MISSIONS or not names.isdisjoint(missions) or THE_SPACE in missions or NEBULA.name in missions:
                 _mission_fault(player, deck.missions, names)
             names.update(missions)
