@@ -269,11 +269,11 @@ class Grid:
         if ring_text is None:
             return []
         ring, at = self.ring, self._ring_at[end]
-        size, room = len(ring), limit - len(path)
+        size = len(ring)
         lines = []
         clockwise, anticlockwise = ring_text.find(".", at) - at, at + size - ring_text.rfind(".", 0, at + size + 1)
         for step, gap in ((1, clockwise), (-1, anticlockwise)):
-            if least - len(path) <= gap + 1 <= room:
+            if least <= len(path) + gap + 1 <= limit:
                 lines.append(path + [ring[(at + step * k) % size] for k in range(gap + 1)])
         return lines
 
@@ -317,7 +317,7 @@ class Grid:
                 or (ring_text.find(".", at, at + longest) < 0 and ring_text.rfind(".", at + around - longest + 1, at + around + 1) < 0)
             ):
                 continue
-            least = 0 if close is None or start in close else around  # far from the mission: only lines all round
+            least = 0 if close is None or start in close else around  # far from the mission, only a line as long as the ring can come back next to it
             for line in self._lines_from(start, ring_text, longest, least):
                 if not self._shift_fault(line, quadrant, region, present):
                     return True
