@@ -10,12 +10,10 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections import deque
 from collections.abc import Iterable, Set
 from dataclasses import dataclass
 from hashlib import sha256
-from itertools import repeat
-from operator import attrgetter, call, length_hint
+from operator import attrgetter
 from typing import Any
 
 import msgspec
@@ -38,7 +36,7 @@ from referee.logio import (
 from referee.ruleset import CHANCE, JUDGE, Illegal, Ruleset
 from referee.rulesets import get as get_ruleset
 from referee.rulesets import ids as ruleset_ids
-from schemas.log import Hash, Header, Record
+from schemas.log import COMMON_RECORDS, Hash, Header, Record
 from schemas.verdict import ChainState, Error, Verdict, VerdictKind
 
 LEGAL_SHOWN = 20
@@ -161,18 +159,22 @@ class _Records:
     """Checks the records after the header, many lines at a time while they are as the project writes them.
 
     A batch of lines that msgspec writes back byte for byte (so no key is
-    repeated), with every `by`, `seq` and `prev` right and every deferred
-    pattern holding (referee/patterns.py), goes straight to the rules. Any
-    other batch is checked line by line, in the order docs/referee.md gives,
-    and so are the rest of that log's lines (a log written by another
-    program, or with CRLF endings, never passes as a batch).
+    repeated), with every `by`, `seq` and `prev` right, goes straight to the
+    rules, each record once its deferred patterns hold (referee/patterns.py).
+    Any other batch is checked line by line, in the order docs/referee.md
+    gives, and so are the rest of that log's lines (a log written by another
+    program, or with CRLF endings, never passes as a batch); so is the rest
+    of a batch from a record whose deferred pattern breaks.
     Either way the first failure decides, and is the same failure.
     """
 
     def __init__(self, replay: Replay, header: Header, header_line: bytes, stop: int) -> None:
         assert replay.ruleset is not None
         self.replay, self.state, self.apply = replay, replay.state, replay.ruleset.apply
-        self.handlers = replay.ruleset.handlers(replay.state)
+        ruleset = replay.ruleset
+        # record type -> what applies it: the game's own table (which the game keeps current), or else its `apply`
+        handlers = ruleset.handlers(replay.state)
+        self.handlers = dict.fromkeys((*ruleset.records, *COMMON_RECORDS), self.apply) if handlers is None else handlers
         self.decoder = record_decoder(header.ruleset)
         self.checks = self.decoder.checks  # record type -> its deferred patterns' check, for types that have some
         self.actors = frozenset({*header.players, CHANCE, JUDGE})
@@ -230,46 +232,37 @@ class _Records:
         elif prevs.count(None) != count:
             return None
         self.chained = chained
-        valid = self.decoder.valid
-        if self.checks and not self._patterns_hold(records):
-            # A deferred pattern fails: the records before that one are applied as usual, then lines go one by one.
-            first = next(i for i, record in enumerate(records) if not valid(record))
-            if not self._apply(records[:first], seq):
-                return False
-            return self._resume(first, lines, hashes if chained else None)
-        if not self._apply(records, seq):
+        applied = self._apply(records, seq)
+        if applied is None:
             return False
+        if applied < count:  # a deferred pattern breaks: `_line` reads that record again and gives msgspec's error
+            return self._resume(applied, lines, hashes if chained else None)
         self.seq, self.line = seq + count, lines[-1]
         if chained:
             self.prev_hash = hashes[-1]
         return True
 
-    def _patterns_hold(self, records: list[Record]) -> bool:
-        """Whether the deferred patterns of every record hold: each record with some is checked by its type's check.
+    def _apply(self, records: list[Record], seq: int) -> int | None:
+        """Apply records that read well, the first being seq + 1, each once its deferred patterns hold.
 
-        A plain loop: cheaper than selecting those records first and mapping the checks over them in C.
+        How many were applied: all of them, or those before the first whose
+        patterns break; None once one breaks a rule (the verdict says which).
+        One Python loop does both, as the first failure decides either way; and
+        a handler called from Python costs less than one called from a C loop.
         """
-        checks = self.checks
-        for record in records:
-            check = checks.get(type(record))
-            if check is not None and not check(record):
-                return False
-        return True
-
-    def _apply(self, records: list[Record], seq: int) -> bool:
-        """Apply records that read well, the first being seq + 1; False at an illegal one."""
-        left = iter(records)
+        state, handlers, checks = self.state, self.handlers, self.checks
         try:
-            if self.handlers is None:
-                deque(map(self.apply, repeat(self.state), left), maxlen=0)  # the loop in C
-            else:  # the game's own dispatch, done here: handler, state and record in step
-                handlers = map(self.handlers.__getitem__, map(type, records))
-                deque(map(call, handlers, repeat(self.state), left), maxlen=0)
+            for index, record in enumerate(records):
+                kind = type(record)
+                check = checks.get(kind)
+                if check is not None and not check(record):
+                    return index
+                handlers[kind](state, record)
         except Illegal as exc:
-            index = len(records) - length_hint(left) - 1  # `left` has given up the failing record
             self.seq = seq + index
-            return self._fail("illegal", Error(seq + index + 2, exc.message, seq=seq + index + 1, rule=exc.rule))
-        return True
+            self._fail("illegal", Error(seq + index + 2, exc.message, seq=seq + index + 1, rule=exc.rule))
+            return None
+        return len(records)
 
     def _resume(self, index: int, lines: list[bytes], hashes: list[str] | None) -> bool:
         """After the batch's first `index` records were applied, check the rest of its lines one by one."""

@@ -90,6 +90,27 @@ def test_sg_1_5_the_space_is_banned() -> None:
     assert rule_of(run([], setup_=seeded)) == "SG-1.5"
 
 
+def test_sg_1_4_and_1_5_name_the_first_faulty_mission_in_deck_order() -> None:
+    """start checks the missions as a set, then walks them only for the message: with several faults in one
+    deck, the first in deck order is named, whichever rule it breaks."""
+
+    def fault(names: dict[int, str]) -> tuple[str, str]:
+        bad = setup()
+        for i, name in names.items():
+            bad["decks"]["bob"]["missions"][i]["name"] = name
+        error = run([], setup_=bad).verdict.error
+        assert error is not None and error.rule is not None
+        return error.rule, error.message
+
+    twice = "the mission {!r} appears twice (or is the Nebula)"
+    space = "bob's deck holds The Space, which this format bans"
+    assert fault({1: "A3", 3: "The Space", 4: "Nebula"}) == ("SG-1.4", twice.format("A3"))  # ann's deck came first
+    assert fault({1: "Nebula", 2: "A3"}) == ("SG-1.4", twice.format("Nebula"))
+    assert fault({2: "B1", 4: "The Space"}) == ("SG-1.4", twice.format("B1"))  # twice in bob's own deck
+    assert fault({1: "The Space", 2: "B1", 3: "A1"}) == ("SG-1.5", space)
+    assert fault({4: "B2", 5: "B2"}) == ("SG-1.4", twice.format("B2"))
+
+
 def test_sg_1_6_owners_come_from_the_decks() -> None:
     state = ok(run(STANDARD_SEEDING)).state
     grid = RULES.describe(state)["grid"]

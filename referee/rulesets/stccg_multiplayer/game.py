@@ -16,7 +16,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping
-from typing import Any
+from typing import Any, NoReturn
 
 from referee.ruleset import CHANCE, JUDGE, Illegal, Ruleset
 from referee.rulesets.stccg_multiplayer import bot, checks, flow, movement, named, options
@@ -38,6 +38,19 @@ from schemas.verdict import Result
 
 MISSIONS, SEED_CARDS, DRAW_CARDS = 6, 30, 30
 BOT_TURN_LIMIT = 40
+
+
+def _mission_fault(player: str, missions: list[sg.Mission], names: set[str]) -> NoReturn:
+    """Raise for the first of `player`'s missions, in deck order, that is The Space (SG-1.5), or the Nebula or a name
+    taken by an earlier deck (`names`) or earlier in this one (SG-1.4); `start` calls it once it knows one is."""
+    taken = set(names)  # a copy, so this deck's names join only for the walk
+    for mission in missions:
+        if mission.name == THE_SPACE:
+            raise Illegal("SG-1.5", f"{player}'s deck holds The Space, which this format bans")
+        if mission.name in taken or mission.name == NEBULA.name:
+            raise Illegal("SG-1.4", f"the mission {mission.name!r} appears twice (or is the Nebula)")
+        taken.add(mission.name)
+    raise AssertionError("called only for missions with a fault")
 
 
 class StccgMultiplayer(Ruleset):
@@ -100,16 +113,14 @@ class StccgMultiplayer(Ruleset):
                 raise Illegal("SG-1.2", f"{player}'s seed deck must be 30 cards, six of them missions")
             if len(deck.draw) != DRAW_CARDS:
                 raise Illegal("SG-1.2", f"{player}'s draw deck must be 30 cards, not {len(deck.draw)}")
-            seeds, draw, missions = counted(deck.seeds), counted(deck.draw), {}
+            seeds, draw = counted(deck.seeds), counted(deck.draw)
             if THE_SPACE in seeds or THE_SPACE in draw:
                 raise Illegal("SG-1.5", f"{player}'s deck holds The Space, which this format bans")
-            for mission in deck.missions:
-                if mission.name == THE_SPACE:
-                    raise Illegal("SG-1.5", f"{player}'s deck holds The Space, which this format bans")
-                if mission.name in names or mission.name == NEBULA.name:
-                    raise Illegal("SG-1.4", f"the mission {mission.name!r} appears twice (or is the Nebula)")
-                names.add(mission.name)
-                missions[mission.name] = mission
+            missions = {mission.name: mission for mission in deck.missions}
+            # six different names, none taken by an earlier deck, none barred; else walk them in order to name the first fault
+            if len(missions) < MISSIONS or not names.isdisjoint(missions) or THE_SPACE in missions or NEBULA.name in missions:
+                _mission_fault(player, deck.missions, names)
+            names.update(missions)
             seats[player] = Player(missions, seeds, draw, {})
         state = State(players, setup.first, {p: seats[p] for p in setup.decks})
         state.handlers.update(self._handlers)

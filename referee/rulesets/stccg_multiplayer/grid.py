@@ -244,8 +244,9 @@ class Grid:
         ring = "".join(["." if self.slots[s] is None else "x" for s in self.ring])
         return None if "." not in ring else ring + ring
 
-    def _lines_from(self, start: str, ring_text: str | None, limit: int) -> list[list[str]]:
-        """`shift_paths(start)` of at most `limit` slots, with the ring as `_ring_text` gives it."""
+    def _lines_from(self, start: str, ring_text: str | None, limit: int, least: int = 0) -> list[list[str]]:
+        """`shift_paths(start)` of at most `limit` slots and at least `least`, with the ring as `_ring_text` gives it
+        (a line too short is never built)."""
         slots = self.slots
         if start == CENTRE:
             return []
@@ -257,22 +258,22 @@ class Grid:
                 if len(path) > limit:
                     return []
                 if slots[slot] is None:
-                    return [path]
+                    return [path] if len(path) >= least else []
             end = spoke[-1]
         else:
             end = start
         if len(path) >= limit:
             return []
         if slots[end] is None:
-            return [[*path, end]]
+            return [[*path, end]] if len(path) + 1 >= least else []
         if ring_text is None:
             return []
         ring, at = self.ring, self._ring_at[end]
-        size, room = len(ring), limit - len(path)
+        size = len(ring)
         lines = []
         clockwise, anticlockwise = ring_text.find(".", at) - at, at + size - ring_text.rfind(".", 0, at + size + 1)
         for step, gap in ((1, clockwise), (-1, anticlockwise)):
-            if gap < room:
+            if least <= len(path) + gap + 1 <= limit:
                 lines.append(path + [ring[(at + step * k) % size] for k in range(gap + 1)])
         return lines
 
@@ -316,8 +317,9 @@ class Grid:
                 or (ring_text.find(".", at, at + longest) < 0 and ring_text.rfind(".", at + around - longest + 1, at + around + 1) < 0)
             ):
                 continue
-            for line in self._lines_from(start, ring_text, longest):
-                if (close is None or start in close or len(line) >= around) and not self._shift_fault(line, quadrant, region, present):
+            least = 0 if close is None or start in close else around  # far from the mission, only a line as long as the ring can come back next to it
+            for line in self._lines_from(start, ring_text, longest, least):
+                if not self._shift_fault(line, quadrant, region, present):
                     return True
         return False
 
@@ -335,7 +337,7 @@ class Grid:
         """`shift_problem`, with the grid surveyed (`_present`, `_ring_text`)."""
         if len(path) < 2 or len(set(path)) != len(path):
             return ("SG-3.5", "a shift lists at least two different places, the last one empty")
-        if path not in self._lines_from(path[0], ring_text, len(path)):
+        if path not in self._lines_from(path[0], ring_text, len(path), len(path)):
             return ("SG-3.6", "a shift moves missions outward in one line, along the spoke then one way round the ring, up to the first empty place")
         return self._shift_fault(path, quadrant, region, present)
 
@@ -391,23 +393,25 @@ class Grid:
 
         ring = [s for s in self.ring if self.slots[s] is not None]  # cards are counted, empty places not
         where = {s: i for i, s in enumerate(ring)}
-        suitable = [s for s in ring if meets(s)]
+        suitable: list[str] | None = None  # the ring's locations that meet the criteria, once step 3 needs them
         found: set[str] = set()
         for entry in self.spoke_end(start):  # step 1
-            if entry not in ring:
+            if entry not in where:
                 continue
-            for opposite in self._opposites(ring, entry):  # step 2
+            for opposite in self._opposites(ring, where[entry]):  # step 2
                 if meets(opposite):
                     found.add(opposite)
                 else:  # step 3
+                    if suitable is None:
+                        suitable = [s for s in ring if meets(s)]
                     found |= self._best(suitable, partial(_nearness, where, opposite))
         if found:
             return found
         return self._best([s for s in self.slots if not self.on_ring(s) and meets(s)], self._depth)  # step 4
 
-    def _opposites(self, ring: list[str], entry: str) -> set[str]:
-        """SG-6.3 step 2: the location opposite `entry` (the higher span of two on an odd ring)."""
-        size, i = len(ring), ring.index(entry)
+    def _opposites(self, ring: list[str], i: int) -> set[str]:
+        """SG-6.3 step 2: the location opposite `ring[i]` (the higher span of two on an odd ring)."""
+        size = len(ring)
         if size % 2 == 0:
             return {ring[(i + size // 2) % size]}
         return self._best([ring[(i + size // 2) % size], ring[(i + size // 2 + 1) % size]], lambda s: 0)
@@ -421,8 +425,9 @@ class Grid:
             loc = self.slots[slot]
             return (key(slot), loc.span if loc else 0)
 
-        top = max(rank(s) for s in slots)
-        return {s for s in slots if rank(s) == top}
+        ranks = list(map(rank, slots))
+        top = max(ranks)
+        return {s for s, r in zip(slots, ranks, strict=True) if r == top}
 
     def _depth(self, slot: str) -> int:
         """How many location cards lie from the centre to `slot` along its spoke (the centre is 0)."""
