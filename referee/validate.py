@@ -25,8 +25,8 @@ Render = Callable[[Verdict], bytes]
 # Paths per message at most: large enough to make messages rare (each costs the parent CPU
 # time), small enough to keep results flowing (64 bot logs are judged in about 50 ms).
 BATCH_MOST = 64
-# Batches in flight per worker: a batch is this share of what is left (over the workers).
-BATCHES_AHEAD = 4
+# A batch takes 1 / (jobs x BATCHES_AHEAD) of the paths left.
+BATCHES_AHEAD = 2
 
 
 class Judged(NamedTuple):
