@@ -162,8 +162,10 @@ def jobs_scaling(logs: int, runs: int, folder: Path) -> None:
                 sink.write(judged.output)
         return time.perf_counter() - wall, time.process_time() - cpu
 
-    one = min(run(1) for _ in range(runs))
-    two = min((run(2) for _ in range(runs)), key=lambda r: r[0])
+    # interleaved, so both see the machine alike when its speed drifts (a shared host's steal)
+    pairs = [(run(1), run(2)) for _ in range(runs)]
+    one = min(pair[0] for pair in pairs)
+    two = min((pair[1] for pair in pairs), key=lambda r: r[0])
     share = two[1] / one[1]  # the parent's work in a parallel run, against all the work done in one process
     amdahl = 1 / (share + (1 - share) / 16)
     print(f"validate {len(paths)} logs ({os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}):")
