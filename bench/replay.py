@@ -26,6 +26,7 @@ import json
 import pstats
 import random
 import resource
+import statistics
 import sys
 import tempfile
 import time
@@ -154,13 +155,18 @@ def jobs_scaling(logs: int, runs: int, folder: Path) -> None:
     per_game = logs // len(ids())
     paths = [str(p) for ruleset_id in ids() for p in corpus(ruleset_id, per_game, folder)]
 
-    def run(jobs: int) -> tuple[float, float]:
-        """Wall seconds, and CPU seconds spent in this (the parent) process."""
-        wall, cpu = time.perf_counter(), time.process_time()
+    def workers_cpu() -> float:
+        """CPU seconds of the finished worker processes so far."""
+        usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return usage.ru_utime + usage.ru_stime
+
+    def run(jobs: int) -> tuple[float, float, float]:
+        """Wall seconds, CPU seconds spent in this (the parent) process, and in the workers."""
+        wall, cpu, workers = time.perf_counter(), time.process_time(), workers_cpu()
         with open(os.devnull, "wb") as sink:
             for judged in judge_many(paths, jobs, as_json):
                 sink.write(judged.output)
-        return time.perf_counter() - wall, time.process_time() - cpu
+        return time.perf_counter() - wall, time.process_time() - cpu, workers_cpu() - workers
 
     # interleaved, so both see the machine alike when its speed drifts (a shared host's steal)
     pairs = [(run(1), run(2)) for _ in range(runs)]
@@ -170,7 +176,9 @@ def jobs_scaling(logs: int, runs: int, folder: Path) -> None:
     amdahl = 1 / (share + (1 - share) / 16)
     print(f"validate {len(paths)} logs ({os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}):")
     print(f"  1 job  {one[0]:.2f} s wall ({one[1]:.2f} s CPU)")
-    print(f"  2 jobs {two[0]:.2f} s wall: {one[0] / two[0]:.2f}x; parent CPU {two[1]:.3f} s")
+    print(f"  2 jobs {two[0]:.2f} s wall: {one[0] / two[0]:.2f}x; parent CPU {two[1]:.3f} s, workers' CPU {two[2]:.2f} s")
+    paired = sorted(a[0] / b[0] for a, b in pairs)  # each 2-job run against the 1-job run just before it
+    print(f"  speed-up run by run: median {statistics.median(paired):.2f}x (from {paired[0]:.2f}x to {paired[-1]:.2f}x)")
     print(f"  serial share {share:.1%} of the one-job work: Amdahl allows {amdahl:.1f}x at 16 cores")
 
 
