@@ -64,16 +64,19 @@ _render: Render = as_json  # set in each worker by _setup
 
 
 def _setup(render: Render) -> None:
+    """Set how this process renders a verdict (run once in each worker as it starts)."""
     global _render
     _render = render
 
 
 def _judge_one(path: str) -> Judged:
+    """One path's verdict, rendered."""
     verdict = verdict_of(path)
     return Judged(verdict.verdict, verdict.error is not None, _render(verdict))
 
 
 def _judge_batch(paths: list[str]) -> list[Judged]:
+    """A batch's verdicts, rendered, in its order: one message back to the parent."""
     return [_judge_one(path) for path in paths]
 
 
