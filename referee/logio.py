@@ -154,6 +154,11 @@ def read_batches(source: Iterable[bytes]) -> tuple[bytes | None, Iterator[Batch]
     if read is None:
         lines = iter(source)
         return next(lines, None), _groups(lines)
+    return read_blocks(read)
+
+
+def read_blocks(read: Callable[[int], bytes]) -> tuple[bytes | None, Iterator[Batch]]:
+    """A log's first raw line (None if it has none), and its other lines in batches, from `read(size)`."""
     blocks = _blocks(read)
     first = next(blocks, None)
     if first is None:
