@@ -28,6 +28,7 @@ from referee.logio import (
     Batch,
     Malformed,
     explain,
+    header_as_written,
     raw_lines,
     read_batches,
     read_blocks,
@@ -102,9 +103,10 @@ def one_line(text: str, limit: int) -> str:
 
 def start(header_line: bytes) -> tuple[Header, Ruleset, Any]:
     """Decode and check the header; raise Malformed or Illegal."""
+    written = header_as_written(header_line)  # (header, setup) in one pass, for a header as the project writes it
     try:
-        header = HEADER_DECODER.decode(header_line)
-        key = repeated_key(header_line, header)
+        header = HEADER_DECODER.decode(header_line) if written is None else written[0]
+        key = repeated_key(header_line, header) if written is None else None  # a canonical line repeats no key
     except DECODE_ERRORS as exc:
         raise explain(exc, line=header_line) from None
     if key:
@@ -116,6 +118,8 @@ def start(header_line: bytes) -> tuple[Header, Ruleset, Any]:
     if {CHANCE, JUDGE} & set(header.players):
         raise Malformed(f"{CHANCE!r} and {JUDGE!r} are not player ids", "players")
     ruleset = get_ruleset(header.ruleset)
+    if written is not None:
+        return header, ruleset, ruleset.start(header, written[1])
     try:
         setup = setup_decoder(header.ruleset).decode(header.setup)
     except DECODE_ERRORS as exc:
