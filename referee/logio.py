@@ -72,21 +72,21 @@ def header_as_written(line: bytes) -> tuple[Header, Any] | None:
     decoder, convert = found
     try:
         twin = decoder.decode(line)
-        if twin.ruleset != ruleset_id or ENCODER.encode(twin) != line:
+        header = Header(
+            log=twin.log,
+            ruleset=twin.ruleset,
+            game=twin.game,
+            players=twin.players,
+            setup=msgspec.Raw(ENCODER.encode(twin.setup)),
+            event=twin.event,
+            started_at=twin.started_at,
+        )
+        # the header writes its Raw setup as it is: the line is canonical exactly when this holds
+        if header.ruleset != ruleset_id or ENCODER.encode(header) != line:
             return None
-        setup = convert(twin.setup)
+        return header, convert(twin.setup)
     except Exception:  # whatever fails here, the step by step decode explains
         return None
-    header = Header(
-        log=twin.log,
-        ruleset=twin.ruleset,
-        game=twin.game,
-        players=twin.players,
-        setup=msgspec.Raw(ENCODER.encode(twin.setup)),
-        event=twin.event,
-        started_at=twin.started_at,
-    )
-    return header, setup
 
 
 @cache
