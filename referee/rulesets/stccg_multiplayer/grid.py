@@ -239,14 +239,18 @@ class Grid:
             yield from self._lines_from(start, ring_text, limit)
 
     def _ring_text(self) -> str | None:
-        """The ring's occupancy as text, twice round (`x` a location, `.` empty), for finding the nearest
-        empty slot either way with str.find; None when the ring is full."""
-        ring = "".join(["." if self.slots[s] is None else "x" for s in self.ring])
+        """The ring's occupancy as text, twice round (`x` a location, `r` one in a region, `.` empty), for finding
+        the nearest empty slot either way, or a location that may not move (SG-3.7), with str.find; None when the
+        ring is full."""
+        slots = self.slots
+        ring = "".join(["." if (loc := slots[s]) is None else "x" if loc.region is None else "r" for s in self.ring])
         return None if "." not in ring else ring + ring
 
-    def _lines_from(self, start: str, ring_text: str | None, limit: int, least: int = 0) -> list[list[str]]:
+    def _lines_from(
+        self, start: str, ring_text: str | None, limit: int, least: int = 0, movable: bool = False
+    ) -> list[list[str]]:
         """`shift_paths(start)` of at most `limit` slots and at least `least`, with the ring as `_ring_text` gives it
-        (a line too short is never built)."""
+        (a line too short is never built); with `movable`, only lines that move no location in a region (SG-3.7)."""
         slots = self.slots
         if start == CENTRE:
             return []
@@ -257,8 +261,11 @@ class Grid:
                 path.append(slot)
                 if len(path) > limit:
                     return []
-                if slots[slot] is None:
+                loc = slots[slot]
+                if loc is None:
                     return [path] if len(path) >= least else []
+                if movable and loc.region is not None:
+                    return []
             end = spoke[-1]
         else:
             end = start
@@ -272,8 +279,9 @@ class Grid:
         size = len(ring)
         lines = []
         clockwise, anticlockwise = ring_text.find(".", at) - at, at + size - ring_text.rfind(".", 0, at + size + 1)
-        for step, gap in ((1, clockwise), (-1, anticlockwise)):
-            if least <= len(path) + gap + 1 <= limit:
+        for step, gap, first in ((1, clockwise, at), (-1, anticlockwise, at + size - anticlockwise + 1)):
+            # the line moves the `gap` locations of ring_text[first : first + gap] (from `end` on, either way)
+            if least <= len(path) + gap + 1 <= limit and not (movable and ring_text.find("r", first, first + gap) >= 0):
                 lines.append(path + [ring[(at + step * k) % size] for k in range(gap + 1)])
         return lines
 
@@ -318,7 +326,7 @@ class Grid:
             ):
                 continue
             least = 0 if close is None or start in close else around  # far from the mission, only a line as long as the ring can come back next to it
-            for line in self._lines_from(start, ring_text, longest, least):
+            for line in self._lines_from(start, ring_text, longest, least, movable=True):
                 if not self._shift_fault(line, quadrant, region, present):
                     return True
         return False
