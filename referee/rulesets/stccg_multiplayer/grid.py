@@ -211,15 +211,17 @@ class Grid:
 
     def _present(self, quadrant: str, region: str | None) -> tuple[bool, bool]:
         """Whether the quadrant, and the region (if any), already have a location on the grid."""
-        quadrant_here = False
-        region_here = region is None  # for now: no region to look for
+        quadrant_here = region_here = False
         for loc in self.slots.values():
-            if loc is not None:
-                quadrant_here = quadrant_here or loc.quadrant == quadrant
-                region_here = region_here or loc.region == region
-                if quadrant_here and region_here:
-                    break
-        return quadrant_here, region_here and region is not None
+            if loc is None:
+                continue
+            if loc.quadrant == quadrant:
+                quadrant_here = True
+            if region is not None and loc.region == region:
+                region_here = True
+            if quadrant_here and (region_here or region is None):
+                break
+        return quadrant_here, region_here
 
     def shift_paths(self, start: str, longest: int | None = None) -> list[list[str]]:
         """SG-3.5/3.6: each outward line from `start` up to and including the first empty slot.
