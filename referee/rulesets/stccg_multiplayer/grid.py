@@ -181,7 +181,10 @@ class Grid:
         if close is None:
             return None in self.slots.values()
         slots = self.slots
-        return any(slots[s] is None for s in close)
+        for s in close:  # a loop: any() over a generator costs about half as much again here
+            if slots[s] is None:
+                return True
+        return False
 
     def _survey(self, quadrant: str, region: str | None) -> tuple[set[str] | None, tuple[bool, bool]]:
         """The slots holding or next to a location of `quadrant`, and of `region` too when the grid has one
