@@ -181,7 +181,10 @@ class Grid:
         if close is None:
             return None in self.slots.values()
         slots = self.slots
-        return any(slots[s] is None for s in close)
+        for s in close:  # noqa: SIM110 - a loop: any() over a generator takes about twice the instructions here
+            if slots[s] is None:
+                return True
+        return False
 
     def _survey(self, quadrant: str, region: str | None) -> tuple[set[str] | None, tuple[bool, bool]]:
         """The slots holding or next to a location of `quadrant`, and of `region` too when the grid has one
@@ -211,15 +214,17 @@ class Grid:
 
     def _present(self, quadrant: str, region: str | None) -> tuple[bool, bool]:
         """Whether the quadrant, and the region (if any), already have a location on the grid."""
-        quadrant_here = False
-        region_here = region is None  # for now: no region to look for
+        quadrant_here = region_here = False
         for loc in self.slots.values():
-            if loc is not None:
-                quadrant_here = quadrant_here or loc.quadrant == quadrant
-                region_here = region_here or loc.region == region
-                if quadrant_here and region_here:
-                    break
-        return quadrant_here, region_here and region is not None
+            if loc is None:
+                continue
+            if loc.quadrant == quadrant:
+                quadrant_here = True
+            if region is not None and loc.region == region:
+                region_here = True
+            if quadrant_here and (region_here or region is None):
+                break
+        return quadrant_here, region_here
 
     def shift_paths(self, start: str, longest: int | None = None) -> list[list[str]]:
         """SG-3.5/3.6: each outward line from `start` up to and including the first empty slot.
@@ -239,14 +244,18 @@ class Grid:
             yield from self._lines_from(start, ring_text, limit)
 
     def _ring_text(self) -> str | None:
-        """The ring's occupancy as text, twice round (`x` a location, `.` empty), for finding the nearest
-        empty slot either way with str.find; None when the ring is full."""
-        ring = "".join(["." if self.slots[s] is None else "x" for s in self.ring])
+        """The ring's occupancy as text, twice round (`x` a location, `r` one in a region, `.` empty), for finding
+        the nearest empty slot either way, or a location that may not move (SG-3.7), with str.find; None when the
+        ring is full."""
+        slots = self.slots
+        ring = "".join(["." if (loc := slots[s]) is None else "x" if loc.region is None else "r" for s in self.ring])
         return None if "." not in ring else ring + ring
 
-    def _lines_from(self, start: str, ring_text: str | None, limit: int, least: int = 0) -> list[list[str]]:
+    def _lines_from(
+        self, start: str, ring_text: str | None, limit: int, least: int = 0, movable: bool = False
+    ) -> list[list[str]]:
         """`shift_paths(start)` of at most `limit` slots and at least `least`, with the ring as `_ring_text` gives it
-        (a line too short is never built)."""
+        (a line too short is never built); with `movable`, only lines that move no location in a region (SG-3.7)."""
         slots = self.slots
         if start == CENTRE:
             return []
@@ -257,8 +266,11 @@ class Grid:
                 path.append(slot)
                 if len(path) > limit:
                     return []
-                if slots[slot] is None:
+                loc = slots[slot]
+                if loc is None:
                     return [path] if len(path) >= least else []
+                if movable and loc.region is not None:
+                    return []
             end = spoke[-1]
         else:
             end = start
@@ -272,8 +284,9 @@ class Grid:
         size = len(ring)
         lines = []
         clockwise, anticlockwise = ring_text.find(".", at) - at, at + size - ring_text.rfind(".", 0, at + size + 1)
-        for step, gap in ((1, clockwise), (-1, anticlockwise)):
-            if least <= len(path) + gap + 1 <= limit:
+        for step, gap, first in ((1, clockwise, at), (-1, anticlockwise, at + size - anticlockwise + 1)):
+            # the line moves the `gap` locations of ring_text[first : first + gap] (from `end` on, either way)
+            if least <= len(path) + gap + 1 <= limit and not (movable and ring_text.find("r", first, first + gap) >= 0):
                 lines.append(path + [ring[(at + step * k) % size] for k in range(gap + 1)])
         return lines
 
@@ -318,7 +331,7 @@ class Grid:
             ):
                 continue
             least = 0 if close is None or start in close else around  # far from the mission, only a line as long as the ring can come back next to it
-            for line in self._lines_from(start, ring_text, longest, least):
+            for line in self._lines_from(start, ring_text, longest, least, movable=True):
                 if not self._shift_fault(line, quadrant, region, present):
                     return True
         return False

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
-from functools import lru_cache
 from typing import Any
 
 import msgspec
@@ -26,14 +25,21 @@ Pile = dict[str, int]  # card name -> copies (absent at 0): a Counter, without i
 
 def counted(cards: list[str]) -> Pile:
     """`cards` as a pile, in first-seen order: a copy of the pile counted before for the same names in the
-    same order (the key is the whole list, so the copy is exact); events and benches replay few decks."""
-    return _counted(tuple(cards)).copy()
+    same order (the whole list is compared, so the copy is exact); events and benches replay few decks."""
+    key = (len(cards), cards[0], cards[-1]) if cards else (0, "", "")
+    found = _recent.get(key)
+    if found is None or found[0] != cards:
+        if len(_recent) >= RECENT_LIMIT:
+            _recent.clear()
+        found = _recent[key] = (list(cards), dict(Counter(cards)))  # takes the place of a list with the same key
+    return found[1].copy()
 
 
-@lru_cache(maxsize=1024)
-def _counted(cards: tuple[str, ...]) -> Pile:
-    """The pile of `cards`, shared by every caller: `counted` hands out copies, never this one."""
-    return dict(Counter(cards))
+# The lists counted lately, by length and first and last name, each with its whole list and pile. A game's
+# names are new strings, whose hashes are computed afresh: hashing two of them and comparing the list name
+# by name costs about half as much as hashing every name, as a key of the whole list would.
+_recent: dict[tuple[int, str, str], tuple[list[str], Pile]] = {}
+RECENT_LIMIT = 1024  # as many lists as a big event's decks; the memo starts afresh beyond
 
 
 class Player(msgspec.Struct):
