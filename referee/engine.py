@@ -119,11 +119,15 @@ def start(header_line: bytes) -> tuple[Header, Ruleset, Any]:
         raise Malformed(f"{CHANCE!r} and {JUDGE!r} are not player ids", "players")
     ruleset = get_ruleset(header.ruleset)
     if written is not None:
-        return header, ruleset, ruleset.start(header, written[1])
-    try:
-        setup = setup_decoder(header.ruleset).decode(header.setup)
-    except DECODE_ERRORS as exc:
-        raise explain(exc, "setup.", header_line) from None
+        setup = written[1]
+    else:
+        try:
+            setup = setup_decoder(header.ruleset).decode(header.setup)
+        except DECODE_ERRORS as exc:
+            raise explain(exc, "setup.", header_line) from None
+    # The line's own check above passes any setup: the setup is Raw there, re-encoded as it was written.
+    if key := repeated_key(bytes(header.setup), setup):
+        raise Malformed(f"the key {key!r} appears twice in one object", key)
     return header, ruleset, ruleset.start(header, setup)
 
 

@@ -281,6 +281,24 @@ def test_a_key_repeated_in_the_header_is_malformed() -> None:
     assert (v.verdict, v.error.line, v.error.field) == ("malformed", 1, "game")
 
 
+@pytest.mark.parametrize(
+    ("ruleset_id", "old", "new", "key"),
+    [
+        ("crossover", b'"first":', b'"first":"bob","first":', "first"),  # in the setup itself
+        ("crossover", b'"cards":[', b'"game":"mtg","cards":[', "game"),  # in a deck (remembered)
+        ("basictcg-mtg", b'"cost":', b'"cost":"{9}","cost":', "cost"),  # in the card pool (remembered)
+    ],
+)
+def test_a_key_repeated_in_a_canonical_setup_is_malformed(ruleset_id: str, old: bytes, new: bytes, key: str) -> None:
+    """The header line's own check re-encodes the setup as written (Raw): the setup is checked on its own."""
+    from referee.logio import ENCODER
+
+    line = ENCODER.encode(bot_header(ruleset_id, 3)).replace(old, new, 1)
+    v = verdict_of(line + b"\n")
+    assert (v.verdict, v.error.line, v.error.field) == ("malformed", 1, key)
+    assert v.error.message == f"the key {key!r} appears twice in one object"
+
+
 def test_the_same_key_in_different_objects_is_fine() -> None:
     """A key may appear once in each object: repeats are judged per object."""
     from referee.logio import repeated_key
