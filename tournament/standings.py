@@ -37,6 +37,7 @@ opponents was most of the time at 10,000 players.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -232,6 +233,7 @@ def _head_to_head(order: list[str], tied_on: Callable[[str], object], records: d
     return order
 
 
+@functools.lru_cache(maxsize=1024)  # 10,000 entrants have a few dozen distinct points: a Fraction each, not one a player
 def pairing_points(profile: str, points: float) -> int:
     """Points as the whole numbers the pairing functions take: in steps of a drawn match (chess: half-points)."""
     return int(Fraction(points) / POINTS[profile][1])
