@@ -9,9 +9,12 @@ one by one, or one longer line) and the game state, never the whole log.
 from __future__ import annotations
 
 import itertools
+import os
 import re
+import sys
 from collections.abc import Iterable, Set
 from dataclasses import dataclass
+from functools import partial
 from hashlib import sha256
 from operator import attrgetter
 from typing import Any
@@ -25,8 +28,10 @@ from referee.logio import (
     Batch,
     Malformed,
     explain,
+    header_as_written,
     raw_lines,
     read_batches,
+    read_blocks,
     record_decoder,
     record_to_dict,
     repeated_key,
@@ -98,9 +103,10 @@ def one_line(text: str, limit: int) -> str:
 
 def start(header_line: bytes) -> tuple[Header, Ruleset, Any]:
     """Decode and check the header; raise Malformed or Illegal."""
+    written = header_as_written(header_line)  # (header, setup) in one pass, for a header as the project writes it
     try:
-        header = HEADER_DECODER.decode(header_line)
-        key = repeated_key(header_line, header)
+        header = HEADER_DECODER.decode(header_line) if written is None else written[0]
+        key = repeated_key(header_line, header) if written is None else None  # a canonical line repeats no key
     except DECODE_ERRORS as exc:
         raise explain(exc, line=header_line) from None
     if key:
@@ -112,6 +118,8 @@ def start(header_line: bytes) -> tuple[Header, Ruleset, Any]:
     if {CHANCE, JUDGE} & set(header.players):
         raise Malformed(f"{CHANCE!r} and {JUDGE!r} are not player ids", "players")
     ruleset = get_ruleset(header.ruleset)
+    if written is not None:
+        return header, ruleset, ruleset.start(header, written[1])
     try:
         setup = setup_decoder(header.ruleset).decode(header.setup)
     except DECODE_ERRORS as exc:
@@ -125,9 +133,13 @@ def judge(lines: Iterable[bytes], path: str | None = None, *, upto: int | None =
     With `upto`, stop after the record whose seq is `upto` (the state there is
     what `replay --to` and `legal --at` show).
     """
+    return _replay(*read_batches(lines), path, upto)
+
+
+def _replay(raw: bytes | None, batches: Iterable[Batch], path: str | None, upto: int | None) -> Replay:
+    """`judge`, given the log's first raw line and its other lines in batches."""
     verdict = Verdict("ongoing", None, None, 0, "absent", None, [], None, path=path)
     replay = Replay(verdict)
-    raw, batches = read_batches(lines)
     if raw is None:
         return _stop(replay, "malformed", Error(1, "the log is empty: line 1 must be the header"), "absent")
     header_line = strip_ending(raw)
@@ -373,9 +385,12 @@ def get_ruleset_id(header_line: bytes) -> str | None:
 
 def judge_file(path: str) -> Replay:
     """Judge the log at `path` (`-` is stdin)."""
-    import sys
-
     if path == "-":
         return judge(sys.stdin.buffer, "-")
-    with open(path, "rb", buffering=0) as stream:  # read a block at a time: no buffer needed between
-        return judge(stream, path)
+    # Read a block at a time with os.read: a file object (open) would cost an fstat and more than
+    # the reads themselves for a log of a few kilobytes. Errors are the same OSErrors open raises.
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        return _replay(*read_blocks(partial(os.read, fd)), path, None)
+    finally:
+        os.close(fd)

@@ -12,8 +12,9 @@ from typing import Any
 
 import msgspec
 
-from referee.patterns import Decoder
+from referee.patterns import Decoder, remembered_twin
 from referee.rulesets import get as get_ruleset
+from referee.rulesets import ids as ruleset_ids
 from schemas.log import COMMON_RECORDS, Header, Record
 
 HEADER_DECODER = Decoder(Header)
@@ -46,6 +47,58 @@ def record_decoder(ruleset_id: str) -> Decoder:
 def setup_decoder(ruleset_id: str) -> Decoder:
     """One reusable decoder for a ruleset's setup."""
     return Decoder(get_ruleset(ruleset_id).setup_type)
+
+
+# A header line as the project writes it starts so, and the ruleset's id follows.
+_HEADER_START = b'{"log":"referee-log/1","ruleset":"'
+
+
+def header_as_written(line: bytes) -> tuple[Header, Any] | None:
+    """The header and its decoded setup, read in one pass, when `line` is a header exactly as the project
+    writes it (canonical, every pattern holding) for a ruleset whose setup has remembered parts; else None.
+
+    Decoded step by step (engine.start), the setup is skipped twice: once as the header's Raw,
+    then its remembered parts (decks of a few kilobytes) again as Raw for their memo. Here the
+    header is decoded with the setup's twin, whose remembered parts are the only Raw; for a
+    canonical line, the setup's own bytes are that twin's encoding. On None, the caller's step
+    by step decode gives any error there is.
+    """
+    if not line.startswith(_HEADER_START):
+        return None
+    ruleset_id = line[len(_HEADER_START) : line.find(b'"', len(_HEADER_START))].decode("utf-8", "replace")
+    found = _header_twin(ruleset_id) if ruleset_id in ruleset_ids() else None
+    if found is None:
+        return None
+    decoder, convert = found
+    try:
+        twin = decoder.decode(line)
+        header = Header(
+            log=twin.log,
+            ruleset=twin.ruleset,
+            game=twin.game,
+            players=twin.players,
+            setup=msgspec.Raw(ENCODER.encode(twin.setup)),
+            event=twin.event,
+            started_at=twin.started_at,
+        )
+        # the header writes its Raw setup as it is: the line is canonical exactly when this holds
+        if header.ruleset != ruleset_id or ENCODER.encode(header) != line:
+            return None
+        return header, convert(twin.setup)
+    except Exception:  # whatever fails here, the step by step decode explains
+        return None
+
+
+@cache
+def _header_twin(ruleset_id: str) -> tuple[Decoder, Callable[[Any], Any]] | None:
+    """A decoder of a ruleset's whole header with the twin of its setup, and what turns that twin into the setup;
+    None when its setup has no remembered parts."""
+    found = remembered_twin(get_ruleset(ruleset_id).setup_type)
+    if found is None:
+        return None
+    twin, convert = found
+    header = msgspec.defstruct("Header", [("setup", twin)], bases=(Header,), module=Header.__module__)
+    return Decoder(header), convert
 
 
 def _union(types: tuple[type, ...]) -> Any:
@@ -154,6 +207,11 @@ def read_batches(source: Iterable[bytes]) -> tuple[bytes | None, Iterator[Batch]
     if read is None:
         lines = iter(source)
         return next(lines, None), _groups(lines)
+    return read_blocks(read)
+
+
+def read_blocks(read: Callable[[int], bytes]) -> tuple[bytes | None, Iterator[Batch]]:
+    """A log's first raw line (None if it has none), and its other lines in batches, from `read(size)`."""
     blocks = _blocks(read)
     first = next(blocks, None)
     if first is None:

@@ -222,7 +222,7 @@ def _remembering(annotation: Any) -> Callable[[bytes], Any] | None:
     The decode gives None when anything fails or a pattern breaks: the ordinary
     decode then gives msgspec's error.
     """
-    if (found := _twin(annotation)) is None:
+    if (found := remembered_twin(annotation)) is None:
         return None
     twin, convert = found
     lax, check = msgspec.json.Decoder(twin), _checker(twin) or _anything
@@ -237,23 +237,25 @@ def _remembering(annotation: Any) -> Callable[[bytes], Any] | None:
     return decode
 
 
-def _twin(annotation: Any) -> tuple[Any, Callable[[Any], Any]] | None:
+@cache  # one memo per remembered part, shared by every decoder that reads it
+def remembered_twin(annotation: Any) -> tuple[Any, Callable[[Any], Any]] | None:
     """`annotation` with its remembered parts left as raw JSON, and what turns a value of that into a value of
     `annotation` (each part decoded once per distinct text); None when nothing in it is remembered.
-    Remembered parts are looked for in Struct fields and dict values.
+    Remembered parts are looked for in Struct fields and dict values. Turning a value whose part
+    does not decode raises what decoding the part raises.
     """
     if _is_remembered(annotation):
         memo = lru_cache(REMEMBERED_LIMIT)(Decoder(_unmarked(annotation)).decode)
         return msgspec.Raw, lambda text: memo(bytes(text))
     if get_origin(annotation) is dict:
         key, value = get_args(annotation)
-        if (found := _twin(value)) is None:
+        if (found := remembered_twin(value)) is None:
             return None
         values, part = found
         return dict[key, values], lambda items: {k: part(v) for k, v in items.items()}  # type: ignore[valid-type]
     if not _is_struct(annotation):
         return None
-    parts = {name: found for name, hint in _fields(annotation) if (found := _twin(hint)) is not None}
+    parts = {name: found for name, hint in _fields(annotation) if (found := remembered_twin(hint)) is not None}
     if not parts:
         return None
     info = {f.name: f for f in msgspec.structs.fields(annotation)}

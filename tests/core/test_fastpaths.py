@@ -174,3 +174,26 @@ def test_a_record_breaking_a_deferred_pattern_fails_in_a_batch_as_line_by_line(
     assert batched.error is not None
     assert (batched.verdict, batched.error.line, batched.error.field) == ("malformed", broken[0] + 2, broken[1])
     assert "matching regex" in batched.error.message
+
+
+def test_a_header_read_in_one_pass_is_the_header_read_step_by_step(monkeypatch: pytest.MonkeyPatch) -> None:
+    """logio.header_as_written: the same header and setup as the step by step decode, and the same verdicts."""
+    from referee import engine
+    from referee.logio import ENCODER, HEADER_DECODER, header_as_written, setup_decoder
+    from referee.rulesets import ids
+    from tests import mutations
+
+    for ruleset_id in ids():
+        line = ENCODER.encode(bot_header(ruleset_id, 3))
+        written = header_as_written(line)
+        if written is None:  # a setup without remembered parts is read step by step
+            continue
+        header = HEADER_DECODER.decode(line)
+        assert written == (header, setup_decoder(ruleset_id).decode(header.setup))
+        assert bytes(written[0].setup) == bytes(header.setup)
+        assert header_as_written(json.dumps(json.loads(line)).encode()) is None  # not canonical: step by step
+    logs = [case.data for case in mutations.cases(150, 40_000)]
+    logs += [data.replace(b'"first":"', b'"first":" ', 1) for data in logs[:40]]  # a setup pattern broken
+    one_pass = [judge(io.BytesIO(data)).verdict for data in logs]
+    monkeypatch.setattr(engine, "header_as_written", lambda line: None)
+    assert [judge(io.BytesIO(data)).verdict for data in logs] == one_pass

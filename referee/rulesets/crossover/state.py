@@ -8,7 +8,10 @@ rules only ever read `Mapped` values.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from itertools import pairwise
 from typing import Any, Literal, get_args
+
+import msgspec
 
 from referee.rulesets.crossover.translations import Mapped
 from referee.rulesets.crossover.translations.base import CardType, EventKind
@@ -23,14 +26,13 @@ HAND_SIZE = 5  # the hand a player draws and keeps (XO-4.1, XO-8.2)
 Group = CardType | EventKind  # what Side.of_type looks for: cards of a crossover type, or events of a kind
 
 
-class Minion:
+# Minion and AttackInProgress are msgspec Structs, not plain classes: one comes with nearly every
+# play and every attack, and a Struct is built in C, without a Python __init__ call.
+class Minion(msgspec.Struct):
     """A minion in play: the equipment on it, and the half hits it has taken this skirmish."""
 
-    __slots__ = ("damage", "equipment")
-
-    def __init__(self) -> None:
-        self.equipment: list[str] = []
-        self.damage = 0
+    equipment: list[str] = msgspec.field(default_factory=list)
+    damage: int = 0
 
 
 class Roster:
@@ -143,17 +145,14 @@ class Side:
         self.initiative = 0
 
 
-class AttackInProgress:
+class AttackInProgress(msgspec.Struct):
     """One attack of a skirmish and its response window (XO-7.6)."""
 
-    __slots__ = ("done", "draw", "minion", "stopped", "targets")
-
-    def __init__(self, minion: str, targets: list[str]) -> None:
-        self.minion = minion
-        self.targets = targets
-        self.draw = False  # the attacker answered with a Draw event (XO-7.8)
-        self.stopped: set[str] = set()  # targets saved by Stop! (XO-7.7)
-        self.done: set[str] = set()  # players who said `done` since the last response
+    minion: str
+    targets: list[str]
+    draw: bool = False  # the attacker answered with a Draw event (XO-7.8)
+    stopped: set[str] = msgspec.field(default_factory=set)  # targets saved by Stop! (XO-7.7)
+    done: set[str] = msgspec.field(default_factory=set)  # players who said `done` since the last response
 
 
 class State:
@@ -201,7 +200,8 @@ class State:
         worked out as it is asked)."""
         alive = self.alive
         self.seats = [p for p in self.clockwise if p in alive]  # read, never changed: seat_order() copies it
-        self.following: dict[str, str] = dict(zip(self.seats, self.seats[1:] + self.seats[:1], strict=True))
+        # each seat and the next, the last followed by the first (zip with `strict=`, a keyword call, costs more)
+        self.following: dict[str, str] = dict(pairwise(self.seats + self.seats[:1]))
 
     def seat_order(self) -> list[str]:
         """The players still in, clockwise from the first player (or the next one still in)."""
