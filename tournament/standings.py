@@ -37,8 +37,9 @@ opponents was most of the time at 10,000 players.
 
 from __future__ import annotations
 
+import functools
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import NamedTuple
@@ -128,9 +129,20 @@ class _Column:
     denominator: int
 
     @classmethod
-    def of(cls, values: Mapping[str, Fraction]) -> _Column:
-        denominator = math.lcm(*{v.denominator for v in values.values()})
-        return cls({p: v.numerator * (denominator // v.denominator) for p, v in values.items()}, denominator)
+    def of(cls, records: Mapping[str, _Record], value: Callable[[_Record], Fraction], key: Callable[[_Record], Hashable]) -> _Column:
+        """`value` of each record, computed once for each distinct `key`: the counts the value depends on.
+
+        10,000 players have a few dozen distinct records, so this is a few dozen
+        Fractions instead of tens of thousands (most of the time of `standings`).
+        """
+        keys = {p: key(record) for p, record in records.items()}
+        distinct: dict[Hashable, Fraction] = {}
+        for p, k in keys.items():
+            if k not in distinct:
+                distinct[k] = value(records[p])
+        denominator = math.lcm(*{v.denominator for v in distinct.values()})
+        scaled = {k: v.numerator * (denominator // v.denominator) for k, v in distinct.items()}
+        return cls({p: scaled[k] for p, k in keys.items()}, denominator)
 
     def averaged(self, over: Mapping[str, list[str]], players: Sequence[str]) -> _Column:
         """Each of `players`' average of the values of the players `over` lists for them (0 over nobody).
@@ -175,7 +187,7 @@ def standings(
         if p in records:
             records[p].missed = max(0, first - 1)
     columns = _chess_tiebreakers(records, played_rounds) if profile == "chess" else _percentages(profile, records, players)
-    points = _Column.of({p: records[p].points for p in players})
+    points = _Column.of({p: records[p] for p in players}, lambda record: record.points, _points_key)
     # Pokémon ranks a late entry below everyone else on the same points (T-51).
     late = {p for p, first in joined.items() if first > 1} if profile == "pokemon" else set()
 
@@ -221,6 +233,7 @@ def _head_to_head(order: list[str], tied_on: Callable[[str], object], records: d
     return order
 
 
+@functools.lru_cache(maxsize=1024)  # 10,000 entrants have a few dozen distinct points: a Fraction each, not one a player
 def pairing_points(profile: str, points: float) -> int:
     """Points as the whole numbers the pairing functions take: in steps of a drawn match (chess: half-points)."""
     return int(Fraction(points) / POINTS[profile][1])
@@ -264,20 +277,29 @@ def _records(
             over_the_table = match.played and len(counted) == 2
             record.slots[match.round] = _Slot(scored, other, "game" if over_the_table else "forfeit")
     win, draw = points
+    points_of: dict[Hashable, Fraction] = {}  # the points of each distinct record, computed once (Fractions are slow)
     for record in records.values():
-        record.points = win * record.wins + draw * record.draws  # a bye is a won match
+        key = _points_key(record)
+        if key not in points_of:
+            points_of[key] = win * record.wins + draw * record.draws  # a bye is a won match
+        record.points = points_of[key]
     return records
+
+
+def _points_key(record: _Record) -> Hashable:
+    """What a record's points depend on."""
+    return record.wins, record.draws
 
 
 def _percentages(profile: str, records: dict[str, _Record], players: Sequence[str]) -> list[_Column]:
     """`mtg`: OMW, GW, OGW; `pokemon`: OWP, OOWP (each player's own percentage computed once)."""
     opponents = {p: [o for o, _ in record.played] for p, record in records.items()}
     if profile == "mtg":
-        match_win = _Column.of({p: record.match_win(MTG_FLOOR) for p, record in records.items()})
-        game_win = _Column.of({p: record.game_win(MTG_FLOOR) for p, record in records.items()})
+        match_win = _Column.of(records, lambda record: record.match_win(MTG_FLOOR), lambda r: (r.wins, r.draws, r.rounds + r.missed))
+        game_win = _Column.of(records, lambda record: record.game_win(MTG_FLOOR), lambda r: (r.game_points, r.games))
         return [match_win.averaged(opponents, players), game_win, game_win.averaged(opponents, players)]
     # OOWP averages the OWP of opponents who may not be ranked themselves: OWP for every record.
-    owp = _Column.of({p: _pokemon_win(record) for p, record in records.items()}).averaged(opponents, list(records))
+    owp = _Column.of(records, _pokemon_win, lambda r: (r.rounds, r.byes, r.missed, r.wins, r.draws, r.dropped)).averaged(opponents, list(records))
     return [owp, owp.averaged(opponents, players)]
 
 

@@ -28,10 +28,11 @@ def _as_matches(session: Session, event_id: str) -> list[tiebreaks.Match]:
     # Columns, not Match rows: building 5,000 ORM objects a round costs more than the standings themselves.
     decided = select(Match.round, Match.player_a, Match.player_b, Match.games_a, Match.games_b, Match.draws, Match.source)
     decided = decided.filter_by(event_id=event_id).where(Match.games_a.is_not(None), Match.games_b.is_not(None))
-    done = [
-        tiebreaks.Match(m.round, (m.player_a, m.player_b), {m.player_a: m.games_a, m.player_b: m.games_b}, m.draws or 0, played=m.source != "drop")
-        for m in session.execute(decided.order_by(Match.round, Match.number))
-    ]
+    done = []
+    # Each row unpacked at once: reading its columns by name costs as much as the query.
+    for number, a, b, games_a, games_b, draws, source in session.execute(decided.order_by(Match.round, Match.number)):
+        assert games_a is not None and games_b is not None  # the query keeps decided matches only
+        done.append(tiebreaks.Match(number, (a, b), {a: games_a, b: games_b}, draws or 0, played=source != "drop"))
     byes = [tiebreaks.Match(r.number, (r.bye,), {r.bye: 2}) for r in rounds(session, event_id) if r.bye]
     byes += [tiebreaks.Match(number, (name,), {name: 2}) for number, name in round_byes(session, event_id)]
     return sorted(done + byes, key=lambda m: m.round)
