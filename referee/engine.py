@@ -104,13 +104,16 @@ def one_line(text: str, limit: int) -> str:
 def start(header_line: bytes) -> tuple[Header, Ruleset, Any]:
     """Decode and check the header; raise Malformed or Illegal."""
     written = header_as_written(header_line)  # (header, setup) in one pass, for a header as the project writes it
-    try:
-        header = HEADER_DECODER.decode(header_line) if written is None else written[0]
-        key = repeated_key(header_line, header) if written is None else None  # a canonical line repeats no key
-    except DECODE_ERRORS as exc:
-        raise explain(exc, line=header_line) from None
-    if key:
-        raise Malformed(f"the key {key!r} appears twice in one object", key)
+    if written is None:
+        try:
+            header = HEADER_DECODER.decode(header_line)
+            key = repeated_key(header_line, header)
+        except DECODE_ERRORS as exc:
+            raise explain(exc, line=header_line) from None
+        if key:
+            raise Malformed(f"the key {key!r} appears twice in one object", key)
+    else:
+        header = written[0]  # its line is msgspec's encoding of it, the setup aside (checked below): no key repeats
     if header.ruleset not in ruleset_ids():
         raise Malformed(f"unknown ruleset {header.ruleset!r} (known: {', '.join(ruleset_ids())})", "ruleset")
     if len(set(header.players)) != len(header.players):
@@ -118,13 +121,13 @@ def start(header_line: bytes) -> tuple[Header, Ruleset, Any]:
     if {CHANCE, JUDGE} & set(header.players):
         raise Malformed(f"{CHANCE!r} and {JUDGE!r} are not player ids", "players")
     ruleset = get_ruleset(header.ruleset)
-    if written is not None:
-        setup = written[1]
-    else:
+    if written is None:
         try:
             setup = setup_decoder(header.ruleset).decode(header.setup)
         except DECODE_ERRORS as exc:
             raise explain(exc, "setup.", header_line) from None
+    else:
+        setup = written[1]
     # The line's own check above passes any setup: the setup is Raw there, re-encoded as it was written.
     if key := repeated_key(bytes(header.setup), setup):
         raise Malformed(f"the key {key!r} appears twice in one object", key)
@@ -137,7 +140,8 @@ def judge(lines: Iterable[bytes], path: str | None = None, *, upto: int | None =
     With `upto`, stop after the record whose seq is `upto` (the state there is
     what `replay --to` and `legal --at` show).
     """
-    return _replay(*read_batches(lines), path, upto)
+    first, batches = read_batches(lines)
+    return _replay(first, batches, path, upto)
 
 
 def _replay(raw: bytes | None, batches: Iterable[Batch], path: str | None, upto: int | None) -> Replay:
@@ -392,9 +396,11 @@ def judge_file(path: str) -> Replay:
     if path == "-":
         return judge(sys.stdin.buffer, "-")
     # Read a block at a time with os.read: a file object (open) would cost an fstat and more than
-    # the reads themselves for a log of a few kilobytes. Errors are the same OSErrors open raises.
+    # the reads themselves for a log of a few kilobytes. Errors are OSErrors, as open raises them
+    # (a directory's comes at the first read).
     fd = os.open(path, os.O_RDONLY)
     try:
-        return _replay(*read_blocks(partial(os.read, fd)), path, None)
+        first, batches = read_blocks(partial(os.read, fd))
+        return _replay(first, batches, path, None)
     finally:
         os.close(fd)

@@ -54,8 +54,9 @@ _HEADER_START = b'{"log":"referee-log/1","ruleset":"'
 
 
 def header_as_written(line: bytes) -> tuple[Header, Any] | None:
-    """The header and its decoded setup, read in one pass, when `line` is a header exactly as the project
-    writes it (canonical, every pattern holding) for a ruleset whose setup has remembered parts; else None.
+    """The header and its decoded setup, read in one pass, when `line` is a header as the project writes it
+    (msgspec's own encoding, its remembered parts aside, which stay as written; every pattern holding) for a
+    ruleset whose setup has remembered parts; else None.
 
     Decoded step by step (engine.start), the setup is skipped twice: once as the header's Raw,
     then its remembered parts (decks of a few kilobytes) again as Raw for their memo. Here the
@@ -81,7 +82,8 @@ def header_as_written(line: bytes) -> tuple[Header, Any] | None:
             event=twin.event,
             started_at=twin.started_at,
         )
-        # the header writes its Raw setup as it is: the line is canonical exactly when this holds
+        # the header writes its Raw setup as it is: the line is canonical outside the remembered parts
+        # exactly when this holds (a key repeated inside the setup is engine.start's to find)
         if header.ruleset != ruleset_id or ENCODER.encode(header) != line:
             return None
         return header, convert(twin.setup)
