@@ -126,11 +126,13 @@ def start(header_line: bytes) -> tuple[Header, Ruleset, Any]:
             setup = setup_decoder(header.ruleset).decode(header.setup)
         except DECODE_ERRORS as exc:
             raise explain(exc, "setup.", header_line) from None
+        # The line's own check above passes any setup: the setup is Raw there, re-encoded as it was written.
+        if key := repeated_key(bytes(header.setup), setup):
+            raise Malformed(f"the key {key!r} appears twice in one object", key)
     else:
+        # No key repeats: header_as_written compared the line with the setup re-encoded, all but its
+        # remembered parts, and those refuse a repeat when first decoded (patterns.remembered_twin).
         setup = written[1]
-    # The line's own check above passes any setup: the setup is Raw there, re-encoded as it was written.
-    if key := repeated_key(bytes(header.setup), setup):
-        raise Malformed(f"the key {key!r} appears twice in one object", key)
     return header, ruleset, ruleset.start(header, setup)
 
 

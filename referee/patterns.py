@@ -245,7 +245,7 @@ def remembered_twin(annotation: Any) -> tuple[Any, Callable[[Any], Any]] | None:
     does not decode raises what decoding the part raises.
     """
     if _is_remembered(annotation):
-        memo = lru_cache(REMEMBERED_LIMIT)(Decoder(_unmarked(annotation)).decode)
+        memo = lru_cache(REMEMBERED_LIMIT)(_part_decoder(_unmarked(annotation)))
         return msgspec.Raw, lambda text: memo(bytes(text))
     if get_origin(annotation) is dict:
         key, value = get_args(annotation)
@@ -270,6 +270,22 @@ def remembered_twin(annotation: Any) -> tuple[Any, Callable[[Any], Any]] | None:
         return annotation(**given)
 
     return twin, whole
+
+
+def _part_decoder(annotation: Any) -> Callable[[bytes], Any]:
+    """A decode of one remembered part that refuses a key repeated in it (so the header, which keeps
+    the part as written, need not look inside it again: once per distinct text, under the memo)."""
+    decoder = Decoder(annotation)
+
+    def decode(text: bytes) -> Any:
+        from referee.logio import repeated_key  # logio imports this module
+
+        value = decoder.decode(text)
+        if key := repeated_key(text, value):
+            raise ValueError(f"the key {key!r} appears twice in one object")
+        return value
+
+    return decode
 
 
 def _is_remembered(annotation: Any) -> bool:
