@@ -34,6 +34,7 @@ from referee.logio import (
     read_blocks,
     record_decoder,
     record_to_dict,
+    repeated,
     repeated_key,
     setup_decoder,
     strip_ending,
@@ -111,7 +112,7 @@ def start(header_line: bytes) -> tuple[Header, Ruleset, Any]:
         except DECODE_ERRORS as exc:
             raise explain(exc, line=header_line) from None
         if key:
-            raise Malformed(f"the key {key!r} appears twice in one object", key)
+            raise repeated(key)
     else:
         header = written[0]  # its line is msgspec's encoding of it, the setup aside (checked below): no key repeats
     if header.ruleset not in ruleset_ids():
@@ -128,7 +129,7 @@ def start(header_line: bytes) -> tuple[Header, Ruleset, Any]:
             raise explain(exc, "setup.", header_line) from None
         # The line's own check above passes any setup: the setup is Raw there, re-encoded as it was written.
         if key := repeated_key(bytes(header.setup), setup):
-            raise Malformed(f"the key {key!r} appears twice in one object", key)
+            raise repeated(key)
     else:
         # No key repeats: header_as_written compared the line with the setup re-encoded, all but its
         # remembered parts, and those refuse a repeat when first decoded (patterns.remembered_twin).
@@ -358,8 +359,7 @@ def _line_fault(
         bad = explain(exc, line=line)
         return "malformed", Error(lineno, bad.message, seq=expected, field=bad.field), _chain(chained)
     if key:
-        message = f"the key {key!r} appears twice in one object"
-        return "malformed", Error(lineno, message, seq=expected, field=key), _chain(chained)
+        return "malformed", Error(lineno, repeated(key).message, seq=expected, field=key), _chain(chained)
     if record.by not in actors:
         message = f"{record.by!r} is not a player in this game, {CHANCE!r} or {JUDGE!r}"
         return "malformed", Error(lineno, message, seq=expected, field="by"), _chain(chained)

@@ -35,6 +35,11 @@ class Malformed(Exception):
         self.field = field
 
 
+def repeated(key: str) -> Malformed:
+    """The error for a key that appears twice in one JSON object (the key is its field)."""
+    return Malformed(f"the key {key!r} appears twice in one object", key)
+
+
 @cache
 def record_decoder(ruleset_id: str) -> Decoder:
     """One reusable decoder per ruleset, for the union of its records and the common ones."""
@@ -73,15 +78,7 @@ def header_as_written(line: bytes) -> tuple[Header, Any] | None:
     decoder, convert = found
     try:
         twin = decoder.decode(line)
-        header = Header(
-            log=twin.log,
-            ruleset=twin.ruleset,
-            game=twin.game,
-            players=twin.players,
-            setup=msgspec.Raw(ENCODER.encode(twin.setup)),
-            event=twin.event,
-            started_at=twin.started_at,
-        )
+        header = Header(**(msgspec.structs.asdict(twin) | {"setup": msgspec.Raw(ENCODER.encode(twin.setup))}))
         # the header writes its Raw setup as it is: the line is canonical outside the remembered parts
         # exactly when this holds (a key repeated inside the setup is engine.start's to find)
         if header.ruleset != ruleset_id or ENCODER.encode(header) != line:

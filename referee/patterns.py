@@ -278,11 +278,11 @@ def _part_decoder(annotation: Any) -> Callable[[bytes], Any]:
     decoder = Decoder(annotation)
 
     def decode(text: bytes) -> Any:
-        from referee.logio import repeated_key  # logio imports this module
+        from referee.logio import repeated, repeated_key  # logio imports this module
 
         value = decoder.decode(text)
         if key := repeated_key(text, value):
-            raise ValueError(f"the key {key!r} appears twice in one object")
+            raise repeated(key)
         return value
 
     return decode
