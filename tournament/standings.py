@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import NamedTuple
@@ -95,6 +95,9 @@ class _Slot(NamedTuple):  # a tuple: made 30,000 times a call at 10,000 players
     kind: str  # "game", "bye", "forfeit", or "absent" (not entered yet, withdrawn, or unpaired)
 
 
+Counts = tuple[int | bool, ...]  # a record's counts (`_Record.counts`): a memo key
+
+
 @dataclass
 class _Record:
     """One player's results, built up match by match."""
@@ -113,6 +116,11 @@ class _Record:
     played: list[tuple[str, str]] = field(default_factory=list)
     slots: dict[int, _Slot] = field(default_factory=dict)  # round -> what happened in it
 
+    def counts(self) -> Counts:
+        """Every count of the record, not whom it met: what its points and percentages are worked out from
+        (its points follow from its wins and draws; a Fraction would also be slow to hash)."""
+        return (self.game_points, self.games, self.rounds, self.wins, self.losses, self.draws, self.byes, self.missed, self.dropped)
+
     def match_win(self, floor: Fraction) -> Fraction:
         counted = self.rounds + self.missed  # a late entry's missed rounds are matches lost (T-20)
         return max(floor, self.points / (3 * counted)) if counted else floor
@@ -129,14 +137,14 @@ class _Column:
     denominator: int
 
     @classmethod
-    def of(cls, records: Mapping[str, _Record], value: Callable[[_Record], Fraction], key: Callable[[_Record], Hashable]) -> _Column:
-        """`value` of each record, computed once for each distinct `key`: the counts the value depends on.
+    def of(cls, records: Mapping[str, _Record], value: Callable[[_Record], Fraction], counts: Mapping[str, Counts]) -> _Column:
+        """`value` of each record, computed once for each distinct `counts` (each player's `_Record.counts`).
 
         10,000 players have a few dozen distinct records, so this is a few dozen
         Fractions instead of tens of thousands (most of the time of `standings`).
         """
-        keys = {p: key(record) for p, record in records.items()}
-        distinct: dict[Hashable, Fraction] = {}
+        keys = {p: counts[p] for p in records}
+        distinct: dict[Counts, Fraction] = {}
         for p, k in keys.items():
             if k not in distinct:
                 distinct[k] = value(records[p])
@@ -186,8 +194,9 @@ def standings(
     for p, first in joined.items():
         if p in records:
             records[p].missed = max(0, first - 1)
-    columns = _chess_tiebreakers(records, played_rounds) if profile == "chess" else _percentages(profile, records, players)
-    points = _Column.of({p: records[p] for p in players}, lambda record: record.points, _points_key)
+    counts = {p: record.counts() for p, record in records.items()}  # what each value below is memoised by
+    columns = _chess_tiebreakers(records, played_rounds) if profile == "chess" else _percentages(profile, records, players, counts)
+    points = _Column.of({p: records[p] for p in players}, lambda record: record.points, counts)
     # Pokémon ranks a late entry below everyone else on the same points (T-51).
     late = {p for p, first in joined.items() if first > 1} if profile == "pokemon" else set()
 
@@ -277,29 +286,24 @@ def _records(
             over_the_table = match.played and len(counted) == 2
             record.slots[match.round] = _Slot(scored, other, "game" if over_the_table else "forfeit")
     win, draw = points
-    points_of: dict[Hashable, Fraction] = {}  # the points of each distinct record, computed once (Fractions are slow)
+    points_of: dict[tuple[int, int], Fraction] = {}  # the points of each distinct record, computed once (Fractions are slow)
     for record in records.values():
-        key = _points_key(record)
+        key = record.wins, record.draws
         if key not in points_of:
             points_of[key] = win * record.wins + draw * record.draws  # a bye is a won match
         record.points = points_of[key]
     return records
 
 
-def _points_key(record: _Record) -> Hashable:
-    """What a record's points depend on."""
-    return record.wins, record.draws
-
-
-def _percentages(profile: str, records: dict[str, _Record], players: Sequence[str]) -> list[_Column]:
+def _percentages(profile: str, records: dict[str, _Record], players: Sequence[str], counts: Mapping[str, Counts]) -> list[_Column]:
     """`mtg`: OMW, GW, OGW; `pokemon`: OWP, OOWP (each player's own percentage computed once)."""
     opponents = {p: [o for o, _ in record.played] for p, record in records.items()}
     if profile == "mtg":
-        match_win = _Column.of(records, lambda record: record.match_win(MTG_FLOOR), lambda r: (r.wins, r.draws, r.rounds + r.missed))
-        game_win = _Column.of(records, lambda record: record.game_win(MTG_FLOOR), lambda r: (r.game_points, r.games))
+        match_win = _Column.of(records, lambda record: record.match_win(MTG_FLOOR), counts)
+        game_win = _Column.of(records, lambda record: record.game_win(MTG_FLOOR), counts)
         return [match_win.averaged(opponents, players), game_win, game_win.averaged(opponents, players)]
     # OOWP averages the OWP of opponents who may not be ranked themselves: OWP for every record.
-    owp = _Column.of(records, _pokemon_win, lambda r: (r.rounds, r.byes, r.missed, r.wins, r.draws, r.dropped)).averaged(opponents, list(records))
+    owp = _Column.of(records, _pokemon_win, counts).averaged(opponents, list(records))
     return [owp, owp.averaged(opponents, players)]
 
 

@@ -30,9 +30,9 @@ def _as_matches(session: Session, event_id: str) -> list[tiebreaks.Match]:
     decided = decided.filter_by(event_id=event_id).where(Match.games_a.is_not(None), Match.games_b.is_not(None))
     done = []
     # Each row unpacked at once: reading its columns by name costs as much as the query.
-    for number, a, b, games_a, games_b, draws, source in session.execute(decided.order_by(Match.round, Match.number)):
+    for round_, a, b, games_a, games_b, draws, source in session.execute(decided.order_by(Match.round, Match.number)):
         assert games_a is not None and games_b is not None  # the query keeps decided matches only
-        done.append(tiebreaks.Match(number, (a, b), {a: games_a, b: games_b}, draws or 0, played=source != "drop"))
+        done.append(tiebreaks.Match(round_, (a, b), {a: games_a, b: games_b}, draws or 0, played=source != "drop"))
     byes = [tiebreaks.Match(r.number, (r.bye,), {r.bye: 2}) for r in rounds(session, event_id) if r.bye]
     byes += [tiebreaks.Match(number, (name,), {name: 2}) for number, name in round_byes(session, event_id)]
     return sorted(done + byes, key=lambda m: m.round)
