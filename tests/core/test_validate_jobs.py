@@ -22,9 +22,7 @@ def logs(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
     for seed in range(40):
         log = bot_log("cardwars", seed)
         if seed % 4 == 1:
-            log[5] = json.dumps(
-                json.loads(log[5]) | {"note": "edited"}
-            ).encode()  # the next prev no longer matches
+            log[5] = json.dumps(json.loads(log[5]) | {"note": "edited"}).encode()  # the next prev no longer matches
         elif seed % 4 == 2:
             log[-1] = json.dumps(json.loads(log[-1]) | {"by": "nobody"}).encode()
         elif seed % 4 == 3:
@@ -45,12 +43,8 @@ def test_two_and_three_jobs_print_what_one_job_prints(logs: list[str], options: 
 
 
 def test_json_is_an_object_for_one_log_and_an_array_otherwise(logs: list[str]) -> None:
-    assert isinstance(
-        json.loads(runner.invoke(app, ["validate", "--json", "--jobs", "2", logs[0]]).stdout), dict
-    )
-    quiet = json.loads(
-        runner.invoke(app, ["validate", "--json", "--quiet", "--jobs", "2", logs[0]]).stdout
-    )
+    assert isinstance(json.loads(runner.invoke(app, ["validate", "--json", "--jobs", "2", logs[0]]).stdout), dict)
+    quiet = json.loads(runner.invoke(app, ["validate", "--json", "--quiet", "--jobs", "2", logs[0]]).stdout)
     assert quiet == []  # the first log is complete, and --quiet always gives an array
 
 
