@@ -14,6 +14,7 @@ from __future__ import annotations
 import gc
 import multiprocessing
 from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from typing import NamedTuple
 
 import msgspec
@@ -95,9 +96,14 @@ def judge_many(paths: Sequence[str], jobs: int, render: Render) -> Iterator[Judg
     # the objects the workers inherit leave the collector's view, so a collection in a worker does not
     # write to (and copy) every page of the parent's heap; the parent takes them back when done
     gc.freeze()
+    # concurrent.futures, not multiprocessing.Pool: the Pool's worker-handler thread also waits on the
+    # result pipe, and spins while a result there is not yet read (about 20 ms of the parent's CPU over
+    # 1,000 logs on 2 cores, most of the parent's part)
+    pool = ProcessPoolExecutor(min(jobs, len(paths)), mp_context=context, initializer=_setup, initargs=(render,))
     try:
-        with context.Pool(min(jobs, len(paths)), initializer=_setup, initargs=(render,)) as pool:
-            for judged in pool.imap(_judge_batch, batches(paths, jobs)):
-                yield from judged
+        futures = [pool.submit(_judge_batch, batch) for batch in batches(paths, jobs)]
+        for future in futures:
+            yield from future.result()
     finally:
+        pool.shutdown(cancel_futures=True)  # a reader that stops early waits for no batch not yet begun
         gc.unfreeze()

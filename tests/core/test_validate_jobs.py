@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
+import multiprocessing
 
 import pytest
 from typer.testing import CliRunner
 
 from referee.cli import app
-from referee.validate import BATCH_MOST, batches
+from referee.validate import BATCH_MOST, as_json, batches, judge_many
 from tests.selfplay import bot_log
 
 runner = CliRunner()
@@ -46,6 +47,13 @@ def test_json_is_an_object_for_one_log_and_an_array_otherwise(logs: list[str]) -
     assert isinstance(json.loads(runner.invoke(app, ["validate", "--json", "--jobs", "2", logs[0]]).stdout), dict)
     quiet = json.loads(runner.invoke(app, ["validate", "--json", "--quiet", "--jobs", "2", logs[0]]).stdout)
     assert quiet == []  # the first log is complete, and --quiet always gives an array
+
+
+def test_a_reader_that_stops_early_leaves_no_worker_behind(logs: list[str]) -> None:
+    verdicts = judge_many(logs * 25, 2, as_json)
+    assert next(verdicts).kind == "complete"
+    verdicts.close()
+    assert multiprocessing.active_children() == []
 
 
 def test_batches_keep_the_order_and_every_path_once() -> None:
