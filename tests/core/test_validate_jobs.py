@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import json
 import multiprocessing
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -54,6 +57,23 @@ def test_a_reader_that_stops_early_leaves_no_worker_behind(logs: list[str]) -> N
     assert next(verdicts).kind == "complete"
     verdicts.close()
     assert multiprocessing.active_children() == []
+
+
+# A worker that dies as the system's out-of-memory killer would end it, at its first verdict.
+DYING_WORKER = """
+import os, signal, sys
+from referee.validate import judge_many
+try:
+    list(judge_many(sys.argv[1:], 2, lambda verdict: os.kill(os.getpid(), signal.SIGKILL)))
+except Exception as exc:
+    print(type(exc).__name__)
+"""
+
+
+def test_a_worker_that_dies_ends_the_run_with_an_error_not_a_hang(logs: list[str]) -> None:
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run([sys.executable, "-c", DYING_WORKER, *logs], cwd=root, capture_output=True, text=True, timeout=120)
+    assert done.stdout.strip() == "BrokenProcessPool", done.stderr[-2000:]
 
 
 def test_batches_keep_the_order_and_every_path_once() -> None:
