@@ -12,9 +12,7 @@ together, so no worker sits idle while another judges a last long batch.
 from __future__ import annotations
 
 import gc
-import multiprocessing
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from typing import NamedTuple
 
 import msgspec
@@ -90,6 +88,15 @@ def judge_many(paths: Sequence[str], jobs: int, render: Render) -> Iterator[Judg
         _setup(render)
         yield from map(_judge_one, paths)
         return
+    yield from _in_workers(paths, jobs, render)
+
+
+def _in_workers(paths: Sequence[str], jobs: int, render: Render) -> Iterator[Judged]:
+    """`judge_many` in `jobs` worker processes."""
+    # imported here, not above: validating one log does not wait for them (about 10 ms)
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
     # fork: the workers start with the rulesets already imported (forkserver or spawn would import them again)
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else None)
