@@ -43,6 +43,7 @@ def test_referee_validate_imports_no_progress_bar_or_web_code(tmp_path: Path) ->
     modules = imported("referee", "validate", str(log), cwd=tmp_path)
     assert "referee.engine" in modules
     assert not {"rich.console", "rich.progress", "rich.table", "jinja2", "sqlalchemy", "pydantic"} & modules
+    assert not {"multiprocessing", "concurrent.futures"} & modules  # one log needs no worker processes
 
 
 def test_the_standings_table_shows_a_page_and_says_how_many_more(tmp_path: Path) -> None:
