@@ -16,7 +16,6 @@ from pathlib import Path
 import pytest
 
 from referee.rulesets import ids
-from tests.tournament.conftest import pg_tool
 
 BENCH = Path(__file__).resolve().parent.parent / "bench"
 
@@ -49,10 +48,11 @@ CASES: dict[str, tuple[list[str], list[str]]] = {
 }
 
 
-def run_bench(args: list[str], cwd: Path) -> str:
-    """Run bench/`args[0]` with the rest of `args` in `cwd`; its standard output, once it has succeeded."""
+def run_bench(args: list[str], cwd: Path, env: dict[str, str] | None = None) -> str:
+    """Run bench/`args[0]` with the rest of `args` in `cwd` (and `env` added to the environment); its standard
+    output, once it has succeeded."""
     done = subprocess.run(
-        [sys.executable, str(BENCH / args[0]), *args[1:]], cwd=cwd, capture_output=True, text=True, timeout=300
+        [sys.executable, str(BENCH / args[0]), *args[1:]], cwd=cwd, env=os.environ | (env or {}), capture_output=True, text=True, timeout=300
     )
     assert done.returncode == 0, f"bench/{' '.join(args)} exited {done.returncode}:\n{done.stderr[-3000:]}"
     assert "Traceback" not in done.stderr, done.stderr[-3000:]
@@ -81,15 +81,3 @@ def test_the_pairing_bench_finds_the_cost_networkx_finds(tmp_path: Path) -> None
     compared = [row for row in rows if row[5] != "-"]
     assert compared, rows
     assert all(row[3] == row[5] for row in compared), rows
-
-
-@pytest.mark.pg
-def test_the_event_bench_runs_on_postgresql(tmp_path: Path) -> None:
-    """On TOURNAMENT_TEST_PG_URL, or on the throwaway cluster the bench starts itself, as a user runs it."""
-    if not (os.environ.get("TOURNAMENT_TEST_PG_URL") or (pg_tool("initdb") and pg_tool("pg_ctl"))):
-        if os.environ.get("CI"):
-            pytest.fail("no PostgreSQL for bench/event.py (CI is set, so it must run)")
-        pytest.skip("no PostgreSQL: no initdb/pg_ctl and no TOURNAMENT_TEST_PG_URL")
-    out = run_bench(["event.py", "--players", "20", "--rounds", "1", "--backends", "postgresql"], tmp_path)
-    assert "postgresql, 20 players" in out
-    assert "verify (rebuild, compare, pair again)" in out
