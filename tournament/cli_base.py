@@ -10,7 +10,6 @@ SQLAlchemy, so `--help` and a read served from the views cache (`views`) start a
 from __future__ import annotations
 
 import importlib.util
-import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -126,18 +125,23 @@ def check_format(fmt: str, as_json: bool) -> str:
 
 
 def write_text(text: str, target: Path | None) -> None:
-    """Text to stdout, or to a file written whole (a temporary file, then renamed)."""
+    """Text to stdout, or to a file (`write_bytes`)."""
     if target is None:
         sys.stdout.write(text if text.endswith("\n") else text + "\n")
         return
-    partial = target.with_name(target.name + ".tmp")
+    write_bytes(text.encode(), target)
+
+
+def write_bytes(data: bytes, target: Path) -> None:
+    """`data` to a file written whole or not at all, or to a pipe, a device or - (stdout) as it is (`referee.outfile`)."""
+    from referee.outfile import is_stdout, write_file
+
     try:
-        partial.write_text(text, encoding="utf-8")
-        os.replace(partial, target)
+        write_file(target, data)
     except OSError as exc:
-        partial.unlink(missing_ok=True)  # a failed write leaves nothing behind
-        fail(f"{target}: {exc.strerror}")
-    err.print(f"wrote {target}", markup=False)
+        fail(f"{target}: {exc.strerror or exc}")
+    if not is_stdout(target):
+        err.print(f"wrote {target}", markup=False)
 
 
 def show_round(info: RoundInfo, fmt: str, target: Path | None, event: EventInfo, by: str = "table") -> None:
