@@ -69,18 +69,21 @@ def fail(message: str, code: int | None = None) -> NoReturn:
 
 
 @contextmanager
-def database(db: str | None, revision: str | None = None, *, create: bool = False) -> Iterator[tuple[str, Engine]]:
+def database(
+    db: str | None, revision: str | None = None, *, create: bool = False, reading: bool = False
+) -> Iterator[tuple[str, Engine]]:
     """The migrated database, its errors turned into one-line failures.
 
     Only `create=True` (creating an event, the demo, `db upgrade`) may make a
     database that does not exist yet; any other command refuses (exit 8).
+    `reading`: the command only reads (a read-only SQLite file is opened as such).
     """
     from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 
     from tournament.db import DatabaseUnavailable, first_line, open_database, shown
 
     try:
-        url, engine = open_database(db, revision, create=create)
+        url, engine = open_database(db, revision, create=create, reading=reading)
     except DatabaseUnavailable as exc:
         fail(str(exc), service.EXIT_DATABASE)
     try:
@@ -104,8 +107,8 @@ def transaction(db: str | None, *, create: bool = False) -> Iterator[Session]:
 
 @contextmanager
 def reading(db: str | None) -> Iterator[Session]:
-    """A session to read with (no database is created)."""
-    with database(db) as (_url, engine), new_session(engine) as session:
+    """A session to read with (no database is created; a read-only SQLite file is read as it is, leaving nothing beside it)."""
+    with database(db, reading=True) as (_url, engine), new_session(engine) as session:
         yield session
 
 
