@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import os
+import sys
 import threading
 from contextlib import nullcontext
 from typing import Any
@@ -84,6 +85,7 @@ def create_app(db_url: str | None = None, *, csrf_secret: str | None = None) -> 
     `csrf_secret` signs the CSRF cookies; every worker of one deployment needs
     the same one, so `tournament serve` keeps it in the database.
     """
+    _load_lazy_modules()
     url, db_engine = open_database(db_url)
     secret = csrf_secret or os.environ.get("TOURNAMENT_CSRF_SECRET") or _stored_secret(db_engine)
     if make_url(url).get_backend_name() == "sqlite":
@@ -114,6 +116,17 @@ def create_app(db_url: str | None = None, *, csrf_secret: str | None = None) -> 
     app.state.database = db
     app.state.poll_seconds = POLL_SECONDS
     return app
+
+
+def _load_lazy_modules() -> None:
+    """Load now, in one thread, the modules the command line left to load on first use (`cli_base.lazy`).
+
+    Python 3.11's LazyLoader is not thread-safe: while one request's thread runs such a module, the others
+    find it half-made (`module 'tournament.export' has no attribute 'round_info'`: 500s on a cold start).
+    """
+    for name, module in list(sys.modules.items()):
+        if name.startswith("tournament."):
+            _ = module.__name__  # a lazy module runs at its first attribute; a loaded one is left as it is
 
 
 def _stored_secret(db_engine: Engine) -> str:
