@@ -18,7 +18,14 @@ from schemas.web import ClockStart, Code, Extension, Joined, PlayerRef, Ruling, 
 from tournament import export, service
 from tournament.web import views
 from tournament.web.auth import guarded, identity, keep, organiser
-from tournament.web.common import reading, status_of, whole_number, whole_numbers, writing
+from tournament.web.common import (
+    json_post,
+    reading,
+    status_of,
+    whole_number,
+    whole_numbers,
+    writing,
+)
 from tournament.web.public import page
 
 
@@ -171,7 +178,7 @@ async def code_form(request: Request[Any, Any, Any], event_id: FromPath[str]) ->
 # The JSON twins --------------------------------------------------------------
 
 
-@post("/api/admin/login", sync_to_thread=True, tags=["organiser"])
+@json_post("/api/admin/login", sync_to_thread=True, tags=["organiser"])
 def api_login(request: Request[Any, Any, Any], data: JSONBody[SignIn]) -> Joined:
     """The organiser token (in `code`) for a session (401 if wrong; 429 after too many wrong guesses)."""
     return Joined(None, None, _login(request, data.code), "organiser")
@@ -194,7 +201,7 @@ def api_tables(request: Request[Any, Any, Any], event_id: FromPath[str]) -> list
     return _tables(request, event_id)
 
 
-@post("/api/admin/events/{event_id:str}/rule", sync_to_thread=True, tags=["organiser"])
+@json_post("/api/admin/events/{event_id:str}/rule", sync_to_thread=True, tags=["organiser"])
 def api_rule(request: Request[Any, Any, Any], event_id: FromPath[str], data: JSONBody[Ruling]) -> list[TableClaims]:
     """Settle an open table (accept a claim, or give the result) or correct one; the reason is kept."""
     organiser(request)
@@ -203,7 +210,7 @@ def api_rule(request: Request[Any, Any, Any], event_id: FromPath[str], data: JSO
     return _tables(request, event_id)
 
 
-@post("/api/admin/events/{event_id:str}/pair", sync_to_thread=True, tags=["organiser"])
+@json_post("/api/admin/events/{event_id:str}/pair", sync_to_thread=True, tags=["organiser"])
 def api_pair(request: Request[Any, Any, Any], event_id: FromPath[str]) -> RoundInfo:
     """Pair the next round (409 naming the tables without a result)."""
     organiser(request)
@@ -212,7 +219,7 @@ def api_pair(request: Request[Any, Any, Any], event_id: FromPath[str]) -> RoundI
         return export.round_info(session, event_id, number)
 
 
-@post("/api/admin/events/{event_id:str}/drop", sync_to_thread=True, tags=["organiser"])
+@json_post("/api/admin/events/{event_id:str}/drop", sync_to_thread=True, tags=["organiser"])
 def api_drop(request: Request[Any, Any, Any], event_id: FromPath[str], data: JSONBody[PlayerRef]) -> list[TableClaims]:
     """Drop a player (mid-round, their open match goes to the opponent)."""
     organiser(request)
@@ -221,7 +228,7 @@ def api_drop(request: Request[Any, Any, Any], event_id: FromPath[str], data: JSO
     return _tables(request, event_id)
 
 
-@post("/api/admin/events/{event_id:str}/clock", sync_to_thread=True, tags=["organiser"])
+@json_post("/api/admin/events/{event_id:str}/clock", sync_to_thread=True, tags=["organiser"])
 def api_clock(request: Request[Any, Any, Any], event_id: FromPath[str], data: JSONBody[ClockStart]) -> RoundInfo:
     """Start the current round's clock now (409 once started: extend tables instead)."""
     organiser(request)
@@ -230,7 +237,7 @@ def api_clock(request: Request[Any, Any, Any], event_id: FromPath[str], data: JS
         return export.round_info(session, event_id, number)
 
 
-@post("/api/admin/events/{event_id:str}/extend", sync_to_thread=True, tags=["organiser"])
+@json_post("/api/admin/events/{event_id:str}/extend", sync_to_thread=True, tags=["organiser"])
 def api_extend(request: Request[Any, Any, Any], event_id: FromPath[str], data: JSONBody[Extension]) -> list[TableClaims]:
     """Give a table of the current round extra minutes, with a reason."""
     organiser(request)
@@ -239,7 +246,7 @@ def api_extend(request: Request[Any, Any, Any], event_id: FromPath[str], data: J
     return _tables(request, event_id)
 
 
-@post("/api/admin/events/{event_id:str}/codes", sync_to_thread=True, tags=["organiser"])
+@json_post("/api/admin/events/{event_id:str}/codes", sync_to_thread=True, tags=["organiser"])
 def api_code(request: Request[Any, Any, Any], event_id: FromPath[str], data: JSONBody[PlayerRef]) -> Code:
     """A new one-time sign-in code for a player (their older codes and sessions stop working)."""
     organiser(request)

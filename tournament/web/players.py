@@ -20,7 +20,14 @@ from schemas.web import Confirmation, Joined, MatchView, ResultClaim, SignIn, Ta
 from tournament import service
 from tournament.web import views
 from tournament.web.auth import forget, guarded, identity, keep, player
-from tournament.web.common import reading, status_of, whole_number, whole_numbers, writing
+from tournament.web.common import (
+    json_post,
+    reading,
+    status_of,
+    whole_number,
+    whole_numbers,
+    writing,
+)
 from tournament.web.public import page
 
 Logs = list[tuple[str, bytes]]
@@ -145,7 +152,7 @@ async def confirm_form(request: Request[Any, Any, Any]) -> Template:
 # The JSON twins --------------------------------------------------------------
 
 
-@post("/api/join", sync_to_thread=True, tags=["players"])
+@json_post("/api/join", sync_to_thread=True, tags=["players"])
 def api_join(request: Request[Any, Any, Any], data: JSONBody[SignIn]) -> Joined:
     """Spend a one-time sign-in code for a session (401 for a wrong or used code; 429 after too many)."""
     who, secret = _exchange(request, data.code)
@@ -169,7 +176,7 @@ def _answer(request: Request[Any, Any, Any], action: str, **kwargs: Any) -> Tabl
         return views.table_claims(session, service.get_event(session, who.event_id), state)
 
 
-@post("/api/me/claim", sync_to_thread=True, tags=["players"])
+@json_post("/api/me/claim", sync_to_thread=True, tags=["players"])
 def api_claim(request: Request[Any, Any, Any], data: JSONBody[ResultClaim]) -> TableClaims:
     """Claim your table's result: `games` (and `draws`), or a pod's `places`."""
     kwargs: dict[str, Any] = {"places": data.places} if data.places is not None else {
@@ -178,7 +185,7 @@ def api_claim(request: Request[Any, Any, Any], data: JSONBody[ResultClaim]) -> T
     return _answer(request, "claim", **kwargs)
 
 
-@post("/api/me/logs", tags=["players"])
+@json_post("/api/me/logs", tags=["players"])
 async def api_logs(
     request: Request[Any, Any, Any],
     data: MultipartBody[dict[str, Any]],
@@ -188,7 +195,7 @@ async def api_logs(
     return await sync_to_thread(_answer, request, "claim", logs=await _logs(form))
 
 
-@post("/api/me/confirm", sync_to_thread=True, tags=["players"])
+@json_post("/api/me/confirm", sync_to_thread=True, tags=["players"])
 def api_confirm(request: Request[Any, Any, Any], data: JSONBody[Confirmation]) -> TableClaims:
     """Confirm another player's claim at your table (logs: each one's last-line SHA-256, in order)."""
     return _answer(request, "confirm", claimant=data.claimant, last_lines=data.last_lines)
