@@ -6,7 +6,7 @@ import pytest
 from sqlalchemy.orm import Session
 
 from tests.tournament.tlib import cli
-from tests.tournament.webkit import ORGANISER_TOKEN, client, codes, database, make_event
+from tests.tournament.webkit import ORGANISER_TOKEN, client, codes, database, make_event, organiser
 from tournament import service
 from tournament.models import Player
 
@@ -42,3 +42,21 @@ def test_event_ids_that_are_route_words_are_refused_at_create(tmp_path: object) 
         refused = cli(db, "create", word, code=2)
         assert f"event id {word!r}" in refused.stderr and "route" in refused.stderr
     cli(db, "create", "apis")
+
+
+def test_a_new_organiser_token_ends_every_organiser_session(db_url: str) -> None:
+    make_event(db_url)
+    codes(db_url)  # sets ORGANISER_TOKEN
+    with client(db_url) as c, client(db_url) as browser:
+        boss = organiser(c)
+        _organiser_page(browser)
+        assert c.get("/api/admin/events/ev/tables", headers=boss).status_code == 200
+        with database(db_url) as engine, Session(engine) as session, session.begin():
+            service.ensure_organiser(session, ORGANISER_TOKEN)  # a restart with the same token ends nothing
+        assert c.get("/api/admin/events/ev/tables", headers=boss).status_code == 200
+        with database(db_url) as engine, Session(engine) as session, session.begin():
+            service.ensure_organiser(session, "a-new-organiser-token-0123456789")  # TOURNAMENT_ADMIN_TOKEN changed
+        assert c.get("/api/admin/events/ev/tables", headers=boss).status_code == 401
+        assert "Organiser sign-in" in browser.get("/admin").text
+        assert c.post("/api/admin/login", json={"code": ORGANISER_TOKEN}).status_code == 401
+        assert c.post("/api/admin/login", json={"code": "a-new-organiser-token-0123456789"}).status_code == 201

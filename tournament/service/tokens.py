@@ -130,7 +130,9 @@ def ensure_organiser(session: Session, given: str | None) -> str | None:
         if row is None:
             row = Credential(selector=ORGANISER, kind=ORGANISER, created_at=_now(), hash="")
             session.add(row)
-        row.hash = _digest(given)
+        if row.hash != _digest(given):  # a new token: whoever signed in with the old one is out
+            session.execute(delete(Credential).where(Credential.kind == "organiser_session"))
+            row.hash = _digest(given)
         return None
     if row is not None:
         return None

@@ -58,11 +58,19 @@ def guarded(request: Request[Any, Any, Any], attempt: Callable[[Session], T], *,
 
 
 def identity(request: Request[Any, Any, Any]) -> service.Identity | None:
-    """Whose session the request carries; None without one. A wrong or expired one is refused (and counted)."""
+    """Whose session the request carries; None without one. A wrong or ended one is refused under /api (401),
+    and on a page is no session (the page offers to sign in). Sessions are not guesses: a session's 32 random
+    bytes cannot be guessed, and one that ended (a new code, a new organiser token) is no attack."""
     secret = secret_of(request)
     if secret is None:
         return None
-    return guarded(request, lambda session: service.identify(session, secret))
+    try:
+        with reading(request) as session:
+            return service.identify(session, secret)
+    except service.Denied as exc:
+        if wants_json(request):
+            raise NotAuthorizedException(exc.message) from None
+        return None
 
 
 def player(request: Request[Any, Any, Any]) -> service.Identity:
