@@ -238,7 +238,8 @@ class Credential(Base):
 
 
 class FailedGuess(Base):
-    """A wrong code or token, by client address: too many in a window and that client must wait."""
+    """A wrong code or token, counted against `client`: the client's address, or `code SELECTOR` for a wrong
+    verifier of a code that exists (service/tokens.py: too many in a window and that address or code waits)."""
 
     __tablename__ = "failed_guesses"
 

@@ -6,7 +6,7 @@ import pytest
 from sqlalchemy.orm import Session
 
 from tests.tournament.tlib import cli
-from tests.tournament.webkit import ORGANISER_TOKEN, client, codes, database, make_event, organiser
+from tests.tournament.webkit import ORGANISER_TOKEN, client, codes, database, make_event, organiser, serving, sign_in
 from tournament import service
 from tournament.models import Player
 
@@ -60,3 +60,100 @@ def test_a_new_organiser_token_ends_every_organiser_session(db_url: str) -> None
         assert "Organiser sign-in" in browser.get("/admin").text
         assert c.post("/api/admin/login", json={"code": ORGANISER_TOKEN}).status_code == 401
         assert c.post("/api/admin/login", json={"code": "a-new-organiser-token-0123456789"}).status_code == 201
+
+
+SPENT_TWICE = 100  # codes, each sent twice at once
+
+
+def test_a_code_sent_twice_at_once_makes_one_session(db_url: str) -> None:
+    """On PostgreSQL two transactions read the code unspent at once; the spending is one conditional UPDATE."""
+    import asyncio
+
+    import httpx
+    from sqlalchemy import func, select
+
+    from tournament.models import Credential
+
+    make_event(db_url, [f"p{n:03}" for n in range(SPENT_TWICE)], pair=False)
+    keys = codes(db_url)
+    with serving(db_url) as base:
+
+        async def spend_all() -> list[tuple[str, int]]:
+            limits = httpx.Limits(max_connections=2 * SPENT_TWICE)
+            async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as c:
+
+                async def spend(code: str) -> tuple[str, int]:
+                    return code, (await c.post("/api/join", json={"code": code})).status_code
+
+                return await asyncio.gather(*(spend(code) for code in keys.values() for _twice in range(2)))
+
+        answers = asyncio.run(spend_all())
+    made = {code: sorted(status for c, status in answers if c == code) for code in keys.values()}
+    assert all(statuses == [201, 401] for statuses in made.values()), {c: s for c, s in made.items() if s != [201, 401]}
+    with database(db_url) as engine, Session(engine) as session:
+        sessions = session.execute(select(Credential.player, func.count()).where(Credential.kind == "session").group_by(Credential.player))
+        assert dict(sessions.all()) == dict.fromkeys(keys, 1)
+
+
+def _guessed(db_url: str) -> dict[str, int]:
+    from sqlalchemy import func, select
+
+    from tournament.models import FailedGuess
+
+    with database(db_url) as engine, Session(engine) as session:
+        return dict(session.execute(select(FailedGuess.client, func.count()).group_by(FailedGuess.client)).all())  # type: ignore[arg-type]
+
+
+def test_wrong_guesses_from_a_venue_address_lock_out_neither_its_players_nor_the_organiser(db_url: str) -> None:
+    """One address (a venue's) guessing codes nobody was given is slowed; codes, tokens and sessions that are right
+    still work from it, and the wait ends after a short window."""
+    from sqlalchemy import select
+
+    from tournament.models import FailedGuess
+
+    make_event(db_url)
+    keys = codes(db_url)
+    limit = service.tokens.ADDRESS_LIMIT
+    with client(db_url) as c:
+        ann = sign_in(c, keys["ann"])
+        answers = [c.post("/api/join", json={"code": f"guess{n}.wrong"}).status_code for n in range(limit + 2)]
+        assert answers == [401] * limit + [429, 429]
+        assert c.post("/api/admin/login", json={"code": "not-the-organiser-token"}).status_code == 429
+        assert c.post("/api/join", json={"code": keys["bob"]}).status_code == 201, "a right code is never refused for others' guesses"
+        assert c.post("/api/admin/login", json={"code": ORGANISER_TOKEN}).status_code == 201, "nor the organiser token"
+        assert c.get("/api/me", headers=ann).status_code == 200, "nor a session"
+        with database(db_url) as engine, Session(engine) as session, session.begin():  # the window passes
+            for row in session.scalars(select(FailedGuess)):
+                row.at -= service.tokens.ADDRESS_WINDOW
+        assert c.post("/api/join", json={"code": "guess-again.wrong"}).status_code == 401
+    assert _guessed(db_url) == {"testclient": limit + 1}, "past the ceiling nothing more is written"
+
+
+def test_a_code_typed_wrong_too_often_is_locked_and_no_other(db_url: str) -> None:
+    make_event(db_url)
+    keys = codes(db_url)
+    selector = keys["ann"].split(".")[0]
+    with client(db_url) as c:
+        for n in range(service.tokens.CODE_LIMIT):
+            assert c.post("/api/join", json={"code": f"{selector}.wrong{n}"}).status_code == 401
+        locked = c.post("/api/join", json={"code": keys["ann"]})
+        assert locked.status_code == 429 and "ask the organiser for a new one" in locked.json()["error"]
+        assert c.post("/api/join", json={"code": keys["bob"]}).status_code == 201
+        fresh = c.post("/api/admin/events/ev/codes", headers=organiser(c), json={"player": "ann"}).json()["code"]
+        assert c.post("/api/join", json={"code": fresh}).status_code == 201, "the organiser's new code works"
+
+
+def test_a_signed_in_player_opening_their_own_link_again_sees_their_page(db_url: str) -> None:
+    from tests.tournament.test_web_forms import csrf
+
+    make_event(db_url)
+    keys = codes(db_url)
+    with client(db_url) as c:
+        token = csrf(c.get("/join").text)
+        assert c.post("/join", data={"code": keys["ann"], "_csrf_token": token}).url.path == "/me"
+        again = c.post("/join", data={"code": keys["ann"], "_csrf_token": token})  # the slip scanned again
+        assert again.status_code == 200 and again.url.path == "/me" and "<h1>ann</h1>" in again.text
+        with client(db_url) as other:  # someone else with ann's used slip is told so
+            refused = other.post("/join", data={"code": keys["ann"], "_csrf_token": csrf(other.get("/join").text)})
+            assert "already used" in refused.text
+    assert _guessed(db_url) == {}, "the right code, used, is no guess"

@@ -3,8 +3,8 @@
 Pages keep the session in an HttpOnly cookie and post forms with a CSRF
 token; `/api/...` takes the session only from `Authorization: Bearer`, never
 from a cookie, so a forged cross-site request carries nothing the API reads
-(that is why the API is left out of the CSRF check). Every wrong secret is
-counted against the client's address before the refusal goes out.
+(that is why the API is left out of the CSRF check). A wrong code or
+organiser token is counted (service/tokens.py) before the refusal goes out.
 """
 
 from __future__ import annotations
@@ -14,11 +14,7 @@ from typing import Any, TypeVar
 
 from litestar import Request, Response
 from litestar.datastructures import Cookie
-from litestar.exceptions import (
-    NotAuthorizedException,
-    PermissionDeniedException,
-    TooManyRequestsException,
-)
+from litestar.exceptions import NotAuthorizedException, PermissionDeniedException
 from sqlalchemy.orm import Session
 
 from tournament import service
@@ -41,20 +37,17 @@ def secret_of(request: Request[Any, Any, Any]) -> str | None:
     return request.cookies.get(COOKIE) or None
 
 
-def guarded(request: Request[Any, Any, Any], attempt: Callable[[Session], T], *, write: bool = False) -> T:
-    """Check a secret in one transaction: refused while the client has guessed wrong too often, and a wrong
-    guess is counted (in a transaction of its own, since the refused one writes nothing)."""
-    where = client(request)
+def guarded(request: Request[Any, Any, Any], attempt: Callable[[Session, str], T]) -> T:
+    """Check a secret (`attempt(session, client address)`) in one transaction. A wrong guess is counted after
+    the rollback, in a transaction of its own; the refusal (Denied, TooManyGuesses) goes on to the caller."""
     try:
-        with writing(request) if write else reading(request) as session:
-            service.check_guesses(session, where)
-            return attempt(session)
-    except service.TooManyGuesses as exc:
-        raise TooManyRequestsException(exc.message) from None
-    except service.Denied as exc:
         with writing(request) as session:
-            service.record_guess(session, where)
-        raise NotAuthorizedException(exc.message) from None
+            return attempt(session, client(request))
+    except service.Denied as exc:
+        if exc.counted:
+            with writing(request) as session:
+                service.record_guess(session, exc.counted)
+        raise
 
 
 def identity(request: Request[Any, Any, Any]) -> service.Identity | None:

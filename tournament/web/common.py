@@ -69,6 +69,10 @@ def wants_json(request: Request[Any, Any, Any]) -> bool:
 
 
 def status_of(exc: service.TournamentError) -> int:
+    if isinstance(exc, service.Denied):
+        return 401
+    if isinstance(exc, service.TooManyGuesses):
+        return 429
     return STATUS.get(exc.code, 400)
 
 

@@ -30,7 +30,7 @@ from tournament.web.public import page
 
 
 def _login(request: Request[Any, Any, Any], token: str) -> str:
-    return guarded(request, lambda session: service.organiser_login(session, token), write=True)
+    return guarded(request, lambda session, where: service.organiser_login(session, token, where))
 
 
 @get("/admin", sync_to_thread=True, include_in_schema=False)

@@ -34,7 +34,7 @@ Logs = list[tuple[str, bytes]]
 
 
 def _exchange(request: Request[Any, Any, Any], code: str) -> tuple[service.Identity, str]:
-    return guarded(request, lambda session: service.exchange_code(session, code), write=True)
+    return guarded(request, lambda session, where: service.exchange_code(session, code, where))
 
 
 @get("/join", sync_to_thread=False, include_in_schema=False)
@@ -50,7 +50,12 @@ def page_plain(name: str, **context: Any) -> Template:
 @post("/join", include_in_schema=False)
 async def join(request: Request[Any, Any, Any]) -> Response[Any]:
     form = await request.form()
-    _who, secret = await sync_to_thread(_exchange, request, str(form.get("code", "")))
+    try:
+        _who, secret = await sync_to_thread(_exchange, request, str(form.get("code", "")))
+    except service.Spent as exc:
+        if await sync_to_thread(identity, request) == exc.identity:  # their own slip again, while signed in
+            return Redirect("/me", status_code=303)
+        raise
     return keep(Redirect("/me", status_code=303), request, secret, "player")
 
 
