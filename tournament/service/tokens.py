@@ -48,6 +48,8 @@ class Denied(TournamentError):
     """A missing, wrong, used or expired code, session or token. `counted`: the keys this wrong guess counts
     against (an address, `code SELECTOR`), recorded by the caller after its transaction is rolled back."""
 
+    status = 401  # the web's answer
+
     def __init__(self, message: str, counted: tuple[str, ...] = ()) -> None:
         super().__init__(message)
         self.counted = counted
@@ -63,6 +65,8 @@ class Spent(Denied):
 
 class TooManyGuesses(TournamentError):
     """Too many wrong guesses lately: at this code, or at codes nobody was given from this address."""
+
+    status = 429
 
 
 @dataclass(frozen=True)

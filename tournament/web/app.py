@@ -32,7 +32,7 @@ from sqlalchemy.orm import Session
 from schemas.web import ErrorBody
 from tournament import pages, service
 from tournament.db import first_line, make_engine, open_database
-from tournament.web import api, organiser, players, public
+from tournament.web import api, organiser, players, public, receipts
 from tournament.web.common import Database, status_of, wants_json
 from tournament.web.views import referee_error
 
@@ -95,7 +95,10 @@ def create_app(db_url: str | None = None, *, csrf_secret: str | None = None) -> 
 
     app = Litestar(
         route_handlers=[*public.HANDLERS, *api.HANDLERS, *players.HANDLERS, *organiser.HANDLERS],
-        template_config=TemplateConfig(engine=JinjaTemplateEngine.from_environment(pages.environment())),
+        template_config=TemplateConfig(
+            engine=JinjaTemplateEngine.from_environment(pages.environment()),
+            engine_callback=lambda engine: engine.register_template_callable("form_key", receipts.form_key),
+        ),
         # The JSON routes opt out of the CSRF check (`exclude_from_csrf`): they read no cookie. Never by a path's text.
         csrf_config=CSRFConfig(secret=secret, cookie_httponly=True, cookie_samesite="strict"),
         openapi_config=OpenAPIConfig(

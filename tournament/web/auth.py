@@ -9,20 +9,17 @@ organiser token is counted (service/tokens.py) before the refusal goes out.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any
 
 from litestar import Request, Response
 from litestar.datastructures import Cookie
 from litestar.exceptions import NotAuthorizedException, PermissionDeniedException
-from sqlalchemy.orm import Session
 
 from tournament import service
 from tournament.service.tokens import ORGANISER_SESSION, PLAYER_SESSION
-from tournament.web.common import reading, wants_json, writing
+from tournament.web.common import reading, wants_json
 
 COOKIE = "hj_session"
-T = TypeVar("T")
 
 
 def client(request: Request[Any, Any, Any]) -> str:
@@ -35,19 +32,6 @@ def secret_of(request: Request[Any, Any, Any]) -> str | None:
         scheme, _, value = request.headers.get("authorization", "").partition(" ")
         return value.strip() or None if scheme.lower() == "bearer" else None
     return request.cookies.get(COOKIE) or None
-
-
-def guarded(request: Request[Any, Any, Any], attempt: Callable[[Session, str], T]) -> T:
-    """Check a secret (`attempt(session, client address)`) in one transaction. A wrong guess is counted after
-    the rollback, in a transaction of its own; the refusal (Denied, TooManyGuesses) goes on to the caller."""
-    try:
-        with writing(request) as session:
-            return attempt(session, client(request))
-    except service.Denied as exc:
-        if exc.counted:
-            with writing(request) as session:
-                service.record_guess(session, exc.counted)
-        raise
 
 
 def identity(request: Request[Any, Any, Any]) -> service.Identity | None:

@@ -69,11 +69,13 @@ def wants_json(request: Request[Any, Any, Any]) -> bool:
 
 
 def status_of(exc: service.TournamentError) -> int:
-    if isinstance(exc, service.Denied):
-        return 401
-    if isinstance(exc, service.TooManyGuesses):
-        return 429
-    return STATUS.get(exc.code, 400)
+    """The HTTP status of a refusal: its own (`status`: 401 for a wrong secret, 429 for too many), else its exit code's."""
+    return getattr(exc, "status", None) or STATUS.get(exc.code, 400)
+
+
+def public_url(request: Request[Any, Any, Any]) -> str:
+    """Where phones reach this server, for the links and QR codes it hands out."""
+    return str(request.base_url)
 
 
 def whole_number(form: Any, name: str, default: int | None = None) -> int:
