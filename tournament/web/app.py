@@ -32,7 +32,7 @@ from sqlalchemy.orm import Session
 from schemas.web import ErrorBody
 from tournament import pages, service
 from tournament.db import first_line, make_engine, open_database
-from tournament.web import api, organiser, players, public, receipts
+from tournament.web import api, assets, headers, organiser, players, public, receipts
 from tournament.web.common import Database, status_of, wants_json
 from tournament.web.views import referee_error
 
@@ -93,12 +93,15 @@ def create_app(db_url: str | None = None, *, csrf_secret: str | None = None) -> 
     else:  # PostgreSQL: writers queue on the event's row (SELECT ... FOR UPDATE), across workers
         db = Database(db_engine, db_engine, nullcontext())
 
+    environment = pages.environment()
+    environment.globals["static"] = assets.url
     app = Litestar(
-        route_handlers=[*public.HANDLERS, *api.HANDLERS, *players.HANDLERS, *organiser.HANDLERS],
+        route_handlers=[*public.HANDLERS, *api.HANDLERS, *players.HANDLERS, *organiser.HANDLERS, assets.router()],
         template_config=TemplateConfig(
-            engine=JinjaTemplateEngine.from_environment(pages.environment()),
+            engine=JinjaTemplateEngine.from_environment(environment),
             engine_callback=lambda engine: engine.register_template_callable("form_key", receipts.form_key),
         ),
+        before_send=[headers.secure],
         # The JSON routes opt out of the CSRF check (`exclude_from_csrf`): they read no cookie. Never by a path's text.
         csrf_config=CSRFConfig(secret=secret, cookie_httponly=True, cookie_samesite="strict"),
         openapi_config=OpenAPIConfig(
