@@ -187,7 +187,7 @@ def parse_text(text: str, rules: DeckRules[Any]) -> DeckList:
     """A text list's fields and lines, read line by line (blank lines and `#` comments skipped)."""
     headings = {s.lower(): s for s in rules.sections} | rules.aliases
     fields = {f.lower(): f for f in rules.fields}
-    listed, seen_sections = DeckList(), {}
+    listed, seen_sections = DeckList(), dict[str, int]()
     section = ""
     for number, raw in enumerate(text.split("\n"), start=1):
         line = raw.removesuffix("\r").strip()

@@ -9,7 +9,6 @@ equipment, Event and Action cards events), not from the project's output.
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from tests.decklists import legal, malformed, problems, same_verdict

@@ -79,7 +79,7 @@ class StccgDecks(DeckRules[sg.Deck]):
 
     def facets(self, deck: sg.Deck) -> dict[str, str]:
         quadrants = {m.quadrant for m in deck.missions}
-        kinds = Counter(m.kind for m in deck.missions)
+        kinds = Counter[str](m.kind for m in deck.missions)
         return {
             "quadrants": " + ".join(q for q in QUADRANTS if q in quadrants) or "none",
             "missions": ", ".join(f"{kinds[k]} {k}" for k in KINDS if kinds[k]) or "none",
