@@ -11,7 +11,7 @@ import schemas
 from referee.rulesets import get as get_ruleset
 from referee.rulesets import ids as ruleset_ids
 from schemas.deck import DeckVerdict
-from schemas.log import COMMON_RECORDS, Header
+from schemas.log import SHARED_RECORDS, Header
 from schemas.tournament import Export, RoundInfo, StandingRow
 from schemas.verdict import Verdict
 
@@ -34,7 +34,7 @@ def schema_files() -> dict[str, bytes]:
     }
     for ruleset_id in ruleset_ids():
         ruleset = get_ruleset(ruleset_id)
-        records = (*ruleset.records, *COMMON_RECORDS)
+        records = (*ruleset.records, *SHARED_RECORDS)
         files[f"{ruleset_id}.setup.schema.json"] = _render(msgspec.json.schema(ruleset.setup_type))
         files[f"{ruleset_id}.records.schema.json"] = _render(msgspec.json.schema(Union[records]))  # noqa: UP007
         if (rules := ruleset.deck_rules()) is not None:
