@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from abc import ABC, abstractmethod
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any, ClassVar, Generic, TypeVar
@@ -37,6 +37,7 @@ _COUNTED = re.compile(r"[0-9]+[xX]?\s")
 _BYTE = re.compile(r"\(byte ([0-9]+)\)")
 
 D = TypeVar("D")
+C = TypeVar("C")
 
 
 class DeckMalformed(Exception):
@@ -230,6 +231,18 @@ def _entry(line: str, number: int, section: str) -> Entry:
     if not 1 <= count <= COUNT_LIMIT:
         raise DeckMalformed(f"a count is 1 to {COUNT_LIMIT}, not {found.group('count')}", number, "count")
     return Entry(name, count, (found.group("details") or "").strip(), section, number)
+
+
+def card_of(entry: Entry, read: Callable[[Entry], C], built_in: Mapping[str, C], known: str, example: str) -> C:
+    """A line's card: read from its details, else the built-in card of its name (`known` says which cards
+    those are); an unknown name is malformed, and the error shows how to write the card (`example`: details)."""
+    if entry.details:
+        return read(entry)
+    if entry.name in built_in:
+        return built_in[entry.name]
+    raise DeckMalformed(
+        f"unknown card {entry.name!r}: not one of {known}; give its details, as in `{entry.name} ({example})`", entry.line, "card"
+    )
 
 
 def write_text(rules: DeckRules[D], deck: D) -> str:

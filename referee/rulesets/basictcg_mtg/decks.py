@@ -14,7 +14,7 @@ from collections import Counter
 from collections.abc import Iterator, Mapping
 from typing import get_args
 
-from referee.decks import DeckList, DeckMalformed, DeckRules, Entry
+from referee.decks import DeckList, DeckMalformed, DeckRules, Entry, card_of
 from referee.ruleset import Illegal
 from referee.rulesets.basictcg_mtg.cards import BUILT_IN, level_of
 from schemas import basictcg_mtg as bt
@@ -60,17 +60,7 @@ class BasicTcgDecks(DeckRules[bt.PlayerDeck]):
         where: dict[str, int] = {}
         deck: dict[str, str] = {}
         for entry in listed.entries:
-            if entry.details:
-                spec = _spec(entry)
-            elif entry.name in BUILT_IN:
-                spec = BUILT_IN[entry.name]
-            else:
-                raise DeckMalformed(
-                    f"unknown card {entry.name!r}: not a built-in card; give its declaration, as in "
-                    f"`{entry.count} {entry.name} ({{1}}{{R}}, creature, 2/1, red)`",
-                    entry.line,
-                    "card",
-                )
+            spec = card_of(entry, _spec, BUILT_IN, "the built-in cards", "{1}{R}, creature, 2/1, red")
             if entry.name in cards and _details(cards[entry.name]) != _details(spec):
                 raise DeckMalformed(f"{entry.name} is declared twice, differently (lines {where[entry.name]} and {entry.line})",
                                     entry.line, "details")  # fmt: skip

@@ -11,7 +11,7 @@ import random
 import re
 from collections.abc import Iterator
 
-from referee.decks import DeckList, DeckMalformed, DeckRules, Entry
+from referee.decks import DeckList, DeckMalformed, DeckRules, Entry, card_of
 from referee.ruleset import Illegal
 from referee.rulesets.crossover.state import Roster, Side
 from referee.rulesets.crossover.translations import Mapped, Untranslatable, games, title, translator
@@ -104,17 +104,7 @@ class CrossoverDecks(DeckRules[xo.Deck]):
         built_in = {card.name: card for card in DECKS.get(game, ())}
         cards: list[Card] = []
         for entry in listed.entries:
-            if entry.details:
-                card = _card_of(entry)
-            elif entry.name in built_in:
-                card = built_in[entry.name]
-            else:
-                raise DeckMalformed(
-                    f"unknown card {entry.name!r}: no built-in {game} card has that name; give its type and numbers, "
-                    f"as in `{entry.name} (monster: strength 2)`",
-                    entry.line,
-                    "card",
-                )
+            card = card_of(entry, _card_of, built_in, f"the built-in {game} cards", "monster: strength 2")
             cards += [card] * entry.count
         return xo.Deck(game=game, cards=tuple(cards))
 
