@@ -250,7 +250,8 @@ class FailedGuess(Base):
 
 
 class ServerSecret(Base):
-    """Keys every worker of one deployment shares (the CSRF cookies' signing key), made on first start."""
+    """What every worker of one deployment shares: keys (the CSRF cookies' signing key, made on first start)
+    and the public address phones open (`public_url`, from `serve --public-url`)."""
 
     __tablename__ = "server_secrets"
 

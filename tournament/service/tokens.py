@@ -22,6 +22,7 @@ import hmac
 import secrets
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from urllib.parse import urlsplit
 
 from sqlalchemy import delete, func, select, update
 from sqlalchemy.exc import IntegrityError
@@ -29,7 +30,7 @@ from sqlalchemy.orm import Session
 
 from tournament.eventlog import as_utc
 from tournament.models import Credential, FailedGuess, ServerSecret
-from tournament.service.errors import TournamentError
+from tournament.service.errors import TournamentError, Usage
 from tournament.service.queries import get_player
 
 PLAYER_SESSION = timedelta(days=3)  # an event day, and the one after
@@ -238,3 +239,42 @@ def server_secret(session: Session, name: str) -> str:
     row = session.get(ServerSecret, name)
     assert row is not None
     return row.value
+
+
+PUBLIC_URL = "public_url"  # a `server_secrets` row: not a secret, but a setting every worker and command shares
+MAX_URL = 128  # the column's width
+
+
+def check_public_url(url: str) -> str:
+    """`serve --public-url`: an http(s) address with a host (and maybe a port and a path), nothing more;
+    Usage otherwise. Returned without a final `/`."""
+    try:
+        parts = urlsplit(url.strip())
+        port_ok = parts.port is None or parts.port > 0
+    except ValueError:
+        parts, port_ok = None, False
+    if parts is None or parts.scheme not in ("http", "https") or not parts.hostname or not port_ok:
+        raise Usage(f"--public-url {url!r}: write the address phones open, like http://192.168.1.20:8000 or https://cup.example.org")
+    if parts.query or parts.fragment or parts.username or parts.password:
+        raise Usage(f"--public-url {url!r}: an address only, with no query, fragment or user name")
+    shown = url.strip().rstrip("/")
+    if len(shown) > MAX_URL:
+        raise Usage(f"--public-url is at most {MAX_URL} characters")
+    return shown
+
+
+def public_url(session: Session) -> str | None:
+    """The address phones open, as `serve --public-url` stored it (None: never given)."""
+    row = session.get(ServerSecret, PUBLIC_URL)
+    return row.value if row is not None else None
+
+
+def keep_public_url(session: Session, url: str) -> str:
+    """Store the address phones open (checked), for every worker and `slips --tokens`."""
+    checked = check_public_url(url)
+    row = session.get(ServerSecret, PUBLIC_URL)
+    if row is None:
+        session.add(ServerSecret(name=PUBLIC_URL, value=checked))
+    else:
+        row.value = checked
+    return checked

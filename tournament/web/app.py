@@ -122,6 +122,8 @@ def create_app(db_url: str | None = None, *, csrf_secret: str | None = None) -> 
     )
     app.state.database = db
     app.state.poll_seconds = POLL_SECONDS
+    # where phones reach this server: `serve` says (TOURNAMENT_PUBLIC_URL), else what `serve --public-url` stored
+    app.state.public_url = os.environ.get("TOURNAMENT_PUBLIC_URL") or _stored_public_url(db_engine)
     return app
 
 
@@ -134,6 +136,11 @@ def _load_lazy_modules() -> None:
     for name, module in list(sys.modules.items()):
         if name.startswith("tournament."):
             _ = module.__name__  # a lazy module runs at its first attribute; a loaded one is left as it is
+
+
+def _stored_public_url(db_engine: Engine) -> str | None:
+    with Session(db_engine) as session:
+        return service.public_url(session)
 
 
 def _stored_secret(db_engine: Engine) -> str:

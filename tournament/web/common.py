@@ -74,8 +74,9 @@ def status_of(exc: service.TournamentError) -> int:
 
 
 def public_url(request: Request[Any, Any, Any]) -> str:
-    """Where phones reach this server, for the links and QR codes it hands out."""
-    return str(request.base_url)
+    """Where phones reach this server, for the links and QR codes it hands out (web/addresses.py): the address
+    `serve` found or was given, else the one this request came to."""
+    return request.app.state.public_url or str(request.base_url)
 
 
 def whole_number(form: Any, name: str, default: int | None = None) -> int:
