@@ -24,8 +24,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tournament import podsolver
-from tournament.pods import PodEntrant, pair_pods, table_sizes, tally_seats
+from tournament.formats import podsolver
+from tournament.formats.pods import PodEntrant, pair_pods, table_sizes, tally_seats
 
 
 def rounds(players: int, size: int, count: int, seed: int) -> list[tuple[list[int], list[tuple[int, int]], list[int]]]:

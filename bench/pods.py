@@ -41,7 +41,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tournament.pods import (
+from tournament.formats.pods import (
     PodEntrant,
     Points,
     best_balance,

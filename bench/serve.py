@@ -48,10 +48,10 @@ from sqlalchemy.orm import Session
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tournament import service
-from tournament.db import open_database
-from tournament.eventlog import decode
-from tournament.models import LogEntry
-from tournament.verification import verify
+from tournament.service.verification import verify
+from tournament.storage.db import open_database
+from tournament.storage.eventlog import decode
+from tournament.storage.models import LogEntry
 
 EVENT = "bench"
 MOST_PLAYERS = 2000

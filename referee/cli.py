@@ -20,6 +20,7 @@ import typer
 from referee import console
 from referee.console import emit_json, err, out
 from referee.engine import LEGAL_COUNTED, Replay, judge, judge_file, legal_listing
+from referee.linecheck import repeated_key
 from referee.logio import (
     DECODE_ERRORS,
     ENCODER,
@@ -27,7 +28,6 @@ from referee.logio import (
     explain,
     line_hash,
     record_decoder,
-    repeated_key,
     strip_ending,
 )
 from referee.ruleset import Illegal

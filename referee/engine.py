@@ -21,6 +21,7 @@ from typing import Any
 
 import msgspec
 
+from referee.linecheck import repeated, repeated_key
 from referee.logio import (
     DECODE_ERRORS,
     ENCODER,
@@ -34,8 +35,6 @@ from referee.logio import (
     read_blocks,
     record_decoder,
     record_to_dict,
-    repeated,
-    repeated_key,
     setup_decoder,
     strip_ending,
 )

@@ -19,10 +19,9 @@ from sqlalchemy.orm import Session
 
 from referee.engine import judge_file
 from tests.tournament.tlib import cli, cli_json, tables
-from tournament import podsolver, service
-from tournament.eventlog import entry_hash
-from tournament.models import Event, LogEntry
-from tournament.pods import (
+from tournament import service
+from tournament.formats import podsolver
+from tournament.formats.pods import (
     PodEntrant,
     PodGame,
     PodPairing,
@@ -34,6 +33,8 @@ from tournament.pods import (
     table_sizes,
     tally_seats,
 )
+from tournament.storage.eventlog import entry_hash
+from tournament.storage.models import Event, LogEntry
 
 
 def test_table_sizes_prefer_short_tables_to_byes() -> None:

@@ -21,15 +21,6 @@ from dataclasses import dataclass
 from sqlalchemy import or_, select
 from sqlalchemy.orm import Session
 
-from tournament.eventlog import (
-    ClaimConfirmed,
-    ClaimRuled,
-    GameRecord,
-    ResultClaimed,
-    append,
-    decode,
-)
-from tournament.models import Claim, Event, LogEntry, Match, Pod, PodSeat
 from tournament.service.errors import Conflict, NotFound, Usage
 from tournament.service.queries import (
     find_match,
@@ -51,6 +42,15 @@ from tournament.service.results import (
     report,
     report_pod,
 )
+from tournament.storage.eventlog import (
+    ClaimConfirmed,
+    ClaimRuled,
+    GameRecord,
+    ResultClaimed,
+    append,
+    decode,
+)
+from tournament.storage.models import Claim, Event, LogEntry, Match, Pod, PodSeat
 
 
 @dataclass(frozen=True)

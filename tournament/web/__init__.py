@@ -4,6 +4,7 @@
 same `tournament.service` functions as the CLI, one transaction per change.
 Modules: `app` (the factory, sessions, errors), `public` (pages), `api`
 (their JSON), `views` (what both show).
+May import `service`, `output`, `storage` and `formats`; not `cli`.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ __all__ = ["create_app"]
 
 
 def __getattr__(name: str) -> Any:
-    """`create_app` on first use: the other commands, which import `tournament.web.command`, never load Litestar."""
+    """`create_app` on first use: a command that prints sign-in slips (`tournament.web.slips`) never loads Litestar."""
     if name == "create_app":
         from tournament.web.app import create_app
 

@@ -29,8 +29,9 @@ from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 from sqlalchemy.orm import Session
 
 from schemas.web import ErrorBody
-from tournament import pages, service
-from tournament.db import first_line, make_engine, open_database
+from tournament import service
+from tournament.output import pages
+from tournament.storage.db import first_line, make_engine, open_database
 from tournament.web import api, organiser, players, public
 from tournament.web.common import Database, status_of, wants_json
 from tournament.web.views import referee_error

@@ -15,7 +15,8 @@ from sqlalchemy.orm import Session
 
 from schemas.tournament import RoundInfo
 from schemas.web import ClockStart, Code, Extension, Joined, PlayerRef, Ruling, SignIn, TableClaims
-from tournament import export, service
+from tournament import service
+from tournament.service import export
 from tournament.web import views
 from tournament.web.auth import guarded, identity, keep, organiser
 from tournament.web.common import reading, status_of, whole_number, whole_numbers, writing

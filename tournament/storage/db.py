@@ -10,18 +10,14 @@ from __future__ import annotations
 
 import gc
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from sqlalchemy import Engine, create_engine, event, inspect, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError, OperationalError
 
-from tournament.dbinfo import database_url, migrations_folder, newest_revisions
+from tournament.storage.dbinfo import alembic_config, database_url, newest_revisions
 
-if TYPE_CHECKING:
-    from alembic.config import Config
-
-ALEMBIC_INI = Path(__file__).with_name("alembic.ini")
 VERSION_TABLE = "alembic_version"  # alembic's default; migrations/env.py keeps it
 
 
@@ -81,15 +77,6 @@ def make_engine(url: str, *, writer: bool = True) -> Engine:
     return engine
 
 
-def alembic_config() -> Config:
-    """The alembic configuration shipped in the package, pointing at `migrations/`."""
-    from alembic.config import Config
-
-    config = Config(str(ALEMBIC_INI))
-    config.set_main_option("script_location", migrations_folder())
-    return config
-
-
 def upgrade(engine: Engine, revision: str = "head") -> tuple[str | None, str | None]:
     """Run the migrations up to `revision`; return the revisions before and after."""
     from alembic import command
@@ -102,12 +89,6 @@ def upgrade(engine: Engine, revision: str = "head") -> tuple[str | None, str | N
         command.upgrade(config, revision)
         after = MigrationContext.configure(connection).get_current_revision()
     return before, after
-
-
-def alembic_heads() -> frozenset[str]:
-    from alembic.script import ScriptDirectory
-
-    return frozenset(ScriptDirectory.from_config(alembic_config()).get_heads())
 
 
 def revisions(engine: Engine) -> set[str]:

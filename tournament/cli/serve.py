@@ -26,7 +26,7 @@ def serve(
     from sqlalchemy.orm import Session
 
     from tournament import service
-    from tournament.db import DatabaseUnavailable, open_database, shown
+    from tournament.storage.db import DatabaseUnavailable, open_database, shown
 
     try:
         url, engine = open_database(db)
