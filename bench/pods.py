@@ -1,4 +1,4 @@
-"""Pods pairing (`tournament.pods.pair_pods`) on simulated events: time, repeats against the proven fewest, seat balance.
+"""Pods pairing (`tournament.formats.pods.pair_pods`) on simulated events: time, repeats against the proven fewest, seat balance.
 
     python bench/pods.py [--quick] [--size 4] [--rounds 5] [--seed 2]
 

@@ -1,7 +1,7 @@
 """Standings, pairings, brackets and whole events as data (the Structs in schemas/tournament.py).
 
-Builders read the database; `tournament.render` turns their rows into text,
-CSV and HTML, `tournament.pictures` draws brackets and pods.
+Builders read the database; `tournament.output.render` turns their rows into text,
+CSV and HTML, `tournament.output.pictures` draws brackets and pods.
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ if the database is at the newest schema and the stamps match the event's
 head and this code, it renders the cached view without importing SQLAlchemy
 (a fifth of a second). Anything else (no such row, another head, a row that
 does not decode, PostgreSQL) takes the full path, which computes the view in
-`tournament.export` and stores it. Nothing here writes: a read of a missing
+`tournament.service.export` and stores it. Nothing here writes: a read of a missing
 file creates nothing. `tournament verify` checks each cached view against
 the log (`verification.check_views`).
 """
