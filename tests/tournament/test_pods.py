@@ -247,7 +247,7 @@ def test_pods_demo_from_a_fresh_directory(tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items() if k != "TOURNAMENT_DB"}
     command = [shutil.which("tournament") or "tournament"]
     if command[0] == "tournament":  # no console script on the PATH: run the module's entry point
-        command = [sys.executable, "-c", "from tournament.cli import main; main()"]
+        command = [sys.executable, "-c", "from tournament.cli.app import main; main()"]
     done = subprocess.run([*command, "demo", "--format", "pods", "--ruleset", "crossover"], cwd=tmp_path, env=env,
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
