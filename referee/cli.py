@@ -1,4 +1,4 @@
-"""The `referee` command: validate, replay, legal, grid, dispute, show, play, append, rulesets, schema.
+"""The `referee` command: validate, replay, legal, grid, dispute, show, play, append, rulesets, schema, deck.
 
 Results go to stdout; errors and progress to stderr. Exit codes: 0 complete or
 ongoing, 1 illegal, 2 usage error, 3 malformed, 4 tampered.
@@ -19,17 +19,10 @@ import typer
 
 from referee import console
 from referee.console import emit_json, err, out
-from referee.engine import LEGAL_COUNTED, Replay, judge, judge_file, legal_listing
-from referee.linecheck import repeated_key
-from referee.logio import (
-    DECODE_ERRORS,
-    ENCODER,
-    Malformed,
-    explain,
-    line_hash,
-    record_decoder,
-    strip_ending,
-)
+from referee.deck_cli import app as deck_app
+from referee.engine import LEGAL_COUNTED, Replay, advance, judge, judge_file, legal_listing
+from referee.linecheck import DECODE_ERRORS, Malformed, explain, repeated_key
+from referee.logio import ENCODER, line_hash, record_decoder, strip_ending
 from referee.ruleset import Illegal
 from referee.rulesets import get as get_ruleset
 from referee.rulesets import ids as ruleset_ids
@@ -43,6 +36,8 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     cls=console.UnixGroup,
 )
+
+app.add_typer(deck_app, name="deck")
 
 DISPUTE_PART = 1  # as diff and cmp: 0 the same, 1 different, 2 trouble
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")]
@@ -369,20 +364,31 @@ def play(
     seed: Annotated[int, typer.Option("--seed", help="Seeds the setup and every chance record.")] = 1,
     players: Annotated[int | None, typer.Option("--players", help="How many players (default: the fewest).")] = None,
     out_file: Annotated[Path | None, typer.Option("--out", help="Write the log here instead of stdout.")] = None,
+    deal: Annotated[
+        str | None,
+        typer.Option("--deal", metavar="SEED", help="Deal every chance record from this secret seed (64 hex digits; `new` for a random one), committed in the header and revealed at the end."),
+    ] = None,
 ) -> None:
     """Bots play a whole legal game from the built-in setup; the chained log goes to stdout."""
+    import re
+
     from referee.bots import bot_header
     from referee.bots import play as bot_play
+    from referee.dealing import new_seed
     from referee.logio import encode_lines
 
     if ruleset not in ruleset_ids():
         fail(f"unknown ruleset {ruleset!r} (known: {', '.join(ruleset_ids())})")
+    if deal == "new":
+        deal = new_seed()
+    elif deal is not None and not re.fullmatch(r"[0-9a-f]{64}", deal):
+        fail("--deal: a seed is 64 lowercase hex digits (32 bytes), or `new`")
     try:
-        header = bot_header(ruleset, seed, players)
+        header = bot_header(ruleset, seed, players, deal)
     except ValueError as exc:
         fail(str(exc))
     try:
-        data = b"".join(line + b"\n" for line in encode_lines(header, bot_play(header, seed)))
+        data = b"".join(line + b"\n" for line in encode_lines(header, bot_play(header, seed, deal)))
     except Illegal as exc:  # a bot only draws legal records, so this is a bug in the ruleset
         fail(f"internal error: a {ruleset} bot drew a record that breaks {exc.rule}: {exc.message}", EXIT_CODES["illegal"])
     if out_file is None:
@@ -433,7 +439,7 @@ def append(
         if verdict.error is not None:
             err.print(describe_verdict(verdict), markup=False)
             refuse(f"{log}: the log is {verdict.verdict}; nothing appended", verdict.verdict, whole=verdict)
-        if verdict.result is not None:
+        if verdict.result is not None and (replay.ledger is None or replay.ledger.revealed):  # a dealt game's reveal may follow
             refuse(f"{log}: the game is over; nothing appended", "illegal")
         assert replay.ruleset is not None and replay.header is not None and replay.last_line is not None
         seq = replay.last_seq + 1
@@ -450,7 +456,7 @@ def append(
             bad = explain(exc) if not isinstance(exc, OverflowError) else Malformed(str(exc))
             refuse(f"RECORD: field {bad.field or '?'}: {bad.message}", "malformed", field=bad.field)
         try:
-            replay.ruleset.apply(replay.state, parsed)
+            advance(replay, parsed, seq + 1)
         except Illegal as exc:
             refuse(f"RECORD: illegal ({exc.rule}): {exc.message}", "illegal", rule=exc.rule)
         stream.seek(0, os.SEEK_END)

@@ -4,31 +4,26 @@ from __future__ import annotations
 
 import hashlib
 import itertools
-import re
 from collections.abc import Callable, Iterable, Iterator
 from functools import cache
 from typing import Any
 
 import msgspec
 
-from referee.linecheck import ENCODER, Malformed
+from referee.linecheck import ENCODER
 from referee.patterns import Decoder, remembered_twin
 from referee.rulesets import get as get_ruleset
 from referee.rulesets import ids as ruleset_ids
-from schemas.log import COMMON_RECORDS, Header, Record
+from schemas.log import SHARED_RECORDS, Header, Record
 
 HEADER_DECODER = Decoder(Header)
-# What decoding a line can raise: msgspec's own errors, and two it lets through
-# (bytes that are not UTF-8 inside a string, nesting deeper than the stack).
-DECODE_ERRORS = (msgspec.MsgspecError, UnicodeDecodeError, RecursionError)
-_AT = re.compile(r" - at `\$\.?([^`]*)`$")
 
 
 @cache
 def record_decoder(ruleset_id: str) -> Decoder:
-    """One reusable decoder per ruleset, for the union of its records and the common ones."""
+    """One reusable decoder per ruleset, for the union of its records and those every log shares."""
     ruleset = get_ruleset(ruleset_id)
-    union = tuple(ruleset.records) + COMMON_RECORDS
+    union = tuple(ruleset.records) + SHARED_RECORDS
     return Decoder(union[0] if len(union) == 1 else _union(union))
 
 
@@ -88,47 +83,6 @@ def _union(types: tuple[type, ...]) -> Any:
     from typing import Union
 
     return Union[types]  # noqa: UP007 - built from a runtime tuple
-
-
-def explain(exc: Exception, prefix: str = "", line: bytes | None = None) -> Malformed:
-    """Turn a decoding error (one of DECODE_ERRORS) into a Malformed naming the field (`setup.first`, `card`, ...).
-
-    With the `line` it came from, a line that is not UTF-8 is called that first,
-    whatever msgspec tripped on (it may meet an unknown key before the bad byte).
-    """
-    if line is not None and line.startswith(b"\xef\xbb\xbf"):
-        return Malformed("the line starts with a byte-order mark, which is not JSON (save the log as UTF-8 without one)")
-    bad = _bad_utf8(line) if line is not None else None
-    if bad or isinstance(exc, UnicodeDecodeError):
-        return Malformed(f"not UTF-8: {bad or 'a string holds bytes that are not UTF-8'}", prefix.rstrip(".") or None)
-    if isinstance(exc, RecursionError):
-        return Malformed("nested too deeply to read", prefix.rstrip(".") or None)
-    text = str(exc)
-    if type(exc) is msgspec.DecodeError:  # not JSON at all (ValidationError is a subclass: wrong fields)
-        text = f"not valid JSON: {text}"
-    match = _AT.search(text)
-    field = None
-    if match:
-        text = text[: match.start()]
-        field = prefix + match.group(1) if match.group(1) else (prefix.rstrip(".") or None)
-    elif prefix:
-        field = prefix.rstrip(".")
-    unknown = re.search(r"unknown field `([^`]*)`", text)
-    if unknown:
-        field = (field + "." if field else "") + unknown.group(1)
-    missing = re.search(r"missing required field `([^`]*)`", text)
-    if missing:
-        field = (field + "." if field else "") + missing.group(1)
-    return Malformed(text, field)
-
-
-def _bad_utf8(line: bytes) -> str | None:
-    """Where in `line` the first byte that is not UTF-8 sits, or None (only called once decoding has failed)."""
-    try:
-        line.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        return f"byte 0x{line[exc.start]:02x} at column {exc.start + 1}"
-    return None
 
 
 def strip_ending(raw: bytes) -> bytes:

@@ -16,8 +16,8 @@ import random
 from collections.abc import Iterator
 from typing import Any, NoReturn
 
-from referee.ruleset import CHANCE, JUDGE, Illegal, TableRuleset, require_actor
-from referee.rulesets.basictcg_mtg import bot, flow, options
+from referee.ruleset import CHANCE, JUDGE, Illegal, Seat, TableRuleset, require_actor, sees, veiled
+from referee.rulesets.basictcg_mtg import bot, decks, flow, options
 from referee.rulesets.basictcg_mtg.cards import built_in_setup, declared
 from referee.rulesets.basictcg_mtg.state import (
     InPlay,
@@ -69,6 +69,10 @@ class BasicTcgMtg(TableRuleset):
     def default_setup(self, players: list[str], rng: random.Random) -> bt.Setup:
         """Built-in cards, 24 random ones a player, threshold 10 so bot games stay short."""
         return built_in_setup(players, rng)
+
+    def deck_rules(self) -> decks.BasicTcgDecks:
+        """BT-1.2 to BT-1.4, the checks `start` makes of each deck (decks.py)."""
+        return decks.RULES
 
     def start(self, header: Header, setup: bt.Setup) -> State:
         """Check seats, cards and decks (BT-1), then owe the opening hands and the first draw."""
@@ -149,6 +153,24 @@ class BasicTcgMtg(TableRuleset):
                 for p, s in state.sides.items()
             },
         }
+
+    def hidden(self, state: State) -> dict[str, set[str]]:
+        """BT-13.1: the ids of each player's hand and deck (a face-down material's id is in view, its card is not)."""
+        return {p: side.hand | side.deck for p, side in state.sides.items()}
+
+    def seat_view(self, state: State, seat: Seat) -> dict[str, Any]:
+        """BT-13: the judge's view with the other players' hands, deck contents and materials' cards veiled."""
+        view = self.view(state)
+        players = {}
+        for p, side in view["players"].items():
+            shown = sees(seat, p)
+            in_play = [
+                entry | {"name": state.cards[entry["card"]].name} if shown and entry.get("material") else entry
+                for entry in side["in_play"]
+            ]
+            deck = sorted(state.sides[p].deck)
+            players[p] = side | {"hand": veiled(side["hand"], shown), "deck_cards": veiled(deck, shown), "in_play": in_play}
+        return view | {"players": players}
 
     def render(self, state: State) -> str:
         """A few lines a player can read at the table."""
@@ -423,14 +445,10 @@ class BasicTcgMtg(TableRuleset):
 
 def deck_fault(players: list[str], setup: bt.Setup) -> NoReturn:
     """BT-1.4: raise for the first card, in deck order, whose name is undeclared or whose id was seen before."""
-    seen: set[str] = set()
+    taken: set[str] = set()
     for player in players:
-        for card_id, name in setup.decks[player].items():
-            if name not in setup.cards:
-                raise Illegal("BT-1.4", f"{player}'s card {card_id} is {name!r}, which the setup does not declare")
-            if card_id in seen:
-                raise Illegal("BT-1.4", f"card id {card_id} is in two decks; ids must be unique")
-            seen.add(card_id)
+        for problem in decks.problems(setup.cards, setup.decks[player], f"{player}'s", taken):
+            raise problem
     raise AssertionError("deck_fault is called only for a setup with such a card")
 
 
