@@ -22,7 +22,7 @@ from tests.tournament.conftest import _free_port
 from tests.tournament.tlib import cli
 
 # Threads switch every microsecond rather than every 5 ms, so a race between them shows in a few starts.
-SERVE = [sys.executable, "-c", "import sys; sys.setswitchinterval(1e-6); from tournament.cli import main; main()", "serve"]
+SERVE = [sys.executable, "-c", "import sys; sys.setswitchinterval(1e-6); from tournament.cli.app import main; main()", "serve"]
 PAGES = [
     "/api/events/demo/rounds/1", "/api/events/demo/standings", "/e/demo/bracket", "/e/demo/standings",
     "/", "/e/demo", "/e/demo/round/1", "/admin", "/join", "/api/events/demo/version",
