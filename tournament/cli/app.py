@@ -18,7 +18,7 @@ import msgspec
 import typer
 
 from referee import console
-from referee.console import emit_json, err, out, say
+from referee.console import INT32_MAX, INT64_MAX, emit_json, err, out, say
 from tournament.cli import people, results, rounds
 from tournament.cli.common import (
     DbOpt,
@@ -39,6 +39,7 @@ from tournament.cli.common import (
     show_round,
     transaction,
     verification,
+    write_bytes,
     write_text,
 )
 from tournament.cli.serve import serve as serve_cmd
@@ -85,10 +86,10 @@ def create(
     ruleset: Annotated[str, typer.Option("--ruleset", "-r", help="The game (see `referee rulesets`).")] = "cardwars",
     name: Annotated[str, typer.Option("--name", help="A title for printouts (default: the id).")] = "",
     profile: Annotated[str, typer.Option("--profile", help="Tiebreakers: mtg, pokemon or chess.")] = "mtg",
-    best_of: Annotated[int, typer.Option("--best-of", help="Games per match (odd).")] = 1,
-    seed: Annotated[int | None, typer.Option("--seed", help="The pairing seed (default: random; kept in the log).")] = None,
+    best_of: Annotated[int, typer.Option("--best-of", min=1, max=INT32_MAX, help="Games per match (odd).")] = 1,
+    seed: Annotated[int | None, typer.Option("--seed", min=0, max=INT64_MAX, help="The pairing seed (default: random; kept in the log).")] = None,
     fmt: Annotated[str, typer.Option("--format", "-f", help="swiss, single or double (elimination), roundrobin or pods.")] = "swiss",
-    table_size: Annotated[int | None, typer.Option("--table-size", help="Pods: players a table, 3 to 6 (default 4).")] = None,
+    table_size: Annotated[int | None, typer.Option("--table-size", min=1, max=INT32_MAX, help="Pods: players a table, 3 to 6 (default 4).")] = None,
     points: Annotated[str, typer.Option("--points", help="Pods: points for a sole win, a shared win[, 2nd, 3rd...].")] = "3,1",
     late_entry: Annotated[
         str, typer.Option("--late-entry", help="A late entry's missed rounds: loss (a match loss each, as the MTR) or none.")
@@ -155,7 +156,7 @@ def seed(
 @app.command("cut")
 def cut_cmd(
     event: EventArg,
-    size: Annotated[int, typer.Option("--cut", help="Players in the top cut: 4, 8 or 16 (2, 32 and 64 work too).")] = 8,
+    size: Annotated[int, typer.Option("--cut", min=1, max=INT32_MAX, help="Players in the top cut: 4, 8 or 16 (2, 32 and 64 work too).")] = 8,
     db: DbOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -204,7 +205,7 @@ def standings_cmd(
     fmt: FormatOpt = "table",
     target: OutOpt = None,
     limit: Annotated[
-        int, typer.Option("--limit", min=0, help="The table shows this many rows (0: all); csv, json and html show all.")
+        int, typer.Option("--limit", min=0, max=INT32_MAX, help="The table shows this many rows (0: all); csv, json and html show all.")
     ] = render.TERMINAL_ROWS,
     db: DbOpt = None,
     as_json: JsonOpt = False,
@@ -251,7 +252,7 @@ def show_standings(view: viewcache.Standings, fmt: str, target: Path | None, lim
 @app.command()
 def pairings(
     event: EventArg,
-    round_number: Annotated[int | None, typer.Option("--round", help="The round (default: the current one).")] = None,
+    round_number: Annotated[int | None, typer.Option("--round", min=1, max=INT32_MAX, help="The round (default: the current one).")] = None,
     by: Annotated[str, typer.Option("--by", help="table (the default), or name: alphabetical, with table, opponent and seat.")] = "table",
     fmt: FormatOpt = "table",
     target: OutOpt = None,
@@ -282,9 +283,9 @@ def export_cmd(event: EventArg, target: OutOpt = None, db: DbOpt = None) -> None
 @app.command("game-log")
 def game_log(
     event: EventArg,
-    table: Annotated[int, typer.Option("--table", "-t", help="The table number.")],
-    round_number: Annotated[int | None, typer.Option("--round", help="The round (default: the current one).")] = None,
-    game: Annotated[int, typer.Option("--game", "-g", min=1, help="The game of the match.")] = 1,
+    table: Annotated[int, typer.Option("--table", "-t", min=1, max=INT32_MAX, help="The table number.")],
+    round_number: Annotated[int | None, typer.Option("--round", min=1, max=INT32_MAX, help="The round (default: the current one).")] = None,
+    game: Annotated[int, typer.Option("--game", "-g", min=1, max=INT32_MAX, help="The game of the match.")] = 1,
     target: OutOpt = None,
     db: DbOpt = None,
 ) -> None:
@@ -304,11 +305,7 @@ def game_log(
         sys.stdout.buffer.write(data)
         sys.stdout.flush()
         return
-    try:
-        target.write_bytes(data)
-    except OSError as exc:
-        fail(f"{target}: {exc.strerror}")
-    err.print(f"wrote {target}", markup=False)
+    write_bytes(data, target)
 
 
 @app.command("log")
@@ -371,10 +368,10 @@ def demo_cmd(
     rounds: Annotated[int, typer.Option("--rounds", min=1, max=20, help="Swiss rounds.")] = 3,
     ruleset: Annotated[str, typer.Option("--ruleset", help="The game (pods: one for 3 or more players).")] = "cardwars",
     fmt: Annotated[str, typer.Option("--format", "-f", help="swiss, single or double (elimination), roundrobin or pods.")] = "swiss",
-    cut: Annotated[int | None, typer.Option("--cut", help="After the Swiss rounds, a top cut of 4, 8 or 16.")] = None,
-    table_size: Annotated[int | None, typer.Option("--table-size", help="Pods: players a table, 3 to 6 (default 4).")] = None,
-    best_of: Annotated[int | None, typer.Option("--best-of", help="Games per match (odd; default 3, pods 1).")] = None,
-    seed: Annotated[int, typer.Option("--seed", help="Seeds pairings and every game.")] = 1,
+    cut: Annotated[int | None, typer.Option("--cut", min=1, max=INT32_MAX, help="After the Swiss rounds, a top cut of 4, 8 or 16.")] = None,
+    table_size: Annotated[int | None, typer.Option("--table-size", min=1, max=INT32_MAX, help="Pods: players a table, 3 to 6 (default 4).")] = None,
+    best_of: Annotated[int | None, typer.Option("--best-of", min=1, max=INT32_MAX, help="Games per match (odd; default 3, pods 1).")] = None,
+    seed: Annotated[int, typer.Option("--seed", min=0, max=INT64_MAX, help="Seeds pairings and every game.")] = 1,
     logs: Annotated[Path, typer.Option("--logs", help="Where the game logs go.")] = Path("tournament-logs"),
     db: DbOpt = None,
     as_json: JsonOpt = False,

@@ -11,7 +11,6 @@ SQLAlchemy, so `--help` and a read served from the views cache
 from __future__ import annotations
 
 import importlib.util
-import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -88,18 +87,21 @@ def fail(message: str, code: int | None = None) -> NoReturn:
 
 
 @contextmanager
-def database(db: str | None, revision: str | None = None, *, create: bool = False) -> Iterator[tuple[str, Engine]]:
+def database(
+    db: str | None, revision: str | None = None, *, create: bool = False, reading: bool = False
+) -> Iterator[tuple[str, Engine]]:
     """The migrated database, its errors turned into one-line failures.
 
     Only `create=True` (creating an event, the demo, `db upgrade`) may make a
     database that does not exist yet; any other command refuses (exit 8).
+    `reading`: the command only reads (a read-only SQLite file is opened as such).
     """
     from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 
     from tournament.storage.db import DatabaseUnavailable, first_line, open_database, shown
 
     try:
-        url, engine = open_database(db, revision, create=create)
+        url, engine = open_database(db, revision, create=create, reading=reading)
     except DatabaseUnavailable as exc:
         fail(str(exc), service.EXIT_DATABASE)
     try:
@@ -123,8 +125,8 @@ def transaction(db: str | None, *, create: bool = False) -> Iterator[Session]:
 
 @contextmanager
 def reading(db: str | None) -> Iterator[Session]:
-    """A session to read with (no database is created)."""
-    with database(db) as (_url, engine), new_session(engine) as session:
+    """A session to read with (no database is created; a read-only SQLite file is read as it is, leaving nothing beside it)."""
+    with database(db, reading=True) as (_url, engine), new_session(engine) as session:
         yield session
 
 
@@ -144,18 +146,23 @@ def check_format(fmt: str, as_json: bool) -> str:
 
 
 def write_text(text: str, target: Path | None) -> None:
-    """Text to stdout, or to a file written whole (a temporary file, then renamed)."""
+    """Text to stdout, or to a file (`write_bytes`)."""
     if target is None:
         sys.stdout.write(text if text.endswith("\n") else text + "\n")
         return
-    partial = target.with_name(target.name + ".tmp")
+    write_bytes(text.encode(), target)
+
+
+def write_bytes(data: bytes, target: Path) -> None:
+    """`data` to a file written whole or not at all, or to a pipe, a device or - (stdout) as it is (`referee.outfile`)."""
+    from referee.outfile import is_stdout, write_file
+
     try:
-        partial.write_text(text, encoding="utf-8")
-        os.replace(partial, target)
+        write_file(target, data)
     except OSError as exc:
-        partial.unlink(missing_ok=True)  # a failed write leaves nothing behind
-        fail(f"{target}: {exc.strerror}")
-    err.print(f"wrote {target}", markup=False)
+        fail(f"{target}: {exc.strerror or exc}")
+    if not is_stdout(target):
+        err.print(f"wrote {target}", markup=False)
 
 
 def show_round(info: RoundInfo, fmt: str, target: Path | None, event: EventInfo, by: str = "table") -> None:

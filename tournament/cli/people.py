@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from referee.console import emit_json, say
+from referee.console import INT32_MAX, emit_json, say
 from tournament.cli.common import (
     DbOpt,
     EventArg,
@@ -44,7 +44,7 @@ def register(
         ),
     ] = None,
     player_id: Annotated[str | None, typer.Option("--id", help="The id for the one NAME given (as in game logs).")] = None,
-    rating: Annotated[int | None, typer.Option("--rating", help="A rating for the one NAME given (higher is stronger).")] = None,
+    rating: Annotated[int | None, typer.Option("--rating", min=-INT32_MAX, max=INT32_MAX, help="A rating for the one NAME given (higher is stronger).")] = None,
     source: Annotated[
         Path | None, typer.Option("--from", help="A CSV file with a header row: name, and optionally id and rating.")
     ] = None,
@@ -147,7 +147,7 @@ def _pausing(event: str, player: str, db: str | None, as_json: bool, *, paused: 
 def bye(
     event: EventArg,
     player: PlayerArg,
-    round_number: Annotated[int | None, typer.Option("--round", help="The round of the bye (not yet paired).")] = None,
+    round_number: Annotated[int | None, typer.Option("--round", min=1, max=INT32_MAX, help="The round of the bye (not yet paired).")] = None,
     cancel: Annotated[bool, typer.Option("--cancel", help="Take back the player's pre-assigned bye.")] = False,
     db: DbOpt = None,
     as_json: JsonOpt = False,

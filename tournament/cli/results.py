@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from referee.console import emit_json, err, say
+from referee.console import INT32_MAX, emit_json, err, say
 from schemas.tournament import TableRow
 from tournament.cli.common import (
     DbOpt,
@@ -27,10 +27,10 @@ if TYPE_CHECKING:
     from sqlalchemy import Engine
 
 app = typer.Typer()
-TableOpt = Annotated[int, typer.Option("--table", "-t", help="The table number.")]
+TableOpt = Annotated[int, typer.Option("--table", "-t", min=1, max=INT32_MAX, help="The table number.")]
 LogsOpt = Annotated[list[Path] | None, typer.Option("--log", help="A game's referee log; repeat once per game, in order.")]
-DrawsOpt = Annotated[int, typer.Option("--draws", help="Drawn games, with --result.")]
-RoundOpt = Annotated[int | None, typer.Option("--round", help="The round (default: the current one).")]
+DrawsOpt = Annotated[int, typer.Option("--draws", min=0, max=INT32_MAX, help="Drawn games, with --result.")]
+RoundOpt = Annotated[int | None, typer.Option("--round", min=1, max=INT32_MAX, help="The round (default: the current one).")]
 SOURCES = {"judge": "a judge's ruling", "slip": "slip", "players": "confirmed by the players", "drop": "a drop"}
 
 

@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from referee.console import emit_json, err, say
+from referee.console import INT32_MAX, emit_json, err, say
 from tournament.cli.common import (
     DbOpt,
     EventArg,
@@ -81,7 +81,7 @@ def swap(
 def round_start(
     event: EventArg,
     minutes: Annotated[
-        int | None, typer.Option("--minutes", "-m", help="The round's length (default: 50, a Swiss round of Magic).")
+        int | None, typer.Option("--minutes", "-m", min=1, max=INT32_MAX, help="The round's length (default: 50, a Swiss round of Magic).")
     ] = None,
     db: DbOpt = None,
     as_json: JsonOpt = False,
@@ -102,8 +102,8 @@ def round_start(
 @app.command(rich_help_panel="Rounds and the clock")
 def extend(
     event: EventArg,
-    table: Annotated[int, typer.Option("--table", "-t", help="The table number.")],
-    minutes: Annotated[int, typer.Option("--minutes", "-m", help="Extra minutes (they add up).")],
+    table: Annotated[int, typer.Option("--table", "-t", min=1, max=INT32_MAX, help="The table number.")],
+    minutes: Annotated[int, typer.Option("--minutes", "-m", min=1, max=INT32_MAX, help="Extra minutes (they add up).")],
     reason: ReasonOpt = None,
     db: DbOpt = None,
     as_json: JsonOpt = False,
@@ -142,7 +142,7 @@ def clock(event: EventArg, db: DbOpt = None, as_json: JsonOpt = False) -> None:
 @app.command(rich_help_panel="Rounds and the clock")
 def slips(
     event: EventArg,
-    round_number: Annotated[int | None, typer.Option("--round", help="The round (default: the current one).")] = None,
+    round_number: Annotated[int | None, typer.Option("--round", min=1, max=INT32_MAX, help="The round (default: the current one).")] = None,
     tokens: Annotated[
         bool, typer.Option("--tokens", help="Instead: a sign-in slip per player with a NEW one-time code, link and QR code for `tournament serve` (older codes stop working).")
     ] = False,

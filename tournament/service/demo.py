@@ -22,6 +22,7 @@ from sqlalchemy.orm import Session
 from referee.bots import play
 from referee.engine import judge
 from referee.logio import encode_lines
+from referee.outfile import write_file
 from referee.rulesets import get as get_ruleset
 from schemas.log import LOG_FORMAT, Header
 from schemas.log import Event as LogEvent
@@ -142,7 +143,7 @@ def run(
         for table, seats in tables:
             played = []
             for name, data in game_logs(event, number, table, seats):
-                (logs / name).write_bytes(data)
+                write_file(logs / name, data)
                 played.append((str(logs / name), data))
             with Session(engine) as session, session.begin():
                 if format == "pods":

@@ -68,7 +68,8 @@ def people_from_csv(text: str, source: str) -> list[Person]:
             f"{source} line {first}: columns are name, id and rating (higher is stronger), each once; not "
             f"{', '.join(unknown) or 'repeats'} (a bracket's exact seeds: `tournament seed`)"
         )
-    people = []
+    people: list[Person] = []
+    named: dict[str, list[tuple[int, Person]]] = {}
     for line, row in rows:
         if len(row) != len(header):
             raise Usage(f"{source} line {line}: {len(row)} fields, the header has {len(header)}")
@@ -77,7 +78,18 @@ def people_from_csv(text: str, source: str) -> list[Person]:
         rating = fields.get("rating") or None
         if rating is not None and not re.fullmatch(r"-?\d{1,9}", rating):
             raise Usage(f"{where}, field rating: {rating!r} is not a whole number")
-        people.append(Person(fields["name"], fields.get("id") or None, int(rating) if rating else None, where))
+        person = Person(fields["name"], fields.get("id") or None, int(rating) if rating else None, where)
+        # T-67: a name twice in one file is one person typed twice unless ids tell the two apart
+        same = named.setdefault(unicodedata.normalize("NFC", person.name).casefold(), [])
+        if same and (person.id is None or any(other.id is None for _, other in same)):
+            raise Usage(
+                f"{where}, field name: {person.name!r} is on line {same[0][0]} too; "
+                "give each of them an id to register two people of one name"
+            )
+        same.append((line, person))
+        people.append(person)
+    if not people:
+        raise Usage(f"{source}: no players after the header on line {first}")
     return people
 
 

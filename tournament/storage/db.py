@@ -11,12 +11,20 @@ from __future__ import annotations
 import gc
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qsl, urlencode
 
 from sqlalchemy import Engine, create_engine, event, inspect, text
-from sqlalchemy.engine import make_url
+from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError, OperationalError
 
-from tournament.storage.dbinfo import alembic_config, database_url, newest_revisions
+from tournament.storage.dbinfo import (
+    SQLITE_URI_OPTIONS,
+    database_url,
+    alembic_config,
+    newest_revisions,
+    reading_uri,
+    writable,
+)
 
 VERSION_TABLE = "alembic_version"  # alembic's default; migrations/env.py keeps it
 
@@ -40,11 +48,12 @@ BACKENDS = ("sqlite", "postgresql")  # the databases the project supports (Postg
 HINT = "give --db a SQLite file or a postgresql+psycopg://user@host/dbname URL"
 
 
-def make_engine(url: str, *, writer: bool = True) -> Engine:
+def make_engine(url: str, *, writer: bool = True, reading: bool = False) -> Engine:
     """An engine for `url`, with SQLite set up for safe concurrent writers; DatabaseUnavailable for any other URL.
 
     `writer=False`: a SQLite engine for reading only, whose transactions take no lock (`tournament serve`'s
-    pages read beside its writers; in WAL mode a reader never waits for a writer).
+    pages read beside its writers; in WAL mode a reader never waits for a writer). `reading`: for a command
+    that only reads, which opens a SQLite file it may not write read-only (`read_only_sqlite`).
     """
     try:
         parsed = make_url(url)
@@ -57,7 +66,8 @@ def make_engine(url: str, *, writer: bool = True) -> Engine:
     try:
         if backend != "sqlite":
             return create_engine(parsed, pool_pre_ping=True)
-        engine = create_engine(parsed, connect_args={"timeout": 60})
+        read_only = read_only_sqlite(url, reading=reading)
+        engine = create_engine(_sqlite_uri(parsed, read_only), connect_args={"timeout": 60})
     except (NoSuchModuleError, ArgumentError, ValueError, ImportError) as exc:
         raise DatabaseUnavailable(f"cannot use the database URL {shown(url)}: {exc}; {HINT}") from None
 
@@ -65,6 +75,8 @@ def make_engine(url: str, *, writer: bool = True) -> Engine:
     def _connect(dbapi_connection: Any, _record: Any) -> None:
         dbapi_connection.isolation_level = None  # let the "begin" hook below issue BEGIN
         dbapi_connection.execute("PRAGMA foreign_keys = ON")
+        if read_only:  # a journal mode is the file's to set, and a read-only connection cannot
+            return
         # WAL: a commit appends to the log file without waiting for the disk (synchronous=NORMAL), so writers
         # queue for milliseconds, not for an fsync each; a power cut may lose the last commits, never the file.
         dbapi_connection.execute("PRAGMA journal_mode = WAL")
@@ -72,9 +84,34 @@ def make_engine(url: str, *, writer: bool = True) -> Engine:
 
     @event.listens_for(engine, "begin")
     def _begin(connection: Any) -> None:
-        connection.exec_driver_sql("BEGIN IMMEDIATE" if writer else "BEGIN")
+        connection.exec_driver_sql("BEGIN IMMEDIATE" if writer and not read_only else "BEGIN")
 
     return engine
+
+
+def read_only_sqlite(url: str, *, reading: bool) -> bool:
+    """Is `url` a SQLite file to open read-only: `mode=ro` in the URL, or a file a `reading` command may not write?"""
+    parsed = make_url(url)
+    if parsed.get_backend_name() != "sqlite" or parsed.database in (None, "", ":memory:"):
+        return False
+    path = Path(parsed.database)
+    return parsed.query.get("mode") == "ro" or (reading and path.exists() and not writable(path))
+
+
+def _sqlite_uri(parsed: URL, read_only: bool) -> URL:
+    """A SQLite URL with SQLite's own options (`?mode=ro`) or opened read-only, as the `file:` URI the driver wants.
+
+    The driver passes such options on only with `uri=true` (else SQLAlchemy warns and drops them); a read-only
+    open is `dbinfo.reading_uri`'s, which leaves no -wal or -shm file behind.
+    """
+    options = {k: v for k, v in parsed.query.items() if k in SQLITE_URI_OPTIONS and isinstance(v, str)}
+    if parsed.database in (None, "", ":memory:") or not (options or read_only):
+        return parsed
+    path = Path(parsed.database)
+    uri = reading_uri(path, options) if read_only else f"{path.resolve().as_uri()}?{urlencode(sorted(options.items()))}"
+    location, _, query = uri.partition("?")
+    rest = {k: v for k, v in parsed.query.items() if k not in SQLITE_URI_OPTIONS}
+    return parsed.set(database=location, query={**rest, **dict(parse_qsl(query)), "uri": "true"})
 
 
 def upgrade(engine: Engine, revision: str = "head") -> tuple[str | None, str | None]:
@@ -99,6 +136,15 @@ def revisions(engine: Engine) -> set[str]:
         return {row[0] for row in connection.execute(text(f"SELECT version_num FROM {VERSION_TABLE}"))}
 
 
+def _may_write(url: str) -> bool:
+    """False for an existing SQLite file this process may not write (a database server decides for itself)."""
+    parsed = make_url(url)
+    if parsed.get_backend_name() != "sqlite" or parsed.database in (None, "", ":memory:"):
+        return True
+    path = Path(parsed.database)
+    return not path.exists() or writable(path)
+
+
 def missing_sqlite_file(url: str) -> Path | None:
     """The file of a SQLite URL when it does not exist yet (connecting would create it)."""
     parsed = make_url(url)
@@ -108,16 +154,26 @@ def missing_sqlite_file(url: str) -> Path | None:
     return None if path.exists() else path
 
 
-def open_database(value: str | None, revision: str | None = None, *, create: bool = True) -> tuple[str, Engine]:
+def open_database(
+    value: str | None, revision: str | None = None, *, create: bool = True, reading: bool = False
+) -> tuple[str, Engine]:
     """The URL and a ready engine: reachable, and migrated to the newest schema.
 
     With `revision`, migrate to exactly that one (`tournament db upgrade`).
-    With `create=False` (read-only commands) a database that does not exist
-    yet, or holds no tournament schema, is refused instead of made.
+    With `create=False` (commands other than create, demo and db upgrade) a
+    database that does not exist yet, or holds no tournament schema, is
+    refused instead of made. A command `reading` only opens a SQLite file it
+    may not write (or a `mode=ro` URL) read-only and leaves nothing beside it;
+    any other command refuses such a file before touching it.
     """
     url = database_url(value)
     fewer_gc_passes()
-    engine = make_engine(url)
+    engine = make_engine(url, reading=reading)  # checks the URL; connects to nothing yet
+    read_only = read_only_sqlite(url, reading=reading)
+    if not reading and (read_only or not _may_write(url)):
+        engine.dispose()
+        how = " (mode=ro)" if read_only else ""
+        raise DatabaseUnavailable(f"{shown(url)} is read-only{how}, and this command changes the database")
     absent = f"{HINT}, or start one with `tournament create`"
     missing = missing_sqlite_file(url) if not create else None
     if missing is not None:
@@ -129,6 +185,9 @@ def open_database(value: str | None, revision: str | None = None, *, create: boo
             engine.dispose()
             raise DatabaseUnavailable(f"{shown(url)} holds no tournament database: {absent}")
         if revision is not None or at != newest_revisions():
+            if read_only:
+                engine.dispose()
+                raise DatabaseUnavailable(f"{shown(url)} is read-only and holds an older schema, which only a write can bring up to date")
             _migrate(engine, url, revision or "head")
     except (OperationalError, DBAPIError) as exc:
         engine.dispose()

@@ -46,6 +46,34 @@ def sqlite_file(url: str) -> Path | None:
     return Path(url[len(prefix) :]) if len(url) > len(prefix) else None
 
 
+# What SQLite itself reads from a `file:` URI's query (https://sqlite.org/uri.html), not the Python driver.
+SQLITE_URI_OPTIONS = frozenset({"mode", "cache", "immutable", "nolock", "psow", "vfs"})
+
+
+def writable(path: Path) -> bool:
+    """May this process write the SQLite file, and make the -wal and -shm files WAL mode keeps beside it?"""
+    return os.access(path, os.W_OK) and os.access(path.parent, os.W_OK)
+
+
+def reading_uri(path: Path, options: dict[str, str] | None = None) -> str:
+    """The `file:` URI a read opens the SQLite file `path` with (`sqlite3.connect(..., uri=True)`), leaving nothing behind.
+
+    A file this process may write is opened read-write but never created (`mode=rw`): when the last connection
+    closes it checkpoints and removes the -wal and -shm files. A read-only connection cannot, and would leave
+    them beside the file, so a file we may not write (or `mode=ro` in `options`) is opened `immutable=1` while no
+    -wal file exists (nobody has it open to write; SQLite then makes no -shm either), else `mode=ro` as it is.
+    `options` are SQLite's own URI options from a `--db` URL, kept.
+    """
+    wanted = dict(options or {})
+    if wanted.get("mode") != "ro" and writable(path):
+        wanted.setdefault("mode", "rw")
+    else:
+        wanted["mode"] = "ro"
+        if not Path(f"{path}-wal").exists():
+            wanted.setdefault("immutable", "1")
+    return f"{path.resolve().as_uri()}?{'&'.join(f'{k}={v}' for k, v in sorted(wanted.items()))}"
+
+
 def migrations_folder() -> str:
     # __path__, not __file__: an editable install may see `migrations` as a namespace package
     return next(iter(migrations.__path__))

@@ -4,7 +4,7 @@ A view is the data a read command renders (Structs of schemas/tournament.py),
 stored msgspec-encoded in the `view_cache` table, keyed by the event, the
 kind of view and its arguments, and stamped with the head of the event's log
 and the fingerprint of the code that computed it. A read on a SQLite file
-first looks here with the standard library's `sqlite3`, opened read-only:
+first looks here with the standard library's `sqlite3` (`dbinfo.reading_uri`):
 if the database is at the newest schema and the stamps match the event's
 head and this code, it renders the cached view without importing SQLAlchemy
 (a fifth of a second). Anything else (no such row, another head, a row that
@@ -27,7 +27,7 @@ import msgspec
 
 import schemas
 from schemas.tournament import BracketInfo, EventInfo, RoundInfo, StandingRow, TableRow
-from tournament.storage.dbinfo import database_url, newest_revisions, sqlite_file
+from tournament.storage.dbinfo import database_url, newest_revisions, reading_uri, sqlite_file
 
 TABLE = "view_cache"
 
@@ -84,7 +84,7 @@ def cached(db: str | None, wanted: type[V], event: str, args: str = "") -> V | N
     if path is None or not path.is_file():
         return None
     try:
-        connection = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+        connection = sqlite3.connect(reading_uri(path), uri=True)  # leaves no -wal or -shm file behind
         with closing(connection):
             at = connection.execute("SELECT version_num FROM alembic_version").fetchall()
             if {revision for (revision,) in at} != newest_revisions():
