@@ -21,16 +21,8 @@ from referee import console
 from referee.console import INT64_MAX, emit_json, err, out
 from referee.deck_cli import app as deck_app
 from referee.engine import LEGAL_COUNTED, Replay, advance, judge, judge_file, legal_listing
-from referee.logio import (
-    DECODE_ERRORS,
-    ENCODER,
-    Malformed,
-    explain,
-    line_hash,
-    record_decoder,
-    repeated_key,
-    strip_ending,
-)
+from referee.linecheck import DECODE_ERRORS, Malformed, explain, repeated_key
+from referee.logio import ENCODER, line_hash, record_decoder, strip_ending
 from referee.ruleset import Illegal
 from referee.rulesets import get as get_ruleset
 from referee.rulesets import ids as ruleset_ids

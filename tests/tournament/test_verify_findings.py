@@ -14,7 +14,7 @@ import pytest
 from sqlalchemy import create_engine, text
 
 from tests.tournament.tlib import cli
-from tournament.eventlog import entry_hash
+from tournament.storage.eventlog import entry_hash
 
 
 def verify(db: str, event: str = "ev") -> subprocess.CompletedProcess[str]:

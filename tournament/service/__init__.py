@@ -18,6 +18,12 @@ One module per concern; callers use `service.<name>` for all of them:
 - `results`: reports from game logs or a judge, corrections, pods;
 - `claims`: players' claims on `tournament serve`, confirmations, the judge queue, rulings;
 - `tokens`: `tournament serve`'s sign-in codes, sessions, the organiser token.
+
+Three modules are imported by name, not through `service.<name>`, and use it:
+`export` (standings, pairings, brackets and whole events as the Structs of
+`schemas/tournament.py`, and the views kept for reads), `verification`
+(`tournament verify`) and `demo` (a whole bot event).
+May import `storage`, `formats`, `schemas` and `referee`; not `output`, `web` or `cli`.
 """
 
 from __future__ import annotations

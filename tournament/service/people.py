@@ -20,9 +20,9 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from referee.ruleset import CHANCE, JUDGE
-from tournament.models import DISPLAY_NAME, Player
 from tournament.service.errors import Usage
 from tournament.service.queries import ID_PATTERN
+from tournament.storage.models import DISPLAY_NAME, Player
 
 RESERVED = frozenset((CHANCE, JUDGE))  # ids the referee's logs use for themselves
 # Letters NFKD does not split into a base letter and an accent.

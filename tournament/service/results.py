@@ -15,15 +15,6 @@ from sqlalchemy.orm import Session
 from referee.engine import judge
 from referee.logio import FINGERPRINT_SCHEME, game_fingerprint
 from schemas.verdict import Verdict
-from tournament.eventlog import (
-    GameRecord,
-    PodCorrected,
-    PodReported,
-    ResultCorrected,
-    ResultReported,
-    append,
-)
-from tournament.models import Event, GameLog, Match, Pod, PodSeat
 from tournament.service.elimination import (
     is_elimination,
 )
@@ -39,6 +30,15 @@ from tournament.service.queries import (
     find_pod,
     lock_event,
 )
+from tournament.storage.eventlog import (
+    GameRecord,
+    PodCorrected,
+    PodReported,
+    ResultCorrected,
+    ResultReported,
+    append,
+)
+from tournament.storage.models import Event, GameLog, Match, Pod, PodSeat
 
 
 @dataclass(frozen=True)

@@ -11,8 +11,8 @@ import unicodedata
 from typing import Any
 
 from schemas.tournament import EventInfo, RoundInfo
-from tournament import pages
-from tournament.render import clock_text, shown_names
+from tournament.output import pages
+from tournament.output.render import clock_text, shown_names
 
 BY_NAME_COLUMNS = ("name", "table", "opponent", "seat")
 

@@ -1,10 +1,11 @@
 """What the `tournament` commands share: the common options, the database and its one transaction, output.
 
-The command modules (`cli`, `cli_people`, ...) are thin layers over
+The command modules (`app`, `people`, ...) are thin layers over
 `tournament.service`; they own no logic beyond reading files and printing.
 They take `service`, `export` and the other database modules from here, loaded
 when a command first uses them (`lazy`): building the command line costs no
-SQLAlchemy, so `--help` and a read served from the views cache (`views`) start at once.
+SQLAlchemy, so `--help` and a read served from the views cache
+(`tournament.storage.viewcache`) start at once.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import importlib.util
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from importlib.machinery import ModuleSpec, PathFinder
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
@@ -22,15 +24,27 @@ import typer
 from referee import console
 from referee.console import err, out
 from schemas.tournament import EventInfo, RoundInfo
-from tournament import printables, render
+from tournament.output import printables, render
+
+_LAZY: dict[str, ModuleSpec] = {}  # the packages `lazy` made and has not run: where their modules are
 
 
 def lazy(name: str) -> Any:
-    """The module `name`, run when one of its attributes is first used (importlib's LazyLoader)."""
+    """The module `name`, run when one of its attributes is first used (importlib's LazyLoader).
+
+    A module of a package made lazy here is found from the package's folder,
+    so making `tournament.service.export` lazy does not run `tournament.service`.
+    """
     if name in sys.modules:
         return sys.modules[name]
-    spec = importlib.util.find_spec(name)
+    parent = name.rpartition(".")[0]
+    if parent in _LAZY:
+        spec = PathFinder.find_spec(name, _LAZY[parent].submodule_search_locations)
+    else:
+        spec = importlib.util.find_spec(name)
     assert spec is not None and spec.loader is not None, name
+    if spec.submodule_search_locations is not None:
+        _LAZY[name] = spec
     spec.loader = importlib.util.LazyLoader(spec.loader)
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
@@ -44,11 +58,15 @@ if TYPE_CHECKING:
     from sqlalchemy import Engine
     from sqlalchemy.orm import Session
 
-    from tournament import demo, eventlog, export, models, pods, service, verification
+    from tournament import service
+    from tournament.formats import pods
+    from tournament.service import demo, export, verification
+    from tournament.storage import eventlog, models
 else:
-    demo, eventlog, export, models, pods, service, verification = (
-        lazy(f"tournament.{name}") for name in ("demo", "eventlog", "export", "models", "pods", "service", "verification")
-    )
+    service, demo, export, verification, eventlog, models, pods = map(lazy, (
+        "tournament.service", "tournament.service.demo", "tournament.service.export", "tournament.service.verification",
+        "tournament.storage.eventlog", "tournament.storage.models", "tournament.formats.pods",
+    ))
 
 DbOpt = Annotated[
     str | None,
@@ -80,7 +98,7 @@ def database(
     """
     from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 
-    from tournament.db import DatabaseUnavailable, first_line, open_database, shown
+    from tournament.storage.db import DatabaseUnavailable, first_line, open_database, shown
 
     try:
         url, engine = open_database(db, revision, create=create, reading=reading)

@@ -1,7 +1,9 @@
 """What a command knows of its database before SQLAlchemy is imported: where it is, and the newest schema.
 
-`tournament.db` opens and migrates the database with these; `tournament.views`
-reads cached views from a SQLite file with the standard library's `sqlite3`.
+`tournament.storage.db` opens and migrates the database with these (alembic's
+configuration is here too: `newest_revisions` falls back on alembic's own heads);
+`tournament.storage.viewcache` reads cached views from a SQLite file with the
+standard library's `sqlite3`.
 """
 
 from __future__ import annotations
@@ -10,10 +12,15 @@ import os
 import re
 from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import migrations
 
+if TYPE_CHECKING:
+    from alembic.config import Config
+
 DEFAULT_DB = "tournament.db"
+ALEMBIC_INI = Path(__file__).parents[1] / "alembic.ini"  # tournament/alembic.ini: `alembic -c` finds it there too
 
 
 def database_url(value: str | None) -> str:
@@ -90,10 +97,23 @@ def newest_revisions() -> frozenset[str]:
         found, down = _REVISION.search(source), _DOWN.search(source)
         if found is None or down is None:
             if script.name != "__init__.py":
-                from tournament.db import alembic_heads
-
                 return alembic_heads()
             continue
         revisions.add(found.group(1))
         parents.update(re.findall(r"['\"]([^'\"]+)['\"]", down.group(1)))
     return frozenset(revisions - parents)
+
+
+def alembic_config() -> Config:
+    """The alembic configuration shipped in the package, pointing at `migrations/`."""
+    from alembic.config import Config
+
+    config = Config(str(ALEMBIC_INI))
+    config.set_main_option("script_location", migrations_folder())
+    return config
+
+
+def alembic_heads() -> frozenset[str]:
+    from alembic.script import ScriptDirectory
+
+    return frozenset(ScriptDirectory.from_config(alembic_config()).get_heads())

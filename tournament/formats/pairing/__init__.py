@@ -35,8 +35,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from tournament.pairing import blossom, regions, repair
-from tournament.pairing.costs import Costs, Entrant, Pairing
+from tournament.formats.pairing import blossom, regions, repair
+from tournament.formats.pairing.costs import Costs, Entrant, Pairing
 
 __all__ = ["Costs", "Entrant", "Pairing", "pair_swiss"]
 

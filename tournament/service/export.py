@@ -1,7 +1,7 @@
 """Standings, pairings, brackets and whole events as data (the Structs in schemas/tournament.py).
 
-Builders read the database; `tournament.render` turns their rows into text,
-CSV and HTML, `tournament.pictures` draws brackets and pods.
+Builders read the database; `tournament.output.render` turns their rows into text,
+CSV and HTML, `tournament.output.pictures` draws brackets and pods.
 """
 
 from __future__ import annotations
@@ -28,9 +28,10 @@ from schemas.tournament import (
     StandingRow,
     TableRow,
 )
-from tournament import service, views
-from tournament.eventlog import as_utc
-from tournament.models import CachedView, Event, GameLog, LogEntry, Match, Pod, PodSeat
+from tournament import service
+from tournament.storage import viewcache
+from tournament.storage.eventlog import as_utc
+from tournament.storage.models import CachedView, Event, GameLog, LogEntry, Match, Pod, PodSeat
 
 
 def standing_rows(session: Session, event_id: str, swiss_only: bool = False) -> list[StandingRow]:
@@ -233,26 +234,26 @@ def export_event(session: Session, event_id: str) -> Export:
     )
 
 
-# The views read commands show (`tournament.views`) ------------------------------------------------------------
+# The views read commands show (`tournament.storage.viewcache`) ------------------------------------------------------------
 
 
-def standings_view(session: Session, event_id: str) -> views.Standings:
+def standings_view(session: Session, event_id: str) -> viewcache.Standings:
     """The standings with the event, its bracket, and (pods) each round's tables for the page's drawings."""
     rows = standing_rows(session, event_id)
     info = event_info(service.get_event(session, event_id))
     drawn = bracket_info(session, event_id)
     pods = [pairing_rows(session, event_id, n) for n in range(1, info.rounds + 1)] if info.format == "pods" else []
     cut = info.format == "swiss" and info.bracket_round is not None and drawn is not None
-    return views.Standings(info, rows, drawn, standing_rows(session, event_id, swiss_only=True) if cut else None, pods)
+    return viewcache.Standings(info, rows, drawn, standing_rows(session, event_id, swiss_only=True) if cut else None, pods)
 
 
-def pairings_view(session: Session, event_id: str, round_number: int | None) -> views.Pairings:
+def pairings_view(session: Session, event_id: str, round_number: int | None) -> viewcache.Pairings:
     """A round (default: the current one) with the event."""
     details = event_info(service.get_event(session, event_id))
-    return views.Pairings(details, round_info(session, event_id, details.rounds if round_number is None else round_number))
+    return viewcache.Pairings(details, round_info(session, event_id, details.rounds if round_number is None else round_number))
 
 
-def fresh_view(session: Session, kind: str, event_id: str, args: str) -> views.View:
+def fresh_view(session: Session, kind: str, event_id: str, args: str) -> viewcache.View:
     """The view `kind` with `args` (as `view_cache` keys it) computed from the tables."""
     if kind == "standings" and args == "":
         return standings_view(session, event_id)
@@ -261,7 +262,7 @@ def fresh_view(session: Session, kind: str, event_id: str, args: str) -> views.V
     raise ValueError(f"no {kind} view with arguments {args!r}")
 
 
-def remember(session: Session, event_id: str, view: views.View, args: str = "") -> None:
+def remember(session: Session, event_id: str, view: viewcache.View, args: str = "") -> None:
     """Keep a view just computed for the next read, in the read's own transaction, so it is stamped with the head
     it was computed at. SQLite only (PostgreSQL reads take the full path); a failure to store it is silent."""
     from sqlalchemy.exc import SQLAlchemyError
@@ -270,7 +271,7 @@ def remember(session: Session, event_id: str, view: views.View, args: str = "") 
         return
     try:
         head = service.get_event(session, event_id).last_hash
-        session.merge(CachedView(event_id=event_id, kind=views.kind(view), args=args, head=head, code=views.code(), data=views.encode(view)))
+        session.merge(CachedView(event_id=event_id, kind=viewcache.kind(view), args=args, head=head, code=viewcache.code(), data=viewcache.encode(view)))
         session.commit()
     except SQLAlchemyError:  # e.g. a read-only file: the read still shows the view
         session.rollback()

@@ -10,26 +10,22 @@ from __future__ import annotations
 
 import gc
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from urllib.parse import parse_qsl, urlencode
 
 from sqlalchemy import Engine, create_engine, event, inspect, text
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError, OperationalError
 
-from tournament.dbinfo import (
+from tournament.storage.dbinfo import (
     SQLITE_URI_OPTIONS,
     database_url,
-    migrations_folder,
+    alembic_config,
     newest_revisions,
     reading_uri,
     writable,
 )
 
-if TYPE_CHECKING:
-    from alembic.config import Config
-
-ALEMBIC_INI = Path(__file__).with_name("alembic.ini")
 VERSION_TABLE = "alembic_version"  # alembic's default; migrations/env.py keeps it
 
 
@@ -118,15 +114,6 @@ def _sqlite_uri(parsed: URL, read_only: bool) -> URL:
     return parsed.set(database=location, query={**rest, **dict(parse_qsl(query)), "uri": "true"})
 
 
-def alembic_config() -> Config:
-    """The alembic configuration shipped in the package, pointing at `migrations/`."""
-    from alembic.config import Config
-
-    config = Config(str(ALEMBIC_INI))
-    config.set_main_option("script_location", migrations_folder())
-    return config
-
-
 def upgrade(engine: Engine, revision: str = "head") -> tuple[str | None, str | None]:
     """Run the migrations up to `revision`; return the revisions before and after."""
     from alembic import command
@@ -139,12 +126,6 @@ def upgrade(engine: Engine, revision: str = "head") -> tuple[str | None, str | N
         command.upgrade(config, revision)
         after = MigrationContext.configure(connection).get_current_revision()
     return before, after
-
-
-def alembic_heads() -> frozenset[str]:
-    from alembic.script import ScriptDirectory
-
-    return frozenset(ScriptDirectory.from_config(alembic_config()).get_heads())
 
 
 def revisions(engine: Engine) -> set[str]:

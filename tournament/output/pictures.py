@@ -10,7 +10,7 @@ import unicodedata
 from dataclasses import dataclass
 
 from schemas.tournament import BracketInfo, BracketPair
-from tournament import brackets
+from tournament.formats import brackets
 
 
 def bracket_text(info: BracketInfo) -> str:

@@ -34,8 +34,8 @@ def serve(
     from sqlalchemy.orm import Session
 
     from tournament import service
-    from tournament.db import DatabaseUnavailable, missing_sqlite_file, open_database, shown
-    from tournament.dbinfo import database_url
+    from tournament.storage.db import DatabaseUnavailable, missing_sqlite_file, open_database, shown
+    from tournament.storage.dbinfo import database_url
     from tournament.web import addresses
 
     try:

@@ -1,6 +1,6 @@
 """Rows as people read them: cells for tables, CSV, a rich table for the terminal, a printable HTML page.
 
-Renderers take the Structs built by `tournament.export` and know nothing of the database.
+Renderers take the Structs built by `tournament.service.export` and know nothing of the database.
 """
 
 from __future__ import annotations
@@ -14,8 +14,9 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from schemas.tournament import BracketInfo, EventInfo, StandingRow, TableRow
-from tournament import brackets, pages
-from tournament.pictures import Picture
+from tournament.formats import brackets
+from tournament.output import pages
+from tournament.output.pictures import Picture
 
 if TYPE_CHECKING:
     from rich.table import Table

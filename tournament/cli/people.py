@@ -8,8 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from referee.console import INT32_MAX, emit_json, say
-from tournament import render
-from tournament.cli_base import (
+from tournament.cli.common import (
     DbOpt,
     EventArg,
     JsonOpt,
@@ -19,9 +18,10 @@ from tournament.cli_base import (
     service,
     transaction,
 )
+from tournament.output import render
 
 if TYPE_CHECKING:
-    from tournament.models import Player
+    from tournament.storage.models import Player
 
 app = typer.Typer()
 PlayerArg = Annotated[str, typer.Argument(help="The player's id.", metavar="PLAYER")]

@@ -9,8 +9,7 @@ from typing import Annotated
 import typer
 
 from referee.console import INT32_MAX, emit_json, err, say
-from tournament import printables, render
-from tournament.cli_base import (
+from tournament.cli.common import (
     DbOpt,
     EventArg,
     JsonOpt,
@@ -23,6 +22,7 @@ from tournament.cli_base import (
     transaction,
     write_text,
 )
+from tournament.output import printables, render
 
 app = typer.Typer()
 round_app = typer.Typer(help="The round clock: `round start`.", no_args_is_help=True)

@@ -288,7 +288,7 @@ class LogText(Base):
 
 
 class CachedView(Base):
-    """A read command's view of an event (`tournament.views`, T-66): derived, never part of its history.
+    """A read command's view of an event (`tournament.storage.viewcache`, T-66): derived, never part of its history.
 
     Current while `head` is the event's `last_hash` and `code` the fingerprint
     of the code that reads it; `tournament verify` checks current ones against the log.

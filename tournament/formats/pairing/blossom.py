@@ -6,8 +6,8 @@ found, the whole round use it; networkx is imported only then.
 
 from __future__ import annotations
 
-from tournament.pairing.costs import Costs
-from tournament.pairing.repair import Found
+from tournament.formats.pairing.costs import Costs
+from tournament.formats.pairing.repair import Found
 
 
 def min_cost_matching(weights: dict[tuple[int, int], int]) -> list[tuple[int, int]]:

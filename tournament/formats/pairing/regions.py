@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import itertools
 
-from tournament.pairing.blossom import min_cost_matching
-from tournament.pairing.costs import Costs
-from tournament.pairing.repair import Block, Found, block_tables
+from tournament.formats.pairing.blossom import min_cost_matching
+from tournament.formats.pairing.costs import Costs
+from tournament.formats.pairing.repair import Block, Found, block_tables
 
 # How many players of a cut's score group a region first keeps on its side of
 # the cut (then twice as many, and so on), and how many partners it may take

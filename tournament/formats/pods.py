@@ -48,8 +48,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache
 
-from tournament import podsolver
-from tournament.standings import Standing
+from tournament.formats import podsolver
+from tournament.formats.standings import Standing
 
 MIN_TABLE, MAX_TABLE = 3, 6
 SWAP_PASSES = 4  # local-search sweeps over the tables; each sweep only ever lowers the cost

@@ -27,8 +27,8 @@ from referee.rulesets import get as get_ruleset
 from schemas.log import LOG_FORMAT, Header
 from schemas.log import Event as LogEvent
 from tournament import service
-from tournament.models import Event
-from tournament.pods import table_sizes
+from tournament.formats.pods import table_sizes
+from tournament.storage.models import Event
 
 NAMES = ("ann", "bob", "cat", "dan", "eve", "fay", "gus", "hal", "ivy", "jon", "kim", "lee")
 

@@ -9,8 +9,7 @@ import typer
 
 from referee.console import INT32_MAX, emit_json, err, say
 from schemas.tournament import TableRow
-from tournament import render
-from tournament.cli_base import (
+from tournament.cli.common import (
     DbOpt,
     EventArg,
     JsonOpt,
@@ -22,6 +21,7 @@ from tournament.cli_base import (
     service,
     transaction,
 )
+from tournament.output import render
 
 if TYPE_CHECKING:
     from sqlalchemy import Engine

@@ -1,4 +1,4 @@
-"""Every HTML page comes from a Jinja2 template in `tournament/templates/`, with autoescape on.
+"""Every HTML page comes from a Jinja2 template in `tournament/output/templates/`, with autoescape on.
 
 Python code passes data (names, numbers, drawings as coordinates) and never
 markup, so whatever a player typed is escaped by the template engine.
@@ -23,7 +23,7 @@ def environment() -> Environment:
     from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 
     env = Environment(
-        loader=PackageLoader("tournament", "templates"),
+        loader=PackageLoader("tournament.output", "templates"),
         autoescape=select_autoescape(["html", "svg", "j2"], default_for_string=True, default=True),
         undefined=StrictUndefined,
         trim_blocks=True,

@@ -19,8 +19,8 @@ import typer
 
 from referee import console
 from referee.console import INT32_MAX, INT64_MAX, emit_json, err, out, say
-from tournament import cli_people, cli_results, cli_rounds, pictures, render, views
-from tournament.cli_base import (
+from tournament.cli import people, results, rounds
+from tournament.cli.common import (
     DbOpt,
     EventArg,
     FormatOpt,
@@ -42,7 +42,9 @@ from tournament.cli_base import (
     write_bytes,
     write_text,
 )
-from tournament.web.command import serve as serve_cmd
+from tournament.cli.serve import serve as serve_cmd
+from tournament.output import pictures, render
+from tournament.storage import viewcache
 
 app = typer.Typer(
     name="tournament",
@@ -70,9 +72,9 @@ def _everywhere(
 
 app.add_typer(db_app, name="db")
 # Commands of `tournament` itself, kept by concern in their own modules.
-app.add_typer(cli_people.app)  # register, rename, drop, pause, resume, bye
-app.add_typer(cli_rounds.app)  # pair, unpair, swap, round start, extend, clock
-app.add_typer(cli_results.app)  # report, correct, results, enter
+app.add_typer(people.app)  # register, rename, drop, pause, resume, bye
+app.add_typer(rounds.app)  # pair, unpair, swap, round start, extend, clock
+app.add_typer(results.app)  # report, correct, results, enter
 
 
 # Commands --------------------------------------------------------------------
@@ -210,7 +212,7 @@ def standings_cmd(
 ) -> None:
     """The standings, with the event's tiebreakers."""
     fmt = check_format(fmt, as_json)
-    view = views.cached(db, views.Standings, event)
+    view = viewcache.cached(db, viewcache.Standings, event)
     if view is None:
         with reading(db) as session:
             view = export.standings_view(session, event)
@@ -218,7 +220,7 @@ def standings_cmd(
     show_standings(view, fmt, target, limit)
 
 
-def show_standings(view: views.Standings, fmt: str, target: Path | None, limit: int) -> None:
+def show_standings(view: viewcache.Standings, fmt: str, target: Path | None, limit: int) -> None:
     info, rows, drawn = view.event, view.rows, view.bracket
     drawings = [pictures.bracket_picture(drawn)] if drawn else []
     drawings += [pictures.Picture(f"Round {n}", text=render.pod_text(tables)) for n, tables in enumerate(view.pods, start=1)]
@@ -262,7 +264,7 @@ def pairings(
     if by not in ("table", "name"):
         fail(f"--by must be table or name, not {by!r}")
     args = "" if round_number is None else str(round_number)
-    view = views.cached(db, views.Pairings, event, args)
+    view = viewcache.cached(db, viewcache.Pairings, event, args)
     if view is None:
         with reading(db) as session:
             view = export.pairings_view(session, event, round_number)
@@ -379,7 +381,7 @@ def demo_cmd(
         fail("--cut follows Swiss rounds: use it with --format swiss")
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from tournament.db import shown
+    from tournament.storage.db import shown
 
     with database(db, create=True) as (url, engine):
         total = demo.tables_expected(fmt, players, rounds, cut, table_size)
@@ -424,7 +426,7 @@ def db_upgrade(
     as_json: JsonOpt = False,
 ) -> None:
     """Apply the migrations (every command also does this on first use)."""
-    from tournament.db import revisions, shown
+    from tournament.storage.db import revisions, shown
 
     with database(db, revision, create=True) as (url, engine):
         now = max(revisions(engine), default=None)  # one head: the migrations never branch

@@ -9,7 +9,7 @@ if the database is at the newest schema and the stamps match the event's
 head and this code, it renders the cached view without importing SQLAlchemy
 (a fifth of a second). Anything else (no such row, another head, a row that
 does not decode, PostgreSQL) takes the full path, which computes the view in
-`tournament.export` and stores it. Nothing here writes: a read of a missing
+`tournament.service.export` and stores it. Nothing here writes: a read of a missing
 file creates nothing. `tournament verify` checks each cached view against
 the log (`verification.check_views`).
 """
@@ -27,7 +27,7 @@ import msgspec
 
 import schemas
 from schemas.tournament import BracketInfo, EventInfo, RoundInfo, StandingRow, TableRow
-from tournament.dbinfo import database_url, newest_revisions, reading_uri, sqlite_file
+from tournament.storage.dbinfo import database_url, newest_revisions, reading_uri, sqlite_file
 
 TABLE = "view_cache"
 
@@ -71,7 +71,7 @@ def code() -> str:
     so no one has to remember to bump a version (about 2 ms a read).
     """
     digest = hashlib.sha256()
-    for package in (Path(__file__).parent, Path(schemas.__file__).parent):
+    for package in (Path(__file__).parents[1], Path(schemas.__file__).parent):
         for path in sorted(package.rglob("*.py")):
             digest.update(f"{path.relative_to(package.parent)}\n".encode())
             digest.update(path.read_bytes())

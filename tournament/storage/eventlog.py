@@ -3,7 +3,7 @@
 Every change to an event is one `LogEntry` whose payload is a msgspec-encoded
 Struct below. `append` writes the entry and applies it to the current tables
 (`project`) in the caller's transaction, so the two never disagree;
-`verification.verify` replays the log into a scratch database and compares.
+`tournament.service.verification.verify` replays the log into a scratch database and compares.
 
 An entry's hash is the SHA-256 of a canonical encoding of
 (event id, seq, type, time, previous hash) as a JSON array, a newline, then
@@ -26,7 +26,7 @@ from sqlalchemy.orm import Session
 
 from referee.logio import FINGERPRINT_SCHEME
 from schemas.tournament import Source
-from tournament.models import (
+from tournament.storage.models import (
     Claim,
     Event,
     GameLog,

@@ -22,8 +22,9 @@ from sqlalchemy.exc import SAWarning
 from sqlalchemy.orm import Session
 from sqlalchemy.types import Boolean, DateTime, LargeBinary
 
-from tournament import export, views
-from tournament.eventlog import (
+from tournament.service import export
+from tournament.storage import viewcache
+from tournament.storage.eventlog import (
     GENESIS,
     Entry,
     Payload,
@@ -33,7 +34,7 @@ from tournament.eventlog import (
     project,
     with_texts,
 )
-from tournament.models import PROJECTION, Base, CachedView, Event, LogEntry, LogText
+from tournament.storage.models import PROJECTION, Base, CachedView, Event, LogEntry, LogText
 
 
 @dataclass
@@ -228,11 +229,11 @@ def check_views(session: Session, rebuilt: Session, event_id: str, entries: list
     shown = []
     for row in _raw_rows(session, CachedView, event_id):
         kind, args, data = row["kind"], row["args"], _plain(row["data"], CachedView.__table__.c.data.type)
-        stamped = row["head"] == head and row["code"] == views.code()
-        if not stamped or kind not in views.KINDS or not isinstance(args, str) or not isinstance(data, bytes):
+        stamped = row["head"] == head and row["code"] == viewcache.code()
+        if not stamped or kind not in viewcache.KINDS or not isinstance(args, str) or not isinstance(data, bytes):
             continue  # stale or unreadable (a read asks for text args): a read computes the view afresh
         try:
-            shown.append((kind, args, msgspec.json.decode(data, type=views.KINDS[kind])))
+            shown.append((kind, args, msgspec.json.decode(data, type=viewcache.KINDS[kind])))
         except msgspec.DecodeError:
             continue
     if not shown:

@@ -9,7 +9,7 @@ WINDOW places apart) is optimal.
 
 from __future__ import annotations
 
-from tournament.pairing.costs import Costs
+from tournament.formats.pairing.costs import Costs
 
 # How far apart (in the sorted order) a repair may pair two players.
 WINDOW = 8
