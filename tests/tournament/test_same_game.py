@@ -19,7 +19,7 @@ from sqlalchemy import create_engine, text
 
 from referee.logio import HEADER_DECODER, record_decoder, record_to_dict, strip_ending
 from tests.tournament.tlib import cli, cli_json, game_log, tables, winner
-from tournament.eventlog import GENESIS, as_utc, entry_hash
+from tournament.storage.eventlog import GENESIS, as_utc, entry_hash
 
 Variant = Callable[[dict[str, Any]], None]  # changes a header in place
 
