@@ -14,7 +14,7 @@ from referee.linecheck import ENCODER
 from referee.patterns import Decoder, remembered_twin
 from referee.rulesets import get as get_ruleset
 from referee.rulesets import ids as ruleset_ids
-from schemas.log import SHARED_RECORDS, Header, Record
+from schemas.log import FINGERPRINT_SCHEME, SHARED_RECORDS, Header, Record
 
 HEADER_DECODER = Decoder(Header)
 
@@ -177,9 +177,6 @@ def encode_lines(header: Header, records: Iterable[Record]) -> Iterator[bytes]:
     for seq, record in enumerate(records, start=1):
         line = ENCODER.encode(msgspec.structs.replace(record, seq=seq, prev=line_hash(line)))
         yield line
-
-
-FINGERPRINT_SCHEME = 2  # the game's identity as `game_fingerprint` hashes it; stored beside each fingerprint
 
 
 def game_fingerprint(data: bytes) -> str:

@@ -24,7 +24,7 @@ from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session
 
-from referee.logio import FINGERPRINT_SCHEME
+from schemas.log import FINGERPRINT_SCHEME
 from schemas.tournament import Source
 from tournament.storage.models import (
     Claim,
@@ -160,7 +160,7 @@ class GameRecord(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True)
     winner: str | None
     data: bytes | None = None
     fingerprint: str | None = None  # referee.logio.game_fingerprint; None in logs reported before it
-    # The fingerprint's scheme (logio.FINGERPRINT_SCHEME); absent in entries from before scheme 2 (T-45). Only a
+    # The fingerprint's scheme (schemas.log.FINGERPRINT_SCHEME); absent in entries from before scheme 2 (T-45). Only a
     # fingerprint of the current scheme is kept in the tables; an older one stays in its entry, as history.
     scheme: int = 1
 
