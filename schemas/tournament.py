@@ -124,7 +124,9 @@ class EventInfo(msgspec.Struct, forbid_unknown_fields=True):
     `table_size`: players a table (pods: 3 to 6). `points`: a pods event's points for a sole win, a
     shared win, then 2nd, 3rd... place. `late_entry`: a late entry's missed rounds count as
     losses (`loss`) or not at all (`none`). `require_chain`: the event accepts only hash-chained
-    game logs."""
+    game logs. `head`: the head of the event's log when this was made (`EVENT@SEQ:HASH`, the last entry's
+    number and the first 16 hex digits of its hash), for people to keep and `tournament verify --against`
+    to check; empty in exports from before."""
 
     id: str
     name: str
@@ -140,6 +142,7 @@ class EventInfo(msgspec.Struct, forbid_unknown_fields=True):
     points: str = "3,1"
     late_entry: str = "none"
     require_chain: bool = False  # game logs must be hash-chained; `create` sets it unless --no-require-chain (False: exports from before)
+    head: str = ""
 
 
 class BracketPair(msgspec.Struct, forbid_unknown_fields=True):

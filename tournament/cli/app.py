@@ -34,6 +34,7 @@ from tournament.cli.common import (
     fail,
     models,
     new_session,
+    read_text,
     reading,
     service,
     show_round,
@@ -344,22 +345,60 @@ def verify_cmd(
     pairings: Annotated[
         bool, typer.Option("--pairings/--no-pairings", help="Also pair every round again from the stored seed and compare.")
     ] = True,
+    against: Annotated[
+        Path | None,
+        typer.Option("--against", help="A file of log heads kept from slips, pages or exports (EVENT@SEQ:HASH, one a line): each must still be in the log."),
+    ] = None,
     db: DbOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Check the event log's hash chain, rebuild the tables from it, and compare. Exit 1 on any difference."""
+    from tournament.service import heads
+
+    listed: list[heads.Head] = []
+    kept: list[heads.Head] = []
+    if against is not None:
+        try:
+            listed = heads.read_heads(read_text(against), str(against))
+        except service.Usage as exc:
+            fail(exc.message)
+        kept = [h for h in listed if h.event == event]
+        if not kept:
+            fail(f"{against}: no head of {event} in it ({len(listed)} of other events)")
     with reading(db) as session:
         found = verification.verify(session, event, service.repairing_problem if pairings else None)
         if not found.exists:
             raise service.NotFound(f"unknown event {event!r}")
+        if against is not None:
+            found.problems += heads.missing(kept, verification.log_hashes(session, event))
+    others = len(listed) - len(kept)
     if as_json:
-        emit_json({"event": event, "ok": found.ok, "entries": found.entries, "problems": found.problems})
+        checked = {"heads": {"checked": len(kept), "other_events": others}} if against is not None else {}
+        emit_json({"event": event, "ok": found.ok, "entries": found.entries, "problems": found.problems, **checked})
     elif found.ok:
-        say(f"{event}: {found.entries} log entries, chain intact, tables agree with the log")
+        aside = f" ({others} of other events left aside)" if others else ""
+        heads_said = f"; {len(kept)} kept heads, all in the log{aside}" if against is not None else ""
+        say(f"{event}: {found.entries} log entries, chain intact, tables agree with the log{heads_said}")
     else:
         for problem in found.problems:
             err.print(f"{event}: {problem}", markup=False)
     raise typer.Exit(0 if found.ok else service.EXIT_VERIFY_FAILED)
+
+
+@app.command("head")
+def head_cmd(event: EventArg, db: DbOpt = None, as_json: JsonOpt = False) -> None:
+    """The event log's head (EVENT@SEQ:HASH): keep it, and `verify --against` shows whether the log still holds it."""
+    from tournament.service.heads import head_text
+
+    with reading(db) as session:
+        found = service.get_event(session, event)
+        last = session.get(models.LogEntry, (event, found.last_seq))
+        seq, digest, at = found.last_seq, found.last_hash, eventlog.as_utc(last.at) if last else None
+    shown = head_text(event, seq, digest)
+    if as_json:
+        emit_json({"event": event, "seq": seq, "hash": digest, "head": shown, "at": at})
+    else:
+        say(shown)
 
 
 @app.command("demo")

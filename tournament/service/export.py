@@ -29,6 +29,7 @@ from schemas.tournament import (
     TableRow,
 )
 from tournament import service
+from tournament.service.heads import head_text
 from tournament.storage import viewcache
 from tournament.storage.eventlog import as_utc
 from tournament.storage.models import CachedView, Event, GameLog, LogEntry, Match, Pod, PodSeat
@@ -162,6 +163,7 @@ def event_info(event: Event) -> EventInfo:
     return EventInfo(
         event.id, event.name, event.ruleset, event.profile, event.best_of, event.seed, as_utc(event.created_at), event.rounds,
         event.format, event.bracket_round, event.table_size, event.points, event.late_entry, event.require_chain,
+        head_text(event.id, event.last_seq, event.last_hash),
     )
 
 

@@ -4,7 +4,7 @@ A head is `EVENT@SEQ:HASH`, the entry's sequence number and the first 16 hex dig
 entry's hash covers the one before it, a head pins the whole log up to that entry. Pages, slips and exports
 print the head of the log they show (`EventInfo.head`); `tournament head EVENT` prints the current one; and
 `tournament verify EVENT --against FILE` reports every head in FILE that the log no longer holds
-(tournament/README.md, "The event log": what this proves and what it does not).
+(tournament/README.md, "Log heads": what this proves and what it does not).
 """
 
 from __future__ import annotations

@@ -254,6 +254,12 @@ def check_views(session: Session, rebuilt: Session, event_id: str, entries: list
     return problems
 
 
+def log_hashes(session: Session, event_id: str) -> dict[int, str]:
+    """Each log entry's hash by its seq, as stored (a row of another type is left out, as `verify` names it)."""
+    rows = _raw_rows(session, LogEntry, event_id)
+    return {r["seq"]: r["hash"] for r in rows if type(r["seq"]) is int and isinstance(r["hash"], str)}
+
+
 def _raw_rows(session: Session, model: type[Base], event_id: str) -> list[dict[str, Any]]:
     """One event's rows of a table as the database stores them: columns untyped, so no value can fail to convert."""
     return _raw_rows_where(session, model, "id" if model is Event else "event_id", event_id)
