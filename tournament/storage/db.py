@@ -19,8 +19,8 @@ from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError, Operati
 
 from tournament.storage.dbinfo import (
     SQLITE_URI_OPTIONS,
-    database_url,
     alembic_config,
+    database_url,
     newest_revisions,
     reading_uri,
     writable,
