@@ -91,10 +91,16 @@ def judge_batch(items: list[Item]) -> list[Judged]:
     return [judge_item(item) for item in items]
 
 
-def outcomes(items: Sequence[Item], *, jobs: int = 1, cluster: str | None = None, batch: int = CLUSTER_BATCH) -> Iterator[Judged]:
-    """Each item's outcome: in order here and with `jobs`; as batches finish on a `cluster`."""
+def outcomes(
+    items: Sequence[Item], *, jobs: int = 1, cluster: str | None = None, batch: int = CLUSTER_BATCH, shared: bool = False
+) -> Iterator[Judged]:
+    """Each item's outcome: in order here and with `jobs`; as batches finish on a `cluster`.
+
+    `shared`: the cluster's workers see these files at the same paths (one machine, or a shared file
+    system), so they are sent the paths and read the files themselves, not sent the files' bytes.
+    """
     if cluster is not None:
-        yield from _on_cluster(items, cluster, batch)
+        yield from _on_cluster(items, cluster, batch, shared)
     elif jobs > 1 and len(items) > 1:
         yield from in_processes(judge_batch, batches(items, jobs), jobs)
     else:
@@ -105,7 +111,7 @@ class ClusterError(Exception):
     """The scheduler cannot be reached, or a batch failed on every worker it was given to."""
 
 
-def _on_cluster(items: Sequence[Item], address: str, batch: int) -> Iterator[Judged]:
+def _on_cluster(items: Sequence[Item], address: str, batch: int, shared: bool) -> Iterator[Judged]:
     # imported here: only a run on a cluster pays for dask (about a second of imports)
     from distributed import Client, as_completed
 
@@ -114,7 +120,8 @@ def _on_cluster(items: Sequence[Item], address: str, batch: int) -> Iterator[Jud
     except (OSError, TimeoutError) as exc:
         raise ClusterError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
     try:
-        chunks: Iterator[list[Item]] = (_loaded(items[start : start + batch]) for start in range(0, len(items), batch))
+        load = list if shared else _loaded  # reading the files here is most of this process's part (bench/rejudge.py)
+        chunks: Iterator[list[Item]] = (load(items[start : start + batch]) for start in range(0, len(items), batch))
         workers = max(1, len(client.scheduler_info().get("workers", {})))
         running = as_completed([_submit(client, chunk) for chunk in itertools.islice(chunks, AHEAD * workers)], loop=client.loop)
         for future in running:

@@ -47,6 +47,9 @@ def rejudge(
     cluster: Annotated[
         str | None, typer.Option("--cluster", help="A Dask scheduler's address (tcp://HOST:8786): judge on its workers.", metavar="ADDRESS")
     ] = None,
+    shared: Annotated[
+        bool, typer.Option("--shared-files", help="The cluster's workers see these files at these paths: send the paths, not the bytes.")
+    ] = False,
     batch: Annotated[
         int, typer.Option("--batch", min=1, max=100_000, help="Logs per task on a cluster.")
     ] = 1000,
@@ -81,7 +84,7 @@ def rejudge(
             yield one
 
     try:
-        for change in rj.changes(counted(rj.outcomes(items, jobs=jobs, cluster=cluster, batch=batch)), recorded):
+        for change in rj.changes(counted(rj.outcomes(items, jobs=jobs, cluster=cluster, batch=batch, shared=shared)), recorded):
             kinds[(change.before.verdict if change.before else None, change.after.verdict if change.after else None)] += 1
             write(encode(change) + b"\n")
     except rj.ClusterError as exc:
