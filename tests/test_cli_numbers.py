@@ -15,7 +15,7 @@ except ImportError:
 from referee.cli import app as referee_app
 from referee.console import INT32_MAX, INT64_MAX
 from tests.tournament.tlib import cli
-from tournament.cli import app as tournament_app
+from tournament.cli.app import app as tournament_app
 
 APPS = {"referee": (referee_app, INT64_MAX), "tournament": (tournament_app, INT32_MAX)}
 

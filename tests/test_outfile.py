@@ -20,7 +20,7 @@ from typer.testing import CliRunner
 from referee.cli import app as referee_app
 from referee.outfile import write_file
 from tests.tournament.tlib import cli
-from tournament.cli import app as tournament_app
+from tournament.cli.app import app as tournament_app
 
 runner = CliRunner()
 Writer = Callable[[Path], bytes]  # writes to the path and returns what it meant to write
