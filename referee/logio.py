@@ -14,7 +14,7 @@ from referee.linecheck import ENCODER
 from referee.patterns import Decoder, remembered_twin
 from referee.rulesets import get as get_ruleset
 from referee.rulesets import ids as ruleset_ids
-from schemas.log import SHARED_RECORDS, Header, Record
+from schemas.log import FINGERPRINT_SCHEME, SHARED_RECORDS, Header, Record
 
 HEADER_DECODER = Decoder(Header)
 
@@ -180,18 +180,20 @@ def encode_lines(header: Header, records: Iterable[Record]) -> Iterator[bytes]:
 
 
 def game_fingerprint(data: bytes) -> str:
-    """The hex SHA-256 of the game itself, not of its file: two logs of the same game have the same one.
+    """The hex SHA-256 of the game the referee judges, not of its file: two logs of the same game have the same one.
 
-    The same game is the same ruleset, players (in order), setup and records
-    (in order, each by its fields). Left out, so they cannot make one game
-    look like two: line endings and a missing final newline, JSON spacing
-    and key order, the header's `game` id, `event` and `started_at`, and each
-    record's `seq`, `prev`, `at` and `note`. The log must be one the referee
-    reads (a judged, complete game).
+    The same game is the same ruleset, deal, seats and setup as the game reads them (`Ruleset.identity`: the
+    setup decoded with its defaults, in one order wherever the game reads no order) and records as the game
+    reads them (`Ruleset.record_identity`), in order. Left out, so they cannot make one game look like two:
+    line endings and a missing final newline, JSON spacing and key order, defaults written out or not, the
+    header's `game` id, `event` and `started_at`, each record's `seq`, `prev`, `at` and `note`, and whatever
+    each game says it does not read. The log must be one the referee reads (a judged, complete game).
     """
     lines = [strip_ending(line) for line in data.splitlines()]
     header = HEADER_DECODER.decode(lines[0])
+    ruleset = get_ruleset(header.ruleset)
+    players, setup = ruleset.identity(list(header.players), setup_decoder(header.ruleset).decode(header.setup))
     decode = record_decoder(header.ruleset).decode
-    records = [record_to_dict(decode(line)) for line in lines[1:] if line]
-    game = [header.ruleset, header.players, msgspec.json.decode(header.setup), records]
+    records = [ruleset.record_identity(decode(line)) for line in lines[1:] if line]
+    game = ["referee-game", FINGERPRINT_SCHEME, header.ruleset, msgspec.to_builtins(header.deal), players, setup, records]
     return hashlib.sha256(msgspec.json.encode(game, order="sorted")).hexdigest()

@@ -8,6 +8,8 @@ from typing import Annotated, Any, Final, Literal
 import msgspec
 
 LOG_FORMAT: Final = "referee-log/1"
+# How `referee.logio.game_fingerprint` takes a game's identity; stored beside every fingerprint a tournament keeps.
+FINGERPRINT_SCHEME: Final = 2
 
 
 def whole(pattern: str) -> str:

@@ -24,6 +24,7 @@ from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session
 
+from schemas.log import FINGERPRINT_SCHEME
 from schemas.tournament import Source
 from tournament.storage.models import (
     Claim,
@@ -159,6 +160,14 @@ class GameRecord(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True)
     winner: str | None
     data: bytes | None = None
     fingerprint: str | None = None  # referee.logio.game_fingerprint; None in logs reported before it
+    # The fingerprint's scheme (schemas.log.FINGERPRINT_SCHEME); absent in entries from before scheme 2 (T-45). Only a
+    # fingerprint of the current scheme is kept in the tables; an older one stays in its entry, as history.
+    scheme: int = 1
+
+    @property
+    def current_fingerprint(self) -> str | None:
+        """The fingerprint if made the way the referee makes one now, else None (the check then reads the log)."""
+        return self.fingerprint if self.scheme == FINGERPRINT_SCHEME else None
 
     @property
     def text(self) -> bytes:
@@ -471,7 +480,7 @@ def project(session: Session, entry: Entry, payload: Payload) -> None:
         assert pod is not None
         pod.source, pod.reason, pod.reported_seq = payload.source, payload.reason, entry.seq
         pod.sha256, pod.log = (payload.log.sha256, payload.log.data) if payload.log else (None, None)
-        pod.fingerprint = payload.log.fingerprint if payload.log else None
+        pod.fingerprint = payload.log.current_fingerprint if payload.log else None
         for chair in range(1, len(payload.places) + 1):  # by key: no query when the seats are loaded already
             taken = session.get(PodSeat, (key, payload.round, payload.table, chair))
             assert taken is not None
@@ -490,7 +499,7 @@ def project(session: Session, entry: Entry, payload: Payload) -> None:
             session.add(
                 GameLog(
                     event_id=key, round=payload.round, table=payload.table, game=game,
-                    sha256=record.sha256, winner=record.winner, data=record.data, fingerprint=record.fingerprint,
+                    sha256=record.sha256, winner=record.winner, data=record.data, fingerprint=record.current_fingerprint,
                 )
             )
 
