@@ -72,7 +72,8 @@ def problems(deck: xo.Deck, whose: str = "the", translated: dict[str, Mapped] | 
 # translated again: its canonical JSON -> its Roster (a Roster is never changed; a game copies what
 # it alters). Keyed by the deck's value, not the object: encoding a deck costs about 6 us, its
 # checks and translation about 120 us: without this memo crossover replays at about two thirds of
-# the speed (bench/replay.py --rulesets crossover: 210,000-229,000 records/s against 317,000-371,000).
+# the speed (bench/replay.py --rulesets crossover: 210,000-229,000 records/s against 317,000-371,000);
+# nothing else depends on it: without it each deck is checked and translated afresh.
 _seen: dict[bytes, Roster] = {}
 _ENCODE = msgspec.json.Encoder().encode
 SEEN_LIMIT = 256  # as many decks as the decoder remembers (referee/patterns.py REMEMBERED_LIMIT)
