@@ -23,6 +23,7 @@ from referee.deck_cli import app as deck_app
 from referee.engine import LEGAL_COUNTED, Replay, advance, judge, judge_file, legal_listing
 from referee.linecheck import DECODE_ERRORS, Malformed, explain, repeated_key
 from referee.logio import ENCODER, line_hash, record_decoder, strip_ending
+from referee.rejudge_cli import rejudge as rejudge_cmd
 from referee.ruleset import Illegal
 from referee.rulesets import get as get_ruleset
 from referee.rulesets import ids as ruleset_ids
@@ -38,6 +39,7 @@ app = typer.Typer(
 )
 
 app.add_typer(deck_app, name="deck")
+app.command("rejudge")(rejudge_cmd)
 
 DISPUTE_PART = 1  # as diff and cmp: 0 the same, 1 different, 2 trouble
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")]

@@ -19,7 +19,7 @@ import typer
 
 from referee import console
 from referee.console import INT32_MAX, INT64_MAX, emit_json, err, out, say
-from tournament.cli import people, results, rounds
+from tournament.cli import people, rejudge, results, rounds
 from tournament.cli.common import (
     DbOpt,
     EventArg,
@@ -76,6 +76,7 @@ app.add_typer(db_app, name="db")
 app.add_typer(people.app)  # register, rename, drop, pause, resume, bye
 app.add_typer(rounds.app)  # pair, unpair, swap, round start, extend, clock
 app.add_typer(results.app)  # report, correct, results, enter
+app.add_typer(rejudge.app)  # rejudge: the stored logs judged again
 
 
 # Commands --------------------------------------------------------------------
