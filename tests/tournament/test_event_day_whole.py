@@ -40,7 +40,7 @@ def test_a_64_player_event_day(db_url: str, tmp_path: Path) -> None:
     db = db_url
     cli(db, "create", "day", "--seed", "2026", "--best-of", "3", "--name", "Spring Open")
     roster = tmp_path / "players.csv"
-    twins = {0: "jose-oneil", 1: "jose-oneil-b"}  # one name, two people: a file tells them apart by id (T-67)
+    twins = {0: "jose-oneil", 1: "jose-oneil-b"}  # one name, two people: a file tells them apart by id (T-71)
     roster.write_text("name,id,rating\n" + "".join(f'"{n}",{twins.get(k, "")},\n' for k, n in enumerate(people())), encoding="utf-8")
     ids = cli_json(db, "register", "day", "--from", str(roster))["registered"]
     assert len(ids) == 64 and ids[0] == "jose-oneil" and ids[1] == "jose-oneil-b"

@@ -1,4 +1,4 @@
-"""`register --from`: an empty file and a name typed twice are refused, and nothing is registered (issue 23, defect 6; T-67)."""
+"""`register --from`: an empty file and a name typed twice are refused, and nothing is registered (issue 23, defect 6; T-71)."""
 
 from __future__ import annotations
 

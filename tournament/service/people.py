@@ -79,7 +79,7 @@ def people_from_csv(text: str, source: str) -> list[Person]:
         if rating is not None and not re.fullmatch(r"-?\d{1,9}", rating):
             raise Usage(f"{where}, field rating: {rating!r} is not a whole number")
         person = Person(fields["name"], fields.get("id") or None, int(rating) if rating else None, where)
-        # T-67: a name twice in one file is one person typed twice unless ids tell the two apart
+        # T-71: a name twice in one file is one person typed twice unless ids tell the two apart
         same = named.setdefault(unicodedata.normalize("NFC", person.name).casefold(), [])
         if same and (person.id is None or any(other.id is None for _, other in same)):
             raise Usage(
