@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import random
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
@@ -17,7 +18,10 @@ import msgspec
 import pytest
 from sqlalchemy import create_engine, text
 
-from referee.logio import HEADER_DECODER, record_decoder, record_to_dict, strip_ending
+from referee.bots import play
+from referee.logio import HEADER_DECODER, encode_lines, record_decoder, record_to_dict, strip_ending
+from referee.rulesets import get as get_ruleset
+from schemas.log import LOG_FORMAT, Header
 from tests.tournament.tlib import cli, cli_json, game_log, tables, winner
 from tournament.storage.eventlog import GENESIS, as_utc, entry_hash
 
@@ -145,3 +149,29 @@ def test_an_event_recorded_before_scheme_2_verifies_and_still_counts_each_game_o
     refused = cli(db_url, "report", "ev", "--table", "1", "--log", str(tmp_path / "again.jsonl"), code=5)
     assert "table 1, round 1 was already reported with this game's log" in refused.stderr
     assert "chain intact" in cli(db_url, "verify", "ev").stdout
+
+
+def pod_game(players: list[str], seed: int) -> bytes:
+    """A bot game of crossover at one pod, its seats in the pod's order."""
+    setup = get_ruleset("crossover").default_setup(players, random.Random(seed))
+    header = Header(log=LOG_FORMAT, ruleset="crossover", game=f"pod-{seed}", players=players, setup=msgspec.Raw(msgspec.json.encode(setup)))
+    return b"".join(line + b"\n" for line in encode_lines(header, play(header, seed)))
+
+
+def test_one_game_with_its_seats_turned_cannot_decide_another_pod(db_url: str, tmp_path: Path) -> None:
+    # The same three players meet again in round 2: their round-1 game, listed from another seat, is refused (exit 5).
+    cli(db_url, "create", "ev", "--format", "pods", "--ruleset", "crossover", "--table-size", "3", "--seed", "1")
+    cli(db_url, "register", "ev", "ann", "bob", "cat")
+    cli(db_url, "pair", "ev")
+    seats = tables(db_url, "ev")[0]["players"]
+    game = pod_game(seats, 1)
+    (tmp_path / "g.jsonl").write_bytes(game)
+    cli(db_url, "report", "ev", "--table", "1", "--log", str(tmp_path / "g.jsonl"))
+    cli(db_url, "pair", "ev")
+
+    def turned(header: dict[str, Any]) -> None:
+        header["players"] = header["players"][1:] + header["players"][:1]
+
+    (tmp_path / "again.jsonl").write_bytes(rechained(game, turned))
+    refused = cli(db_url, "report", "ev", "--table", "1", "--log", str(tmp_path / "again.jsonl"), code=5)
+    assert "table 1 of round 1 was already reported with this game's log" in refused.stderr

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from sqlalchemy import or_, select
+from sqlalchemy import and_, or_, select
 from sqlalchemy.orm import Session
 
 from referee.engine import judge
@@ -259,10 +259,16 @@ def check_new_logs(session: Session, event_id: str, match: Match, records: list[
     prints = [r.fingerprint or "" for r in records]
     if len(set(prints)) != len(prints):
         raise LogRejected("the same game is given twice (two logs with the same players, setup and records)")
-    query = select(GameLog.round, GameLog.table, GameLog.game, GameLog.fingerprint, GameLog.data).filter_by(event_id=event_id)
-    for round_, table, game, fingerprint, data in session.execute(
-        query.where(or_(GameLog.fingerprint.in_(prints), GameLog.fingerprint.is_(None)))
-    ):
+    # One game has one pair of players (its fingerprint holds them), so only their tables are looked at: a log
+    # stored without a current fingerprint (before 0005 or 0009, T-45) is read again, and there are few of those.
+    a, b = match.player_a, match.player_b
+    pair = or_(and_(Match.player_a == a, Match.player_b == b), and_(Match.player_a == b, Match.player_b == a))
+    query = (
+        select(GameLog.round, GameLog.table, GameLog.game, GameLog.fingerprint, GameLog.data)
+        .join(Match, and_(Match.event_id == GameLog.event_id, Match.round == GameLog.round, Match.number == GameLog.table))
+        .where(GameLog.event_id == event_id, pair, or_(GameLog.fingerprint.in_(prints), GameLog.fingerprint.is_(None)))
+    )
+    for round_, table, game, fingerprint, data in session.execute(query):
         if (round_, table) != (match.round, match.number) and (fingerprint or game_fingerprint(data)) in prints:
             raise WrongTable(f"game {game} of table {table}, round {round_} was already reported with this game's log")
 
@@ -358,7 +364,12 @@ def judge_pod_log(
     verdict = _judged(event, names, pod.round, pod.number, where, path, data)
     assert verdict.result is not None
     fingerprint = game_fingerprint(data)
-    query = select(Pod.round, Pod.number, Pod.fingerprint, Pod.log).filter_by(event_id=event.id).where(Pod.log.is_not(None))
+    # The same game seats the same players: only the pods of one of them are looked at (see check_new_logs).
+    seated = and_(PodSeat.event_id == Pod.event_id, PodSeat.round == Pod.round, PodSeat.table == Pod.number)
+    query = (
+        select(Pod.round, Pod.number, Pod.fingerprint, Pod.log).join(PodSeat, seated)
+        .where(Pod.event_id == event.id, PodSeat.player == min(names), Pod.log.is_not(None))
+    )
     for round_, number, stored, log in session.execute(query.where(or_(Pod.fingerprint == fingerprint, Pod.fingerprint.is_(None)))):
         if (round_, number) != (pod.round, pod.number) and (stored or (log and game_fingerprint(log))) == fingerprint:
             raise WrongTable(f"{path}: table {number} of round {round_} was already reported with this game's log")
