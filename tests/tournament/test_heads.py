@@ -9,17 +9,15 @@ from __future__ import annotations
 
 import json
 import re
-from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from sqlalchemy import create_engine, text
 
-from tests.tournament.tlib import cli, cli_json, tables, write_log
+from tests.tournament.tlib import cli, cli_json, rewrite_log, tables, write_log
 from tests.tournament.webkit import client
 from tournament import service
 from tournament.service.heads import Head, missing, read_heads
-from tournament.storage.eventlog import GENESIS, as_utc, entry_hash
 
 HEAD = re.compile(r"ev@(\d+):([0-9a-f]{16})")
 
@@ -74,27 +72,17 @@ def test_the_head_is_printed_on_pages_slips_and_exports(db_url: str, tmp_path: P
 def rewrite_and_rechain(db: str, seq: int, player: str, name: str) -> None:
     """Rename `player` inside the `player_registered` entry `seq` and in the tables, then compute every hash
     after it again: a rewrite that `verify` alone cannot see."""
+
+    def renamed(number: int, kind: str, payload: dict[str, Any]) -> dict[str, Any] | None:
+        if number != seq:
+            return None
+        assert kind == "player_registered" and payload["player"] == player
+        return payload | {"name": name}
+
     engine = create_engine(db)
     with engine.begin() as connection:
-        rows = connection.execute(text("SELECT seq, type, payload, at FROM event_log WHERE event_id = 'ev' ORDER BY seq")).all()
-        prev = GENESIS
-        for number, kind, payload, at in rows:
-            payload = bytes(payload)
-            if number == seq:
-                data: dict[str, Any] = json.loads(payload)
-                assert kind == "player_registered" and data["player"] == player
-                data["name"] = name
-                payload = json.dumps(data, separators=(",", ":")).encode()
-            moment = as_utc(datetime.fromisoformat(at) if isinstance(at, str) else at)
-            digest = entry_hash("ev", number, kind, moment, prev, payload)
-            connection.execute(
-                text("UPDATE event_log SET payload = :p, prev = :prev, hash = :h WHERE event_id = 'ev' AND seq = :seq"),
-                {"p": payload, "prev": prev, "h": digest, "seq": number},
-            )
-            prev = digest
-        connection.execute(text("UPDATE events SET last_hash = :h WHERE id = 'ev'"), {"h": prev})
+        rewrite_log(connection, "ev", renamed)
         connection.execute(text("UPDATE players SET display_name = :n WHERE event_id = 'ev' AND name = :p"), {"n": name, "p": player})
-        connection.execute(text("DELETE FROM view_cache"))
     engine.dispose()
 
 

@@ -10,7 +10,6 @@ import hashlib
 import json
 import random
 from collections.abc import Callable
-from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -22,8 +21,7 @@ from referee.bots import play
 from referee.logio import HEADER_DECODER, encode_lines, record_decoder, record_to_dict, strip_ending
 from referee.rulesets import get as get_ruleset
 from schemas.log import LOG_FORMAT, Header
-from tests.tournament.tlib import cli, cli_json, game_log, tables, winner
-from tournament.storage.eventlog import GENESIS, as_utc, entry_hash
+from tests.tournament.tlib import cli, cli_json, game_log, rewrite_log, tables, winner
 
 Variant = Callable[[dict[str, Any]], None]  # changes a header in place
 
@@ -105,29 +103,20 @@ def scheme_1_fingerprint(data: bytes) -> str:
 def as_before_0009(db: str, logs: dict[str, bytes]) -> None:
     """Make the database what older code left: every stored fingerprint of scheme 1, in the entries (chain redone as
     that code computed it) and in the tables, and the schema at 0008."""
+
+    def scheme_1(_seq: int, kind: str, payload: dict[str, Any]) -> dict[str, Any] | None:
+        if kind not in ("result_reported", "result_corrected"):
+            return None
+        for record in payload["logs"]:
+            record.pop("scheme", None)
+            record["fingerprint"] = scheme_1_fingerprint(logs[record["sha256"]])
+        return payload
+
     engine = create_engine(db)
     with engine.begin() as connection:
-        rows = connection.execute(text("SELECT seq, type, payload, at FROM event_log WHERE event_id = 'ev' ORDER BY seq")).all()
-        prev = GENESIS
-        for seq, kind, payload, at in rows:
-            payload = bytes(payload)
-            if kind in ("result_reported", "result_corrected"):
-                data = json.loads(payload)
-                for record in data["logs"]:
-                    record.pop("scheme", None)
-                    record["fingerprint"] = scheme_1_fingerprint(logs[record["sha256"]])
-                payload = msgspec.json.encode(data)
-            at = as_utc(datetime.fromisoformat(at) if isinstance(at, str) else at)  # SQLite keeps times as text
-            digest = entry_hash("ev", seq, kind, at, prev, payload)
-            connection.execute(
-                text("UPDATE event_log SET payload = :p, prev = :prev, hash = :h WHERE event_id = 'ev' AND seq = :seq"),
-                {"p": payload, "prev": prev, "h": digest, "seq": seq},
-            )
-            prev = digest
-        connection.execute(text("UPDATE events SET last_hash = :h WHERE id = 'ev'"), {"h": prev})
+        rewrite_log(connection, "ev", scheme_1)
         for sha, data in logs.items():
             connection.execute(text("UPDATE game_logs SET fingerprint = :f WHERE sha256 = :s"), {"f": scheme_1_fingerprint(data), "s": sha})
-        connection.execute(text("DELETE FROM view_cache"))
         connection.execute(text("UPDATE alembic_version SET version_num = '0008'"))
     engine.dispose()
 

@@ -5,10 +5,13 @@ from __future__ import annotations
 import io
 import json
 import random
+from collections.abc import Callable
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 import msgspec
+from sqlalchemy import Connection, text
 from typer.testing import CliRunner, Result
 
 from referee.bots import play
@@ -17,6 +20,7 @@ from referee.logio import encode_lines
 from referee.rulesets import get as get_ruleset
 from schemas.log import LOG_FORMAT, Event, Header
 from tournament.cli.app import app
+from tournament.storage.eventlog import GENESIS, as_utc, entry_hash
 
 runner = CliRunner()
 
@@ -60,3 +64,24 @@ def tables(db: str, event: str) -> list[dict[str, Any]]:
     """The current round's tables, as `pairings --json` gives them."""
     tables: list[dict[str, Any]] = cli_json(db, "pairings", event)["tables"]
     return tables
+
+
+def rewrite_log(connection: Connection, event: str, change: Callable[[int, str, dict[str, Any]], dict[str, Any] | None]) -> None:
+    """Rewrite an event's log as someone with the database could: `change(seq, type, payload)` gives an entry's new
+    payload (None: as it is), and every hash from there on is computed again, the event's head with it."""
+    rows = connection.execute(text("SELECT seq, type, payload, at FROM event_log WHERE event_id = :e ORDER BY seq"), {"e": event}).all()
+    prev = GENESIS
+    for seq, kind, stored, at in rows:
+        payload = bytes(stored)
+        changed = change(seq, kind, json.loads(payload))
+        if changed is not None:
+            payload = json.dumps(changed, separators=(",", ":")).encode()
+        moment = as_utc(datetime.fromisoformat(at) if isinstance(at, str) else at)  # SQLite keeps times as text
+        digest = entry_hash(event, seq, kind, moment, prev, payload)
+        connection.execute(
+            text("UPDATE event_log SET payload = :p, prev = :prev, hash = :h WHERE event_id = :e AND seq = :seq"),
+            {"p": payload, "prev": prev, "h": digest, "e": event, "seq": seq},
+        )
+        prev = digest
+    connection.execute(text("UPDATE events SET last_hash = :h WHERE id = :e"), {"h": prev, "e": event})
+    connection.execute(text("DELETE FROM view_cache WHERE event_id = :e"), {"e": event})
