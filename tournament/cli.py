@@ -19,7 +19,7 @@ import typer
 
 from referee import console
 from referee.console import emit_json, err, out, say
-from tournament import cli_people, cli_results, cli_rounds, pictures, render, views
+from tournament import cli_people, cli_persons, cli_results, cli_rounds, pictures, render, views
 from tournament.cli_base import (
     DbOpt,
     EventArg,
@@ -72,6 +72,7 @@ app.add_typer(db_app, name="db")
 app.add_typer(cli_people.app)  # register, rename, drop, pause, resume, bye
 app.add_typer(cli_rounds.app)  # pair, unpair, swap, round start, extend, clock
 app.add_typer(cli_results.app)  # report, correct, results, enter
+app.add_typer(cli_persons.app)  # people, person, ratings
 
 
 # Commands --------------------------------------------------------------------
@@ -94,6 +95,7 @@ def create(
     require_chain: Annotated[
         bool, typer.Option("--require-chain/--no-require-chain", help="Accept only hash-chained game logs (records with `prev`).")
     ] = True,
+    rated: Annotated[bool, typer.Option("--rated", help="Its matches count for the ratings (`tournament ratings`).")] = False,
     db: DbOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -102,7 +104,7 @@ def create(
     with transaction(db, create=True) as session:
         created = service.create_event(
             session, event, name=name, ruleset=ruleset, profile=profile, best_of=best_of, seed=pairing_seed, format=fmt,
-            table_size=table_size, points=points, late_entry=late_entry, require_chain=require_chain,
+            table_size=table_size, points=points, late_entry=late_entry, require_chain=require_chain, rated=rated,
         )
         info = export.event_info(created)
     if as_json:
@@ -110,7 +112,7 @@ def create(
     else:
         say(
             f"created {info.id}: {service.FORMATS[info.format]}, {info.ruleset}, best of {info.best_of}, "
-            f"tiebreakers {info.profile}, seed {info.seed}"
+            f"tiebreakers {info.profile}, seed {info.seed}" + (", rated" if info.rated else "")
         )
 
 

@@ -160,7 +160,7 @@ def event_infos(session: Session) -> list[EventInfo]:
 def event_info(event: Event) -> EventInfo:
     return EventInfo(
         event.id, event.name, event.ruleset, event.profile, event.best_of, event.seed, as_utc(event.created_at), event.rounds,
-        event.format, event.bracket_round, event.table_size, event.points, event.late_entry, event.require_chain,
+        event.format, event.bracket_round, event.table_size, event.points, event.late_entry, event.require_chain, event.rated,
     )
 
 
@@ -224,7 +224,7 @@ def export_event(session: Session, event_id: str) -> Export:
     event = service.get_event(session, event_id)
     rounds = [round_info(session, event_id, r.number) for r in service.rounds(session, event_id)]
     players = [
-        PlayerInfo(p.name, p.registered_round, p.dropped_round, p.display_name, p.rating, p.paused, p.bye_round)
+        PlayerInfo(p.name, p.registered_round, p.dropped_round, p.display_name, p.rating, p.paused, p.bye_round, p.person)
         for p in service.players(session, event_id)
     ]
     return Export(

@@ -31,16 +31,19 @@ ID_ROOM = 58  # a derived id leaves room for a "-NNNNN" suffix within 64 charact
 
 
 @dataclass(frozen=True)
-class Person:
-    """Someone to register: a display name, and optionally an id and a rating (higher is stronger)."""
+class Registrant:
+    """Someone to register: a display name, and optionally an id and a rating (higher is stronger);
+    who they are across events: an existing `person` (their id), or an `external_id` (T-67)."""
 
     name: str
     id: str | None = None
     rating: int | None = None
     where: str = ""  # where it was read ("players.csv line 4"), to name in errors
+    person: str | None = None
+    external_id: str | None = None
 
 
-CSV_COLUMNS = ("name", "id", "rating")
+CSV_COLUMNS = ("name", "id", "rating", "person", "external_id")
 
 
 def csv_rows(text: str, source: str) -> Iterator[tuple[int, list[str]]]:
@@ -55,18 +58,21 @@ def csv_rows(text: str, source: str) -> Iterator[tuple[int, list[str]]]:
         raise Usage(f"{source} line {rows.line_num}: {exc}") from None
 
 
-def people_from_csv(text: str, source: str) -> list[Person]:
+def people_from_csv(text: str, source: str) -> list[Registrant]:
     """The people of a CSV file with a header row: `name`, optional `id` and `rating`; Usage names a bad line and field."""
     rows = csv_rows(text, source)
     first, cells = next(rows, (1, []))
     header = [h.lower() for h in cells]
-    if "name" not in header:
-        raise Usage(f"{source} line {first}: the header must name a `name` column (and optionally `id`, `rating`)")
+    if "name" not in header and "person" not in header:
+        raise Usage(
+            f"{source} line {first}: the header must name a `name` or `person` column (and optionally `id`, `rating`, "
+            "`external_id`)"
+        )
     unknown = [h for h in header if h not in CSV_COLUMNS]
     if unknown or len(set(header)) != len(header):
         raise Usage(
-            f"{source} line {first}: columns are name, id and rating (higher is stronger), each once; not "
-            f"{', '.join(unknown) or 'repeats'} (a bracket's exact seeds: `tournament seed`)"
+            f"{source} line {first}: columns are name, id and rating (higher is stronger), person and external_id (who they "
+            f"are across events), each once; not {', '.join(unknown) or 'repeats'} (a bracket's exact seeds: `tournament seed`)"
         )
     people = []
     for line, row in rows:
@@ -77,7 +83,12 @@ def people_from_csv(text: str, source: str) -> list[Person]:
         rating = fields.get("rating") or None
         if rating is not None and not re.fullmatch(r"-?\d{1,9}", rating):
             raise Usage(f"{where}, field rating: {rating!r} is not a whole number")
-        people.append(Person(fields["name"], fields.get("id") or None, int(rating) if rating else None, where))
+        people.append(
+            Registrant(
+                fields.get("name", ""), fields.get("id") or None, int(rating) if rating else None, where,
+                fields.get("person") or None, fields.get("external_id") or None,
+            )
+        )
     return people
 
 
@@ -124,6 +135,6 @@ def display_names(session: Session, event_id: str) -> dict[str, str]:
     return {i: n for i, n in session.execute(select(Player.name, Player.display_name).filter_by(event_id=event_id))}
 
 
-def people_from_args(names: Sequence[str]) -> list[Person]:
+def people_from_args(names: Sequence[str]) -> list[Registrant]:
     """`register EVENT NAME...`: an argument that is already an id (`ann`, `P01`) keeps it; others get one derived."""
-    return [Person(n, n if ID_PATTERN.fullmatch(n) and n not in RESERVED else None) for n in names]
+    return [Registrant(n, n if ID_PATTERN.fullmatch(n) and n not in RESERVED else None) for n in names]

@@ -1,0 +1,80 @@
+"""People across events, ratings, public registration, judge calls, the big screen (issue 26).
+
+A `people` table (someone who plays many events) that players point to
+(existing players point to nobody until linked: their logs name no person);
+events say whether they are rated, whether they are finished, the notice the
+big screen shows and their public registration; players whether they checked
+in; a full event's waitlist; the judge calls players make from their phones.
+
+Revision ID: 0011
+Revises: 0007
+Create Date: 2026-11-27 09:00:00
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from alembic import op
+
+revision = '0011'
+down_revision = '0007'
+branch_labels = None
+depends_on = None
+
+
+def upgrade() -> None:
+    op.create_table('people',
+    sa.Column('id', sa.String(length=64), nullable=False),
+    sa.Column('name', sa.String(length=100), nullable=False),
+    sa.Column('external_id', sa.String(length=64), nullable=True),
+    sa.Column('created_at', sa.DateTime(timezone=True), nullable=False),
+    sa.PrimaryKeyConstraint('id', name=op.f('pk_people')),
+    sa.UniqueConstraint('external_id', name=op.f('uq_people_external_id'))
+    )
+    with op.batch_alter_table('events') as batch:
+        batch.add_column(sa.Column('rated', sa.Boolean(), server_default=sa.false(), nullable=False))
+        batch.add_column(sa.Column('finished', sa.Boolean(), server_default=sa.false(), nullable=False))
+        batch.add_column(sa.Column('notice', sa.String(length=200), nullable=True))
+        batch.add_column(sa.Column('registration_open', sa.Boolean(), server_default=sa.false(), nullable=False))
+        batch.add_column(sa.Column('registration_cap', sa.Integer(), nullable=True))
+        batch.add_column(sa.Column('registration_closes_at', sa.DateTime(timezone=True), nullable=True))
+    with op.batch_alter_table('players') as batch:
+        batch.add_column(sa.Column('person', sa.String(length=64), nullable=True))
+        batch.add_column(sa.Column('checked_in', sa.Boolean(), server_default=sa.false(), nullable=False))
+        batch.create_foreign_key(op.f('fk_players_person_people'), 'people', ['person'], ['id'])
+    op.create_table('waitlist',
+    sa.Column('event_id', sa.String(length=64), nullable=False),
+    sa.Column('player', sa.String(length=64), nullable=False),
+    sa.Column('display_name', sa.String(length=100), nullable=False),
+    sa.Column('person', sa.String(length=64), nullable=True),
+    sa.Column('position', sa.Integer(), nullable=False),
+    sa.Column('checked_in', sa.Boolean(), server_default=sa.false(), nullable=False),
+    sa.ForeignKeyConstraint(['event_id'], ['events.id'], name=op.f('fk_waitlist_event_id_events')),
+    sa.ForeignKeyConstraint(['person'], ['people.id'], name=op.f('fk_waitlist_person_people')),
+    sa.PrimaryKeyConstraint('event_id', 'player', name=op.f('pk_waitlist'))
+    )
+    op.create_table('judge_calls',
+    sa.Column('event_id', sa.String(length=64), nullable=False),
+    sa.Column('number', sa.Integer(), nullable=False),
+    sa.Column('round', sa.Integer(), nullable=False),
+    sa.Column('table', sa.Integer(), nullable=False),
+    sa.Column('player', sa.String(length=64), nullable=False),
+    sa.Column('text', sa.String(length=200), nullable=False),
+    sa.Column('called_at', sa.DateTime(timezone=True), nullable=False),
+    sa.Column('answered_at', sa.DateTime(timezone=True), nullable=True),
+    sa.ForeignKeyConstraint(['event_id'], ['events.id'], name=op.f('fk_judge_calls_event_id_events')),
+    sa.PrimaryKeyConstraint('event_id', 'number', name=op.f('pk_judge_calls'))
+    )
+
+
+def downgrade() -> None:
+    op.drop_table('judge_calls')
+    op.drop_table('waitlist')
+    with op.batch_alter_table('players') as batch:
+        batch.drop_constraint(op.f('fk_players_person_people'), type_='foreignkey')
+        batch.drop_column('checked_in')
+        batch.drop_column('person')
+    with op.batch_alter_table('events') as batch:
+        for name in ('registration_closes_at', 'registration_cap', 'registration_open', 'notice', 'finished', 'rated'):
+            batch.drop_column(name)
+    op.drop_table('people')
