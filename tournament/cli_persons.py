@@ -124,7 +124,7 @@ def ratings(
     for (game, kind), shown in pools.items():
         cut = shown[:limit] if limit else shown
         _table(
-            f"{game}: {history.SYSTEMS[kind]}", ["rank", "person", "name", "rating", "±", "ranked by", "events", "games"],
+            f"{game}, {history.SYSTEMS[kind]}", ["rank", "person", "name", "rating", "±", "ranked by", "events", "games"],
             [[str(r.rank), r.person, r.name, f"{r.rating:.1f}", f"{r.deviation:.1f}", f"{r.low:.1f}", str(r.events), str(r.games)] for r in cut],
             {"rank", "rating", "±", "ranked by", "events", "games"},
         )

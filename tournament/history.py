@@ -19,7 +19,7 @@ from tournament.ratings import Rated
 from tournament.service import persons
 from tournament.service import ratings as rating_service
 
-SYSTEMS = {"glicko2": "Glicko-2, two players a table", "openskill": "OpenSkill, pods"}
+SYSTEMS = {"glicko2": "two players a table (Glicko-2)", "openskill": "pods (OpenSkill)"}
 
 
 def people_rows(session: Session) -> list[PersonRow]:
@@ -103,6 +103,12 @@ def _tables(session: Session, event_id: str, player: str) -> list[PersonMatch]:
                                         place=place, seats=len(seats), source=cast(Source | None, pod.source)))
         )
     return [m for *_, m in sorted(found, key=lambda f: (f[0], f[1]))]
+
+
+def rating_text(r: RatingRow) -> str:
+    """`1436 ± 231` (Glicko-2, whole points) or `27.8 ± 8.2` (OpenSkill, a decimal)."""
+    digits = 0 if r.system == "glicko2" else 1
+    return f"{r.rating:.{digits}f}\u00a0±\u00a0{r.deviation:.{digits}f}"  # kept on one line
 
 
 def ordinal(n: int) -> str:

@@ -164,4 +164,7 @@ def careers(session: Session, person_ids: Sequence[str] | None = None) -> dict[s
 
 
 def people(session: Session) -> list[Person]:
-    return list(session.scalars(select(Person).order_by(Person.name, Person.id)))
+    """Everyone, alphabetically (accents and case set aside, as `pairings --by name`)."""
+    from tournament.printables import sort_key
+
+    return sorted(session.scalars(select(Person)), key=lambda p: (sort_key(p.name), p.id))
