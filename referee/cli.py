@@ -19,7 +19,7 @@ import typer
 
 from referee import console
 from referee.console import emit_json, err, out
-from referee.engine import LEGAL_COUNTED, Replay, judge, judge_file, legal_listing
+from referee.engine import LEGAL_COUNTED, Replay, advance, judge, judge_file, legal_listing
 from referee.logio import (
     DECODE_ERRORS,
     ENCODER,
@@ -369,20 +369,31 @@ def play(
     seed: Annotated[int, typer.Option("--seed", help="Seeds the setup and every chance record.")] = 1,
     players: Annotated[int | None, typer.Option("--players", help="How many players (default: the fewest).")] = None,
     out_file: Annotated[Path | None, typer.Option("--out", help="Write the log here instead of stdout.")] = None,
+    deal: Annotated[
+        str | None,
+        typer.Option("--deal", metavar="SEED", help="Deal every chance record from this secret seed (64 hex digits; `new` for a random one), committed in the header and revealed at the end."),
+    ] = None,
 ) -> None:
     """Bots play a whole legal game from the built-in setup; the chained log goes to stdout."""
+    import re
+
     from referee.bots import bot_header
     from referee.bots import play as bot_play
+    from referee.dealing import new_seed
     from referee.logio import encode_lines
 
     if ruleset not in ruleset_ids():
         fail(f"unknown ruleset {ruleset!r} (known: {', '.join(ruleset_ids())})")
+    if deal == "new":
+        deal = new_seed()
+    elif deal is not None and not re.fullmatch(r"[0-9a-f]{64}", deal):
+        fail("--deal: a seed is 64 lowercase hex digits (32 bytes), or `new`")
     try:
-        header = bot_header(ruleset, seed, players)
+        header = bot_header(ruleset, seed, players, deal)
     except ValueError as exc:
         fail(str(exc))
     try:
-        data = b"".join(line + b"\n" for line in encode_lines(header, bot_play(header, seed)))
+        data = b"".join(line + b"\n" for line in encode_lines(header, bot_play(header, seed, deal)))
     except Illegal as exc:  # a bot only draws legal records, so this is a bug in the ruleset
         fail(f"internal error: a {ruleset} bot drew a record that breaks {exc.rule}: {exc.message}", EXIT_CODES["illegal"])
     if out_file is None:
@@ -433,7 +444,7 @@ def append(
         if verdict.error is not None:
             err.print(describe_verdict(verdict), markup=False)
             refuse(f"{log}: the log is {verdict.verdict}; nothing appended", verdict.verdict, whole=verdict)
-        if verdict.result is not None:
+        if verdict.result is not None and (replay.ledger is None or replay.ledger.revealed):  # a dealt game's reveal may follow
             refuse(f"{log}: the game is over; nothing appended", "illegal")
         assert replay.ruleset is not None and replay.header is not None and replay.last_line is not None
         seq = replay.last_seq + 1
@@ -450,7 +461,7 @@ def append(
             bad = explain(exc) if not isinstance(exc, OverflowError) else Malformed(str(exc))
             refuse(f"RECORD: field {bad.field or '?'}: {bad.message}", "malformed", field=bad.field)
         try:
-            replay.ruleset.apply(replay.state, parsed)
+            advance(replay, parsed, seq + 1)
         except Illegal as exc:
             refuse(f"RECORD: illegal ({exc.rule}): {exc.message}", "illegal", rule=exc.rule)
         stream.seek(0, os.SEEK_END)

@@ -21,6 +21,7 @@ from typing import Any
 
 import msgspec
 
+from referee.dealing import Ledger, commitment
 from referee.logio import (
     DECODE_ERRORS,
     ENCODER,
@@ -42,7 +43,7 @@ from referee.logio import (
 from referee.ruleset import CHANCE, JUDGE, Illegal, Ruleset
 from referee.rulesets import get as get_ruleset
 from referee.rulesets import ids as ruleset_ids
-from schemas.log import COMMON_RECORDS, Hash, Header, Record
+from schemas.log import COMMON_RECORDS, Hash, Header, Record, Reveal
 from schemas.verdict import ChainState, Error, Verdict, VerdictKind
 
 LEGAL_SHOWN = 20
@@ -54,6 +55,7 @@ STRAY_CR = "the line ends in a stray carriage return (only \\n or \\r\\n end a l
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 MESSAGE_LIMIT, FIELD_LIMIT = 300, 100
 _SEQ, _BY, _PREV = attrgetter("seq"), attrgetter("by"), attrgetter("prev")
+_REVEAL = b'{"type":"reveal"'  # how a reveal record as the project writes it starts
 
 
 @dataclass
@@ -66,6 +68,45 @@ class Replay:
     state: Any = None
     last_line: bytes | None = None
     last_seq: int = 0
+    ledger: Ledger | None = None  # a dealt game's chance records, until the seed is revealed
+
+
+class Misdealt(Illegal):
+    """DL-2: an earlier chance record (at `seq`, on `line`) is not the one the revealed seed gives."""
+
+    def __init__(self, seq: int, line: int, expected: bytes | None) -> None:
+        dealt = expected.decode() if expected is not None else "nothing (no card could come there)"
+        super().__init__("DL-2", f"record {seq} is not what the revealed seed deals there, which is {dealt}")
+        self.seq, self.line = seq, line
+        self.expected = [msgspec.json.decode(expected)] if expected is not None else []
+
+
+def advance(replay: Replay, record: Record, line: int) -> None:
+    """Apply `record` (on `line`) to the replay's game, or raise Illegal: the referee's own rules for dealt games
+    first (DL-1 to DL-3, docs/referee.md), then the game's. A Misdealt names an earlier record."""
+    ledger, ruleset = replay.ledger, replay.ruleset
+    assert ruleset is not None
+    if ledger is None:
+        if type(record) is Reveal:
+            raise Illegal("DL-3", "there is no seed to reveal: the header commits to none (it has no deal)")
+        ruleset.apply(replay.state, record)
+        return
+    if ledger.revealed:
+        raise Illegal("DL-3", "the seed was revealed: no record may follow the reveal")
+    if type(record) is Reveal:
+        if record.by != CHANCE:
+            raise Illegal("DL-3", f"{record.by} may not reveal the seed: only chance reveals it")
+        if commitment(record.seed) != ledger.commit:
+            raise Illegal("DL-1", "this seed is not the one the header committed to (its SHA-256 differs from deal.commit)")
+        wrong = ledger.first_wrong(record.seed)
+        if wrong is not None:
+            raise Misdealt(*wrong)
+        ledger.revealed = True
+        replay.verdict.deal = "verified"
+        return
+    if record.by == CHANCE:
+        ledger.note(ruleset, replay.state, record, record.seq, line)
+    ruleset.apply(replay.state, record)
 
 
 def legal_listing(ruleset: Ruleset, state: Any, shown: int = LEGAL_SHOWN) -> tuple[list[dict[str, Any]], int]:
@@ -149,7 +190,7 @@ def judge(lines: Iterable[bytes], path: str | None = None, *, upto: int | None =
 
 def _replay(raw: bytes | None, batches: Iterable[Batch], path: str | None, upto: int | None) -> Replay:
     """`judge`, given the log's first raw line and its other lines in batches."""
-    verdict = Verdict("ongoing", None, None, 0, "absent", None, [], None, path=path)
+    verdict = Verdict("ongoing", None, None, 0, "absent", None, [], None, 0, path, None)
     replay = Replay(verdict)
     if raw is None:
         return _stop(replay, "malformed", Error(1, "the log is empty: line 1 must be the header"), "absent")
@@ -165,6 +206,9 @@ def _replay(raw: bytes | None, batches: Iterable[Batch], path: str | None, upto:
         return _stop(replay, "illegal", Error(1, exc.message, seq=0, rule=exc.rule), "absent")
     verdict.ruleset, verdict.game = header.ruleset, header.game
     replay.ruleset, replay.header, replay.state = ruleset, header, state
+    if header.deal is not None:
+        replay.ledger = Ledger(header.deal)
+        verdict.deal = "committed"
     records = _Records(replay, header, header_line, -1 if upto is None else max(upto, 0))
     if not records.check(batches):
         return replay
@@ -206,7 +250,7 @@ class _Records:
         self.line = header_line
         self.chained: bool | None = None  # decided by record 1
         self.prev_hash = sha256(header_line).hexdigest()
-        self.batched = True
+        self.batched = replay.ledger is None  # a dealt game's chance records are noted one by one
 
     def check(self, batches: Iterable[Batch]) -> bool:
         """Check every batch, in order; False once a line failed (the replay then holds the verdict)."""
@@ -229,6 +273,8 @@ class _Records:
 
     def _batch(self, chunk: bytes) -> bool | None:
         """Check a batch of whole lines at once: True when all pass, False at an illegal record, None to go line by line."""
+        if _REVEAL in chunk:  # the referee's own rules judge a reveal (`advance`), line by line
+            return None
         try:
             records = self.decoder.decode_lines(chunk)
             if ENCODER.encode_lines(records) != (chunk if chunk[-1:] == b"\n" else chunk + b"\n"):
@@ -332,7 +378,17 @@ class _Records:
         if chained:
             self.prev_hash = sha256(line).hexdigest()
         try:
-            self.apply(self.state, record)
+            if self.replay.ledger is None and type(record) is not Reveal:
+                self.apply(self.state, record)
+            else:
+                advance(self.replay, record, lineno)
+        except Misdealt as exc:
+            # found at the reveal: the error names the draw, with what the seed deals there (the state is the end's)
+            self._fail("illegal", Error(exc.line, exc.message, seq=exc.seq, rule=exc.rule))
+            error = self.replay.verdict.error
+            assert error is not None
+            error.legal, error.legal_more = exc.expected, None
+            return False
         except Illegal as exc:
             return self._fail("illegal", Error(lineno, exc.message, seq=expected, rule=exc.rule))
         self.seq, self.line = expected, line

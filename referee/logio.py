@@ -15,7 +15,7 @@ import msgspec
 from referee.patterns import Decoder, remembered_twin
 from referee.rulesets import get as get_ruleset
 from referee.rulesets import ids as ruleset_ids
-from schemas.log import COMMON_RECORDS, Header, Record
+from schemas.log import SHARED_RECORDS, Header, Record
 
 HEADER_DECODER = Decoder(Header)
 # What decoding a line can raise: msgspec's own errors, and two it lets through
@@ -42,9 +42,9 @@ def repeated(key: str) -> Malformed:
 
 @cache
 def record_decoder(ruleset_id: str) -> Decoder:
-    """One reusable decoder per ruleset, for the union of its records and the common ones."""
+    """One reusable decoder per ruleset, for the union of its records and those every log shares."""
     ruleset = get_ruleset(ruleset_id)
-    union = tuple(ruleset.records) + COMMON_RECORDS
+    union = tuple(ruleset.records) + SHARED_RECORDS
     return Decoder(union[0] if len(union) == 1 else _union(union))
 
 

@@ -7,6 +7,10 @@ performs one record (mutating the state only when the record is legal), and
 `result` says how the game ended. A game whose `apply` is a table lookup
 kept on its state is a `TableRuleset`: `handlers` returns that table, and the
 engine calls the handlers itself.
+
+Beside its rules a game says what each seat may see (`seat_view`,
+`record_view`, `seat_legal`, `hidden`): only the game knows which of its
+cards are hidden, and from whom.
 """
 
 from __future__ import annotations
@@ -22,6 +26,8 @@ from schemas.verdict import Result
 
 CHANCE = "chance"
 JUDGE = "judge"
+SPECTATOR = None  # the seat of someone who is neither a player nor the judge
+Seat = str | None  # a player id, JUDGE, or SPECTATOR
 
 
 class Illegal(Exception):
@@ -95,6 +101,57 @@ class Ruleset:
         """The state as text a player reads."""
         raise NotImplementedError
 
+    # -- what each seat may see (DESIGN.md: the game's own business) ----------
+
+    def hidden(self, state: Any) -> dict[str, set[str]]:
+        """Each player's hidden cards: the cards of their hand, deck and face-down places that only they may see.
+
+        Tests search every payload sent to one seat for the others' hidden cards;
+        a card also in view somewhere (a name two decks share) is the test's to set aside.
+        """
+        raise NotImplementedError
+
+    def seat_view(self, state: Any, seat: Seat) -> dict[str, Any]:
+        """The state as `seat` may see it, in the shape `view` gives (so view.html.j2 draws it).
+
+        The judge sees everything; a player sees the public state and their own
+        hidden cards; a spectator (SPECTATOR) sees the public state. A hidden
+        card is None where it lies, so counts stay in view.
+        """
+        raise NotImplementedError
+
+    def record_view(self, record: Record, seat: Seat, state: Any) -> dict[str, Any]:
+        """`record` as `seat` may see it, `state` being the game just after it (a face-down card stays hidden).
+
+        The default hides the card of a chance record from everyone but the
+        player it went to and the judge; games with more to hide extend it.
+        """
+        data: dict[str, Any] = msgspec.to_builtins(record)
+        # a record's `prev` is the hash of the line before, which may be a draw hidden from this seat:
+        # with that line's other fields known, trying each card would find it
+        data.pop("prev", None)
+        if record.by == CHANCE and seat != JUDGE and seat != getattr(record, "player", None) and "card" in data:
+            data["card"] = None
+        return data
+
+    def seat_legal(self, state: Any, seat: str) -> Iterator[Record]:
+        """The legal records `seat` may make here, and the chance records that reveal a card to them (a player
+        at a paper table records their own draws); none names a card hidden from `seat`."""
+        for record in self.legal(state):
+            if record.by == seat or (record.by == CHANCE and getattr(record, "player", None) == seat):
+                yield record
+
+    def chance_options(self, state: Any, record: Record) -> list[Record]:
+        """The chance records that could stand where the chance record `record` stands: the same event (type and
+        whose), one for each card that could come, a card held twice listed twice (referee/dealing.py).
+
+        The default takes the legal chance records of that type and player; a game whose
+        legal listing names a card once however many copies there are, or that allows a
+        chance record it does not list, says so itself.
+        """
+        kind, whose = type(record), getattr(record, "player", None)
+        return [r for r in self.legal(state) if r.by == CHANCE and type(r) is kind and getattr(r, "player", None) == whose]
+
     def grid_text(self, state: Any) -> str | None:
         """The playing area's map as text, for games that have one (None for the others)."""
         return None
@@ -121,6 +178,24 @@ class TableRuleset(Ruleset):
 
     def handlers(self, state: Any) -> Mapping[type[Record], Callable[[Any, Any], None]]:
         return state.handlers
+
+
+def sees(seat: Seat, owner: str) -> bool:
+    """Whether `seat` may see what `owner` hides: the owner and the judge may."""
+    return seat in (owner, JUDGE)
+
+
+def veiled(cards: list[Any], shown: bool) -> list[Any]:
+    """`cards` as they are when `shown`, else a None for each: a hidden zone keeps its size in view."""
+    return list(cards) if shown else [None] * len(cards)
+
+
+def veil_players(view: dict[str, Any], seat: Seat, zones: tuple[str, ...]) -> dict[str, Any]:
+    """`view` with the `zones` (lists of cards, in each entry of `view["players"]`) of every player but `seat` veiled."""
+    players = view["players"]
+    return view | {
+        "players": {p: side if sees(seat, p) else side | {z: veiled(side[z], False) for z in zones} for p, side in players.items()}
+    }
 
 
 def require_actor(record: Record, expected: str, why: str, rule: str) -> None:

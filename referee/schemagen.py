@@ -10,8 +10,13 @@ import msgspec
 import schemas
 from referee.rulesets import get as get_ruleset
 from referee.rulesets import ids as ruleset_ids
+<<<<<<< HEAD
 from schemas.log import COMMON_RECORDS, Header
 from schemas.tournament import Export, PersonInfo, PersonRow, RatingRow, RoundInfo, StandingRow
+=======
+from schemas.log import SHARED_RECORDS, Header
+from schemas.tournament import Export, RoundInfo, StandingRow
+>>>>>>> main
 from schemas.verdict import Verdict
 
 SCHEMA_DIR = Path(schemas.__file__).parent / "json"
@@ -35,7 +40,7 @@ def schema_files() -> dict[str, bytes]:
     }
     for ruleset_id in ruleset_ids():
         ruleset = get_ruleset(ruleset_id)
-        records = (*ruleset.records, *COMMON_RECORDS)
+        records = (*ruleset.records, *SHARED_RECORDS)
         files[f"{ruleset_id}.setup.schema.json"] = _render(msgspec.json.schema(ruleset.setup_type))
         files[f"{ruleset_id}.records.schema.json"] = _render(msgspec.json.schema(Union[records]))  # noqa: UP007
     return files

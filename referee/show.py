@@ -29,6 +29,7 @@ from referee.engine import Replay, judge, start
 from referee.logio import DECODE_ERRORS, record_decoder, strip_ending
 from referee.pages import game_view, render
 from referee.ruleset import Ruleset
+from schemas.log import Reveal
 
 RAW_SHOWN = 400  # characters of a line shown when it cannot be read as a record
 UNJUDGED_SHOWN = 200  # lines after the first failure listed, unjudged
@@ -132,7 +133,8 @@ def replay_steps(lines: list[bytes], replay: Replay, draw: Draw) -> list[Step]:
     decode = record_decoder(header.ruleset).decode
     for lineno, raw in enumerate(lines[1 : 1 + verdict.records_checked], start=2):
         record = decode(strip_ending(raw))
-        ruleset.apply(state, record)
+        if type(record) is not Reveal:  # the seed's reveal is the referee's, not the game's
+            ruleset.apply(state, record)
         steps.append(_record_step(record, lineno, len(steps)))
         draw(len(steps) - 1, _drawn(ruleset, state, record.seq), setup)
     if failed_at is not None and verdict.error is not None:

@@ -41,7 +41,7 @@ def verdict_of(path: str) -> Verdict:
     try:
         return judge_file(path).verdict
     except OSError as exc:
-        return Verdict("malformed", None, None, 0, "absent", Error(0, f"cannot read: {exc.strerror}"), [], None, path=path)
+        return Verdict("malformed", None, None, 0, "absent", Error(0, f"cannot read: {exc.strerror}"), [], None, 0, path, None)
 
 
 def as_json(verdict: Verdict) -> bytes:

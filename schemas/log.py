@@ -58,6 +58,20 @@ class Event(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
     table: int | str | None = None
 
 
+DEAL_SCHEME: Final = "hmac-sha256/1"
+
+
+class Deal(msgspec.Struct, forbid_unknown_fields=True):
+    """A dealt game's commitment: `commit` is the hex SHA-256 of the secret seed whose draws the log holds.
+
+    `scheme` names the procedure by which each chance record follows from the
+    seed (docs/referee.md, "Dealt games"; referee/dealing.py).
+    """
+
+    scheme: Literal["hmac-sha256/1"]
+    commit: Hash
+
+
 class Header(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
     """Line 1 of every log. `setup` is decoded by the ruleset's own setup Struct."""
 
@@ -68,6 +82,7 @@ class Header(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
     setup: msgspec.Raw
     event: Event | None = None
     started_at: datetime | None = None
+    deal: Deal | None = None
 
 
 class Record(
@@ -106,4 +121,13 @@ class GameLoss(Record, tag="game_loss"):
     player: str
 
 
+class Reveal(Record, tag="reveal"):
+    """Chance reveals the seed its header's `deal` committed to; no record may follow (DL-1 to DL-3)."""
+
+    seed: Annotated[str, msgspec.Meta(pattern=HASH_PATTERN)]
+
+
 COMMON_RECORDS: tuple[type[Record], ...] = (Concede, Time, GameLoss)
+# Every log's records beside the game's own: the common ones, which the game judges, and the
+# reveal, which the referee's core judges (the game never sees it).
+SHARED_RECORDS: tuple[type[Record], ...] = (*COMMON_RECORDS, Reveal)

@@ -8,6 +8,9 @@ import msgspec
 
 VerdictKind = Literal["complete", "ongoing", "illegal", "malformed", "tampered"]
 ChainState = Literal["verified", "absent", "broken"]
+# A dealt game's draws (docs/referee.md, "Dealt games"): `committed` until the seed is revealed,
+# then `verified` (every chance record is the one the seed gives). Absent for other logs.
+DealState = Literal["committed", "verified"]
 
 
 class Result(msgspec.Struct, forbid_unknown_fields=True):
@@ -37,8 +40,12 @@ class Error(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
     legal_more: int | None = None
 
 
-class Verdict(msgspec.Struct, forbid_unknown_fields=True):
-    """The referee's judgement of one log."""
+class Verdict(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
+    """The referee's judgement of one log.
+
+    Every field is always written but `deal`, which only a dealt game's verdict
+    carries (so the verdict of any other log reads as it did before dealing came).
+    """
 
     verdict: VerdictKind
     ruleset: str | None
@@ -48,9 +55,10 @@ class Verdict(msgspec.Struct, forbid_unknown_fields=True):
     error: Error | None
     to_act: list[str]
     result: Result | None
-    unchecked: int = 0
-    path: str | None = None
-    state: dict[str, Any] | None = None
+    unchecked: int
+    path: str | None
+    state: dict[str, Any] | None
+    deal: DealState | None = None
 
 
 EXIT_CODES: dict[str, int] = {

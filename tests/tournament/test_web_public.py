@@ -65,7 +65,8 @@ def test_every_page_renders_and_pairings_come_by_table_and_by_name(db_url: str) 
         for path in ("/", "/e/ev", "/e/ev?by=name", "/e/ev/round/1", "/e/ev/standings", "/e/ev/bracket", "/e/ev/pods"):
             answer = c.get(path)
             assert answer.status_code == 200, path
-            assert "<script src" not in answer.text and "https://" not in answer.text, "no external assets"
+            assert "https://" not in answer.text and "<script>" not in answer.text, "no external assets, nothing inline"
+            assert set(re.findall(r'<script src="([^"?]+)', answer.text)) == {"/static/headjudge.js"}
         by_name = re.findall(r'<tr><td class="name">(\w+)</td>', c.get("/e/ev?by=name").text)
         assert by_name == ["ann", "bob", "cat", "dan"]
         for path in ("/e/ev", "/e/ev?by=name"):  # headings in words, as on the printed pages

@@ -31,7 +31,7 @@ from sqlalchemy.orm import Session
 from schemas.web import ErrorBody
 from tournament import pages, service
 from tournament.db import first_line, make_engine, open_database
-from tournament.web import api, organiser, people, players, public
+from tournament.web import api, assets, headers, organiser, people, players, public
 from tournament.web.common import Database, status_of, wants_json
 from tournament.web.views import referee_error
 
@@ -91,9 +91,12 @@ def create_app(db_url: str | None = None, *, csrf_secret: str | None = None) -> 
     else:  # PostgreSQL: writers queue on the event's row (SELECT ... FOR UPDATE), across workers
         db = Database(db_engine, db_engine, nullcontext())
 
+    environment = pages.environment()
+    environment.globals["static"] = assets.url
     app = Litestar(
-        route_handlers=[*public.HANDLERS, *api.HANDLERS, *players.HANDLERS, *organiser.HANDLERS, *people.HANDLERS],
-        template_config=TemplateConfig(engine=JinjaTemplateEngine.from_environment(pages.environment())),
+        route_handlers=[*public.HANDLERS, *api.HANDLERS, *players.HANDLERS, *organiser.HANDLERS, *people.HANDLERS, assets.router()],
+        template_config=TemplateConfig(engine=JinjaTemplateEngine.from_environment(environment)),
+        before_send=[headers.secure],
         csrf_config=CSRFConfig(secret=secret, exclude=["/api/"], cookie_httponly=True, cookie_samesite="strict"),
         openapi_config=OpenAPIConfig(
             title="headjudge tournament", version="1", path="/api/schema", render_plugins=[JsonRenderPlugin()],

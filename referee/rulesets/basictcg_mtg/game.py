@@ -16,7 +16,7 @@ import random
 from collections.abc import Iterator
 from typing import Any, NoReturn
 
-from referee.ruleset import CHANCE, JUDGE, Illegal, TableRuleset, require_actor
+from referee.ruleset import CHANCE, JUDGE, Illegal, Seat, TableRuleset, require_actor, sees, veiled
 from referee.rulesets.basictcg_mtg import bot, flow, options
 from referee.rulesets.basictcg_mtg.cards import built_in_setup, declared
 from referee.rulesets.basictcg_mtg.state import (
@@ -149,6 +149,24 @@ class BasicTcgMtg(TableRuleset):
                 for p, s in state.sides.items()
             },
         }
+
+    def hidden(self, state: State) -> dict[str, set[str]]:
+        """BT-13.1: the ids of each player's hand and deck (a face-down material's id is in view, its card is not)."""
+        return {p: side.hand | side.deck for p, side in state.sides.items()}
+
+    def seat_view(self, state: State, seat: Seat) -> dict[str, Any]:
+        """BT-13: the judge's view with the other players' hands, deck contents and materials' cards veiled."""
+        view = self.view(state)
+        players = {}
+        for p, side in view["players"].items():
+            shown = sees(seat, p)
+            in_play = [
+                entry | {"name": state.cards[entry["card"]].name} if shown and entry.get("material") else entry
+                for entry in side["in_play"]
+            ]
+            deck = sorted(state.sides[p].deck)
+            players[p] = side | {"hand": veiled(side["hand"], shown), "deck_cards": veiled(deck, shown), "in_play": in_play}
+        return view | {"players": players}
 
     def render(self, state: State) -> str:
         """A few lines a player can read at the table."""

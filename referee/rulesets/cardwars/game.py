@@ -14,7 +14,16 @@ import random
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from referee.ruleset import CHANCE, JUDGE, Illegal, TableRuleset, require_actor, two_player_result
+from referee.ruleset import (
+    CHANCE,
+    JUDGE,
+    Illegal,
+    Seat,
+    TableRuleset,
+    require_actor,
+    two_player_result,
+    veil_players,
+)
 from schemas import cardwars as cw
 from schemas.log import Concede, GameLoss, Header, Record, Time
 from schemas.verdict import Result
@@ -28,6 +37,7 @@ FACES = frozenset(c for c in SUIT if c[0] in "JQK")
 OF_SUIT = {suit: frozenset(c for c in SUIT if SUIT[c] == suit) for suit in SUITS}
 START_LIFE = 20
 BOT_TURN_LIMIT = 300
+HIDDEN_ZONES = ("hand", "deck")  # CW-9.1: what only a card's owner (and the judge) sees
 
 
 def order(cards: Any) -> list[str]:
@@ -217,6 +227,14 @@ class Cardwars(TableRuleset):
             "blocks": dict(state.blocks),
             "awaiting_assign": list(state.pending),
         }
+
+    def hidden(self, state: State) -> dict[str, set[str]]:
+        """CW-9.1: each player's hand and deck."""
+        return {p: side.hand | side.deck for p, side in state.sides.items()}
+
+    def seat_view(self, state: State, seat: Seat) -> dict[str, Any]:
+        """CW-9: the judge's view with the hands and decks of the other players veiled."""
+        return veil_players(self.view(state), seat, HIDDEN_ZONES)
 
     def render(self, state: State) -> str:
         """A few lines a player can read at the table."""

@@ -15,7 +15,7 @@ import random
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from referee.ruleset import CHANCE, JUDGE, Illegal, TableRuleset, require_actor
+from referee.ruleset import CHANCE, JUDGE, Illegal, Seat, TableRuleset, require_actor, veil_players
 from referee.rulesets.crossover import decks, flow, options
 from referee.rulesets.crossover.state import HAND_SIZE, AttackInProgress, Side, State
 from schemas import crossover as xo
@@ -24,6 +24,7 @@ from schemas.verdict import Result
 
 OPENING_SEARCH_DRAWS = 4
 BOT_ROUND_LIMIT = 25
+HIDDEN_ZONES = ("hand", "deck")  # XO-10.1: what only a card's owner (and the judge) sees
 
 
 class Crossover(TableRuleset):
@@ -114,6 +115,14 @@ class Crossover(TableRuleset):
                 "done": sorted(attack.done),
             },
         }
+
+    def hidden(self, state: State) -> dict[str, set[str]]:
+        """XO-10.1: each player's hand and deck."""
+        return {p: side.hand | side.deck for p, side in state.sides.items()}
+
+    def seat_view(self, state: State, seat: Seat) -> dict[str, Any]:
+        """XO-10: the judge's view with the hands and decks of the other players veiled."""
+        return veil_players(self.view(state), seat, HIDDEN_ZONES)
 
     def render(self, state: State) -> str:
         """A few lines a player can read at the table."""

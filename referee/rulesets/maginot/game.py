@@ -16,8 +16,8 @@ import random
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from referee.ruleset import CHANCE, JUDGE, Illegal, TableRuleset, require_actor
-from referee.rulesets.maginot import bot, events, flow, options
+from referee.ruleset import CHANCE, JUDGE, Illegal, Seat, TableRuleset, require_actor
+from referee.rulesets.maginot import bot, events, flow, options, seats
 from referee.rulesets.maginot.state import (
     ACE_LIFE,
     ACES,
@@ -110,8 +110,24 @@ class Maginot(TableRuleset):
         }
 
     def view(self, state: State) -> dict[str, Any]:
-        """What view.html.j2 draws: the described state and the damage an ace takes (MG-1.4)."""
-        return self.describe(state) | {"ace_life": ACE_LIFE}
+        """What view.html.j2 draws: the described state, the damage an ace takes (MG-1.4), and each player's
+        components under construction as a list (a face-down one has no name in another player's view)."""
+        view = self.describe(state) | {"ace_life": ACE_LIFE}
+        for entry in view["players"].values():
+            entry["building"] = [{"card": card, "tokens": tokens} for card, tokens in entry["building"].items()]
+        return view
+
+    def hidden(self, state: State) -> dict[str, set[str]]:
+        """MG-10: each player's hand, deck and face-down components."""
+        return seats.hidden(state)
+
+    def seat_view(self, state: State, seat: Seat) -> dict[str, Any]:
+        """MG-10: the judge's view as `seat` may see it."""
+        return seats.seat_view(state, self.view(state), seat)
+
+    def record_view(self, record: Record, seat: Seat, state: State) -> dict[str, Any]:
+        """MG-10: a draw's card, a base's order and a face-down build stay with their owner."""
+        return seats.record_view(super().record_view(record, seat, state), record, seat, state)
 
     def render(self, state: State) -> str:
         """A few lines a player can read at the table."""

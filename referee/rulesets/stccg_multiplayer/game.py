@@ -18,8 +18,8 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any, NoReturn
 
-from referee.ruleset import CHANCE, JUDGE, Illegal, Ruleset
-from referee.rulesets.stccg_multiplayer import bot, checks, flow, movement, named, options
+from referee.ruleset import CHANCE, JUDGE, Illegal, Ruleset, Seat
+from referee.rulesets.stccg_multiplayer import bot, checks, flow, movement, named, options, seats
 from referee.rulesets.stccg_multiplayer.cards import (
     ALIEN_PROBE,
     BORG_OUTPOST,
@@ -211,6 +211,26 @@ class StccgMultiplayer(Ruleset):
     def view(self, state: State) -> dict[str, Any]:
         """What view.html.j2 draws: the described state and the spacegrid's drawing."""
         return self.describe(state) | {"spacegrid": state.grid.drawing(state.ships_at())}
+
+    def hidden(self, state: State) -> dict[str, set[str]]:
+        """SG-11: each player's hand, decks, missions to seed and the dilemmas they seeded."""
+        return seats.hidden(state)
+
+    def seat_view(self, state: State, seat: Seat) -> dict[str, Any]:
+        """SG-11: the judge's view (with the dilemmas under each location) as `seat` may see it."""
+        return seats.seat_view(state, self.view(state), seat)
+
+    def record_view(self, record: Record, seat: Seat, state: State) -> dict[str, Any]:
+        """SG-11: a draw's card and seeded dilemmas stay with their player."""
+        return seats.record_view(super().record_view(record, seat, state), record, seat)
+
+    def seat_legal(self, state: State, seat: str) -> Iterator[Record]:
+        """SG-11.3: no encounter offered names a dilemma another player seeded."""
+        return seats.seat_legal(super().seat_legal(state, seat), state, seat)
+
+    def chance_options(self, state: State, record: Record) -> list[Record]:
+        """A draw's options, one for each card of the draw deck (extra draws included, which `legal` does not list)."""
+        return seats.chance_options(state, record)
 
     def render(self, state: State) -> str:
         """The phase, each player's counts, and the grid."""

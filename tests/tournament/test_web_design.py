@@ -1,0 +1,138 @@
+"""Every page of `tournament serve` in a real Chromium, as the public, players and the organiser see it.
+
+One walk of `tour.PAGES` (an event day in every state) at a phone's 390 px and
+a laptop's 1366 px checks, on each page: no Content-Security-Policy violation
+and no script error (issue 22, defect 7: the policy allows nothing inline),
+nothing wider than the phone. The pages' scripts are checked to work under the
+policy: the join page takes the code from the link's `#`, the round clock
+counts down, the poll reloads a page when the event changes, find-your-seat
+finds. Screenshots of every page at both widths go to $HEADJUDGE_SCREENSHOTS
+(or the test's temporary folder).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy.orm import Session
+
+from tests.tournament.tour import PAGES, Tour, build
+from tests.tournament.webkit import ORGANISER_TOKEN, database, serving
+from tournament import service
+
+pytestmark = pytest.mark.browser
+WIDTHS = (390, 1366)
+
+# Every policy violation and script error a page meets, kept where the test can read it.
+WATCH = """
+window.__problems = [];
+document.addEventListener('securitypolicyviolation',
+  e => window.__problems.push('CSP ' + e.violatedDirective + ' blocked ' + (e.blockedURI || 'inline') + ' at ' + e.sourceFile + ':' + e.lineNumber));
+window.addEventListener('error', e => window.__problems.push('script error: ' + e.message));
+"""
+
+
+@pytest.fixture
+def day(tmp_path: Path) -> tuple[str, Tour]:
+    db = f"sqlite:///{tmp_path / 'tournament.db'}"
+    return db, build(db)
+
+
+@pytest.fixture
+def shots(tmp_path: Path) -> Path:
+    folder = Path(os.environ.get("HEADJUDGE_SCREENSHOTS") or tmp_path / "screenshots")
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+class Visitor:
+    """One person's browser (its own cookies), recording console errors beside the in-page watch."""
+
+    def __init__(self, browser: Any) -> None:
+        self.context = browser.new_context(viewport={"width": WIDTHS[0], "height": 844})
+        self.context.add_init_script(WATCH)
+        self.page = self.context.new_page()
+        self.console: list[str] = []
+        self.page.on("console", lambda m: self.console.append(m.text) if m.type == "error" and "status of 4" not in m.text else None)
+
+    def problems(self) -> list[str]:
+        found = [*self.page.evaluate("window.__problems"), *self.console]
+        self.console.clear()
+        return found
+
+
+@pytest.fixture
+def visitors(browser: Any) -> Iterator[dict[str, Visitor]]:
+    made: dict[str, Visitor] = {}
+
+    class Lazy(dict[str, Visitor]):
+        def __missing__(self, who: str) -> Visitor:
+            made[who] = self[who] = Visitor(browser)
+            return made[who]
+
+    yield Lazy()
+    for v in made.values():
+        v.context.close()
+
+
+def sign_in(visitors: dict[str, Visitor], base: str, tour: Tour) -> None:
+    """Each player opens their slip's link (the code after `#`: the join page's script signs in); the organiser
+    types the token."""
+    for who, code in tour.codes.items():
+        page = visitors[who].page
+        page.goto(f"{base}/join#code={code}")
+        page.wait_for_url(f"{base}/me")
+        assert "code=" not in page.url
+    boss = visitors["organiser"].page
+    boss.goto(f"{base}/admin")
+    boss.fill("#token", ORGANISER_TOKEN)
+    boss.click("button:has-text('Sign in')")
+    boss.wait_for_url(f"{base}/admin")
+
+
+def test_every_page_under_the_policy_at_both_widths(visitors: dict[str, Visitor], day: tuple[str, Tour], shots: Path) -> None:
+    db, tour = day
+    with serving(db) as base:
+        sign_in(visitors, base, tour)
+        for width in WIDTHS:
+            for visit in PAGES:
+                v = visitors[visit.who]
+                v.page.set_viewport_size({"width": width, "height": 844})
+                answer = v.page.goto(base + visit.path)
+                assert answer.status == (404 if visit.name == "not-found" else 200), visit
+                assert v.problems() == [], f"{visit.name} at {width} px"
+                if width == WIDTHS[0]:
+                    wide = v.page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+                    assert wide <= 0, f"{visit.name} is {wide} px wider than the phone"
+                v.page.screenshot(path=str(shots / f"{visit.name}-{width}.png"), full_page=True)
+        print(f"screenshots: {shots}")
+
+
+def test_the_pages_scripts_work_under_the_policy(visitors: dict[str, Visitor], day: tuple[str, Tour]) -> None:
+    db, tour = day
+    with serving(db) as base:
+        sign_in(visitors, base, tour)  # the join page's script: checked in there
+        public = visitors["public"].page
+        public.goto(f"{base}/e/spring")
+        public.fill("#q", "TANA")
+        public.click("button:has-text('Find')")
+        assert "Hiroshi Tanaka" in public.locator(".box.seat").first.inner_text()
+        clock = public.locator("[data-ends]").first
+        assert "left" in clock.inner_text()
+
+        poller = visitors["poller"].page
+        poller.clock.install()
+        poller.goto(f"{base}/e/spring")
+        poller.evaluate("window.__stayed = true")
+        with database(db) as engine, Session(engine) as s, s.begin():
+            m = service.matches(s, "spring", 2)[3]
+            service.report(s, "spring", m.number, result=service.Tally({m.player_a: 2, m.player_b: 0}))
+        with poller.expect_navigation():
+            poller.clock.fast_forward(16_000)
+        assert poller.evaluate("window.__stayed") is None, "the poll reloaded the page"
+        for v in visitors.values():
+            assert v.problems() == []
