@@ -10,13 +10,8 @@ import msgspec
 import schemas
 from referee.rulesets import get as get_ruleset
 from referee.rulesets import ids as ruleset_ids
-<<<<<<< HEAD
-from schemas.log import COMMON_RECORDS, Header
-from schemas.tournament import Export, PersonInfo, PersonRow, RatingRow, RoundInfo, StandingRow
-=======
 from schemas.log import SHARED_RECORDS, Header
-from schemas.tournament import Export, RoundInfo, StandingRow
->>>>>>> main
+from schemas.tournament import Export, PersonInfo, PersonRow, RatingRow, RoundInfo, StandingRow
 from schemas.verdict import Verdict
 
 SCHEMA_DIR = Path(schemas.__file__).parent / "json"

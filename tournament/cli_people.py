@@ -74,11 +74,11 @@ def register(
     elif known and not given:
         if len(known) > 1 and (player_id or rating is not None or external_id):
             fail("--id, --rating and --external-id go with exactly one player")
-        people = [service.Registrant("", player_id, rating, person=p, external_id=external_id) for p in known]
+        people = [service.Person("", player_id, rating, person=p, external_id=external_id) for p in known]
     elif player_id is not None or rating is not None or known or external_id:
         if len(given) != 1 or len(known) > 1:
             fail("--id, --rating, --person and --external-id go with exactly one NAME")
-        people = [service.Registrant(given[0], player_id, rating, person=known[0] if known else None, external_id=external_id)]
+        people = [service.Person(given[0], player_id, rating, person=known[0] if known else None, external_id=external_id)]
     else:
         if not given:
             fail("name the players to register (or --person ID, or --from FILE)")

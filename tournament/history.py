@@ -12,7 +12,15 @@ from typing import cast
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from schemas.tournament import Outcome, PersonEvent, PersonInfo, PersonMatch, PersonRow, RatingRow, Source
+from schemas.tournament import (
+    Outcome,
+    PersonEvent,
+    PersonInfo,
+    PersonMatch,
+    PersonRow,
+    RatingRow,
+    Source,
+)
 from tournament import export, service
 from tournament.models import Match, Person, PodSeat, Round, RoundBye
 from tournament.ratings import Rated

@@ -10,8 +10,8 @@ import msgspec
 import pytest
 from sqlalchemy.orm import Session
 
-from tests.tournament.webkit import HOSTILE_PERSON, client, database, serving
 from schemas.tournament import PersonMatch
+from tests.tournament.webkit import HOSTILE_PERSON, client, database, serving
 from tournament import history, service
 
 
@@ -24,11 +24,11 @@ def two_rated_events(db_url: str) -> None:
                 session, event, name=event.title() + " Open", ruleset="cardwars", profile="mtg", best_of=3, seed=1, rated=True,
             )
         people = [
-            service.Registrant("Ann Lee", "ann", external_id="FED-1"), service.Registrant(HOSTILE_PERSON, "bob"),
-            service.Registrant("Cat", "cat"), service.Registrant("Dan", "dan"),
+            service.Person("Ann Lee", "ann", external_id="FED-1"), service.Person(HOSTILE_PERSON, "bob"),
+            service.Person("Cat", "cat"), service.Person("Dan", "dan"),
         ]
         service.register_people(session, "spring", people)
-        service.register_people(session, "summer", [service.Registrant("", person=p) for p in ("ann", "bob", "cat", "dan")])
+        service.register_people(session, "summer", [service.Person("", person=p) for p in ("ann", "bob", "cat", "dan")])
         for event in ("spring", "summer"):
             service.pair(session, event)
             for m in service.matches(session, event, 1):

@@ -39,7 +39,7 @@ def make_event(
             table_size=table_size,
         )
         shown = display or {}
-        service.register_people(session, event, [service.Registrant(shown.get(p, p), p) for p in players])
+        service.register_people(session, event, [service.Person(shown.get(p, p), p) for p in players])
         if pair:
             service.pair(session, event)
 

@@ -99,7 +99,7 @@ from tournament.service.pairings import (
     top_cut,
 )
 from tournament.service.people import (
-    Registrant,
+    Person,
     clean_name,
     display_names,
     people_from_args,
@@ -190,8 +190,8 @@ __all__ = [
     "Identity",
     "LogRejected",
     "NotFound",
+    "Person",
     "PodResult",
-    "Registrant",
     "Reported",
     "ResultRow",
     "ResultsMissing",

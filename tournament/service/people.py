@@ -31,7 +31,7 @@ ID_ROOM = 58  # a derived id leaves room for a "-NNNNN" suffix within 64 charact
 
 
 @dataclass(frozen=True)
-class Registrant:
+class Person:
     """Someone to register: a display name, and optionally an id and a rating (higher is stronger);
     who they are across events: an existing `person` (their id), or an `external_id` (T-67)."""
 
@@ -58,7 +58,7 @@ def csv_rows(text: str, source: str) -> Iterator[tuple[int, list[str]]]:
         raise Usage(f"{source} line {rows.line_num}: {exc}") from None
 
 
-def people_from_csv(text: str, source: str) -> list[Registrant]:
+def people_from_csv(text: str, source: str) -> list[Person]:
     """The people of a CSV file with a header row: `name`, optional `id` and `rating`; Usage names a bad line and field."""
     rows = csv_rows(text, source)
     first, cells = next(rows, (1, []))
@@ -84,7 +84,7 @@ def people_from_csv(text: str, source: str) -> list[Registrant]:
         if rating is not None and not re.fullmatch(r"-?\d{1,9}", rating):
             raise Usage(f"{where}, field rating: {rating!r} is not a whole number")
         people.append(
-            Registrant(
+            Person(
                 fields.get("name", ""), fields.get("id") or None, int(rating) if rating else None, where,
                 fields.get("person") or None, fields.get("external_id") or None,
             )
@@ -135,6 +135,6 @@ def display_names(session: Session, event_id: str) -> dict[str, str]:
     return {i: n for i, n in session.execute(select(Player.name, Player.display_name).filter_by(event_id=event_id))}
 
 
-def people_from_args(names: Sequence[str]) -> list[Registrant]:
+def people_from_args(names: Sequence[str]) -> list[Person]:
     """`register EVENT NAME...`: an argument that is already an id (`ann`, `P01`) keeps it; others get one derived."""
-    return [Registrant(n, n if ID_PATTERN.fullmatch(n) and n not in RESERVED else None) for n in names]
+    return [Person(n, n if ID_PATTERN.fullmatch(n) and n not in RESERVED else None) for n in names]

@@ -1,6 +1,7 @@
 """People across events: who each event's players are (T-67), and a person's events, matches and results.
 
-A `Person` is someone on this database; each event's `Player` names one
+A `Person` (the `people` table; not `service.Person`, someone to register) is
+someone on this database; each event's `Player` names one
 (`players.person`, written in the event's log: `player_registered` and
 `player_linked`). Registration finds the person by what it is told, never by
 a name: an existing person's id, or an external id (a federation's number);
@@ -20,8 +21,9 @@ from sqlalchemy.orm import Session
 
 from tournament.eventlog import PlayerLinked, append
 from tournament.models import Event, Person, Player, Waiting
+from tournament.service import people as registering
 from tournament.service.errors import Conflict, NotFound, Usage
-from tournament.service.people import Registrant, slug, unique_ids
+from tournament.service.people import slug, unique_ids
 from tournament.service.queries import check_id, get_player, lock_event
 
 
@@ -32,7 +34,7 @@ def get_person(session: Session, person_id: str) -> Person:
     return person
 
 
-def known_people(session: Session, people: Sequence[Registrant]) -> list[Person | None]:
+def known_people(session: Session, people: Sequence[registering.Person]) -> list[Person | None]:
     """Each registrant's existing person (by `person`, else by `external_id`), or None for one to be made.
 
     A `person` given must exist; one given with an `external_id` must have that external id or none
@@ -78,7 +80,8 @@ def _checked(at: str, kind: str, value: str) -> None:
 
 
 def enrol(
-    session: Session, event_id: str, people: Sequence[Registrant], found: Sequence[Person | None], ids: Sequence[str], names: Sequence[str]
+    session: Session, event_id: str, people: Sequence[registering.Person], found: Sequence[Person | None], ids: Sequence[str],
+    names: Sequence[str],
 ) -> list[str]:
     """The person of each registrant, as `known_people` found them, making the new ones (their id from `ids`:
     the player id given, else the name's; `-2`, `-3`, ... when taken). A person plays an event once."""

@@ -23,7 +23,7 @@ from tournament.service.errors import (
     Usage,
 )
 from tournament.service.events import FORMATS
-from tournament.service.people import RESERVED, Registrant, clean_name, slug, taken_ids, unique_ids
+from tournament.service.people import RESERVED, Person, clean_name, slug, taken_ids, unique_ids
 from tournament.service.queries import (
     check_id,
     get_player,
@@ -36,10 +36,10 @@ from tournament.service.queries import (
 
 def register(session: Session, event_id: str, names: Sequence[str]) -> list[str]:
     """Register players by id (each shown by their id); see `register_people` for names."""
-    return [p.name for p in register_people(session, event_id, [Registrant(n, n) for n in names])]
+    return [p.name for p in register_people(session, event_id, [Person(n, n) for n in names])]
 
 
-def register_people(session: Session, event_id: str, people: Sequence[Registrant]) -> list[Player]:
+def register_people(session: Session, event_id: str, people: Sequence[Person]) -> list[Player]:
     """Register people, all or none: ids given are checked, missing ones derived from the names; each is a
     person across events, found or made (T-67: `persons`).
 
