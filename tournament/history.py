@@ -116,7 +116,7 @@ def _tables(session: Session, event_id: str, player: str) -> list[PersonMatch]:
 def rating_text(r: RatingRow) -> str:
     """`1436 ± 231` (Glicko-2, whole points) or `27.8 ± 8.2` (OpenSkill, a decimal)."""
     digits = 0 if r.system == "glicko2" else 1
-    return f"{r.rating:.{digits}f}\u00a0±\u00a0{r.deviation:.{digits}f}"  # kept on one line
+    return f"{r.rating:.{digits}f} ± {r.deviation:.{digits}f}"
 
 
 def ordinal(n: int) -> str:
