@@ -13,6 +13,9 @@ Create Date: 2026-11-27 09:00:00
 
 from __future__ import annotations
 
+import json
+from datetime import datetime
+
 import sqlalchemy as sa
 from alembic import op
 
@@ -31,7 +34,9 @@ def upgrade() -> None:
     sa.PrimaryKeyConstraint('id', name=op.f('pk_people')),
     sa.UniqueConstraint('external_id', name=op.f('uq_people_external_id'))
     )
-    with op.batch_alter_table('events') as batch:
+    # recreate='never': SQLite adds a column in place, where copying events would trip the foreign keys of the rows
+    # that reference it; players are referenced by nothing, and their foreign key to people needs the copy.
+    with op.batch_alter_table('events', recreate='never') as batch:
         batch.add_column(sa.Column('rated', sa.Boolean(), server_default=sa.false(), nullable=False))
         batch.add_column(sa.Column('finished', sa.Boolean(), server_default=sa.false(), nullable=False))
         batch.add_column(sa.Column('notice', sa.String(length=200), nullable=True))
@@ -42,6 +47,7 @@ def upgrade() -> None:
         batch.add_column(sa.Column('person', sa.String(length=64), nullable=True))
         batch.add_column(sa.Column('checked_in', sa.Boolean(), server_default=sa.false(), nullable=False))
         batch.create_foreign_key(op.f('fk_players_person_people'), 'people', ['person'], ['id'])
+    _from_the_log()
     op.create_table('waitlist',
     sa.Column('event_id', sa.String(length=64), nullable=False),
     sa.Column('player', sa.String(length=64), nullable=False),
@@ -67,14 +73,43 @@ def upgrade() -> None:
     )
 
 
+def _from_the_log() -> None:
+    """Events written by this code, then downgraded, keep what their logs say: rated or not, and who each player
+    is (the people come back with the name they first played under; an external id is not in any log)."""
+    connection = op.get_bind()
+    events = sa.table('events', sa.column('id'), sa.column('rated'))
+    players = sa.table('players', sa.column('event_id'), sa.column('name'), sa.column('person'))
+    people = sa.table('people', sa.column('id'), sa.column('name'), sa.column('created_at'))
+    entries = connection.execute(sa.text(
+        "SELECT event_id, type, payload, at FROM event_log WHERE type IN ('event_created', 'player_registered', 'player_linked') "
+        "ORDER BY at, event_id, seq"
+    ))
+    made: set[str] = set()
+    for event_id, kind, payload, at in entries:
+        data = json.loads(bytes(payload))
+        if kind == 'event_created' and data.get('rated'):
+            connection.execute(events.update().where(events.c.id == event_id).values(rated=True))
+        elif data.get('person'):
+            if data['person'] not in made:
+                made.add(data['person'])
+                moment = at if isinstance(at, datetime) else datetime.fromisoformat(at)
+                connection.execute(people.insert().values(id=data['person'], name=data.get('name') or data['player'], created_at=moment))
+            connection.execute(
+                players.update().where(players.c.event_id == event_id, players.c.name == data['player']).values(person=data['person'])
+            )
+
+
 def downgrade() -> None:
+    # recreate='never' for events: SQLite (3.35+) drops a column in place, where copying the table would trip the
+    # foreign keys of the rows that reference it. Players are referenced by nothing, and their foreign key to
+    # people can only go with a copy.
     op.drop_table('judge_calls')
     op.drop_table('waitlist')
     with op.batch_alter_table('players') as batch:
         batch.drop_constraint(op.f('fk_players_person_people'), type_='foreignkey')
         batch.drop_column('checked_in')
         batch.drop_column('person')
-    with op.batch_alter_table('events') as batch:
+    with op.batch_alter_table('events', recreate='never') as batch:
         for name in ('registration_closes_at', 'registration_cap', 'registration_open', 'notice', 'finished', 'rated'):
             batch.drop_column(name)
     op.drop_table('people')
