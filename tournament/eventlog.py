@@ -338,6 +338,7 @@ def project(session: Session, entry: Entry, payload: Payload) -> None:
                 best_of=payload.best_of, format=payload.format, table_size=payload.table_size, points=payload.points,
                 seed=payload.seed, created_at=entry.at, rounds=0, late_entry=payload.late_entry,
                 require_chain=payload.require_chain, rated=payload.rated, finished=False, registration_open=False,
+                registration_waitlist=True,
                 last_seq=entry.seq, last_hash=entry.hash,
             )
         )

@@ -22,6 +22,7 @@ from sqlalchemy import (
     String,
     Text,
     false,
+    true,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -74,6 +75,7 @@ class Event(Base):
     registration_open: Mapped[bool] = mapped_column(Boolean, server_default=false())
     registration_cap: Mapped[int | None] = mapped_column(Integer)
     registration_closes_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    registration_waitlist: Mapped[bool] = mapped_column(Boolean, server_default=true())  # a full event keeps a waitlist
     last_seq: Mapped[int] = mapped_column(Integer)
     last_hash: Mapped[str] = mapped_column(HASH)
 
@@ -135,7 +137,7 @@ class Waiting(Base):
     player: Mapped[str] = mapped_column(ID, primary_key=True)  # the id they will play under
     display_name: Mapped[str] = mapped_column(String(DISPLAY_NAME))
     person: Mapped[str | None] = mapped_column(ID, ForeignKey("people.id"))
-    position: Mapped[int] = mapped_column(Integer)  # 1, 2, 3, ... in the order they joined (gaps once some leave)
+    position: Mapped[int] = mapped_column(Integer)  # the order they joined in (gaps once some leave)
     checked_in: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 

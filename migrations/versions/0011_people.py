@@ -43,6 +43,7 @@ def upgrade() -> None:
         batch.add_column(sa.Column('registration_open', sa.Boolean(), server_default=sa.false(), nullable=False))
         batch.add_column(sa.Column('registration_cap', sa.Integer(), nullable=True))
         batch.add_column(sa.Column('registration_closes_at', sa.DateTime(timezone=True), nullable=True))
+        batch.add_column(sa.Column('registration_waitlist', sa.Boolean(), server_default=sa.true(), nullable=False))
     with op.batch_alter_table('players') as batch:
         batch.add_column(sa.Column('person', sa.String(length=64), nullable=True))
         batch.add_column(sa.Column('checked_in', sa.Boolean(), server_default=sa.false(), nullable=False))
@@ -110,6 +111,6 @@ def downgrade() -> None:
         batch.drop_column('checked_in')
         batch.drop_column('person')
     with op.batch_alter_table('events', recreate='never') as batch:
-        for name in ('registration_closes_at', 'registration_cap', 'registration_open', 'notice', 'finished', 'rated'):
+        for name in ('registration_waitlist', 'registration_closes_at', 'registration_cap', 'registration_open', 'notice', 'finished', 'rated'):
             batch.drop_column(name)
     op.drop_table('people')
