@@ -1,4 +1,4 @@
-"""The `referee` command: validate, replay, legal, grid, dispute, show, play, append, rulesets, schema.
+"""The `referee` command: validate, replay, legal, grid, dispute, show, play, append, rulesets, schema, deck.
 
 Results go to stdout; errors and progress to stderr. Exit codes: 0 complete or
 ongoing, 1 illegal, 2 usage error, 3 malformed, 4 tampered.
@@ -19,6 +19,7 @@ import typer
 
 from referee import console
 from referee.console import emit_json, err, out
+from referee.deck_cli import app as deck_app
 from referee.engine import LEGAL_COUNTED, Replay, advance, judge, judge_file, legal_listing
 from referee.logio import (
     DECODE_ERRORS,
@@ -43,6 +44,8 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     cls=console.UnixGroup,
 )
+
+app.add_typer(deck_app, name="deck")
 
 DISPUTE_PART = 1  # as diff and cmp: 0 the same, 1 different, 2 trouble
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")]

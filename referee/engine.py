@@ -145,6 +145,12 @@ def one_line(text: str, limit: int) -> str:
 
 def start(header_line: bytes) -> tuple[Header, Ruleset, Any]:
     """Decode and check the header; raise Malformed or Illegal."""
+    header, ruleset, setup = read_header(header_line)
+    return header, ruleset, ruleset.start(header, setup)
+
+
+def read_header(header_line: bytes) -> tuple[Header, Ruleset, Any]:
+    """Decode the header and its setup, and check what the rules do not (the ruleset, the player ids); raise Malformed."""
     written = header_as_written(header_line)  # (header, setup) in one pass, for a header as the project writes it
     if written is None:
         try:
@@ -175,7 +181,7 @@ def start(header_line: bytes) -> tuple[Header, Ruleset, Any]:
         # No key repeats: header_as_written compared the line with the setup re-encoded, all but its
         # remembered parts, and those refuse a repeat when first decoded (patterns.remembered_twin).
         setup = written[1]
-    return header, ruleset, ruleset.start(header, setup)
+    return header, ruleset, setup
 
 
 def judge(lines: Iterable[bytes], path: str | None = None, *, upto: int | None = None) -> Replay:

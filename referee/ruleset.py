@@ -17,12 +17,15 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterator, Mapping
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import msgspec
 
 from schemas.log import Header, Record
 from schemas.verdict import Result
+
+if TYPE_CHECKING:
+    from referee.decks import DeckRules
 
 CHANCE = "chance"
 JUDGE = "judge"
@@ -31,12 +34,13 @@ Seat = str | None  # a player id, JUDGE, or SPECTATOR
 
 
 class Illegal(Exception):
-    """A record (or a setup) breaks rule `rule`; `message` says why, in a player's words."""
+    """A record (or a setup) breaks rule `rule`; `message` says why, in a player's words; `card` names the card, when one is at fault."""
 
-    def __init__(self, rule: str, message: str) -> None:
+    def __init__(self, rule: str, message: str, card: str | None = None) -> None:
         super().__init__(f"{rule}: {message}")
         self.rule = rule
         self.message = message
+        self.card = card
 
 
 class Ruleset:
@@ -48,6 +52,12 @@ class Ruleset:
     records: ClassVar[tuple[type[Record], ...]]
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 2
+    # A game played with a standard deck says which, in a sentence, and has no deck rules (`deck_rules` is None).
+    fixed_deck: ClassVar[str | None] = None
+
+    def deck_rules(self) -> DeckRules | None:
+        """The game's deck rules (referee/decks.py), the ones `start` applies to each deck; None for a fixed deck."""
+        return None
 
     def default_setup(self, players: list[str], rng: random.Random) -> msgspec.Struct:
         """A setup for a bot game between `players`."""

@@ -10,6 +10,7 @@ import msgspec
 import schemas
 from referee.rulesets import get as get_ruleset
 from referee.rulesets import ids as ruleset_ids
+from schemas.deck import DeckVerdict
 from schemas.log import SHARED_RECORDS, Header
 from schemas.tournament import Export, PersonInfo, PersonRow, RatingRow, RoundInfo, StandingRow
 from schemas.verdict import Verdict
@@ -22,10 +23,11 @@ def _render(schema: dict[str, Any]) -> bytes:
 
 
 def schema_files() -> dict[str, bytes]:
-    """File name -> contents: the header, the verdict, the tournament exports, each ruleset's setup and records."""
+    """File name -> contents: the header, the verdicts, the tournament exports, each ruleset's setup, records and deck."""
     files = {
         "header.schema.json": _render(msgspec.json.schema(Header)),
         "verdict.schema.json": _render(msgspec.json.schema(Verdict)),
+        "deck-verdict.schema.json": _render(msgspec.json.schema(DeckVerdict)),
         "tournament-export.schema.json": _render(msgspec.json.schema(Export)),
         "tournament-standings.schema.json": _render(msgspec.json.schema(list[StandingRow])),
         "tournament-pairings.schema.json": _render(msgspec.json.schema(RoundInfo)),
@@ -38,6 +40,8 @@ def schema_files() -> dict[str, bytes]:
         records = (*ruleset.records, *SHARED_RECORDS)
         files[f"{ruleset_id}.setup.schema.json"] = _render(msgspec.json.schema(ruleset.setup_type))
         files[f"{ruleset_id}.records.schema.json"] = _render(msgspec.json.schema(Union[records]))  # noqa: UP007
+        if (rules := ruleset.deck_rules()) is not None:
+            files[f"{ruleset_id}.deck.schema.json"] = _render(msgspec.json.schema(rules.deck_type))
     return files
 
 

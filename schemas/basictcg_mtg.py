@@ -48,6 +48,13 @@ class Setup(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
     hand: Annotated[int, msgspec.Meta(ge=0, le=60)] = 5
 
 
+class PlayerDeck(msgspec.Struct, forbid_unknown_fields=True):
+    """One player's deck on its own (`referee deck`): the declarations of its cards, and the deck (card id -> name) as the setup gives it."""
+
+    cards: dict[CardName, CardSpec]
+    deck: dict[CardId, CardName]
+
+
 class Draw(Record, tag="draw"):
     """Chance: `player` draws `card` from their deck (BT-3)."""
 

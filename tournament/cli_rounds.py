@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from referee.console import emit_json, say
+from referee.console import emit_json, err, say
 from tournament import printables, render
 from tournament.cli_base import (
     DbOpt,
@@ -146,18 +146,23 @@ def slips(
     tokens: Annotated[
         bool, typer.Option("--tokens", help="Instead: a sign-in slip per player with a NEW one-time code, link and QR code for `tournament serve` (older codes stop working).")
     ] = False,
-    url: Annotated[str, typer.Option("--url", help="With --tokens: the address players open.")] = "http://127.0.0.1:8000",
+    url: Annotated[
+        str | None, typer.Option("--url", help="With --tokens: the address players open (default: the one `serve --public-url` stored, else this machine's on its network).")
+    ] = None,
     target: OutOpt = None,
     db: DbOpt = None,
 ) -> None:
     """Match slips for a round: one printable HTML page, several slips to an A4 sheet (names, game boxes, signatures)."""
     if tokens:
-        if not url.startswith(("http://", "https://")):
+        if url is not None and not url.startswith(("http://", "https://")):
             fail(f"--url must start with http:// or https://, not {url!r}")
-        from tournament.web.slips import signin_slips  # QR codes: loaded only for this
+        from tournament.web.slips import base_url, signin_slips  # QR codes: loaded only for this
 
         with transaction(db) as session:
-            page = signin_slips(session, event, url)
+            link, warning = base_url(session, url)
+            page = signin_slips(session, event, link)
+        if warning:
+            err.print(f"tournament: warning: {warning}", markup=False)
         write_text(page, target)
         return
     with reading(db) as session:

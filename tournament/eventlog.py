@@ -14,12 +14,14 @@ zeros.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
-from typing import Any, Literal, Protocol
+from typing import Any, Literal, Protocol, TypeVar
 
 import msgspec
 from sqlalchemy import delete, select
+from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session
 
 from schemas.tournament import Source
@@ -28,6 +30,7 @@ from tournament.models import (
     Event,
     GameLog,
     LogEntry,
+    LogText,
     Match,
     Player,
     Pod,
@@ -158,13 +161,21 @@ class PodsPaired(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True)
     proven: bool | None = None  # the repeats are proven the fewest (pods.PodPairing.proven); None: not kept then
 
 
-class GameRecord(msgspec.Struct, forbid_unknown_fields=True):
-    """One game's referee log, whole (bytes are base64 in the JSON payload)."""
+class GameRecord(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
+    """One game's referee log: its SHA-256, who won, and its bytes. An entry stores only the hash: the bytes are
+    kept once in `log_texts` (`keep_texts`), however often the log is claimed or reported, and put back in place
+    when the entry is read (`with_texts`). Entries from before keep the bytes inline (base64), and read as ever."""
 
     sha256: str
     winner: str | None
-    data: bytes
+    data: bytes | None = None
     fingerprint: str | None = None  # referee.logio.game_fingerprint; None in logs reported before it
+
+    @property
+    def text(self) -> bytes:
+        """The log's bytes: a record from the referee has them, one read from its entry gets them by `with_texts`."""
+        assert self.data is not None, "the record's bytes were put in place (with_texts)"
+        return self.data
 
 
 class ResultReported(msgspec.Struct, forbid_unknown_fields=True):
@@ -263,6 +274,7 @@ PAYLOADS: dict[str, type[Any]] = {
     "player_linked": PlayerLinked,
 }
 TYPES = {cls: name for name, cls in PAYLOADS.items()}
+P = TypeVar("P", bound=Payload)
 ENCODER = msgspec.json.Encoder()
 
 
@@ -315,7 +327,7 @@ def append_many(session: Session, event_id: str, payloads: Sequence[Payload]) ->
     for payload in payloads:
         event = None if isinstance(payload, EventCreated) else session.get(Event, event_id)
         seq, prev = (event.last_seq + 1, event.last_hash) if event else (1, GENESIS)
-        data = ENCODER.encode(payload)
+        data = ENCODER.encode(keep_texts(session, payload))
         type_ = TYPES[type(payload)]
         at = datetime.now(UTC)
         entry = LogEntry(event_id=event_id, seq=seq, type=type_, payload=data, at=at, prev=prev)
@@ -327,6 +339,57 @@ def append_many(session: Session, event_id: str, payloads: Sequence[Payload]) ->
         entries.append(entry)
     session.flush()
     return entries
+
+
+def game_records(payload: Payload) -> list[GameRecord]:
+    """The game logs a payload carries (a match's, a pod's, or a player's claim)."""
+    if isinstance(payload, ResultReported | ResultClaimed):
+        return payload.logs
+    if isinstance(payload, PodReported):
+        return [payload.log] if payload.log else []
+    return []
+
+
+def _records_replaced(payload: P, records: list[GameRecord]) -> P:
+    if isinstance(payload, PodReported):
+        return msgspec.structs.replace(payload, log=records[0])
+    return msgspec.structs.replace(payload, logs=records)
+
+
+def keep_texts(session: Session, payload: P) -> P:
+    """The payload as its entry stores it: each game log's bytes kept once in `log_texts` by SHA-256 (a text
+    already there is not written again, even by a transaction at the same moment), the entry naming the hash."""
+    records = game_records(payload)
+    if not any(r.data is not None for r in records):
+        return payload
+    stored = []
+    for record in records:
+        if record.data is not None:
+            assert hashlib.sha256(record.data).hexdigest() == record.sha256, "a game record's hash is its bytes'"
+            insert = sqlite_insert if session.get_bind().dialect.name == "sqlite" else postgresql_insert
+            session.execute(insert(LogText).values(sha256=record.sha256, data=record.data).on_conflict_do_nothing())
+        stored.append(msgspec.structs.replace(record, data=None))
+    return _records_replaced(payload, stored)
+
+
+def with_texts(payload: P, text: Callable[[str], bytes | None]) -> P:
+    """The payload with each game log's bytes in place, from `text(sha256)` (the `log_texts` row); a missing
+    text, or one whose SHA-256 is not its name, is a LookupError naming it."""
+    records = game_records(payload)
+    if all(r.data is not None for r in records):
+        return payload
+    whole = []
+    for record in records:
+        data = record.data if record.data is not None else text(record.sha256)
+        if not isinstance(data, bytes) or hashlib.sha256(data).hexdigest() != record.sha256:
+            raise LookupError(f"the game log {record.sha256} is {'missing' if data is None else 'not the text its hash names'}")
+        whole.append(msgspec.structs.replace(record, data=data))
+    return _records_replaced(payload, whole)
+
+
+def stored_text(session: Session) -> Callable[[str], bytes | None]:
+    """A game log's bytes by SHA-256, from `log_texts` (for `with_texts`)."""
+    return lambda sha256: session.scalar(select(LogText.data).where(LogText.sha256 == sha256))
 
 
 def project(session: Session, entry: Entry, payload: Payload) -> None:

@@ -16,6 +16,7 @@ from sqlalchemy import (
     DateTime,
     ForeignKey,
     ForeignKeyConstraint,
+    Index,
     Integer,
     LargeBinary,
     MetaData,
@@ -293,7 +294,8 @@ class Credential(Base):
 
 
 class FailedGuess(Base):
-    """A wrong code or token, by client address: too many in a window and that client must wait."""
+    """A wrong code or token, counted against `client`: the client's address, or `code SELECTOR` for a wrong
+    verifier of a code that exists (service/tokens.py: too many in a window and that address or code waits)."""
 
     __tablename__ = "failed_guesses"
 
@@ -303,12 +305,41 @@ class FailedGuess(Base):
 
 
 class ServerSecret(Base):
-    """Keys every worker of one deployment shares (the CSRF cookies' signing key), made on first start."""
+    """What every worker of one deployment shares: keys (the CSRF cookies' signing key, made on first start)
+    and the public address phones open (`public_url`, from `serve --public-url`)."""
 
     __tablename__ = "server_secrets"
 
     name: Mapped[str] = mapped_column(String(32), primary_key=True)
     value: Mapped[str] = mapped_column(String(128))
+
+
+class Receipt(Base):
+    """The outcome of one request that changed (or tried to change) something on `tournament serve`, by its
+    one-time key (post/redirect/get, `web/receipts.py`): a repeat of the key applies nothing and is answered
+    from here. Not history (not in the event log) and not kept: receipts expire."""
+
+    __tablename__ = "receipts"
+    __table_args__ = (Index("ix_receipts_owner_created_at", "owner", "created_at"),)
+
+    key: Mapped[str] = mapped_column(String(64), primary_key=True)
+    owner: Mapped[str] = mapped_column(String(160))  # "organiser", "player EVENT PLAYER", or "" before sign-in
+    request: Mapped[str] = mapped_column(String(300))  # method and path: a key is good for one request
+    status: Mapped[int] = mapped_column(Integer)  # the HTTP status of the outcome
+    message: Mapped[str] = mapped_column(Text)  # the notice or the refusal, as the page shows it
+    detail: Mapped[bytes | None] = mapped_column(LargeBinary)  # the API's answer, or the page's extra (msgspec JSON)
+    secret: Mapped[str | None] = mapped_column(Text)  # a new sign-in code for a page to show once; wiped when shown
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+
+
+class LogText(Base):
+    """A game log's bytes, kept once by their SHA-256: log entries name the hash (`eventlog.GameRecord`), so a log
+    claimed again and again is stored once. Part of the log, not of its projection: `verify` checks each hash."""
+
+    __tablename__ = "log_texts"
+
+    sha256: Mapped[str] = mapped_column(HASH, primary_key=True)
+    data: Mapped[bytes] = mapped_column(LargeBinary)
 
 
 class CachedView(Base):

@@ -21,8 +21,17 @@ from sqlalchemy.orm import Session
 from sqlalchemy.types import Boolean, DateTime, LargeBinary
 
 from tournament import export, views
-from tournament.eventlog import GENESIS, Entry, Payload, as_utc, decode, entry_hash, project
-from tournament.models import PROJECTION, Base, CachedView, Event, LogEntry
+from tournament.eventlog import (
+    GENESIS,
+    Entry,
+    Payload,
+    as_utc,
+    decode,
+    entry_hash,
+    project,
+    with_texts,
+)
+from tournament.models import PROJECTION, Base, CachedView, Event, LogEntry, LogText
 
 
 @dataclass
@@ -72,12 +81,18 @@ def verify(session: Session, event_id: str, check: Check | None = None) -> Verif
         report.exists = False
         return report
     payloads = []
+    texts = _log_texts(session)
     for entry in entries:
         try:
-            payloads.append(decode(entry))
+            payload = decode(entry)
         except Exception as exc:  # any undecodable payload is a finding
             # the type is quoted: a tampered one may hold a line break, and a problem is one line
             report.problems.append(f"log entry {entry.seq}: unreadable {entry.type!r} payload: {_brief(exc)}")
+            return report
+        try:  # a game log's bytes are kept once, apart from the entries naming them (`log_texts`)
+            payloads.append(with_texts(payload, texts))
+        except LookupError as exc:
+            report.problems.append(f"log entry {entry.seq}: {exc}")
             return report
     # First the whole log with one flush; only a log that fails somewhere is replayed again
     # entry by entry, flushing each, to name the entry (a flush per entry: 40 s for 10,000 players).
@@ -99,6 +114,17 @@ def verify(session: Session, event_id: str, check: Check | None = None) -> Verif
         finally:
             scratch.dispose()
     raise AssertionError("a careful replay always finishes")
+
+
+def _log_texts(session: Session) -> Callable[[str], bytes | None]:
+    """A game log's bytes by SHA-256, read as stored (anything but bytes is None: not the text)."""
+
+    def text(sha256: str) -> bytes | None:
+        rows = _raw_rows_where(session, LogText, "sha256", sha256)
+        data = rows[0]["data"] if len(rows) == 1 else None
+        return _plain(data, LogText.__table__.c.data.type) if data is not None else None
+
+    return text
 
 
 def _read_log(session: Session, event_id: str, report: Verification) -> list[_Entry] | None:
@@ -216,11 +242,13 @@ def check_views(session: Session, rebuilt: Session, event_id: str, entries: list
 
 def _raw_rows(session: Session, model: type[Base], event_id: str) -> list[dict[str, Any]]:
     """One event's rows of a table as the database stores them: columns untyped, so no value can fail to convert."""
+    return _raw_rows_where(session, model, "id" if model is Event else "event_id", event_id)
+
+
+def _raw_rows_where(session: Session, model: type[Base], key: str, value: str) -> list[dict[str, Any]]:
     names = [c.name for c in model.__table__.columns]
-    key = "id" if model is Event else "event_id"
     untyped = table(model.__tablename__, *(column(name) for name in names))
-    query = select(untyped).where(untyped.c[key] == event_id)
-    return [dict(zip(names, row, strict=True)) for row in session.execute(query)]
+    return [dict(zip(names, row, strict=True)) for row in session.execute(select(untyped).where(untyped.c[key] == value))]
 
 
 def _plain_rows(session: Session, model: type[Base], event_id: str) -> list[dict[str, Any]]:

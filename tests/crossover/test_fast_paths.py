@@ -95,7 +95,7 @@ def test_the_deck_memo_answers_what_a_fresh_translation_does_for_every_deck() ->
     for game, cards in _decks():
         text = msgspec.json.encode({"decks": {"ann": Deck(game=game, cards=tuple(cards))}})
         deck = decoder.decode(text).decks["ann"]
-        fresh = _roster_facts(Roster(decks._translated(deck)))
+        fresh = _roster_facts(Roster({card.name: translate(game, card) for card in deck.cards}))
         first = decks.check("ann", deck)
         assert _roster_facts(first) == fresh
         # the decoder gives the same Deck object for the same text: the memo answers the same Roster

@@ -71,7 +71,8 @@ def test_a_wrong_organiser_token_is_refused_and_players_cannot_act_as_organiser(
         assert answer.status_code == 403
 
 
-def test_a_number_field_that_is_not_plain_digits_is_a_400_naming_the_field(db_url: str) -> None:
+def test_a_number_field_that_is_not_plain_digits_is_refused_naming_the_field(db_url: str) -> None:
+    """A refused form is answered like any other: a redirect to its page, which says why (nothing is written)."""
     make_event(db_url)
     keys = codes(db_url)
     (a, b), _ = tables(db_url)
@@ -79,12 +80,14 @@ def test_a_number_field_that_is_not_plain_digits_is_a_400_naming_the_field(db_ur
         token = sign_in_page(c, keys[a])
         for odd in ("\u00b2", "x", "-1"):  # a superscript two passes str.isdigit, not int()
             page = c.post("/me/result", data={f"games.{a}": odd, f"games.{b}": "0", "_csrf_token": token})
-            assert page.status_code == 400 and "write a whole number" in page.text and f"games.{a}" in page.text
+            assert [r.status_code for r in page.history] == [303] and page.url.path == "/me"
+            assert "write a whole number" in page.text and f"games.{a}" in page.text and 'role="alert"' in page.text
     with client(db_url) as c:
         token = csrf(c.get("/admin").text)
         c.post("/admin/login", data={"token": ORGANISER_TOKEN, "_csrf_token": token})
         page = c.post("/admin/e/ev/rule", data={"table": "\u00b2", "reason": "slip", "_csrf_token": token})
-        assert page.status_code == 400 and "table: write a whole number" in page.text
+        assert page.history[0].status_code == 303 and "table: write a whole number" in page.text
+        assert c.get("/api/events/ev/version").json()["seq"] == 6, "nothing was written after the pairing"
 
 
 def test_a_table_number_too_large_for_the_database_is_no_table(db_url: str) -> None:

@@ -21,7 +21,9 @@ def test_demo_then_serve_shows_the_demo_event_and_prints_the_organiser_token_onc
     cli(db, "demo", "--players", "4", "--rounds", "1", "--logs", str(tmp_path / "logs"))
     port = _free_port()
     env = {k: v for k, v in os.environ.items() if k not in ("TOURNAMENT_ADMIN_TOKEN", "TOURNAMENT_DB")}
-    server = subprocess.Popen([*SERVE, "--db", db, "--port", str(port)], cwd=tmp_path, env=env, stdout=subprocess.PIPE, text=True)
+    server = subprocess.Popen(
+        [*SERVE, "--db", db, "--port", str(port)], cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
     try:
         lines = [server.stdout.readline() for _ in range(4)] if server.stdout else []
         assert lines[0].startswith("the organiser token") and lines[3].startswith(f"serving {db} at http://127.0.0.1:{port}/")
@@ -40,7 +42,8 @@ def test_demo_then_serve_shows_the_demo_event_and_prints_the_organiser_token_onc
         assert login.status_code == 201 and login.json()["role"] == "organiser"
     finally:
         server.terminate()
-        server.wait(timeout=30)
+        _out, errors = server.communicate(timeout=30)
+    assert "warning: serving on this machine only (--host 127.0.0.1): phones cannot open its sign-in links" in errors
     again = subprocess.run([*SERVE, "--db", db, "--port", "1", "--workers", "2"], env=env, capture_output=True, text=True, timeout=120)
     assert again.returncode == 2 and "SQLite serves one worker" in again.stderr and "organiser token" not in again.stdout
 
@@ -74,3 +77,66 @@ def test_slips_with_tokens_print_each_player_a_code_that_signs_in_once(db_url: s
     with client(db_url) as c:
         assert c.post("/api/join", json={"code": found[1]}).status_code == 401, "new slips revoke the old codes"
     assert cli(db_url, "slips", "ev", "--tokens", "--url", "10.0.0.5", code=2).stderr.startswith("tournament: --url must start")
+
+
+def test_serve_in_a_folder_without_a_database_says_so_and_makes_none(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if k != "TOURNAMENT_DB"}
+    refused = subprocess.run([*SERVE, "--port", str(_free_port())], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
+    assert refused.returncode == 8 and refused.stdout == ""
+    [line] = refused.stderr.splitlines()
+    assert line.startswith(f"tournament: no database at {tmp_path / 'tournament.db'}: give --db")
+    assert "`tournament demo`" in line and "`tournament create`" in line
+    assert list(tmp_path.iterdir()) == [], "no empty database was made"
+
+
+def test_the_public_url_is_kept_and_every_sign_in_link_uses_it(tmp_path: Path) -> None:
+    import re
+
+    from tests.tournament.webkit import codes, make_event
+
+    db = str(tmp_path / "tournament.db")
+    make_event(f"sqlite:///{db}")
+    codes(f"sqlite:///{db}")
+    assert "--public-url 'ftp://x'" in subprocess.run(
+        [*SERVE, "--db", db, "--public-url", "ftp://x"], capture_output=True, text=True, timeout=120
+    ).stderr
+    port = _free_port()
+    env = {k: v for k, v in os.environ.items() if k not in ("TOURNAMENT_ADMIN_TOKEN", "TOURNAMENT_DB", "TOURNAMENT_PUBLIC_URL")}
+    server = subprocess.Popen(
+        [*SERVE, "--db", db, "--port", str(port), "--public-url", "http://10.0.0.5:8000/"],
+        env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    try:
+        assert server.stdout and server.stdout.readline().startswith(f"serving {db} at http://10.0.0.5:8000/ ")
+        base = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                boss = httpx.post(f"{base}/api/admin/login", json={"code": "organiser-token-for-tests-0123456789"}, timeout=5)
+                break
+            except httpx.TransportError:
+                assert time.monotonic() < deadline, "the server did not answer"
+                time.sleep(0.2)
+        headers = {"Authorization": f"Bearer {boss.json()['session']}"}
+        made = httpx.post(f"{base}/api/admin/events/ev/codes", headers=headers, json={"player": "ann"}, timeout=5).json()
+        assert made["link"] == f"http://10.0.0.5:8000/join#code={made['code']}"
+    finally:
+        server.terminate()
+        _out, errors = server.communicate(timeout=30)
+    assert "warning" not in errors, "a public address given: nothing to warn of"
+    out = tmp_path / "slips.html"
+    cli(db, "slips", "ev", "--tokens", "-o", str(out))  # no --url: the stored address
+    links = re.findall(r"http://[0-9.:]+/join", out.read_text())
+    assert links and set(links) == {"http://10.0.0.5:8000/join"}
+
+
+def test_links_use_this_machines_network_address_without_a_public_url() -> None:
+    from tournament.web import addresses
+
+    assert addresses.for_phones("0.0.0.0", 8000, "https://cup.example.org") == ("https://cup.example.org", None)
+    local, warning = addresses.for_phones("127.0.0.1", 8000, None)
+    assert local == "http://127.0.0.1:8000" and warning and "phones cannot open" in warning
+    found, warning = addresses.for_phones("0.0.0.0", 8123, None)
+    lan = addresses.lan_addresses()
+    assert found == (f"http://{lan[0]}:8123" if lan else "http://127.0.0.1:8123") and warning
+    assert not any(a.startswith("127.") for a in lan)

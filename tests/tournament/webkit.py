@@ -84,8 +84,9 @@ def organiser(c: TestClient) -> dict[str, str]:  # type: ignore[type-arg]
 
 
 @contextmanager
-def serving(db_url: str) -> Iterator[str]:
-    """A real uvicorn server on 127.0.0.1 (a free port) in a thread: its base URL, stopped afterwards."""
+def serving(db_url: str, *, poll_seconds: float | None = None) -> Iterator[str]:
+    """A real uvicorn server on 127.0.0.1 (a free port) in a thread: its base URL, stopped afterwards.
+    `poll_seconds`: how often its pages ask whether the event changed (a test waits through refreshes)."""
     import socket
     import threading
     import time
@@ -95,7 +96,10 @@ def serving(db_url: str) -> Iterator[str]:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port = int(sock.getsockname()[1])
-    server = uvicorn.Server(uvicorn.Config(create_app(db_url), host="127.0.0.1", port=port, log_level="warning"))
+    app = create_app(db_url)
+    if poll_seconds is not None:
+        app.state.poll_seconds = poll_seconds
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 30

@@ -27,7 +27,10 @@ from tournament.eventlog import (
     GameRecord,
     ResultClaimed,
     append,
+    claim_key,
     decode,
+    stored_text,
+    with_texts,
 )
 from tournament.models import Claim, Event, LogEntry, Match, Pod, PodSeat
 from tournament.service.errors import Conflict, NotFound, Usage
@@ -202,9 +205,25 @@ def claim(
         if not table.pod:
             raise Usage("a match reports games won, not places")
         check_places(places, set(table.players), table.where)
-    last = [last_line_hash(r.data) for r in records]
-    append(session, event.id, ResultClaimed(table.round, table.number, player, games, draws, places if table.pod else None, records, last))
+    last = [last_line_hash(r.text) for r in records]
+    claimed = ResultClaimed(table.round, table.number, player, games, draws, places if table.pod else None, records, last)
+    if _standing(session, event, table, claimed):
+        return state_of(session, table, event.id)  # the same claim again: answered, and nothing new written
+    append(session, event.id, claimed)
     return _settle(session, event, table)
+
+
+def _standing(session: Session, event: Event, table: Table, claimed: ResultClaimed) -> bool:
+    """Is `claimed` the player's standing claim (the same result, places, or logs by their hashes)?"""
+    mine = session.get(Claim, (event.id, table.round, table.number, claimed.player))
+    if mine is None or mine.confirms is not None or (mine.kind, mine.key, mine.text) != claim_key(claimed):
+        return False
+    if not claimed.logs:
+        return True
+    entry = session.get(LogEntry, (event.id, mine.seq))
+    assert entry is not None, "a claim's row points at its log entry"
+    standing: ResultClaimed = decode(entry)
+    return [r.sha256 for r in standing.logs] == [r.sha256 for r in claimed.logs]
 
 
 def confirm(session: Session, event_id: str, player: str, claimant: str, last_lines: Sequence[str] = ()) -> TableState:
@@ -270,12 +289,12 @@ def _source_claim(session: Session, event: Event, table: Table, claim_row: Claim
         own = found
     entry = session.get(LogEntry, (event.id, own.seq))
     assert entry is not None and entry.type == "result_claimed", "a claim's row points at its log entry"
-    payload: ResultClaimed = decode(entry)
+    payload: ResultClaimed = with_texts(decode(entry), stored_text(session))
     return payload
 
 
 def _report(session: Session, event: Event, table: Table, source: ResultClaimed, reason: str, *, agreed: bool) -> None:
-    logs = [(f"game {n} ({source.player}'s upload)", r.data) for n, r in enumerate(source.logs, start=1)]
+    logs = [(f"game {n} ({source.player}'s upload)", r.text) for n, r in enumerate(source.logs, start=1)]
     if table.pod:
         if logs:
             report_pod(session, event.id, table.number, logs=logs, reason=reason, agreed=agreed)

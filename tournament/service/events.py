@@ -37,6 +37,10 @@ LATE_ENTRY = ("loss", "none")
 
 SEEDED = ("single", "double", "roundrobin")  # formats seeded before round 1 (by `seed`, or at random by `pair`)
 
+# Ids a web address could mistake for something else: the first words of `tournament serve`'s routes, and the
+# path steps `.` and `..` (browsers resolve them). Events made before this keep their ids.
+ROUTE_WORDS = frozenset({"api", "admin", "e", "join", "me", "signout", "static", "events", "schema", ".", ".."})
+
 
 def create_event(
     session: Session, event_id: str, *, name: str, ruleset: str, profile: str, best_of: int, seed: int,
@@ -44,6 +48,8 @@ def create_event(
     require_chain: bool = True, rated: bool = False,
 ) -> Event:
     check_id("event id", event_id)
+    if event_id.lower() in ROUTE_WORDS:
+        raise Usage(f"event id {event_id!r} is a word of the web service's routes; choose another")
     if format not in FORMATS:
         raise Usage(f"unknown format {format!r} (known: {', '.join(FORMATS)})")
     if ruleset not in ruleset_ids():

@@ -161,21 +161,31 @@ def referee_reason(verdict: Verdict) -> str:
 
 
 def check_tally(event: Event, match: Match, tally: Tally) -> None:
-    """A judge's result must name the table's two players and fit a best of N."""
+    """A result typed or sent (a slip, a judge's, a player's claim) must name the table's two players and be one
+    a best of N can end with: no negative count, nobody past the wins it needs, at most N games (a bracket
+    match tied after N plays on, at most N games more: T-67). Every door (CLI, web, API) checks here."""
     seats = {match.player_a, match.player_b}
     if set(tally.games) != seats:
         raise WrongTable(f"--result names {', '.join(sorted(tally.games))}, but {_where(match)}")
     needed = event.best_of // 2 + 1
     played = sum(tally.games.values()) + tally.draws
     extra = is_elimination(event, match.round)  # a bracket match may need games past N to break a tie
+    shown = f"{tally.text(match.player_a, match.player_b)} is not a result of a best of {event.best_of}"
+    if min(tally.games.values()) < 0 or tally.draws < 0:
+        raise Usage(f"{shown}: games won and drawn games are 0 or more")
     if played == 0 and not extra:
         return  # 0-0: an intentional draw, agreed before any game
+    if extra and played > event.best_of:  # it was tied after N games, and the first game won after them ends it
+        if abs(tally.games[match.player_a] - tally.games[match.player_b]) != 1:
+            raise Usage(f"{shown}: a bracket match goes past {event.best_of} games only when tied, until a game is won")
+        if played > 2 * event.best_of:
+            raise Usage(f"{shown}: a bracket match tied after {event.best_of} games plays at most {event.best_of} more (T-67)")
     if played < 1 or (played > event.best_of and not extra) or min(tally.games.values()) >= needed:
-        raise Usage(f"{tally.text(match.player_a, match.player_b)} is not a result of a best of {event.best_of}")
+        raise Usage(shown)
     if max(tally.games.values()) > needed:
-        raise Usage(f"in a best of {event.best_of} nobody wins more than {needed} games")
-    if is_elimination(event, match.round) and len(set(tally.games.values())) == 1:
-        raise Usage(f"{_where(match)} is a bracket match: it needs a winner, not a draw")
+        raise Usage(f"{shown}: nobody wins more than {needed} games")
+    if extra and len(set(tally.games.values())) == 1:
+        raise Usage(f"{shown}: {_where(match)} is a bracket match: it needs a winner, not a draw")
 
 
 def _stored(session: Session, match: Match) -> tuple[Tally, list[str]]:
@@ -309,11 +319,18 @@ def report_pod(
 
 
 def check_places(places: dict[str, int], names: set[str], where: str) -> None:
-    """A pod's places name every player at it, run from 1 (best) to the table's size, and someone is first."""
+    """A pod's places name every player at it and are a ranking of them (T-67): 1 to the table's size, each
+    place one more than the players ranked above it, so tied players share the best place of their group and
+    the places after them are skipped (1-2-2-4), as the referee's results write them."""
     if set(places) != names:
         raise WrongTable(f"--result names {', '.join(sorted(places))}, but {where}")
-    if sorted(places.values())[0] != 1 or any(p < 1 or p > len(names) for p in places.values()):
-        raise Usage(f"places run from 1 (best) to {len(names)}; equal places share, and someone is first")
+    ranked = sorted(places.values())
+    if any(place != 1 + ranked.index(place) for place in ranked):  # index: how many rank above this place
+        given = "-".join(str(place) for place in places.values())
+        raise Usage(
+            f"places {given} are not a ranking of {len(names)} players: they run from 1 (best), and tied players share "
+            f"the best place of their group, the next place skipping theirs (1-2-2-4, not 1-2-2-3)"
+        )
 
 
 Kind = Literal["log", "judge", "slip", "players"]

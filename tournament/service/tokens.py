@@ -8,8 +8,8 @@ browser keeps in an HttpOnly cookie and an API client sends as
 `Authorization: Bearer`. Issuing a new code revokes the player's older codes
 and sessions. The organiser token is kept as a hash too; it is made on the
 first `tournament serve` (and printed once) or set from TOURNAMENT_ADMIN_TOKEN.
-Wrong guesses are counted by client address across workers (in the database);
-too many in a window and that client waits.
+Wrong guesses are counted in the database (so across workers) per code and
+per client address; tournament/README.md ("Tokens") gives the design.
 
 None of this is in the event log: credentials are not part of an event's
 history, and an export must not carry even their hashes.
@@ -22,29 +22,52 @@ import hmac
 import secrets
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from urllib.parse import urlsplit
 
-from sqlalchemy import delete, func, select
+from sqlalchemy import delete, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from tournament.eventlog import as_utc
 from tournament.models import Credential, FailedGuess, ServerSecret
-from tournament.service.errors import TournamentError
+from tournament.service.errors import TournamentError, Usage
 from tournament.service.queries import get_player
 
 PLAYER_SESSION = timedelta(days=3)  # an event day, and the one after
 ORGANISER_SESSION = timedelta(hours=24)
-GUESS_WINDOW = timedelta(minutes=10)
-GUESS_LIMIT = 20  # wrong codes or tokens from one address in GUESS_WINDOW; a venue's players share one address
+# Wrong guesses (tournament/README.md, "Tokens", says why these numbers): one code's selector is locked after
+# CODE_LIMIT wrong verifiers in CODE_WINDOW; one address is slowed after ADDRESS_LIMIT wrong guesses in
+# ADDRESS_WINDOW, and then only for codes nobody was given (a venue's players share one address).
+CODE_WINDOW = timedelta(hours=1)
+CODE_LIMIT = 10
+ADDRESS_WINDOW = timedelta(minutes=1)
+ADDRESS_LIMIT = 60
 ORGANISER = "organiser"  # the organiser token's selector (the token itself has none)
 
 
 class Denied(TournamentError):
-    """A missing, wrong, used or expired code, session or token."""
+    """A missing, wrong, used or expired code, session or token. `counted`: the keys this wrong guess counts
+    against (an address, `code SELECTOR`), recorded by the caller after its transaction is rolled back."""
+
+    status = 401  # the web's answer
+
+    def __init__(self, message: str, counted: tuple[str, ...] = ()) -> None:
+        super().__init__(message)
+        self.counted = counted
+
+
+class Spent(Denied):
+    """The right code, already used (not a guess): `identity` is the player it signed in."""
+
+    def __init__(self, identity: Identity) -> None:
+        super().__init__("that code was already used; ask the organiser for a new one")
+        self.identity = identity
 
 
 class TooManyGuesses(TournamentError):
-    """Too many wrong codes or tokens from one client address lately."""
+    """Too many wrong guesses lately: at this code, or at codes nobody was given from this address."""
+
+    status = 429
 
 
 @dataclass(frozen=True)
@@ -77,17 +100,24 @@ def _new(session: Session, kind: str, event_id: str | None, player: str | None, 
     return f"{selector}.{verifier}"
 
 
+NOBODY = "0" * 64  # compared against when there is no row, so a missing selector costs the same
+
+
+def _opens(row: Credential | None, verifier: str, *kinds: str) -> bool:
+    stored = row.hash if row is not None else NOBODY
+    return hmac.compare_digest(stored, _digest(verifier)) and row is not None and row.kind in kinds
+
+
+def _row(session: Session, selector: str) -> Credential | None:
+    return session.get(Credential, selector) if selector and len(selector) <= 32 else None
+
+
 def _find(session: Session, secret: str, *kinds: str) -> Credential:
     """The credential of one of `kinds` that `secret` opens; Denied otherwise (one message whatever was wrong)."""
     selector, _, verifier = secret.strip().partition(".")
-    row = session.get(Credential, selector) if selector and len(selector) <= 32 else None
-    # compare against something even when there is no row, so a missing selector costs the same
-    stored = row.hash if row is not None else "0" * 64
-    good = hmac.compare_digest(stored, _digest(verifier)) and row is not None and row.kind in kinds
-    if not good or row is None:
+    row = _row(session, selector)
+    if not _opens(row, verifier, *kinds) or row is None:
         raise Denied("that code or token is not valid")
-    if row.used_at is not None:
-        raise Denied("that code was already used; ask the organiser for a new one")
     if row.expires_at is not None and as_utc(row.expires_at) < _now():
         raise Denied("your session has expired; sign in again with a new code from the organiser")
     return row
@@ -104,12 +134,32 @@ def issue_code(session: Session, event_id: str, player: str) -> str:
     return _new(session, "code", event_id, player, None)
 
 
-def exchange_code(session: Session, code: str) -> tuple[Identity, str]:
-    """Spend a one-time code: the player it names and a new session secret."""
-    row = _find(session, code, "code")
-    row.used_at = _now()
+def exchange_code(session: Session, code: str, client: str) -> tuple[Identity, str]:
+    """Spend a one-time code: the player it names and a new session secret.
+
+    The code is spent by one conditional UPDATE (`... WHERE used_at IS NULL`): of two requests at once only
+    one finds it unspent, on any database. A wrong guess raises Denied naming what it counts against;
+    TooManyGuesses when this code's selector, or (for a selector nobody was given) `client`, guessed too often.
+    """
+    selector, _, verifier = code.strip().partition(".")
+    row = _row(session, selector)
+    if row is None or row.kind != "code":
+        if _guesses(session, client, ADDRESS_WINDOW) >= ADDRESS_LIMIT:
+            raise TooManyGuesses("too many wrong codes from your address; wait a minute, and check the code on your slip")
+        _opens(None, verifier)
+        raise Denied("that code or token is not valid", (client,))
+    if _guesses(session, _code_key(selector), CODE_WINDOW) >= CODE_LIMIT:
+        raise TooManyGuesses("this code was typed wrong too often and is locked; ask the organiser for a new one")
+    if not _opens(row, verifier, "code"):
+        raise Denied("that code or token is not valid", (client, _code_key(selector)))
     assert row.event_id is not None and row.player is not None
-    return Identity("player", row.event_id, row.player), _new(session, "session", row.event_id, row.player, PLAYER_SESSION)
+    who = Identity("player", row.event_id, row.player)
+    spent = session.execute(
+        update(Credential).where(Credential.selector == selector, Credential.used_at.is_(None)).values(used_at=_now())
+    )
+    if spent.rowcount != 1:  # type: ignore[attr-defined]
+        raise Spent(who)
+    return who, _new(session, "session", row.event_id, row.player, PLAYER_SESSION)
 
 
 def identify(session: Session, secret: str) -> Identity:
@@ -130,7 +180,9 @@ def ensure_organiser(session: Session, given: str | None) -> str | None:
         if row is None:
             row = Credential(selector=ORGANISER, kind=ORGANISER, created_at=_now(), hash="")
             session.add(row)
-        row.hash = _digest(given)
+        if row.hash != _digest(given):  # a new token: whoever signed in with the old one is out
+            session.execute(delete(Credential).where(Credential.kind == "organiser_session"))
+            row.hash = _digest(given)
         return None
     if row is not None:
         return None
@@ -139,13 +191,16 @@ def ensure_organiser(session: Session, given: str | None) -> str | None:
     return token
 
 
-def organiser_login(session: Session, token: str) -> str:
-    """The organiser token, checked in constant time, for an organiser session secret."""
+def organiser_login(session: Session, token: str, client: str) -> str:
+    """The organiser token, checked in constant time, for an organiser session secret. The right token is never
+    refused, however many wrong ones `client`'s address sent (its strength is the token's own: 32 random
+    characters, or at least 16 chosen); a wrong one is counted, and refused with 429 once there are too many."""
     row = session.get(Credential, ORGANISER)
-    stored = row.hash if row is not None else "0" * 64
-    if not hmac.compare_digest(stored, _digest(token.strip())) or row is None:
-        raise Denied("that is not the organiser token")
-    return _new(session, "organiser_session", None, None, ORGANISER_SESSION)
+    if _opens(row, token.strip(), ORGANISER):
+        return _new(session, "organiser_session", None, None, ORGANISER_SESSION)
+    if _guesses(session, client, ADDRESS_WINDOW) >= ADDRESS_LIMIT:
+        raise TooManyGuesses("too many wrong codes or tokens from your address; wait a minute")
+    raise Denied("that is not the organiser token", (client,))
 
 
 def sign_out(session: Session, secret: str) -> None:
@@ -153,19 +208,22 @@ def sign_out(session: Session, secret: str) -> None:
     session.execute(delete(Credential).where(Credential.selector == selector, Credential.kind.in_(("session", "organiser_session"))))
 
 
-def check_guesses(session: Session, client: str) -> None:
-    """TooManyGuesses when `client` made GUESS_LIMIT wrong guesses within GUESS_WINDOW."""
-    since = _now() - GUESS_WINDOW
-    count = session.scalar(select(func.count()).select_from(FailedGuess).where(FailedGuess.client == client, FailedGuess.at > since))
-    if (count or 0) >= GUESS_LIMIT:
-        minutes = int(GUESS_WINDOW.total_seconds() // 60)
-        raise TooManyGuesses(f"too many wrong codes from your address; wait {minutes} minutes or ask the organiser")
+def _code_key(selector: str) -> str:
+    return f"code {selector}"
 
 
-def record_guess(session: Session, client: str) -> None:
-    """Count one wrong guess (in its own transaction: the refused request writes nothing else)."""
-    session.execute(delete(FailedGuess).where(FailedGuess.at < _now() - GUESS_WINDOW))
-    session.add(FailedGuess(client=client[:64], at=_now()))
+def _guesses(session: Session, key: str, window: timedelta) -> int:
+    """Wrong guesses counted against `key` (an address, or `code SELECTOR`) within `window`."""
+    since = _now() - window
+    return session.scalar(select(func.count()).select_from(FailedGuess).where(FailedGuess.client == key[:64], FailedGuess.at > since)) or 0
+
+
+def record_guess(session: Session, keys: tuple[str, ...]) -> None:
+    """Count one wrong guess against each key (in its own transaction: the refused request writes nothing else);
+    rows older than the longest window go, so the table stays small."""
+    now = _now()
+    session.execute(delete(FailedGuess).where(FailedGuess.at < now - max(CODE_WINDOW, ADDRESS_WINDOW)))
+    session.add_all(FailedGuess(client=key[:64], at=now) for key in keys)
 
 
 def server_secret(session: Session, name: str) -> str:
@@ -181,3 +239,42 @@ def server_secret(session: Session, name: str) -> str:
     row = session.get(ServerSecret, name)
     assert row is not None
     return row.value
+
+
+PUBLIC_URL = "public_url"  # a `server_secrets` row: not a secret, but a setting every worker and command shares
+MAX_URL = 128  # the column's width
+
+
+def check_public_url(url: str) -> str:
+    """`serve --public-url`: an http(s) address with a host (and maybe a port and a path), nothing more;
+    Usage otherwise. Returned without a final `/`."""
+    try:
+        parts = urlsplit(url.strip())
+        port_ok = parts.port is None or parts.port > 0
+    except ValueError:
+        parts, port_ok = None, False
+    if parts is None or parts.scheme not in ("http", "https") or not parts.hostname or not port_ok:
+        raise Usage(f"--public-url {url!r}: write the address phones open, like http://192.168.1.20:8000 or https://cup.example.org")
+    if parts.query or parts.fragment or parts.username or parts.password:
+        raise Usage(f"--public-url {url!r}: an address only, with no query, fragment or user name")
+    shown = url.strip().rstrip("/")
+    if len(shown) > MAX_URL:
+        raise Usage(f"--public-url is at most {MAX_URL} characters")
+    return shown
+
+
+def public_url(session: Session) -> str | None:
+    """The address phones open, as `serve --public-url` stored it (None: never given)."""
+    row = session.get(ServerSecret, PUBLIC_URL)
+    return row.value if row is not None else None
+
+
+def keep_public_url(session: Session, url: str) -> str:
+    """Store the address phones open (checked), for every worker and `slips --tokens`."""
+    checked = check_public_url(url)
+    row = session.get(ServerSecret, PUBLIC_URL)
+    if row is None:
+        session.add(ServerSecret(name=PUBLIC_URL, value=checked))
+    else:
+        row.value = checked
+    return checked

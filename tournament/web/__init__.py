@@ -3,7 +3,10 @@
 `create_app(db_url)` builds the ASGI app; the pages and `/api/...` call the
 same `tournament.service` functions as the CLI, one transaction per change.
 Modules: `app` (the factory, sessions, errors), `public` (pages), `api`
-(their JSON), `views` (what both show).
+(their JSON), `views` (what both show), `players` and `organiser` (sign-in,
+claims, the organiser's actions), `receipts` (every change sent once:
+post/redirect/get with one-time keys), `auth` (sessions), `addresses`
+(where phones reach the server), `command` (`tournament serve`).
 """
 
 from __future__ import annotations

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import os
+import sys
 import threading
 from contextlib import nullcontext
 from typing import Any
@@ -31,7 +32,7 @@ from sqlalchemy.orm import Session
 from schemas.web import ErrorBody
 from tournament import pages, service
 from tournament.db import first_line, make_engine, open_database
-from tournament.web import api, assets, headers, organiser, people, players, public
+from tournament.web import api, assets, headers, organiser, people, players, public, receipts
 from tournament.web.common import Database, status_of, wants_json
 from tournament.web.views import referee_error
 
@@ -84,6 +85,7 @@ def create_app(db_url: str | None = None, *, csrf_secret: str | None = None) -> 
     `csrf_secret` signs the CSRF cookies; every worker of one deployment needs
     the same one, so `tournament serve` keeps it in the database.
     """
+    _load_lazy_modules()
     url, db_engine = open_database(db_url)
     secret = csrf_secret or os.environ.get("TOURNAMENT_CSRF_SECRET") or _stored_secret(db_engine)
     if make_url(url).get_backend_name() == "sqlite":
@@ -95,9 +97,13 @@ def create_app(db_url: str | None = None, *, csrf_secret: str | None = None) -> 
     environment.globals["static"] = assets.url
     app = Litestar(
         route_handlers=[*public.HANDLERS, *api.HANDLERS, *players.HANDLERS, *organiser.HANDLERS, *people.HANDLERS, assets.router()],
-        template_config=TemplateConfig(engine=JinjaTemplateEngine.from_environment(environment)),
+        template_config=TemplateConfig(
+            engine=JinjaTemplateEngine.from_environment(environment),
+            engine_callback=lambda engine: engine.register_template_callable("form_key", receipts.form_key),
+        ),
         before_send=[headers.secure],
-        csrf_config=CSRFConfig(secret=secret, exclude=["/api/"], cookie_httponly=True, cookie_samesite="strict"),
+        # The JSON routes opt out of the CSRF check (`exclude_from_csrf`): they read no cookie. Never by a path's text.
+        csrf_config=CSRFConfig(secret=secret, cookie_httponly=True, cookie_samesite="strict"),
         openapi_config=OpenAPIConfig(
             title="headjudge tournament", version="1", path="/api/schema", render_plugins=[JsonRenderPlugin()],
             description="The public event data (the CLI's --json Structs), players' reports and the organiser's actions.",
@@ -116,7 +122,25 @@ def create_app(db_url: str | None = None, *, csrf_secret: str | None = None) -> 
     )
     app.state.database = db
     app.state.poll_seconds = POLL_SECONDS
+    # where phones reach this server: `serve` says (TOURNAMENT_PUBLIC_URL), else what `serve --public-url` stored
+    app.state.public_url = os.environ.get("TOURNAMENT_PUBLIC_URL") or _stored_public_url(db_engine)
     return app
+
+
+def _load_lazy_modules() -> None:
+    """Load now, in one thread, the modules the command line left to load on first use (`cli_base.lazy`).
+
+    Python 3.11's LazyLoader is not thread-safe: while one request's thread runs such a module, the others
+    find it half-made (`module 'tournament.export' has no attribute 'round_info'`: 500s on a cold start).
+    """
+    for name, module in list(sys.modules.items()):
+        if name.startswith("tournament."):
+            _ = module.__name__  # a lazy module runs at its first attribute; a loaded one is left as it is
+
+
+def _stored_public_url(db_engine: Engine) -> str | None:
+    with Session(db_engine) as session:
+        return service.public_url(session)
 
 
 def _stored_secret(db_engine: Engine) -> str:

@@ -3,30 +3,23 @@
 Pages keep the session in an HttpOnly cookie and post forms with a CSRF
 token; `/api/...` takes the session only from `Authorization: Bearer`, never
 from a cookie, so a forged cross-site request carries nothing the API reads
-(that is why the API is left out of the CSRF check). Every wrong secret is
-counted against the client's address before the refusal goes out.
+(that is why the API is left out of the CSRF check). A wrong code or
+organiser token is counted (service/tokens.py) before the refusal goes out.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any
 
 from litestar import Request, Response
 from litestar.datastructures import Cookie
-from litestar.exceptions import (
-    NotAuthorizedException,
-    PermissionDeniedException,
-    TooManyRequestsException,
-)
-from sqlalchemy.orm import Session
+from litestar.exceptions import NotAuthorizedException, PermissionDeniedException
 
 from tournament import service
 from tournament.service.tokens import ORGANISER_SESSION, PLAYER_SESSION
-from tournament.web.common import reading, wants_json, writing
+from tournament.web.common import reading, wants_json
 
 COOKIE = "hj_session"
-T = TypeVar("T")
 
 
 def client(request: Request[Any, Any, Any]) -> str:
@@ -41,28 +34,20 @@ def secret_of(request: Request[Any, Any, Any]) -> str | None:
     return request.cookies.get(COOKIE) or None
 
 
-def guarded(request: Request[Any, Any, Any], attempt: Callable[[Session], T], *, write: bool = False) -> T:
-    """Check a secret in one transaction: refused while the client has guessed wrong too often, and a wrong
-    guess is counted (in a transaction of its own, since the refused one writes nothing)."""
-    where = client(request)
-    try:
-        with writing(request) if write else reading(request) as session:
-            service.check_guesses(session, where)
-            return attempt(session)
-    except service.TooManyGuesses as exc:
-        raise TooManyRequestsException(exc.message) from None
-    except service.Denied as exc:
-        with writing(request) as session:
-            service.record_guess(session, where)
-        raise NotAuthorizedException(exc.message) from None
-
-
 def identity(request: Request[Any, Any, Any]) -> service.Identity | None:
-    """Whose session the request carries; None without one. A wrong or expired one is refused (and counted)."""
+    """Whose session the request carries; None without one. A wrong or ended one is refused under /api (401),
+    and on a page is no session (the page offers to sign in). Sessions are not guesses: a session's 32 random
+    bytes cannot be guessed, and one that ended (a new code, a new organiser token) is no attack."""
     secret = secret_of(request)
     if secret is None:
         return None
-    return guarded(request, lambda session: service.identify(session, secret))
+    try:
+        with reading(request) as session:
+            return service.identify(session, secret)
+    except service.Denied as exc:
+        if wants_json(request):
+            raise NotAuthorizedException(exc.message) from None
+        return None
 
 
 def player(request: Request[Any, Any, Any]) -> service.Identity:

@@ -15,6 +15,13 @@ def serve(
     host: Annotated[str, typer.Option("--host", help="The address to listen on (0.0.0.0: every interface).")] = "127.0.0.1",
     port: Annotated[int, typer.Option("--port", min=1, max=65535, help="The port.")] = 8000,
     workers: Annotated[int, typer.Option("--workers", min=1, max=64, help="uvicorn worker processes (PostgreSQL only).")] = 1,
+    public_url: Annotated[
+        str | None,
+        typer.Option(
+            "--public-url", metavar="URL",
+            help="The address phones open (http://192.168.1.20:8000, https://cup.example.org): every sign-in link and QR code uses it. Kept in the database for every worker and `slips --tokens`.",
+        ),
+    ] = None,
     db: Annotated[
         str | None,
         typer.Option("--db", envvar="TOURNAMENT_DB", show_envvar=True, help="A SQLite file (default: ./tournament.db), or a postgresql+psycopg:// URL."),
@@ -23,13 +30,25 @@ def serve(
     """Serve the events on the web: public pages and JSON, players' reports, the organiser's view."""
     import uvicorn
     from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
     from sqlalchemy.orm import Session
 
     from tournament import service
-    from tournament.db import DatabaseUnavailable, open_database, shown
+    from tournament.db import DatabaseUnavailable, missing_sqlite_file, open_database, shown
+    from tournament.dbinfo import database_url
+    from tournament.web import addresses
 
     try:
-        url, engine = open_database(db)
+        missing = missing_sqlite_file(database_url(db))
+    except (ArgumentError, ValueError):  # not a URL: open_database says why
+        missing = None
+    if missing is not None:  # never an empty database made in the wrong folder
+        console.fail(
+            "tournament", f"no database at {missing}: give --db (a SQLite file or a postgresql+psycopg:// URL), "
+            "or make one here with `tournament demo` or `tournament create`", service.EXIT_DATABASE,
+        )
+    try:
+        url, engine = open_database(db, create=False)
     except DatabaseUnavailable as exc:
         console.fail("tournament", str(exc), service.EXIT_DATABASE)
     sqlite = make_url(url).get_backend_name() == "sqlite"
@@ -40,17 +59,25 @@ def serve(
         with Session(engine) as session, session.begin():
             made = service.ensure_organiser(session, os.environ.get("TOURNAMENT_ADMIN_TOKEN"))
             service.server_secret(session, "csrf")
+            stored = service.keep_public_url(session, public_url) if public_url is not None else service.public_url(session)
     except service.TournamentError as exc:
         console.fail("tournament", exc.message, exc.code)
     finally:
         engine.dispose()
-    shown_host = "127.0.0.1" if host in ("0.0.0.0", "::") else host
+    phones, warning = addresses.for_phones(host, port, stored)
     if made:
         say("the organiser token (shown this once; kept only as a hash; TOURNAMENT_ADMIN_TOKEN sets your own):")
         say(f"  {made}")
-        say(f"  sign in at http://{shown_host}:{port}/admin")
-    say(f"serving {shown(url)} at http://{shown_host}:{port}/ ({workers} worker{'s' if workers > 1 else ''}; Ctrl+C stops)")
-    os.environ["TOURNAMENT_DB"] = url  # the workers build the app from it
+        say(f"  sign in at {phones}/admin")
+    say(f"serving {shown(url)} at {phones}/ ({workers} worker{'s' if workers > 1 else ''}; Ctrl+C stops)")
+    if host in addresses.ALL:
+        for other in addresses.lan_addresses():
+            if f"//{other}:" not in phones:
+                say(f"  also at http://{other}:{port}/")
+    if warning:
+        console.err.print(f"tournament: warning: {warning}", markup=False)
+    os.environ["TOURNAMENT_DB"] = url  # the workers build the app from these
+    os.environ["TOURNAMENT_PUBLIC_URL"] = phones
     uvicorn.run(
         "tournament.web.app:from_environment", factory=True, host=host, port=port, workers=workers,
         proxy_headers=True, forwarded_allow_ips="127.0.0.1", log_level="warning",

@@ -7,7 +7,7 @@ from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from litestar import Request
+from litestar import Request, post
 from sqlalchemy import Engine
 from sqlalchemy.orm import Session
 
@@ -58,12 +58,25 @@ def writing(request: Request[Any, Any, Any]) -> Iterator[Session]:
         yield session
 
 
+def json_post(path: str, **kwargs: Any) -> post:
+    """A JSON route that changes something. It is left out of the CSRF check by route (never by the path's
+    text): it takes the session only from `Authorization: Bearer`, which no other site's form can send."""
+    return post(path, exclude_from_csrf=True, **kwargs)
+
+
 def wants_json(request: Request[Any, Any, Any]) -> bool:
     return request.url.path.startswith("/api/")
 
 
 def status_of(exc: service.TournamentError) -> int:
-    return STATUS.get(exc.code, 400)
+    """The HTTP status of a refusal: its own (`status`: 401 for a wrong secret, 429 for too many), else its exit code's."""
+    return getattr(exc, "status", None) or STATUS.get(exc.code, 400)
+
+
+def public_url(request: Request[Any, Any, Any]) -> str:
+    """Where phones reach this server, for the links and QR codes it hands out (web/addresses.py): the address
+    `serve` found or was given, else the one this request came to."""
+    return request.app.state.public_url or str(request.base_url)
 
 
 def whole_number(form: Any, name: str, default: int | None = None) -> int:

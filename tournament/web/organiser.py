@@ -7,75 +7,85 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import msgspec
 from litestar import Request, Response, get, post
 from litestar.concurrency import sync_to_thread
-from litestar.params import FromPath, JSONBody
+from litestar.params import FromPath, FromQuery, JSONBody
 from litestar.response import Redirect, Template
 from sqlalchemy.orm import Session
 
 from schemas.tournament import RoundInfo
 from schemas.web import ClockStart, Code, Extension, Joined, PlayerRef, Ruling, SignIn, TableClaims
 from tournament import export, service
-from tournament.web import views
-from tournament.web.auth import guarded, identity, keep, organiser
-from tournament.web.common import reading, status_of, whole_number, whole_numbers, writing
+from tournament.web import receipts, views
+from tournament.web.auth import client, identity, keep, organiser
+from tournament.web.common import json_post, public_url, reading, whole_number, whole_numbers
 from tournament.web.public import page
 
 
-def _login(request: Request[Any, Any, Any], token: str) -> str:
-    return guarded(request, lambda session: service.organiser_login(session, token), write=True)
+def _login(request: Request[Any, Any, Any], key: str, token: str, *, api: bool) -> receipts.Answer:
+    def change(session: Session) -> receipts.Outcome:
+        secret = service.organiser_login(session, token, client(request))
+        return receipts.Outcome("", private=msgspec.json.encode(Joined(None, None, secret, "organiser")) if api else secret)
+
+    return receipts.once(request, key, "", change)
 
 
 @get("/admin", sync_to_thread=True, include_in_schema=False)
-def admin(request: Request[Any, Any, Any]) -> Template:
-    """The sign-in form, or the events to run."""
+def admin(request: Request[Any, Any, Any], r: FromQuery[str] = "") -> Template:
+    """The sign-in form (with why the last try was refused), or the events to run."""
     who = identity(request)
+    if who is None or who.role != "organiser":
+        return page(request, "admin_login", **receipts.shown(request, r, ""))
     with reading(request) as session:
-        if who is None or who.role != "organiser":
-            return page(request, "admin_login")
         return page(request, "admin", events=views.events(session))
 
 
 @post("/admin/login", include_in_schema=False)
 async def admin_login(request: Request[Any, Any, Any]) -> Response[Any]:
     form = await request.form()
-    secret = await sync_to_thread(_login, request, str(form.get("token", "")))
-    return keep(Redirect("/admin", status_code=303), request, secret, "organiser")
-
-
-def _event_page(request: Request[Any, Any, Any], event_id: str, status: int = 200, **notices: Any) -> Template:
-    with reading(request) as session:
-        event = service.get_event(session, event_id)
-        everyone = service.players(session, event_id)
-        answer = page(
-            request, "admin_event", session, event, tables=_claims(session, event_id), names=views.names(session, event_id),
-            active=[p.name for p in everyone if p.dropped_round is None], everyone=[p.name for p in everyone],
-            notice=notices.get("notice"), error=notices.get("error"), code=notices.get("code"),
-            qr=views.qr(notices["code"].link) if notices.get("code") else None,
-            ends_at=service.round_ends(session, event_id, event.rounds) if event.rounds else None,
-            hold=bool(notices.get("code")),  # no reload while a code is on screen: it is shown once
-        )
-    answer.status_code = status
-    return answer
+    key = receipts.given_key(form.get("_key"), "_key")
+    answer = await sync_to_thread(_login, request, key, str(form.get("token", "")), api=False)
+    if not answer.ok:
+        return Redirect(f"/admin?r={key}", status_code=303)
+    done = Redirect("/admin", status_code=303)
+    return keep(done, request, answer.private, "organiser") if answer.private else done
 
 
 @get("/admin/e/{event_id:str}", sync_to_thread=True, include_in_schema=False)
-def admin_event(request: Request[Any, Any, Any], event_id: FromPath[str]) -> Template:
+def admin_event(request: Request[Any, Any, Any], event_id: FromPath[str], r: FromQuery[str] = "") -> Template:
+    """The event's tables, queue and actions, and the answer to the organiser's last form (`?r=KEY`)."""
     organiser(request)
-    return _event_page(request, event_id)
+    shown = receipts.shown(request, r, "organiser")
+    with reading(request) as session:
+        event = service.get_event(session, event_id)
+        everyone = service.players(session, event_id)
+        code = None
+        if shown.get("secret") and shown.get("detail"):
+            player_id = msgspec.json.decode(shown["detail"], type=str)
+            code = Code(event_id, player_id, shown["secret"], views.join_link(public_url(request), shown["secret"]))
+        return page(
+            request, "admin_event", session, event, tables=_claims(session, event_id), names=views.names(session, event_id),
+            active=[p.name for p in everyone if p.dropped_round is None], everyone=[p.name for p in everyone],
+            notice=shown.get("notice"), error=shown.get("error"), code=code, qr=views.qr(code.link) if code else None,
+            ends_at=service.round_ends(session, event_id, event.rounds) if event.rounds else None,
+            hold=code is not None,  # no reload while a code is on screen: it is shown once
+        )
 
 
-def _acting(request: Request[Any, Any, Any], event_id: str, action: Callable[[Session], str | Code]) -> Template:
-    """Run one organiser action in one transaction; the event's page again, saying what happened."""
-    organiser(request)
-    try:
-        with writing(request) as session:
-            done = action(session)
-    except service.TournamentError as exc:
-        return _event_page(request, event_id, status_of(exc), error=exc.message)
-    if isinstance(done, Code):
-        return _event_page(request, event_id, code=done)
-    return _event_page(request, event_id, notice=done)
+def _acting(request: Request[Any, Any, Any], event_id: str, form: Any, action: Callable[[Session], str | Code]) -> Response[Any]:
+    """One organiser form, once for its key, in one transaction; then the event's page, saying what happened."""
+    who = organiser(request)
+    key = receipts.given_key(form.get("_key"), "_key")
+
+    def change(session: Session) -> receipts.Outcome:
+        done = action(session)
+        if isinstance(done, Code):  # the code waits in the receipt until the page shows it, once
+            return receipts.Outcome(f"{done.player}: a new sign-in code, shown once", msgspec.json.encode(done.player), secret=done.code)
+        return receipts.Outcome(done)
+
+    receipts.once(request, key, receipts.owner_of(who), change)
+    return Redirect(f"/admin/e/{event_id}?r={key}", status_code=303)
 
 
 def _form_ruling(form: Any) -> Ruling:
@@ -123,58 +133,56 @@ def drop_player(session: Session, event_id: str, player: str) -> str:
 
 def new_code(request: Request[Any, Any, Any], session: Session, event_id: str, player: str) -> Code:
     code = service.issue_code(session, event_id, player)
-    return Code(event_id, player, code, views.join_link(str(request.base_url), code))
+    return Code(event_id, player, code, views.join_link(public_url(request), code))
 
 
 @post("/admin/e/{event_id:str}/rule", include_in_schema=False)
-async def rule_form(request: Request[Any, Any, Any], event_id: FromPath[str]) -> Template:
+async def rule_form(request: Request[Any, Any, Any], event_id: FromPath[str]) -> Response[Any]:
     form = await request.form()
-    try:
-        ruling = _form_ruling(form)
-    except service.Usage as exc:
-        return await sync_to_thread(_event_page, request, event_id, 400, error=exc.message)
-    return await sync_to_thread(_acting, request, event_id, lambda s: settle(s, event_id, ruling))
+    return await sync_to_thread(_acting, request, event_id, form, lambda s: settle(s, event_id, _form_ruling(form)))
 
 
 @post("/admin/e/{event_id:str}/pair", include_in_schema=False)
-async def pair_form(request: Request[Any, Any, Any], event_id: FromPath[str]) -> Template:
-    return await sync_to_thread(_acting, request, event_id, lambda s: pair_next(s, event_id))
+async def pair_form(request: Request[Any, Any, Any], event_id: FromPath[str]) -> Response[Any]:
+    form = await request.form()
+    return await sync_to_thread(_acting, request, event_id, form, lambda s: pair_next(s, event_id))
 
 
 @post("/admin/e/{event_id:str}/clock", include_in_schema=False)
-async def clock_form(request: Request[Any, Any, Any], event_id: FromPath[str]) -> Template:
+async def clock_form(request: Request[Any, Any, Any], event_id: FromPath[str]) -> Response[Any]:
     form = await request.form()
-    return await sync_to_thread(_acting, request, event_id, lambda s: start_clock(s, event_id, whole_number(form, "minutes")))
+    return await sync_to_thread(_acting, request, event_id, form, lambda s: start_clock(s, event_id, whole_number(form, "minutes")))
 
 
 @post("/admin/e/{event_id:str}/extend", include_in_schema=False)
-async def extend_form(request: Request[Any, Any, Any], event_id: FromPath[str]) -> Template:
+async def extend_form(request: Request[Any, Any, Any], event_id: FromPath[str]) -> Response[Any]:
     form = await request.form()
     reason = str(form.get("reason", "")).strip() or None
     return await sync_to_thread(
-        _acting, request, event_id, lambda s: extend_table(s, event_id, whole_number(form, "table"), whole_number(form, "minutes"), reason)
+        _acting, request, event_id, form, lambda s: extend_table(s, event_id, whole_number(form, "table"), whole_number(form, "minutes"), reason)
     )
 
 
 @post("/admin/e/{event_id:str}/drop", include_in_schema=False)
-async def drop_form(request: Request[Any, Any, Any], event_id: FromPath[str]) -> Template:
-    player = str((await request.form()).get("player", ""))
-    return await sync_to_thread(_acting, request, event_id, lambda s: drop_player(s, event_id, player))
+async def drop_form(request: Request[Any, Any, Any], event_id: FromPath[str]) -> Response[Any]:
+    form = await request.form()
+    return await sync_to_thread(_acting, request, event_id, form, lambda s: drop_player(s, event_id, str(form.get("player", ""))))
 
 
 @post("/admin/e/{event_id:str}/code", include_in_schema=False)
-async def code_form(request: Request[Any, Any, Any], event_id: FromPath[str]) -> Template:
-    player = str((await request.form()).get("player", ""))
-    return await sync_to_thread(_acting, request, event_id, lambda s: new_code(request, s, event_id, player))
+async def code_form(request: Request[Any, Any, Any], event_id: FromPath[str]) -> Response[Any]:
+    form = await request.form()
+    return await sync_to_thread(_acting, request, event_id, form, lambda s: new_code(request, s, event_id, str(form.get("player", ""))))
 
 
-# The JSON twins --------------------------------------------------------------
+# The JSON twins (an `Idempotency-Key` header makes a repeat get the first answer) -------------------
 
 
-@post("/api/admin/login", sync_to_thread=True, tags=["organiser"])
-def api_login(request: Request[Any, Any, Any], data: JSONBody[SignIn]) -> Joined:
+@json_post("/api/admin/login", sync_to_thread=True, tags=["organiser"])
+def api_login(request: Request[Any, Any, Any], data: JSONBody[SignIn]) -> Response[Joined]:
     """The organiser token (in `code`) for a session (401 if wrong; 429 after too many wrong guesses)."""
-    return Joined(None, None, _login(request, data.code), "organiser")
+    key = receipts.given_key(request.headers.get("idempotency-key"), "Idempotency-Key")
+    return receipts.api_answer(_login(request, key, data.code, api=True))
 
 
 def _claims(session: Session, event_id: str) -> list[TableClaims]:
@@ -182,69 +190,60 @@ def _claims(session: Session, event_id: str) -> list[TableClaims]:
     return [views.table_claims(session, event, s) for s in service.tables(session, event_id)]
 
 
-def _tables(request: Request[Any, Any, Any], event_id: str) -> list[TableClaims]:
-    with reading(request) as session:  # never inside another session: SQLite's transactions queue on one lock
-        return _claims(session, event_id)
-
-
 @get("/api/admin/events/{event_id:str}/tables", sync_to_thread=True, tags=["organiser"])
 def api_tables(request: Request[Any, Any, Any], event_id: FromPath[str]) -> list[TableClaims]:
     """The current round's tables with their claims; `state` `disputed` is the judge queue."""
     organiser(request)
-    return _tables(request, event_id)
+    with reading(request) as session:
+        return _claims(session, event_id)
 
 
-@post("/api/admin/events/{event_id:str}/rule", sync_to_thread=True, tags=["organiser"])
-def api_rule(request: Request[Any, Any, Any], event_id: FromPath[str], data: JSONBody[Ruling]) -> list[TableClaims]:
+def _change(request: Request[Any, Any, Any], change: Callable[[Session], Any], *, private: bool = False) -> Response[Any]:
+    return receipts.api_change(request, receipts.owner_of(organiser(request)), change, private=private)
+
+
+def _then_tables(event_id: str, action: Callable[[Session], object]) -> Callable[[Session], list[TableClaims]]:
+    def change(session: Session) -> list[TableClaims]:
+        action(session)
+        return _claims(session, event_id)
+
+    return change
+
+
+@json_post("/api/admin/events/{event_id:str}/rule", sync_to_thread=True, tags=["organiser"])
+def api_rule(request: Request[Any, Any, Any], event_id: FromPath[str], data: JSONBody[Ruling]) -> Response[list[TableClaims]]:
     """Settle an open table (accept a claim, or give the result) or correct one; the reason is kept."""
-    organiser(request)
-    with writing(request) as session:
-        settle(session, event_id, data)
-    return _tables(request, event_id)
+    return _change(request, _then_tables(event_id, lambda s: settle(s, event_id, data)))
 
 
-@post("/api/admin/events/{event_id:str}/pair", sync_to_thread=True, tags=["organiser"])
-def api_pair(request: Request[Any, Any, Any], event_id: FromPath[str]) -> RoundInfo:
+@json_post("/api/admin/events/{event_id:str}/pair", sync_to_thread=True, tags=["organiser"])
+def api_pair(request: Request[Any, Any, Any], event_id: FromPath[str]) -> Response[RoundInfo]:
     """Pair the next round (409 naming the tables without a result)."""
-    organiser(request)
-    with writing(request) as session:
-        number = service.pair(session, event_id).number
-        return export.round_info(session, event_id, number)
+    return _change(request, lambda s: export.round_info(s, event_id, service.pair(s, event_id).number))
 
 
-@post("/api/admin/events/{event_id:str}/drop", sync_to_thread=True, tags=["organiser"])
-def api_drop(request: Request[Any, Any, Any], event_id: FromPath[str], data: JSONBody[PlayerRef]) -> list[TableClaims]:
+@json_post("/api/admin/events/{event_id:str}/drop", sync_to_thread=True, tags=["organiser"])
+def api_drop(request: Request[Any, Any, Any], event_id: FromPath[str], data: JSONBody[PlayerRef]) -> Response[list[TableClaims]]:
     """Drop a player (mid-round, their open match goes to the opponent)."""
-    organiser(request)
-    with writing(request) as session:
-        drop_player(session, event_id, data.player)
-    return _tables(request, event_id)
+    return _change(request, _then_tables(event_id, lambda s: drop_player(s, event_id, data.player)))
 
 
-@post("/api/admin/events/{event_id:str}/clock", sync_to_thread=True, tags=["organiser"])
-def api_clock(request: Request[Any, Any, Any], event_id: FromPath[str], data: JSONBody[ClockStart]) -> RoundInfo:
+@json_post("/api/admin/events/{event_id:str}/clock", sync_to_thread=True, tags=["organiser"])
+def api_clock(request: Request[Any, Any, Any], event_id: FromPath[str], data: JSONBody[ClockStart]) -> Response[RoundInfo]:
     """Start the current round's clock now (409 once started: extend tables instead)."""
-    organiser(request)
-    with writing(request) as session:
-        number = service.start_round(session, event_id, data.minutes).number
-        return export.round_info(session, event_id, number)
+    return _change(request, lambda s: export.round_info(s, event_id, service.start_round(s, event_id, data.minutes).number))
 
 
-@post("/api/admin/events/{event_id:str}/extend", sync_to_thread=True, tags=["organiser"])
-def api_extend(request: Request[Any, Any, Any], event_id: FromPath[str], data: JSONBody[Extension]) -> list[TableClaims]:
+@json_post("/api/admin/events/{event_id:str}/extend", sync_to_thread=True, tags=["organiser"])
+def api_extend(request: Request[Any, Any, Any], event_id: FromPath[str], data: JSONBody[Extension]) -> Response[list[TableClaims]]:
     """Give a table of the current round extra minutes, with a reason."""
-    organiser(request)
-    with writing(request) as session:
-        extend_table(session, event_id, data.table, data.minutes, data.reason)
-    return _tables(request, event_id)
+    return _change(request, _then_tables(event_id, lambda s: extend_table(s, event_id, data.table, data.minutes, data.reason)))
 
 
-@post("/api/admin/events/{event_id:str}/codes", sync_to_thread=True, tags=["organiser"])
-def api_code(request: Request[Any, Any, Any], event_id: FromPath[str], data: JSONBody[PlayerRef]) -> Code:
+@json_post("/api/admin/events/{event_id:str}/codes", sync_to_thread=True, tags=["organiser"])
+def api_code(request: Request[Any, Any, Any], event_id: FromPath[str], data: JSONBody[PlayerRef]) -> Response[Code]:
     """A new one-time sign-in code for a player (their older codes and sessions stop working)."""
-    organiser(request)
-    with writing(request) as session:
-        return new_code(request, session, event_id, data.player)
+    return _change(request, lambda s: new_code(request, s, event_id, data.player), private=True)
 
 
 HANDLERS = [

@@ -1,55 +1,81 @@
 """Players on `tournament serve`: sign in with the slip's one-time code, see their table, report, confirm.
 
-Pages (`/join`, `/me`, forms posting under `/me/...` with a CSRF token) and
-their JSON twins (`/api/join`, `/api/me...`, with `Authorization: Bearer`).
+Pages (`/join`, `/me`, forms posting under `/me/...` with a CSRF token and a
+one-time key, each answered by a redirect: `web/receipts.py`) and their JSON
+twins (`/api/join`, `/api/me...`, with `Authorization: Bearer`).
 A player only ever acts on their own table of the current round: the table
 comes from their session, never from the request.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
+import msgspec
 from litestar import Request, Response, get, post
 from litestar.concurrency import sync_to_thread
 from litestar.datastructures import UploadFile
-from litestar.params import JSONBody, MultipartBody
+from litestar.params import FromQuery, JSONBody, MultipartBody
 from litestar.response import Redirect, Template
+from sqlalchemy.orm import Session
 
 from schemas.web import Confirmation, Joined, MatchView, ResultClaim, SignIn, TableClaims
 from tournament import service
-from tournament.web import views
-from tournament.web.auth import forget, guarded, identity, keep, player
-from tournament.web.common import reading, status_of, whole_number, whole_numbers, writing
+from tournament.web import receipts, views
+from tournament.web.auth import COOKIE, client, forget, identity, keep, player
+from tournament.web.common import json_post, reading, whole_number, whole_numbers, writing
 from tournament.web.public import page
 
 Logs = list[tuple[str, bytes]]
 
 
-def _exchange(request: Request[Any, Any, Any], code: str) -> tuple[service.Identity, str]:
-    return guarded(request, lambda session: service.exchange_code(session, code), write=True)
-
-
-@get("/join", sync_to_thread=False, include_in_schema=False)
-def join_page() -> Template:
-    """The sign-in form; the slip's QR link carries the code after `#`, which a browser never sends to a server."""
-    return page_plain("join")
+@get("/join", include_in_schema=False)
+async def join_page(request: Request[Any, Any, Any], r: FromQuery[str] = "") -> Template:
+    """The sign-in form (with why the last try was refused); the slip's QR link carries the code after `#`,
+    which a browser never sends to a server."""
+    # async, with its own thread: Litestar 2.25 wraps a sync_to_thread handler twice when another handler
+    # (POST /join) shares its path, and the second wrapper hands back an un-awaited coroutine
+    return page_plain("join", **await sync_to_thread(receipts.shown, request, r, ""))
 
 
 def page_plain(name: str, **context: Any) -> Template:
     return Template(template_name=f"web/{name}.html.j2", context={"event": None, "version": None, **context})
 
 
+def _sign_in(request: Request[Any, Any, Any], key: str, code: str, mine: service.Identity | None, *, api: bool) -> receipts.Answer:
+    """Spend a code once for `key` (a page's form or the API). A signed-in player's own used code again
+    is no refusal: they are simply shown their page."""
+
+    def change(session: Session) -> receipts.Outcome:
+        try:
+            who, secret = service.exchange_code(session, code, client(request))
+        except service.Spent as exc:
+            if not api and mine == exc.identity:
+                return receipts.Outcome("")
+            raise
+        joined = Joined(who.event_id, who.player, secret, "player")
+        return receipts.Outcome("", private=msgspec.json.encode(joined) if api else secret)
+
+    return receipts.once(request, key, "", change)
+
+
 @post("/join", include_in_schema=False)
 async def join(request: Request[Any, Any, Any]) -> Response[Any]:
     form = await request.form()
-    _who, secret = await sync_to_thread(_exchange, request, str(form.get("code", "")))
-    return keep(Redirect("/me", status_code=303), request, secret, "player")
+    key = receipts.given_key(form.get("_key"), "_key")
+    mine = await sync_to_thread(identity, request)
+    answer = await sync_to_thread(_sign_in, request, key, str(form.get("code", "")), mine, api=False)
+    if not answer.ok:
+        return Redirect(f"/join?r={key}", status_code=303)
+    done = Redirect("/me", status_code=303)
+    return keep(done, request, answer.private, "player") if answer.private else done
 
 
 @post("/signout", include_in_schema=False)
 async def sign_out(request: Request[Any, Any, Any]) -> Response[Any]:
-    secret = request.cookies.get("hj_session")
+    """Sign out (a repeat changes nothing: the session is gone already)."""
+    secret = request.cookies.get(COOKIE)
     if secret:
         await sync_to_thread(_forget_session, request, secret)
     return forget(Redirect("/", status_code=303))
@@ -60,50 +86,45 @@ def _forget_session(request: Request[Any, Any, Any], secret: str) -> None:
         service.sign_out(session, secret)
 
 
-def _me_page(request: Request[Any, Any, Any], who: service.Identity, status: int = 200, **notices: Any) -> Template:
-    assert who.event_id is not None and who.player is not None
-    with reading(request) as session:
-        event = service.get_event(session, who.event_id)
-        view = views.match_view(session, who.event_id, who.player)
-        shown = views.names(session, who.event_id)
-        answer = page(request, "me", session, event, view=view, names=shown, notice=notices.get("notice"),
-                      error=notices.get("error"), refused=notices.get("refused"))
-    answer.status_code = status
-    return answer
-
-
 @get("/me", sync_to_thread=True, include_in_schema=False)
-def me(request: Request[Any, Any, Any]) -> Response[Any]:
-    """The signed-in player's table of the current round, its claims, and what they can do."""
+def me(request: Request[Any, Any, Any], r: FromQuery[str] = "") -> Response[Any]:
+    """The signed-in player's table of the current round, its claims, what they can do, and the answer to
+    their last form (`?r=KEY`)."""
     who = identity(request)
     if who is None:
         return Redirect("/join")
     if who.role == "organiser":
         return Redirect("/admin")
-    return _me_page(request, who)
+    assert who.event_id is not None and who.player is not None
+    shown = receipts.shown(request, r, receipts.owner_of(who))
+    with reading(request) as session:
+        event = service.get_event(session, who.event_id)
+        view = views.match_view(session, who.event_id, who.player)
+        return page(request, "me", session, event, view=view, names=views.names(session, who.event_id),
+                    notice=shown.get("notice"), error=shown.get("error"), refused=shown.get("refused"))
 
 
-def _act(request: Request[Any, Any, Any], action: str, **kwargs: Any) -> Template:
-    """Run a player's action on their own table; the page again, with what happened (or why not)."""
-    who = player(request)
-    try:
-        with writing(request) as session:
-            state = _run(session, who, action, **kwargs).state
-    except service.TournamentError as exc:
-        refused = views.referee_error(exc) if isinstance(exc, service.LogRejected) else None
-        return _me_page(request, who, status_of(exc), error=exc.message, refused=refused)
-    done = "The result is in: everyone at the table agrees." if state == "done" else (
-        "The claims at your table differ: a judge will decide." if state == "disputed" else
-        "Saved. The other player(s) at your table must confirm it."
-    )
-    return _me_page(request, who, notice=done)
-
-
-def _run(session: Any, who: service.Identity, action: str, **kwargs: Any) -> service.TableState:
+def _run(session: Session, who: service.Identity, action: str, **kwargs: Any) -> service.TableState:
     assert who.event_id is not None and who.player is not None
     if action == "claim":
         return service.claim(session, who.event_id, who.player, **kwargs)
     return service.confirm(session, who.event_id, who.player, **kwargs)
+
+
+def _said(state: str) -> str:
+    return "The result is in: everyone at the table agrees." if state == "done" else (
+        "The claims at your table differ: a judge will decide." if state == "disputed" else
+        "Saved. The other player(s) at your table must confirm it."
+    )
+
+
+def _act(request: Request[Any, Any, Any], form: Any, action: str, arguments: Callable[[], dict[str, Any]]) -> Response[Any]:
+    """A player's form: their action on their own table, once for the form's key; then their page, which
+    says what happened (or why not)."""
+    who = player(request)
+    key = receipts.given_key(form.get("_key"), "_key")
+    receipts.once(request, key, receipts.owner_of(who), lambda session: receipts.Outcome(_said(_run(session, who, action, **arguments()).state)))
+    return Redirect(f"/me?r={key}", status_code=303)
 
 
 async def _logs(form: Any) -> Logs:
@@ -111,45 +132,44 @@ async def _logs(form: Any) -> Logs:
     return [(f.filename, await f.read()) for f in files]
 
 
+def _typed(form: Any) -> dict[str, Any]:
+    """Games won (and drawn games), or a pod's places, as the player typed them."""
+    places = whole_numbers(form, "place")
+    return {"places": places} if places else {"result": service.Tally(whole_numbers(form, "games"), whole_number(form, "draws", 0))}
+
+
 @post("/me/result", include_in_schema=False)
-async def report_form(request: Request[Any, Any, Any]) -> Template:
+async def report_form(request: Request[Any, Any, Any]) -> Response[Any]:
     """Games won (and drawn games), or a pod's places, as the player typed them."""
     form = await request.form()
-    try:
-        places = whole_numbers(form, "place")
-        kwargs: dict[str, Any] = {"places": places} if places else {
-            "result": service.Tally(whole_numbers(form, "games"), whole_number(form, "draws", 0))
-        }
-    except service.Usage as exc:
-        who = await sync_to_thread(player, request)
-        return await sync_to_thread(_me_page, request, who, 400, error=exc.message)
-    return await sync_to_thread(_act, request, "claim", **kwargs)
+    return await sync_to_thread(_act, request, form, "claim", lambda: _typed(form))
 
 
 @post("/me/logs", include_in_schema=False)
-async def upload_form(request: Request[Any, Any, Any]) -> Template:
-    """Upload the game logs; the referee's verdict shows at once."""
+async def upload_form(request: Request[Any, Any, Any]) -> Response[Any]:
+    """Upload the game logs; the referee's verdict shows on the page it leads to."""
     form = await request.form()
-    return await sync_to_thread(_act, request, "claim", logs=await _logs(form))
+    logs = await _logs(form)
+    return await sync_to_thread(_act, request, form, "claim", lambda: {"logs": logs})
 
 
 @post("/me/confirm", include_in_schema=False)
-async def confirm_form(request: Request[Any, Any, Any]) -> Template:
+async def confirm_form(request: Request[Any, Any, Any]) -> Response[Any]:
     """Confirm another player's claim: for logs, by your own copies (their last lines) or the hashes typed in."""
     form = await request.form()
     copies = await _logs(form)
     lines = [service.last_line_hash(data) for _name, data in copies] or str(form.get("last_lines", "")).split()
-    return await sync_to_thread(_act, request, "confirm", claimant=str(form.get("claimant", "")), last_lines=lines)
+    return await sync_to_thread(_act, request, form, "confirm", lambda: {"claimant": str(form.get("claimant", "")), "last_lines": lines})
 
 
-# The JSON twins --------------------------------------------------------------
+# The JSON twins (an `Idempotency-Key` header makes a repeat get the first answer) -------------------
 
 
-@post("/api/join", sync_to_thread=True, tags=["players"])
-def api_join(request: Request[Any, Any, Any], data: JSONBody[SignIn]) -> Joined:
+@json_post("/api/join", sync_to_thread=True, tags=["players"])
+def api_join(request: Request[Any, Any, Any], data: JSONBody[SignIn]) -> Response[Any]:
     """Spend a one-time sign-in code for a session (401 for a wrong or used code; 429 after too many)."""
-    who, secret = _exchange(request, data.code)
-    return Joined(who.event_id, who.player, secret, "player")
+    key = receipts.given_key(request.headers.get("idempotency-key"), "Idempotency-Key")
+    return receipts.api_answer(_sign_in(request, key, data.code, None, api=True))
 
 
 @get("/api/me", sync_to_thread=True, tags=["players"])
@@ -161,16 +181,19 @@ def api_me(request: Request[Any, Any, Any]) -> MatchView:
         return views.match_view(session, who.event_id, who.player)
 
 
-def _answer(request: Request[Any, Any, Any], action: str, **kwargs: Any) -> TableClaims:
+def _answer(request: Request[Any, Any, Any], action: str, **kwargs: Any) -> Response[Any]:
     who = player(request)
     assert who.event_id is not None
-    with writing(request) as session:
-        state = _run(session, who, action, **kwargs)
-        return views.table_claims(session, service.get_event(session, who.event_id), state)
+    event_id = who.event_id
+
+    def change(session: Session) -> TableClaims:
+        return views.table_claims(session, service.get_event(session, event_id), _run(session, who, action, **kwargs))
+
+    return receipts.api_change(request, receipts.owner_of(who), change)
 
 
-@post("/api/me/claim", sync_to_thread=True, tags=["players"])
-def api_claim(request: Request[Any, Any, Any], data: JSONBody[ResultClaim]) -> TableClaims:
+@json_post("/api/me/claim", sync_to_thread=True, tags=["players"])
+def api_claim(request: Request[Any, Any, Any], data: JSONBody[ResultClaim]) -> Response[TableClaims]:
     """Claim your table's result: `games` (and `draws`), or a pod's `places`."""
     kwargs: dict[str, Any] = {"places": data.places} if data.places is not None else {
         "result": service.Tally(data.games or {}, data.draws)
@@ -178,18 +201,18 @@ def api_claim(request: Request[Any, Any, Any], data: JSONBody[ResultClaim]) -> T
     return _answer(request, "claim", **kwargs)
 
 
-@post("/api/me/logs", tags=["players"])
+@json_post("/api/me/logs", tags=["players"])
 async def api_logs(
     request: Request[Any, Any, Any],
     data: MultipartBody[dict[str, Any]],
-) -> TableClaims:
+) -> Response[TableClaims]:
     """Upload your table's game logs (form field `log`, once per game, in order); 422 with the referee's verdict."""
     form = await request.form()
     return await sync_to_thread(_answer, request, "claim", logs=await _logs(form))
 
 
-@post("/api/me/confirm", sync_to_thread=True, tags=["players"])
-def api_confirm(request: Request[Any, Any, Any], data: JSONBody[Confirmation]) -> TableClaims:
+@json_post("/api/me/confirm", sync_to_thread=True, tags=["players"])
+def api_confirm(request: Request[Any, Any, Any], data: JSONBody[Confirmation]) -> Response[TableClaims]:
     """Confirm another player's claim at your table (logs: each one's last-line SHA-256, in order)."""
     return _answer(request, "confirm", claimant=data.claimant, last_lines=data.last_lines)
 

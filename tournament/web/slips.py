@@ -11,7 +11,18 @@ from __future__ import annotations
 from sqlalchemy.orm import Session
 
 from tournament import export, pages, service
-from tournament.web import views
+from tournament.web import addresses, views
+
+
+def base_url(session: Session, given: str | None) -> tuple[str, str | None]:
+    """The address the slips' links use, and a warning to show when it is a guess: `given` (`--url`), else what
+    `serve --public-url` stored, else this machine's address on its network, with the default port."""
+    if given:
+        return service.check_public_url(given), None
+    stored = service.public_url(session)
+    if stored:
+        return stored, None
+    return addresses.for_phones("0.0.0.0", 8000, None)
 
 
 def signin_slips(session: Session, event_id: str, base_url: str) -> str:

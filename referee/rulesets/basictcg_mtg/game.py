@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from typing import Any, NoReturn
 
 from referee.ruleset import CHANCE, JUDGE, Illegal, Seat, TableRuleset, require_actor, sees, veiled
-from referee.rulesets.basictcg_mtg import bot, flow, options
+from referee.rulesets.basictcg_mtg import bot, decks, flow, options
 from referee.rulesets.basictcg_mtg.cards import built_in_setup, declared
 from referee.rulesets.basictcg_mtg.state import (
     InPlay,
@@ -69,6 +69,10 @@ class BasicTcgMtg(TableRuleset):
     def default_setup(self, players: list[str], rng: random.Random) -> bt.Setup:
         """Built-in cards, 24 random ones a player, threshold 10 so bot games stay short."""
         return built_in_setup(players, rng)
+
+    def deck_rules(self) -> decks.BasicTcgDecks:
+        """BT-1.2 to BT-1.4, the checks `start` makes of each deck (decks.py)."""
+        return decks.RULES
 
     def start(self, header: Header, setup: bt.Setup) -> State:
         """Check seats, cards and decks (BT-1), then owe the opening hands and the first draw."""
@@ -441,14 +445,10 @@ class BasicTcgMtg(TableRuleset):
 
 def deck_fault(players: list[str], setup: bt.Setup) -> NoReturn:
     """BT-1.4: raise for the first card, in deck order, whose name is undeclared or whose id was seen before."""
-    seen: set[str] = set()
+    taken: set[str] = set()
     for player in players:
-        for card_id, name in setup.decks[player].items():
-            if name not in setup.cards:
-                raise Illegal("BT-1.4", f"{player}'s card {card_id} is {name!r}, which the setup does not declare")
-            if card_id in seen:
-                raise Illegal("BT-1.4", f"card id {card_id} is in two decks; ids must be unique")
-            seen.add(card_id)
+        for problem in decks.problems(setup.cards, setup.decks[player], f"{player}'s", taken):
+            raise problem
     raise AssertionError("deck_fault is called only for a setup with such a card")
 
 

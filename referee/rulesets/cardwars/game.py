@@ -91,6 +91,7 @@ class Cardwars(TableRuleset):
     title = "Cardwars: two 27-card half decks, 20 life"
     setup_type = cw.Setup
     records = cw.RECORDS
+    fixed_deck = "half of one standard 54-card deck (two whole suits and a joker), which the setup's `suits` gives each player (CW-1.2)"
 
     # -- the interface ---------------------------------------------------------
 

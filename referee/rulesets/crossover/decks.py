@@ -1,16 +1,20 @@
-"""Decks: the checks every declared deck passes (XO-1.2 to XO-1.6), and the built-in decks bots play.
+"""Decks: the checks every declared deck passes (XO-1.2 to XO-1.6), the deck as a list, and the built-in decks bots play.
 
 A declared deck is translated card by card, once per deck (a player brings
-the same deck to every round). Every built-in card name is invented.
+the same deck to every round). `start` and `referee deck check` run the same
+checks (`problems`). Every built-in card name is invented.
 """
 
 from __future__ import annotations
 
 import random
+import re
+from collections.abc import Iterator
 
+from referee.decks import DeckList, DeckMalformed, DeckRules, Entry, card_of
 from referee.ruleset import Illegal
 from referee.rulesets.crossover.state import Roster, Side
-from referee.rulesets.crossover.translations import Mapped, Untranslatable, games, translator
+from referee.rulesets.crossover.translations import Mapped, Untranslatable, games, title, translator
 from schemas import crossover as xo
 from schemas.crossover import Card, Deck
 
@@ -29,18 +33,36 @@ def check(player: str, deck: xo.Deck) -> Side:
 
 
 def _roster(player: str, deck: xo.Deck) -> Roster:
-    """A deck not seen before, checked in rule order and translated."""
+    """A deck not seen before, checked in rule order (the first problem is raised) and translated."""
+    cards: dict[str, Mapped] = {}
+    for problem in problems(deck, f"{player}'s", cards):
+        raise problem
+    return Roster(cards)
+
+
+def problems(deck: xo.Deck, whose: str = "the", translated: dict[str, Mapped] | None = None) -> Iterator[Illegal]:
+    """Every rule of XO-1.2 to XO-1.6 the deck breaks, in the order the rules are checked.
+
+    Each card that translates is added to `translated` (by name), so a caller
+    that finds no problem has the whole translated deck.
+    """
     if deck.game not in _GAMES:
-        raise Illegal("XO-1.4", f"{player}'s deck is of {deck.game!r}, which has no translation (known: {', '.join(games())})")
+        yield Illegal("XO-1.4", f"{whose} deck is of {deck.game!r}, which has no translation (known: {', '.join(games())})")
+        return
     if len(deck.cards) != DECK_SIZE:
-        raise Illegal("XO-1.2", f"{player}'s deck holds {len(deck.cards)} cards; a deck holds exactly {DECK_SIZE}")
-    try:
-        roster = Roster(_translated(deck))
-    except Illegal as exc:
-        raise Illegal(exc.rule, f"{player}'s deck{exc.message}") from None
-    if not roster.groups["leader"]:
-        raise Illegal("XO-1.6", f"{player}'s deck holds no leader")
-    return roster
+        yield Illegal("XO-1.2", f"{whose} deck holds {len(deck.cards)} cards; a deck holds exactly {DECK_SIZE}")
+    translate = translator(deck.game)
+    cards = {} if translated is None else translated
+    for card in deck.cards:
+        if card.name in cards:
+            yield Illegal("XO-1.3", f"{whose} deck holds {card.name} twice; one copy of each card is allowed", card.name)
+            continue
+        try:
+            cards[card.name] = translate(card)
+        except Untranslatable as exc:
+            yield Illegal("XO-1.5", f"{whose} deck: {exc}", card.name)
+    if not any(mapped.type == "leader" for mapped in cards.values()):
+        yield Illegal("XO-1.6", f"{whose} deck holds no leader")
 
 
 # A player brings one deck to every round of an event, and the decoder hands every
@@ -52,20 +74,96 @@ def _roster(player: str, deck: xo.Deck) -> Roster:
 _seen: dict[int, tuple[Deck, Roster]] = {}
 SEEN_LIMIT = 256  # as many decks as the decoder remembers (referee/patterns.py REMEMBERED_LIMIT)
 _GAMES = frozenset(games())
+_WORD = re.compile(r"[a-z0-9][a-z0-9 _-]{0,31}")
+_STAT = re.compile(r"(?P<name>.+?)\s+(?P<value>-?[0-9]{1,9})")
 
 
-def _translated(deck: xo.Deck) -> dict[str, Mapped]:
-    """The deck's cards by name with their translations. Errors carry the message's end; the caller names the player."""
-    translate = translator(deck.game)
-    cards: dict[str, Mapped] = {}
-    for card in deck.cards:
-        if card.name in cards:
-            raise Illegal("XO-1.3", f" holds {card.name} twice; one copy of each card is allowed")
-        try:
-            cards[card.name] = translate(card)
-        except Untranslatable as exc:
-            raise Illegal("XO-1.5", f": {exc}") from None
-    return cards
+class CrossoverDecks(DeckRules[xo.Deck]):
+    """Crossover's deck rules, and its decks as lists: a `game:` line, then one card a line with its type and numbers.
+
+    A card line is `Name (kind: stat N, stat N; trait, trait)`; a built-in card
+    of the deck's game may be written by name alone (RULES.md, "Deck lists").
+    """
+
+    copies = False
+    fields = ("game",)
+    deck_type = xo.Deck
+
+    def deck_of(self, setup: xo.Setup, player: str) -> xo.Deck:
+        return setup.decks[player]
+
+    def problems(self, deck: xo.Deck, whose: str = "the") -> Iterator[Illegal]:
+        return problems(deck, whose)
+
+    def from_list(self, listed: DeckList) -> xo.Deck:
+        game = listed.fields.get("game")
+        if game is None:
+            raise DeckMalformed(f"the list must name its game on a line such as `game: dothack` (games: {', '.join(games())})", None, "game")
+        if not _WORD.fullmatch(game):
+            raise DeckMalformed(f"{game!r} is not a game's id (games: {', '.join(games())})", listed.lines["game"], "game")
+        built_in = {card.name: card for card in DECKS.get(game, ())}
+        cards: list[Card] = []
+        for entry in listed.entries:
+            card = card_of(entry, _card_of, built_in, f"the built-in {game} cards", "monster: strength 2")
+            cards += [card] * entry.count
+        return xo.Deck(game=game, cards=tuple(cards))
+
+    def to_list(self, deck: xo.Deck) -> DeckList:
+        return DeckList({"game": deck.game}, [Entry(card.name, 1, _details(card)) for card in deck.cards])
+
+    def facets(self, deck: xo.Deck) -> dict[str, str]:
+        leaders = [card.name for card in deck.cards if _is_leader(deck.game, card)]
+        return {"game": title(deck.game) if deck.game in _GAMES else deck.game, "leaders": ", ".join(leaders) or "none"}
+
+    def size(self, deck: xo.Deck) -> int:
+        return len(deck.cards)
+
+
+def _is_leader(game: str, card: Card) -> bool:
+    """Whether `card` translates to a leader (False for a card that does not translate)."""
+    if game not in _GAMES:
+        return False
+    try:
+        return translator(game)(card).type == "leader"
+    except Untranslatable:
+        return False
+
+
+def _details(card: Card) -> str:
+    """`kind: stat N, ...; trait, ...` (numbers and traits sorted, so equal cards read alike)."""
+    text = card.kind
+    if card.stats:
+        text += ": " + ", ".join(f"{name} {value}" for name, value in sorted(card.stats.items()))
+    if card.traits:
+        text += "; " + ", ".join(sorted(card.traits))
+    return text
+
+
+def _card_of(entry: Entry) -> Card:
+    """The card a line's details describe (case does not matter in them)."""
+    head, _, traits_text = entry.details.partition(";")
+    kind, _, stats_text = head.partition(":")
+
+    def word(text: str, what: str) -> str:
+        text = " ".join(text.lower().split())
+        if not _WORD.fullmatch(text):
+            raise DeckMalformed(f"{entry.name}: {what} {text!r} is not a word of lower-case letters, digits, spaces, _ or -", entry.line, "details")
+        return text
+
+    stats: dict[str, int] = {}
+    for item in filter(None, (part.strip() for part in stats_text.split(","))):
+        found = _STAT.fullmatch(item)
+        if found is None:
+            raise DeckMalformed(f"{entry.name}: {item!r} is not a number with its name, as in `strength 2`", entry.line, "details")
+        name = word(found.group("name"), "the number's name")
+        if name in stats:
+            raise DeckMalformed(f"{entry.name}: {name} is given twice", entry.line, "details")
+        stats[name] = int(found.group("value"))
+    traits = tuple(word(t, "the trait") for t in traits_text.split(",") if t.strip())
+    return Card(name=entry.name, kind=word(kind, "the type"), stats=stats, traits=traits)
+
+
+RULES = CrossoverDecks()
 
 
 def _card(name: str, kind: str, *traits: str, **stats: int) -> Card:

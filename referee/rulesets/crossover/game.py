@@ -43,6 +43,10 @@ class Crossover(TableRuleset):
         """Built-in decks, every translation in use where seats allow, and a random first player."""
         return xo.Setup(first=rng.choice(players), decks=decks.deal(players, rng))
 
+    def deck_rules(self) -> decks.CrossoverDecks:
+        """XO-1.2 to XO-1.6, the checks `start` makes of each deck (decks.py)."""
+        return decks.RULES
+
     def start(self, header: Header, setup: xo.Setup) -> State:
         """Check seats and decks (XO-1) and begin the opening."""
         players = list(header.players)

@@ -51,6 +51,7 @@ class Maginot(TableRuleset):
     records = mg.RECORDS
     min_players = 2
     max_players = 6
+    fixed_deck = "a full standard 54-card deck for every player, the 52 cards and both jokers (MG-1.2)"
 
     # -- the interface ---------------------------------------------------------
 

@@ -16,10 +16,19 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping
-from typing import Any, NoReturn
+from typing import Any
 
 from referee.ruleset import CHANCE, JUDGE, Illegal, Ruleset, Seat
-from referee.rulesets.stccg_multiplayer import bot, checks, flow, movement, named, options, seats
+from referee.rulesets.stccg_multiplayer import (
+    bot,
+    checks,
+    decks,
+    flow,
+    movement,
+    named,
+    options,
+    seats,
+)
 from referee.rulesets.stccg_multiplayer.cards import (
     ALIEN_PROBE,
     BORG_OUTPOST,
@@ -28,29 +37,14 @@ from referee.rulesets.stccg_multiplayer.cards import (
     NAMED,
     ONE_TARGET,
     PLASMA_FIRE,
-    THE_SPACE,
 )
 from referee.rulesets.stccg_multiplayer.grid import Grid, Loc
-from referee.rulesets.stccg_multiplayer.state import NEBULA, Player, Ship, State, counted
+from referee.rulesets.stccg_multiplayer.state import Player, Ship, State, counted
 from schemas import stccg_multiplayer as sg
 from schemas.log import Concede, GameLoss, Header, Record, Time
 from schemas.verdict import Result
 
-MISSIONS, SEED_CARDS, DRAW_CARDS = 6, 30, 30
 BOT_TURN_LIMIT = 40
-
-
-def _mission_fault(player: str, missions: list[sg.Mission], names: set[str]) -> NoReturn:
-    """Raise for the first of `player`'s missions, in deck order, that is The Space (SG-1.5), or the Nebula or a name
-    taken by an earlier deck (`names`) or earlier in this one (SG-1.4); `start` calls it once it knows one is."""
-    taken = set(names)  # a copy, so this deck's names join only for the walk
-    for mission in missions:
-        if mission.name == THE_SPACE:
-            raise Illegal("SG-1.5", f"{player}'s deck holds The Space, which this format bans")
-        if mission.name in taken or mission.name == NEBULA.name:
-            raise Illegal("SG-1.4", f"the mission {mission.name!r} appears twice (or is the Nebula)")
-        taken.add(mission.name)
-    raise AssertionError("called only for missions with a fault")
 
 
 class StccgMultiplayer(Ruleset):
@@ -96,6 +90,10 @@ class StccgMultiplayer(Ruleset):
         """Invented decks (bot.py) and a random first player."""
         return bot.setup(players, rng)
 
+    def deck_rules(self) -> decks.StccgDecks:
+        """SG-1.2 to SG-1.5, the checks `start` makes of each deck (decks.py)."""
+        return decks.RULES
+
     def start(self, header: Header, setup: sg.Setup) -> State:
         """Check seats and decks (SG-1) and place the Nebula (SG-2.3)."""
         players = list(header.players)
@@ -109,19 +107,11 @@ class StccgMultiplayer(Ruleset):
         seats: dict[str, Player] = {}
         for player in players:
             deck = setup.decks[player]
-            if len(deck.missions) != MISSIONS or len(deck.missions) + len(deck.seeds) != SEED_CARDS:
-                raise Illegal("SG-1.2", f"{player}'s seed deck must be 30 cards, six of them missions")
-            if len(deck.draw) != DRAW_CARDS:
-                raise Illegal("SG-1.2", f"{player}'s draw deck must be 30 cards, not {len(deck.draw)}")
-            seeds, draw = counted(deck.seeds), counted(deck.draw)
-            if THE_SPACE in seeds or THE_SPACE in draw:
-                raise Illegal("SG-1.5", f"{player}'s deck holds The Space, which this format bans")
+            for problem in decks.problems(deck, f"{player}'s", names):  # the first problem, if any
+                raise problem
             missions = {mission.name: mission for mission in deck.missions}
-            # six different names, none taken by an earlier deck, none barred; else walk them in order to name the first fault
-            if len(missions) < MISSIONS or not names.isdisjoint(missions) or THE_SPACE in missions or NEBULA.name in missions:
-                _mission_fault(player, deck.missions, names)
             names.update(missions)
-            seats[player] = Player(missions, seeds, draw, {})
+            seats[player] = Player(missions, counted(deck.seeds), counted(deck.draw), {})
         state = State(players, setup.first, {p: seats[p] for p in setup.decks})
         state.handlers.update(self._handlers)
         return state

@@ -16,7 +16,7 @@ from types import ModuleType
 from referee.rulesets.crossover.translations.base import Mapped, Untranslatable
 from schemas.crossover import Card
 
-__all__ = ["Mapped", "Untranslatable", "games", "translate"]
+__all__ = ["Mapped", "Untranslatable", "games", "title", "translate"]
 
 
 @cache
@@ -33,6 +33,12 @@ def _modules() -> dict[str, ModuleType]:
 def games() -> list[str]:
     """The ids of every game with a translation, sorted."""
     return sorted(_modules())
+
+
+def title(game: str) -> str:
+    """The card game's name as its players write it (`.hack//Enemy`); KeyError when there is no such translation."""
+    name: str = _modules()[game].TITLE
+    return name
 
 
 def translator(game: str) -> Callable[[Card], Mapped]:
