@@ -61,7 +61,7 @@ def register(
 ) -> None:
     """Register players, all or none. After round 1 is paired they are late entries joining the next round.
 
-    Each player is a person across events (T-67): the one named by --person or --external-id, or a new one.
+    Each player is a person across events (T-90): the one named by --person or --external-id, or a new one.
     """
     given, known = names or [], person or []
     if source is not None:
@@ -104,7 +104,7 @@ def register(
     for player, others in namesakes.items():
         err.print(
             f"note: {person_of[player]} is a new person with the name of {', '.join(others)}; if they are the same, "
-            f"`tournament link {event} {player} --person {others[0]}` (T-67)", markup=False,
+            f"`tournament link {event} {player} --person {others[0]}` (T-90)", markup=False,
         )
 
 
@@ -117,7 +117,7 @@ def link(
     db: DbOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Say which person a player of an event is (a registration that made a new person by mistake, T-67)."""
+    """Say which person a player of an event is (a registration that made a new person by mistake, T-90)."""
     with transaction(db) as session:
         service.link(session, event, player, person, reason)
         name = service.get_person(session, person).name

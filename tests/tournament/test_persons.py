@@ -1,4 +1,4 @@
-"""People across events (T-67): who a registration is, linking, a person's events, matches and results."""
+"""People across events (T-90): who a registration is, linking, a person's events, matches and results."""
 
 from __future__ import annotations
 

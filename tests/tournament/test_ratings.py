@@ -1,4 +1,4 @@
-"""Ratings: Glicko-2 against Glickman's worked example, OpenSkill against the package, and what counts (T-68).
+"""Ratings: Glicko-2 against Glickman's worked example, OpenSkill against the package, and what counts (T-91).
 
 The Glicko-2 figures come from Mark Glickman, "Example of the Glicko-2 system"
 (Boston University, 2013): a player rated 1500, RD 200, volatility 0.06, with
@@ -109,7 +109,7 @@ def _event(db: str, event: str, rated: bool, people: tuple[str, ...] = ("ann", "
 
 
 def test_what_counts_for_the_ratings(db_url: str) -> None:
-    """T-68: rated events only; a drop's concession and an intentional draw are no game; a drawn match is half."""
+    """T-91: rated events only; a drop's concession and an intentional draw are no game; a drawn match is half."""
     for number, _ in enumerate(_event(db_url, "unrated", False), start=1):
         cli(db_url, "report", "unrated", "--table", str(number), "2-0")
     assert cli_json(db_url, "ratings") == []

@@ -11,7 +11,7 @@ One module per concern; callers use `service.<name>` for all of them:
 - `queries`: reading the event, players, rounds, tables and pods;
 - `events`: creating an event; `roster`: registering, renaming, pausing and dropping players, pre-assigned byes;
 - `people`: display names, ids derived from them, people from a CSV file;
-- `persons`: who players are across events (T-67), linking them; `ratings`: every rated event's results, rated;
+- `persons`: who players are across events (T-90), linking them; `ratings`: every rated event's results, rated;
 - `clock`: the round clock and time extensions; `amend`: unpairing a round, a judge's seat swap;
 - `entry`: results at a scorekeeper's speed (2-1 scores, a whole round from a file);
 - `elimination`: brackets as they stand; `ranking`: standings and entrants;

@@ -33,7 +33,7 @@ ID_ROOM = 58  # a derived id leaves room for a "-NNNNN" suffix within 64 charact
 @dataclass(frozen=True)
 class Person:
     """Someone to register: a display name, and optionally an id and a rating (higher is stronger);
-    who they are across events: an existing `person` (their id), or an `external_id` (T-67)."""
+    who they are across events: an existing `person` (their id), or an `external_id` (T-90)."""
 
     name: str
     id: str | None = None

@@ -1,4 +1,4 @@
-"""People across events: who each event's players are (T-67), and a person's events, matches and results.
+"""People across events: who each event's players are (T-90), and a person's events, matches and results.
 
 A `Person` (the `people` table; not `service.Person`, someone to register) is
 someone on this database; each event's `Player` names one

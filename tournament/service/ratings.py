@@ -2,7 +2,7 @@
 
 Nothing here is stored or typed: each call reads the rated events' results
 (the tables their logs are projected into, which `verify` holds to the logs)
-and rates them again, oldest event first. What counts (T-68): a two-player
+and rates them again, oldest event first. What counts (T-91): a two-player
 match with a result, as a win, a loss or a draw by games won, except a match
 conceded by a drop and an intentional draw (0-0), where no game was played; a
 pod with places, except a bye.

@@ -41,7 +41,7 @@ def register(session: Session, event_id: str, names: Sequence[str]) -> list[str]
 
 def register_people(session: Session, event_id: str, people: Sequence[Person]) -> list[Player]:
     """Register people, all or none: ids given are checked, missing ones derived from the names; each is a
-    person across events, found or made (T-67: `persons`).
+    person across events, found or made (T-90: `persons`).
 
     After round 1 is paired they are late entries joining the next round. One
     query for the ids taken and one flush, however many people.
