@@ -41,9 +41,12 @@ import msgspec
 from sqlalchemy import Engine
 from sqlalchemy.orm import Session
 
-from tournament import export, render, service, views
-from tournament.db import open_database
-from tournament.verification import verify
+from tournament import service
+from tournament.output import render
+from tournament.service import export
+from tournament.service.verification import verify
+from tournament.storage import viewcache
+from tournament.storage.db import open_database
 
 EVENT = "big"
 PROC_STATUS = Path("/proc/self/status")
@@ -127,7 +130,7 @@ def run_event(url: str, engine: Engine, players: int, rounds: int, steps: Steps)
         with steps.step(f"results round {number} ({len(rows):,} tables)"):
             write(lambda s, rows=rows: service.import_results(s, EVENT, rows))
 
-    def kept(session: Session) -> views.Standings:
+    def kept(session: Session) -> viewcache.Standings:
         view = export.standings_view(session, EVENT)
         export.remember(session, EVENT, view)  # SQLite only, as `standings` does
         return view
@@ -136,7 +139,7 @@ def run_event(url: str, engine: Engine, players: int, rounds: int, steps: Steps)
         view = read(kept)
     if engine.dialect.name == "sqlite":
         with steps.step("standings again (the kept view)"):
-            assert views.cached(url, views.Standings, EVENT) == view
+            assert viewcache.cached(url, viewcache.Standings, EVENT) == view
     info = view.event
     header, cells = render.standing_cells(view.rows)
     title = f"{info.name}: standings after round {info.rounds}"

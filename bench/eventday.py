@@ -34,7 +34,7 @@ from pathlib import Path
 
 PROGRAM = [shutil.which("tournament") or "", "--db"]
 if not PROGRAM[0]:
-    PROGRAM = [sys.executable, "-c", "from tournament.cli import main; main()", "--db"]
+    PROGRAM = [sys.executable, "-c", "from tournament.cli.app import main; main()", "--db"]
 
 
 def run(db: str, *args: str) -> str:

@@ -24,7 +24,7 @@ import networkx as nx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tournament.pairing import Costs, Entrant, pair_swiss
+from tournament.formats.pairing import Costs, Entrant, pair_swiss
 
 SIZES = (64, 128, 256, 512, 1000, 10_000)
 QUICK_SIZES = (64, 128, 256, 1000)

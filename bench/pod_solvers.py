@@ -2,8 +2,8 @@
 
     python bench/pod_solvers.py [--limit 20] [--players 13 20 21 40 64]
 
-Why tournament/podsolver.py uses OR-Tools CP-SAT and not a MIP on HiGHS:
-this bench builds the one model (tournament/podsolver.py's docstring) for
+Why tournament/formats/podsolver.py uses OR-Tools CP-SAT and not a MIP on HiGHS:
+this bench builds the one model (tournament/formats/podsolver.py's docstring) for
 both solvers, on the rounds of simulated events (the bench in bench/pods.py,
 5 rounds, tables of 4), without the search's grouping as a hint, so each
 solver proves the minimum from scratch. Two objectives: `repeats` alone (what
@@ -24,8 +24,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tournament import podsolver
-from tournament.pods import PodEntrant, pair_pods, table_sizes, tally_seats
+from tournament.formats import podsolver
+from tournament.formats.pods import PodEntrant, pair_pods, table_sizes, tally_seats
 
 
 def rounds(players: int, size: int, count: int, seed: int) -> list[tuple[list[int], list[tuple[int, int]], list[int]]]:

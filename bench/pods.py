@@ -1,4 +1,4 @@
-"""Pods pairing (`tournament.pods.pair_pods`) on simulated events: time, repeats against the proven fewest, seat balance.
+"""Pods pairing (`tournament.formats.pods.pair_pods`) on simulated events: time, repeats against the proven fewest, seat balance.
 
     python bench/pods.py [--quick] [--size 4] [--rounds 5] [--seed 2]
 
@@ -41,7 +41,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tournament.pods import (
+from tournament.formats.pods import (
     PodEntrant,
     Points,
     best_balance,

@@ -48,10 +48,10 @@ from sqlalchemy.orm import Session
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tournament import service
-from tournament.db import open_database
-from tournament.eventlog import decode
-from tournament.models import LogEntry
-from tournament.verification import verify
+from tournament.service.verification import verify
+from tournament.storage.db import open_database
+from tournament.storage.eventlog import decode
+from tournament.storage.models import LogEntry
 
 EVENT = "bench"
 MOST_PLAYERS = 2000
@@ -110,7 +110,7 @@ def prepare(url: str, players: int) -> tuple[dict[str, str], list[tuple[str, str
 
 def start_server(url: str, port: int, workers: int) -> subprocess.Popen[bytes]:
     env = dict(os.environ, TOURNAMENT_DB=url, TOURNAMENT_ADMIN_TOKEN="bench-organiser-token-0123456789")
-    command = [sys.executable, "-c", "from tournament.cli import main; main()", "serve", "--port", str(port), "--workers", str(workers)]
+    command = [sys.executable, "-c", "from tournament.cli.app import main; main()", "serve", "--port", str(port), "--workers", str(workers)]
     server = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:

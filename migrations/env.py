@@ -5,8 +5,8 @@ from __future__ import annotations
 from alembic import context
 from sqlalchemy import Connection, text
 
-from tournament.db import database_url, make_engine
-from tournament.models import Base
+from tournament.storage.db import database_url, make_engine
+from tournament.storage.models import Base
 
 # An arbitrary constant: PostgreSQL processes migrating at once take turns on it.
 MIGRATION_LOCK = 7_411_906

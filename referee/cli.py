@@ -18,19 +18,12 @@ import msgspec
 import typer
 
 from referee import console
-from referee.console import emit_json, err, out
+from referee.console import INT64_MAX, emit_json, err, out
 from referee.deck_cli import app as deck_app
 from referee.engine import LEGAL_COUNTED, Replay, advance, judge, judge_file, legal_listing
-from referee.logio import (
-    DECODE_ERRORS,
-    ENCODER,
-    Malformed,
-    explain,
-    line_hash,
-    record_decoder,
-    repeated_key,
-    strip_ending,
-)
+from referee.linecheck import DECODE_ERRORS, Malformed, explain, repeated_key
+from referee.logio import ENCODER, line_hash, record_decoder, strip_ending
+from referee.rejudge_cli import rejudge as rejudge_cmd
 from referee.ruleset import Illegal
 from referee.rulesets import get as get_ruleset
 from referee.rulesets import ids as ruleset_ids
@@ -46,6 +39,7 @@ app = typer.Typer(
 )
 
 app.add_typer(deck_app, name="deck")
+app.command("rejudge")(rejudge_cmd)
 
 DISPUTE_PART = 1  # as diff and cmp: 0 the same, 1 different, 2 trouble
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")]
@@ -131,7 +125,7 @@ def more_text(more: int) -> str:
 @app.command()
 def validate(
     logs: Annotated[list[str], typer.Argument(help="Log files; - reads stdin.", metavar="LOG...")],
-    jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Worker processes.")] = 1,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, max=1024, help="Worker processes.")] = 1,
     quiet: Annotated[
         bool, typer.Option("--quiet", "-q", help="Print only the logs that are not legal (with --json: always an array).")
     ] = False,
@@ -210,7 +204,7 @@ def _at_point(path: str, seq: int | None) -> Replay:
 @app.command()
 def replay(
     log: LogArg,
-    to: Annotated[int | None, typer.Option("--to", min=0, help="Stop after this record.")] = None,
+    to: Annotated[int | None, typer.Option("--to", min=0, max=INT64_MAX, help="Stop after this record.")] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """The state of the game after record SEQ (default: the last record)."""
@@ -228,8 +222,8 @@ def replay(
 @app.command()
 def legal(
     log: LogArg,
-    at: Annotated[int | None, typer.Option("--at", min=0, help="After this record (default: the last).")] = None,
-    limit: Annotated[int, typer.Option("--limit", min=1, help="List at most this many records.")] = 50,
+    at: Annotated[int | None, typer.Option("--at", min=0, max=INT64_MAX, help="After this record (default: the last).")] = None,
+    limit: Annotated[int, typer.Option("--limit", min=1, max=INT64_MAX, help="List at most this many records.")] = 50,
     as_json: JsonOpt = False,
 ) -> None:
     """The records that would be legal next (concede and judge records are always allowed)."""
@@ -249,7 +243,7 @@ def legal(
 @app.command()
 def grid(
     log: LogArg,
-    at: Annotated[int | None, typer.Option("--at", min=0, help="After this record (default: the last).")] = None,
+    at: Annotated[int | None, typer.Option("--at", min=0, max=INT64_MAX, help="After this record (default: the last).")] = None,
     svg: Annotated[Path | None, typer.Option("--svg", help="Also write the map as SVG to this file (- for stdout).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the map as JSON: seq, to_act, text and svg.")] = False,
 ) -> None:
@@ -269,15 +263,9 @@ def grid(
         out.print(text, markup=False)
         return
     drawing = replay.ruleset.grid_svg(replay.state) or ""
-    if str(svg) == "-":
-        sys.stdout.write(drawing)
-        return
-    out.print(text, markup=False)
-    try:
-        svg.write_text(drawing)
-    except OSError as exc:
-        fail(f"{svg}: {exc.strerror}")
-    err.print(f"wrote {svg}", markup=False)
+    if str(svg) != "-":
+        out.print(text, markup=False)
+    _write(svg, drawing.encode())
 
 
 @app.command()
@@ -328,30 +316,31 @@ def _read_lines(path: str) -> list[bytes]:
         fail(str(exc))
 
 
-def _write(target: Path, data: bytes) -> None:
-    """Write `data` to `target` whole or not at all (a temporary file renamed into place)."""
-    tmp = target.with_name(target.name + ".tmp")
+def _write(target: Path, data: bytes, size: bool = False) -> None:
+    """Write `data` to `target` whole or not at all (`referee.outfile`; - is stdout), and say so on stderr."""
+    from referee.outfile import is_stdout, write_file
+
     try:
-        tmp.write_bytes(data)
-        os.replace(tmp, target)
+        write_file(target, data)
     except OSError as exc:
-        fail(f"{target}: {exc.strerror}")
+        fail(f"{target}: {exc.strerror or exc}")
+    if not is_stdout(target):
+        err.print(f"wrote {target}" + (f" ({len(data) // 1024} KiB)" if size else ""), markup=False)
 
 
 def _write_page(target: Path | None, page: str) -> None:
     """An HTML page to `target` (stdout for None or -)."""
-    if target is None or str(target) == "-":
+    if target is None:
         sys.stdout.write(page)
         return
-    _write(target, page.encode())
-    err.print(f"wrote {target} ({len(page.encode()) // 1024} KiB)", markup=False)
+    _write(target, page.encode(), size=True)
 
 
 @app.command()
 def show(
     log: LogArg,
     out_file: Annotated[Path | None, typer.Option("--out", "-o", help="The page's file (default: LOG with .html; - for stdout).")] = None,
-    at: Annotated[int | None, typer.Option("--at", min=0, help="Open at this record (default: the first failure, else the last).")] = None,
+    at: Annotated[int | None, typer.Option("--at", min=0, max=INT64_MAX, help="Open at this record (default: the first failure, else the last).")] = None,
 ) -> None:
     """Write a judge's view: one self-contained HTML page replaying the game record by record."""
     from referee.show import CannotShow, show_page
@@ -369,8 +358,8 @@ def show(
 @app.command()
 def play(
     ruleset: Annotated[str, typer.Argument(help="A ruleset id (see `referee rulesets`).")],
-    seed: Annotated[int, typer.Option("--seed", help="Seeds the setup and every chance record.")] = 1,
-    players: Annotated[int | None, typer.Option("--players", help="How many players (default: the fewest).")] = None,
+    seed: Annotated[int, typer.Option("--seed", min=-INT64_MAX - 1, max=INT64_MAX, help="Seeds the setup and every chance record.")] = 1,
+    players: Annotated[int | None, typer.Option("--players", min=1, max=64, help="How many players (default: the fewest).")] = None,
     out_file: Annotated[Path | None, typer.Option("--out", help="Write the log here instead of stdout.")] = None,
     deal: Annotated[
         str | None,
@@ -404,7 +393,6 @@ def play(
         sys.stdout.flush()
         return
     _write(out_file, data)
-    err.print(f"wrote {out_file}", markup=False)
 
 
 @app.command()

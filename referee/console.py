@@ -63,6 +63,10 @@ out = LazyConsole(highlight=False, soft_wrap=True)
 err = LazyConsole(stderr=True, highlight=False, soft_wrap=True)
 
 EXIT_USAGE = 2
+# Every number on a command line has a range (a usage error outside it): the tournament's go to the database's
+# 32-bit integer columns (a seed to a 64-bit one), the referee's to the log format's 64-bit integers.
+INT32_MAX = 2**31 - 1
+INT64_MAX = 2**63 - 1
 EXIT_INTERNAL = 70  # sysexits.h EX_SOFTWARE: a bug, not a verdict
 EXIT_PIPE = 141  # 128 + SIGPIPE: what a shell reports for a reader that stopped early
 

@@ -87,7 +87,8 @@ def show(
 ) -> None:
     """Print the deck PLAYER brought to a game, as a list `referee deck check` reads back."""
     from referee.engine import read_header
-    from referee.logio import Malformed, strip_ending
+    from referee.linecheck import Malformed
+    from referee.logio import strip_ending
 
     if as_json and as_text:
         fail("--json and --text do not go together")

@@ -161,7 +161,7 @@ def read(data: bytes, rules: DeckRules[D]) -> D:
 
 def _from_json(data: bytes, rules: DeckRules[D]) -> D:
     """The deck in a JSON file, checked against the game's Struct for one player's deck."""
-    from referee.logio import DECODE_ERRORS, explain, repeated_key
+    from referee.linecheck import DECODE_ERRORS, explain, repeated_key
 
     decoder = _json_decoder(rules.deck_type)
     try:

@@ -10,7 +10,8 @@ from typing import Any
 import msgspec
 
 from referee.engine import Replay, judge
-from referee.logio import DECODE_ERRORS, strip_ending
+from referee.linecheck import DECODE_ERRORS
+from referee.logio import strip_ending
 
 IGNORED = ("seq", "prev", "at", "note")  # where a record sits and what it says aside, not what it does
 

@@ -22,21 +22,17 @@ from typing import Any
 import msgspec
 
 from referee.dealing import Ledger, commitment
+from referee.linecheck import DECODE_ERRORS, Malformed, explain, repeated, repeated_key
 from referee.logio import (
-    DECODE_ERRORS,
     ENCODER,
     HEADER_DECODER,
     Batch,
-    Malformed,
-    explain,
     header_as_written,
     raw_lines,
     read_batches,
     read_blocks,
     record_decoder,
     record_to_dict,
-    repeated,
-    repeated_key,
     setup_decoder,
     strip_ending,
 )

@@ -27,6 +27,7 @@ from typing import Annotated, Any, Union, get_args, get_origin
 
 import msgspec
 
+from referee.linecheck import repeated, repeated_key
 from schemas.log import DEFERRED, REMEMBERED
 
 Check = Callable[[Any], bool]
@@ -275,8 +276,6 @@ def remembered_twin(annotation: Any) -> tuple[Any, Callable[[Any], Any]] | None:
 def _part_decoder(annotation: Any) -> Callable[[bytes], Any]:
     """A decode of one remembered part that refuses a key repeated in it (so the header, which keeps
     the part as written, need not look inside it again: once per distinct text, under the memo)."""
-    from referee.logio import repeated, repeated_key  # here, not above: logio imports this module
-
     decoder = Decoder(annotation)
 
     def decode(text: bytes) -> Any:

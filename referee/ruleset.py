@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 CHANCE = "chance"
 JUDGE = "judge"
 SPECTATOR = None  # the seat of someone who is neither a player nor the judge
+RecordFields = Mapping[type[Record], tuple[str, ...]]  # field names by record type
 Seat = str | None  # a player id, JUDGE, or SPECTATOR
 
 
@@ -54,6 +55,10 @@ class Ruleset:
     max_players: ClassVar[int] = 2
     # A game played with a standard deck says which, in a sentence, and has no deck rules (`deck_rules` is None).
     fixed_deck: ClassVar[str | None] = None
+    # What of a record does not change the game (its identity: `record_identity`), by record type: list fields
+    # whose order no rule reads, and fields no rule reads at all (free text for people).
+    unordered: ClassVar[RecordFields] = {}
+    unread: ClassVar[RecordFields] = {}
 
     def deck_rules(self) -> DeckRules | None:
         """The game's deck rules (referee/decks.py), the ones `start` applies to each deck; None for a fixed deck."""
@@ -62,6 +67,27 @@ class Ruleset:
     def default_setup(self, players: list[str], rng: random.Random) -> msgspec.Struct:
         """A setup for a bot game between `players`."""
         raise NotImplementedError
+
+    def identity(self, players: list[str], setup: Any) -> tuple[list[str], Any]:
+        """The seats and the setup as they decide the game, as plain data (`referee.logio.game_fingerprint`).
+
+        Two headers this game plays alike must give equal identities: `setup` is decoded, so its defaults are
+        in, and a game puts into one order what it does not read the order of (a deck's cards, a player's two
+        suits, seats that only turn clockwise from the first player: `from_first`), leaving out what no rule
+        reads. The default keeps the players and the setup as they are.
+        """
+        return list(players), msgspec.to_builtins(setup)
+
+    def record_identity(self, record: Record) -> dict[str, Any]:
+        """A record as it decides the game: its fields without its place in the log (`seq`, `prev`, `at`,
+        `note`), the game's `unordered` lists in one order and its `unread` fields left out."""
+        data: dict[str, Any] = msgspec.to_builtins(record)
+        for name in ("seq", "prev", "at", "note", *self.unread.get(type(record), ())):
+            data.pop(name, None)
+        for name in self.unordered.get(type(record), ()):
+            if isinstance(data.get(name), list):
+                data[name] = in_one_order(data[name])
+        return data
 
     def start(self, header: Header, setup: Any) -> Any:
         """Check the setup and build the first state; raise Illegal if it breaks a rule."""
@@ -206,6 +232,19 @@ def veil_players(view: dict[str, Any], seat: Seat, zones: tuple[str, ...]) -> di
     return view | {
         "players": {p: side if sees(seat, p) else side | {z: veiled(side[z], False) for z in zones} for p, side in players.items()}
     }
+
+
+def in_one_order(items: Any) -> list[Any]:
+    """Plain JSON data items, sorted by their canonical encoding: the one order of a list whose order no rule reads."""
+    return sorted(items, key=lambda item: msgspec.json.encode(item, order="sorted"))
+
+
+def from_first(players: list[str], first: str) -> list[str]:
+    """The seats clockwise from `first`: the one order of seats in a game whose turns run round from the first player."""
+    if first not in players:  # a setup the game refuses anyway
+        return list(players)
+    at = players.index(first)
+    return players[at:] + players[:at]
 
 
 def require_actor(record: Record, expected: str, why: str, rule: str) -> None:

@@ -8,6 +8,7 @@ from typing import Any, Union
 import msgspec
 
 import schemas
+from referee.outfile import write_file
 from referee.rulesets import get as get_ruleset
 from referee.rulesets import ids as ruleset_ids
 from schemas.deck import DeckVerdict
@@ -61,5 +62,5 @@ def write_schemas(directory: Path = SCHEMA_DIR) -> list[str]:
         if old.name not in files:
             old.unlink()
     for name, data in files.items():
-        (directory / name).write_bytes(data)
+        write_file(directory / name, data)
     return sorted(files)

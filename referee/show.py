@@ -26,7 +26,8 @@ import msgspec
 from markupsafe import Markup
 
 from referee.engine import Replay, judge, start
-from referee.logio import DECODE_ERRORS, record_decoder, strip_ending
+from referee.linecheck import DECODE_ERRORS
+from referee.logio import record_decoder, strip_ending
 from referee.pages import game_view, render
 from referee.ruleset import Ruleset
 from schemas.log import Reveal

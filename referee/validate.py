@@ -12,8 +12,8 @@ together, so no worker sits idle while another judges a last long batch.
 from __future__ import annotations
 
 import gc
-from collections.abc import Callable, Iterator, Sequence
-from typing import NamedTuple
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import Any, NamedTuple, TypeVar
 
 import msgspec
 
@@ -21,6 +21,8 @@ from referee.engine import judge_file
 from schemas.verdict import Error, Verdict
 
 Render = Callable[[Verdict], bytes]
+T = TypeVar("T")
+R = TypeVar("R")
 # Paths per message at most: large enough to make messages rare (each costs the parent CPU
 # time), small enough to keep results flowing (64 bot logs are judged in about 50 ms).
 BATCH_MOST = 64
@@ -69,7 +71,7 @@ def _judge_batch(paths: list[str]) -> list[Judged]:
     return [_judge_one(path) for path in paths]
 
 
-def batches(paths: Sequence[str], jobs: int) -> Iterator[list[str]]:
+def batches(paths: Sequence[T], jobs: int) -> Iterator[list[T]]:
     """The paths in order, in batches of a share of what is left: at most BATCH_MOST, at least one."""
     start, total = 0, len(paths)
     while start < total:
@@ -88,11 +90,14 @@ def judge_many(paths: Sequence[str], jobs: int, render: Render) -> Iterator[Judg
         _setup(render)
         yield from map(_judge_one, paths)
         return
-    yield from _in_workers(paths, jobs, render)
+    yield from in_processes(_judge_batch, batches(paths, jobs), min(jobs, len(paths)), _setup, (render,))
 
 
-def _in_workers(paths: Sequence[str], jobs: int, render: Render) -> Iterator[Judged]:
-    """`judge_many` in `jobs` worker processes."""
+def in_processes(
+    work: Callable[[list[T]], list[R]], parts: Iterable[list[T]], jobs: int, initializer: Callable[..., None] | None = None,
+    initargs: tuple[Any, ...] = (),
+) -> Iterator[R]:
+    """`work` on each part in `jobs` worker processes, the results in the parts' order (`validate --jobs`, `rejudge --jobs`)."""
     # imported here, not above: validating one log does not wait for them (about 12 ms)
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
@@ -106,9 +111,9 @@ def _in_workers(paths: Sequence[str], jobs: int, render: Render) -> Iterator[Jud
     # concurrent.futures, not multiprocessing.Pool: the Pool's worker-handler thread also waits on the
     # result pipe, and spins while a result there is not yet read (about 20 ms of the parent's CPU over
     # 1,000 logs on 2 cores, most of the parent's part)
-    pool = ProcessPoolExecutor(min(jobs, len(paths)), mp_context=context, initializer=_setup, initargs=(render,))
+    pool = ProcessPoolExecutor(jobs, mp_context=context, initializer=initializer, initargs=initargs)
     try:
-        futures = [pool.submit(_judge_batch, batch) for batch in batches(paths, jobs)]
+        futures = [pool.submit(work, part) for part in parts]
         for future in futures:
             yield from future.result()
     finally:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import msgspec
 
 from schemas.cards import Card, Suit
-from schemas.log import PlayerId, Record
+from schemas.log import Int64, PlayerId, Record
 
 
 class Setup(msgspec.Struct, forbid_unknown_fields=True):
@@ -57,7 +57,7 @@ class Assign(Record, tag="assign"):
     """The attacker splits `attacker`'s damage among its blockers."""
 
     attacker: Card
-    damage: dict[Card, int]
+    damage: dict[Card, Int64]
 
 
 RECORDS: tuple[type[Record], ...] = (Draw, PlayResource, PlayFace, Attack, JokerDefense, Block, Assign)

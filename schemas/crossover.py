@@ -12,7 +12,7 @@ from typing import Annotated, Literal
 
 import msgspec
 
-from schemas.log import PlayerId, Record, deferred, remembered, whole
+from schemas.log import Int64, PlayerId, Record, deferred, remembered, whole
 
 CardName = Annotated[str, deferred(whole(r"\S(.*\S)?"), min_length=1, max_length=64)]
 Word = Annotated[str, deferred(whole(r"[a-z0-9][a-z0-9 _-]*"), min_length=1, max_length=32)]
@@ -27,7 +27,7 @@ class Card(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True, froze
 
     name: CardName
     kind: Word
-    stats: dict[Word, int] = msgspec.field(default_factory=dict)
+    stats: dict[Word, Int64] = msgspec.field(default_factory=dict)
     traits: tuple[Word, ...] = ()
 
 

@@ -8,6 +8,8 @@ from typing import Annotated, Any, Final, Literal
 import msgspec
 
 LOG_FORMAT: Final = "referee-log/1"
+# How `referee.logio.game_fingerprint` takes a game's identity; stored beside every fingerprint a tournament keeps.
+FINGERPRINT_SCHEME: Final = 2
 
 
 def whole(pattern: str) -> str:
@@ -40,6 +42,12 @@ REMEMBERED: Final = "remembered"
 # the ruleset must treat as read-only. The JSON Schema does not change.
 remembered: Final = msgspec.Meta(extra={REMEMBERED: True})
 
+# Every integer of the format fits in 64 bits (docs/referee.md): a larger one is malformed, named by its field.
+# A game's own integers carry tighter bounds where its rules give them; tests/core/test_integers.py walks them all.
+INT64_MIN: Final = -(2**63)
+INT64_MAX: Final = 2**63 - 1
+Int64 = Annotated[int, msgspec.Meta(ge=INT64_MIN, le=INT64_MAX)]
+
 PlayerId = Annotated[str, deferred(whole(r"[A-Za-z0-9_.-]{1,64}"))]
 HASH_PATTERN: Final = whole(r"[0-9a-f]{64}")
 Hash = Annotated[str, msgspec.Meta(pattern=HASH_PATTERN)]
@@ -54,8 +62,8 @@ class Event(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
     """Where a game belongs in a tournament."""
 
     tournament: str
-    round: int | None = None
-    table: int | str | None = None
+    round: Int64 | None = None
+    table: Int64 | str | None = None
 
 
 DEAL_SCHEME: Final = "hmac-sha256/1"
@@ -100,7 +108,7 @@ class Record(
     reference counting makes decoding a batch about a tenth faster.
     """
 
-    seq: int = 0
+    seq: Int64 = 0
     by: str
     prev: ChainHash | None = None
     at: datetime | None = None

@@ -11,11 +11,11 @@ from typing import Annotated, Literal
 import msgspec
 
 from schemas.cards import Card
-from schemas.log import PlayerId, Record
+from schemas.log import INT64_MAX, PlayerId, Record
 
 Ace = Literal["AS", "AH", "AD", "AC"]
 Zone = Literal["patrol", "guardian"]
-Tokens = Annotated[int, msgspec.Meta(ge=1)]  # the pool bounds it (MG-4.3)
+Tokens = Annotated[int, msgspec.Meta(ge=1, le=INT64_MAX)]  # the pool bounds it (MG-4.3); beyond 64 bits malformed
 
 
 class Setup(msgspec.Struct, forbid_unknown_fields=True):

@@ -277,3 +277,25 @@ class PersonInfo(msgspec.Struct, forbid_unknown_fields=True):
     events: list[PersonEvent]
     matches: list[PersonMatch]
     ratings: list[RatingRow]
+
+
+class RejudgedGame(msgspec.Struct, forbid_unknown_fields=True):
+    """One game whose stored log today's referee judges otherwise (`tournament rejudge`, T-70)."""
+
+    game: int | None  # its number in the match; None: a pod's one log
+    sha256: str
+    verdict: str  # today's verdict: complete, illegal, malformed, tampered or ongoing
+    rule: str | None  # the rule a refused log breaks (or the field a malformed one gets wrong)
+    recorded: str  # what the event recorded: "Ann won", "a draw", a pod's places
+    now: str  # the same from today's referee, or "refused"
+
+
+class RejudgedTable(msgspec.Struct, forbid_unknown_fields=True):
+    """A table whose result today's referee would change: what was recorded, what it would be, and the games why."""
+
+    round: int
+    table: int
+    players: list[str]
+    recorded: str
+    now: str
+    games: list[RejudgedGame]

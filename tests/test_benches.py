@@ -34,6 +34,9 @@ CASES: dict[str, tuple[list[str], list[str]]] = {
     "jobs": (["replay.py", "--jobs", "--games", "20", "--runs", "1"], [
         "validate 20 logs", "1 job", "2 jobs", "serial share", "Amdahl allows", "pure CPU work in 1 and 2 processes",
     ]),
+    "rejudge": (["rejudge.py", "--logs", "20", "--runs", "1"], [
+        "serial", "1 worker", "2 workers", "serial share", "every outcome on the cluster is the serial run's",
+    ]),
     "million": (["replay.py", "--million"], ["1,000,000 records", "peak RSS grew by"]),
     "event": (["event.py", "--players", "20", "--rounds", "1", "--backends", "sqlite"], [
         "sqlite, 20 players", "register 20 (one import)", "results round 1 (10 tables)", "standings text",

@@ -1,5 +1,5 @@
 """`python -m tournament` runs the tournament CLI."""
 
-from tournament.cli import main
+from tournament.cli.app import main
 
 main()

@@ -7,7 +7,7 @@ big screen shows and their public registration; players whether they checked
 in; a full event's waitlist; the judge calls players make from their phones.
 
 Revision ID: 0011
-Revises: 0008
+Revises: 0009
 Create Date: 2026-11-27 09:00:00
 """
 
@@ -20,7 +20,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = '0011'
-down_revision = '0008'
+down_revision = '0009'
 branch_labels = None
 depends_on = None
 

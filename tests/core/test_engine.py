@@ -301,7 +301,7 @@ def test_a_key_repeated_in_a_canonical_setup_is_malformed(ruleset_id: str, old: 
 
 def test_the_same_key_in_different_objects_is_fine() -> None:
     """A key may appear once in each object: repeats are judged per object."""
-    from referee.logio import repeated_key
+    from referee.linecheck import repeated_key
 
     assert repeated_key(b'{"a": {"x": 1}, "b": {"x": 2}}', None) is None
     assert repeated_key(b'{"a": {"x": 1, "x": 2}}', None) == "x"

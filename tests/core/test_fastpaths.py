@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 
 from referee.bots import bot_header, play
 from referee.engine import judge
-from referee.logio import encode_lines, repeated_key
+from referee.linecheck import repeated_key
+from referee.logio import encode_lines
 from tests.cardwars.cwlog import lines
 
 

@@ -12,7 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 from referee.cli import app as referee_app
-from tournament.cli import app as tournament_app
+from tournament.cli.app import app as tournament_app
 
 runner = CliRunner()
 BIN = Path(sys.executable).parent

@@ -196,3 +196,13 @@ def test_the_defender_kept_is_the_pairing_of_the_skirmish_fought_in_bot_games() 
             for side in state.sides.values():  # XO-2.6, the plain sum, after every record
                 assert side.initiative == sum(side.cards[m].initiative for m in side.minions)
     assert fights > 100
+
+
+def test_the_deck_memo_is_keyed_by_the_deck_not_the_object(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two equal decks decoded apart (another round's setup, spaced otherwise) share one entry (fails on the memo keyed by id(): two entries)."""
+    monkeypatch.setattr(decks, "_seen", {})
+    first = decks.Deck(game="mtg", cards=decks.DECKS["mtg"])
+    again = msgspec.json.decode(b" " + msgspec.json.encode(first), type=decks.Deck)
+    assert again is not first and msgspec.json.encode(again) == msgspec.json.encode(first)
+    assert decks.check("ann", first).cards is decks.check("bob", again).cards
+    assert len(decks._seen) == 1

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tournament.brackets import (
+from tournament.formats.brackets import (
     DoubleBracket,
     bracket_size,
     double_elimination,

@@ -9,9 +9,10 @@ from typing import Any
 from sqlalchemy import Engine, event
 from sqlalchemy.orm import Session
 
-from tournament import export, service
-from tournament.db import open_database
-from tournament.verification import verify
+from tournament import service
+from tournament.service import export
+from tournament.service.verification import verify
+from tournament.storage.db import open_database
 
 PLAYERS = 60
 

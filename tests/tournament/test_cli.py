@@ -16,7 +16,7 @@ from schemas.log import Event
 from schemas.tournament import Export, RoundInfo, StandingRow
 from tests.tournament.tlib import cli, cli_json, game_log, tables, winner, write_log
 from tournament import service
-from tournament.db import alembic_config
+from tournament.storage.dbinfo import alembic_config
 
 PLAYERS = ["ann", "bob", "cat", "dan"]
 
@@ -332,7 +332,7 @@ def test_draws_go_with_a_judges_result(db_url: str, tmp_path: Path) -> None:
 def test_db_may_come_before_the_command(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """`tournament --db URL COMMAND` reaches the same database as `tournament COMMAND --db URL`."""
     from tests.tournament.tlib import runner
-    from tournament.cli import app
+    from tournament.cli.app import app
 
     # set it here so that monkeypatch puts back whatever was there before the callback writes it
     monkeypatch.setenv("TOURNAMENT_DB", f"sqlite:///{tmp_path / 'not-this-one.db'}")

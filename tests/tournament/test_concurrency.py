@@ -10,15 +10,15 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from tournament import service
-from tournament.db import open_database
-from tournament.models import LogEntry
-from tournament.verification import verify
+from tournament.service.verification import verify
+from tournament.storage.db import open_database
+from tournament.storage.models import LogEntry
 
 WORKER = """
 import sys, time
 from sqlalchemy.orm import Session
 from tournament import service
-from tournament.db import open_database
+from tournament.storage.db import open_database
 
 url, name, start_at, jobs = sys.argv[1], sys.argv[2], float(sys.argv[3]), sys.argv[4:]
 _, engine = open_database(url)
@@ -106,7 +106,7 @@ def test_parallel_reports_on_one_round_all_land(db_url: str) -> None:
 
 FIRST_USE = """
 import sys, time
-from tournament.db import open_database
+from tournament.storage.db import open_database
 
 url, start_at = sys.argv[1], float(sys.argv[2])
 while time.time() < start_at:

@@ -17,7 +17,7 @@ def test_demo_in_a_fresh_directory_with_no_arguments(tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items() if k != "TOURNAMENT_DB"}
     command = [shutil.which("tournament") or "tournament"]
     if command[0] == "tournament":  # no console script on the PATH: run the module's entry point
-        command = [sys.executable, "-c", "from tournament.cli import main; main()"]
+        command = [sys.executable, "-c", "from tournament.cli.app import main; main()"]
     started = time.monotonic()
     done = subprocess.run([*command, "demo"], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
     elapsed = time.monotonic() - started

@@ -52,7 +52,7 @@ class Terminal:
 def enter(db: str) -> Terminal:
     command = [shutil.which("tournament") or "", "enter", "ev", "--db", db]
     if not command[0]:
-        command = [sys.executable, "-c", "from tournament.cli import main; main()", *command[1:]]
+        command = [sys.executable, "-c", "from tournament.cli.app import main; main()", *command[1:]]
     env = {**os.environ, "NO_COLOR": "1", "COLUMNS": "200"}
     return Terminal(command, env)
 

@@ -40,9 +40,10 @@ def test_a_64_player_event_day(db_url: str, tmp_path: Path) -> None:
     db = db_url
     cli(db, "create", "day", "--seed", "2026", "--best-of", "3", "--name", "Spring Open")
     roster = tmp_path / "players.csv"
-    roster.write_text("name,id,rating\n" + "".join(f'"{n}",,\n' for n in people()), encoding="utf-8")
+    twins = {0: "jose-oneil", 1: "jose-oneil-b"}  # one name, two people: a file tells them apart by id (T-67)
+    roster.write_text("name,id,rating\n" + "".join(f'"{n}",{twins.get(k, "")},\n' for k, n in enumerate(people())), encoding="utf-8")
     ids = cli_json(db, "register", "day", "--from", str(roster))["registered"]
-    assert len(ids) == 64 and ids[0] == "jose-oneil" and ids[1] == "jose-oneil-2"  # one name, two people
+    assert len(ids) == 64 and ids[0] == "jose-oneil" and ids[1] == "jose-oneil-b"
     names = {p["name"]: p["display_name"] for p in json.loads(cli(db, "export", "day").stdout)["players"]}
     assert names["anne-marie-dangelo"] == "Anne-Marie D'Angelo"
     cli(db, "bye", "day", "ngoc-nguyen", "--round", "2")  # pre-assigned: round 2

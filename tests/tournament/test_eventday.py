@@ -14,7 +14,7 @@ from sqlalchemy.orm import Session
 
 from tests.tournament.tlib import cli, cli_json, tables
 from tournament import service
-from tournament.db import make_engine
+from tournament.storage.db import make_engine
 
 EIGHT = ["ann", "bob", "cat", "dan", "eve", "fay", "gus", "hal"]
 

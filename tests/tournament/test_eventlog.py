@@ -11,10 +11,10 @@ from sqlalchemy.orm import Session
 
 from tests.tournament.tlib import cli, write_log
 from tournament import service
-from tournament.db import open_database
-from tournament.eventlog import GENESIS, RoundPaired, append, entry_hash
-from tournament.models import LogEntry, Match, Player
-from tournament.pairing import pair_swiss
+from tournament.formats.pairing import pair_swiss
+from tournament.storage.db import open_database
+from tournament.storage.eventlog import GENESIS, RoundPaired, append, entry_hash
+from tournament.storage.models import LogEntry, Match, Player
 
 
 def played(db: str, tmp_path: Path) -> None:

@@ -22,8 +22,9 @@ from schemas.log import LOG_FORMAT, Header, Time
 from schemas.tournament import Export
 from tests.tournament.tlib import cli, cli_json, tables, write_log
 from tournament import service
-from tournament.db import alembic_config, make_engine, open_database
-from tournament.eventlog import BracketSeeded, PodsPaired, RoundPaired, append
+from tournament.storage.db import make_engine, open_database
+from tournament.storage.dbinfo import alembic_config
+from tournament.storage.eventlog import BracketSeeded, PodsPaired, RoundPaired, append
 
 
 def create(db: str, fmt: str, players: list[str], *, event: str = "ev", best_of: int = 1) -> None:

@@ -8,8 +8,9 @@ from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import inspect
 
-from tournament.db import alembic_config, make_engine, upgrade
-from tournament.models import Base
+from tournament.storage.db import make_engine, upgrade
+from tournament.storage.dbinfo import alembic_config
+from tournament.storage.models import Base
 
 
 def test_upgrade_head_on_empty_database_matches_the_models(db_url: str) -> None:

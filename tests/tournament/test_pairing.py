@@ -16,7 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tournament.pairing import Costs, Entrant, Pairing, blossom, pair_swiss, repair
+from tournament.formats.pairing import Costs, Entrant, Pairing, blossom, pair_swiss, repair
 
 SETTINGS = settings(
     max_examples=60,

@@ -13,7 +13,7 @@ from rich.console import Console
 
 from schemas.tournament import BracketInfo, BracketPair, BracketRound, EventInfo, StandingRow
 from tests.tournament.tlib import cli, cli_json
-from tournament import pictures, render
+from tournament.output import pictures, render
 
 LONG = "Bartholomew Featherstonehaugh-Cholmondeley of Little Snoring"
 NAMES = ["Anna Lee", LONG, "李小龙", "Zoë 🦊 Fox", "WWWWWWWWWWWWWW", "Cat", "Dmitri Ivanovich", "山田太郎🎴"]

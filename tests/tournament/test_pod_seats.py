@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.tournament.test_pods import simulate
-from tournament.pods import PodEntrant, best_balance, position
+from tournament.formats.pods import PodEntrant, best_balance, position
 
 
 def test_best_balance_by_the_tables_sat_at() -> None:

@@ -19,10 +19,9 @@ from sqlalchemy.orm import Session
 
 from referee.engine import judge_file
 from tests.tournament.tlib import cli, cli_json, tables
-from tournament import podsolver, service
-from tournament.eventlog import entry_hash
-from tournament.models import Event, LogEntry
-from tournament.pods import (
+from tournament import service
+from tournament.formats import podsolver
+from tournament.formats.pods import (
     PodEntrant,
     PodGame,
     PodPairing,
@@ -34,6 +33,8 @@ from tournament.pods import (
     table_sizes,
     tally_seats,
 )
+from tournament.storage.eventlog import entry_hash
+from tournament.storage.models import Event, LogEntry
 
 
 def test_table_sizes_prefer_short_tables_to_byes() -> None:
@@ -246,7 +247,7 @@ def test_pods_demo_from_a_fresh_directory(tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items() if k != "TOURNAMENT_DB"}
     command = [shutil.which("tournament") or "tournament"]
     if command[0] == "tournament":  # no console script on the PATH: run the module's entry point
-        command = [sys.executable, "-c", "from tournament.cli import main; main()"]
+        command = [sys.executable, "-c", "from tournament.cli.app import main; main()"]
     done = subprocess.run([*command, "demo", "--format", "pods", "--ruleset", "crossover"], cwd=tmp_path, env=env,
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr

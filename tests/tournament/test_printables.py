@@ -9,7 +9,7 @@ from pathlib import Path
 
 from schemas.tournament import EventInfo, RoundInfo, TableRow
 from tests.tournament.tlib import cli, cli_json, tables
-from tournament import pages, printables
+from tournament.output import pages, printables
 
 PEOPLE = ["Zoë Ångström", "Álvaro Díaz", "anne O'Neil", "Bob <b>Bold</b>", "Émile Zola"]
 

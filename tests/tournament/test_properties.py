@@ -11,9 +11,9 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from tournament import service
-from tournament.db import open_database
-from tournament.models import LogEntry, Match
-from tournament.verification import verify
+from tournament.service.verification import verify
+from tournament.storage.db import open_database
+from tournament.storage.models import LogEntry, Match
 
 NAMES = ["ann", "bob", "cat", "dan", "eve", "fay", "gus"]
 ACTIONS = st.lists(

@@ -16,7 +16,7 @@ from tests.tournament.test_web_receipts import head
 from tests.tournament.tlib import cli
 from tests.tournament.webkit import client, codes, database, make_event, organiser, sign_in, tables
 from tournament import service
-from tournament.models import Event, Match
+from tournament.storage.models import Event, Match
 
 
 def reachable(best_of: int, bracket: bool) -> set[tuple[int, int, int]]:

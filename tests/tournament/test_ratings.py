@@ -15,8 +15,8 @@ import pytest
 from openskill.models import PlackettLuce
 
 from tests.tournament.tlib import cli, cli_json
-from tournament import glicko2
-from tournament.ratings import Period, combine, rate
+from tournament.formats import glicko2
+from tournament.formats.ratings import Period, combine, rate
 
 EXAMPLE = [(glicko2.Rating(1400, 30), 1.0), (glicko2.Rating(1550, 100), 0.0), (glicko2.Rating(1700, 300), 0.0)]
 

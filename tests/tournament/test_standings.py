@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import pytest
 
-from tournament.standings import Match, Standing, standings
+from tournament.formats.standings import Match, Standing, standings
 
 MTG_FLOOR = 0.33
 

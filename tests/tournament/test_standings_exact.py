@@ -16,7 +16,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tournament.standings import PROFILES, Match, standings
+from tournament.formats.standings import PROFILES, Match, standings
 
 FLOOR_MTG, FLOOR_POKEMON, CAP_DROPPED = F(33, 100), F(1, 4), F(3, 4)
 VALUE = {"mtg": {"W": F(3), "D": F(1), "L": F(0)}, "pokemon": {"W": F(3), "D": F(1), "L": F(0)}, "chess": {"W": F(1), "D": F(1, 2), "L": F(0)}}

@@ -6,7 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tournament.db import alembic_heads, newest_revisions, open_database, revisions
+from tournament.storage.db import open_database, revisions
+from tournament.storage.dbinfo import alembic_heads, newest_revisions
 
 
 def imported(*args: str, cwd: Path) -> set[str]:

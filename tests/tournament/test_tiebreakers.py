@@ -29,7 +29,7 @@ from fractions import Fraction as F
 import pytest
 
 from tests.tournament.tlib import cli, cli_json, tables
-from tournament.standings import Match, Standing, pairing_points, standings
+from tournament.formats.standings import Match, Standing, pairing_points, standings
 
 
 def game(round_: int, winner: str, loser: str) -> Match:

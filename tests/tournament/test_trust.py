@@ -18,8 +18,8 @@ import pytest
 
 from referee.logio import game_fingerprint
 from tests.tournament.tlib import cli, cli_json, game_log, tables, winner
-from tournament.eventlog import EventCreated, GameRecord
-from tournament.render import inert
+from tournament.output.render import inert
+from tournament.storage.eventlog import EventCreated, GameRecord
 
 
 def compact(line: dict[str, object]) -> bytes:

@@ -7,7 +7,7 @@ rows' values swapped, a payload rewritten as text, foreign keys broken, a
 player renamed inside a payload, with or without the hash chain redone) and
 runs `verify` on the event whose row it changed: exit 1 if anything changed,
 0 if not, and every stderr line a one-line finding (never a traceback). On
-SQLite the template also holds cached views (`tournament.views`); a change
+SQLite the template also holds cached views (`tournament.storage.viewcache`); a change
 to one must make `verify` fail exactly when a read would then show a view
 that is not what the log gives (a deleted or stale view is harmless).
 """
@@ -33,10 +33,11 @@ from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 
 from tests.tournament.tlib import cli, runner
-from tournament import export, views
-from tournament.cli import app
-from tournament.eventlog import entry_hash
-from tournament.models import PROJECTION, CachedView, LogEntry
+from tournament.cli.app import app
+from tournament.service import export
+from tournament.storage import viewcache
+from tournament.storage.eventlog import entry_hash
+from tournament.storage.models import PROJECTION, CachedView, LogEntry
 
 TABLES = {model.__tablename__: model.__table__ for model in (*PROJECTION, LogEntry, CachedView)}
 KINDS = ("update", "update", "update", "delete", "duplicate", "swap", "payload_text", "rename", "rename_rechained")
@@ -257,9 +258,9 @@ def shows_a_false_view(url: str, event: str) -> bool:
         with Session(engine) as session:
             keys = session.execute(text("SELECT kind, args FROM view_cache WHERE event_id = :e"), {"e": event}).all()
             for kind, args in keys:
-                if kind not in views.KINDS or not isinstance(args, str):
+                if kind not in viewcache.KINDS or not isinstance(args, str):
                     continue
-                shown = views.cached(url, views.KINDS[kind], event, args)
+                shown = viewcache.cached(url, viewcache.KINDS[kind], event, args)
                 if shown is None:
                     continue
                 try:

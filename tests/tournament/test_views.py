@@ -17,7 +17,7 @@ from sqlalchemy import create_engine, text
 
 from tests.tournament.test_startup import imported
 from tests.tournament.tlib import cli
-from tournament import views
+from tournament.storage import viewcache
 
 READS = [
     *(["standings", "EVENT", "--format", f] for f in ("table", "csv", "json", "html")),
@@ -54,14 +54,14 @@ def test_a_cached_read_shows_what_the_full_path_shows(db_url: str, tmp_path: Pat
     first = shown(db_url, "demo", afresh=True)
     assert shown(db_url, "demo") == first  # the first read of each view stores it
     sqlite = db_url.startswith("sqlite")
-    assert (views.cached(db_url, views.Standings, "demo") is not None) == sqlite  # PostgreSQL keeps nothing
-    assert (views.cached(db_url, views.Pairings, "demo", "1") is not None) == sqlite
+    assert (viewcache.cached(db_url, viewcache.Standings, "demo") is not None) == sqlite  # PostgreSQL keeps nothing
+    assert (viewcache.cached(db_url, viewcache.Pairings, "demo", "1") is not None) == sqlite
     assert shown(db_url, "demo") == first  # every read served from the cache on SQLite
     assert "chain intact" in cli(db_url, "verify", "demo").stdout  # true views are no finding
     assert sql(db_url, "SELECT count(*) FROM view_cache") == [(3 if sqlite else 0,)]  # standings, pairings, round 1
     # A change: the next read computes afresh, and shows it
     cli(db_url, "rename", "demo", "ann", "Ann Lee-Smith")
-    assert views.cached(db_url, views.Standings, "demo") is None
+    assert viewcache.cached(db_url, viewcache.Standings, "demo") is None
     after = shown(db_url, "demo")
     assert after != first and any("Ann Lee-Smith" in out for out in after)
     assert after == shown(db_url, "demo", afresh=True)
@@ -73,7 +73,7 @@ def test_a_report_makes_the_next_read_compute_the_standings(tmp_path: Path) -> N
     cli(db, "register", "ev", "ann", "bob")
     cli(db, "pair", "ev")
     before = cli(db, "standings", "ev", "--json").stdout
-    assert views.cached(db, views.Standings, "ev") is not None
+    assert viewcache.cached(db, viewcache.Standings, "ev") is not None
     cli(db, "report", "ev", "--table", "1", "2-0")
     after = cli(db, "standings", "ev", "--json").stdout
     assert '"wins":1' in after and '"wins":1' not in before
@@ -110,9 +110,9 @@ def test_a_view_that_is_not_current_is_never_shown(tmp_path: Path, change: str) 
     truth = cli(db, "standings", "ev", "--json").stdout
     assert '"wins":1' in truth and b'"wins":1' not in old
     sql(f"sqlite:///{db}", "UPDATE view_cache SET data = :d WHERE kind = 'standings'", d=old)
-    assert views.cached(db, views.Standings, "ev") is not None  # stamped current: a read would show it ...
+    assert viewcache.cached(db, viewcache.Standings, "ev") is not None  # stamped current: a read would show it ...
     sql(f"sqlite:///{db}", change)
-    assert views.cached(db, views.Standings, "ev") is None  # ... until anything about it is not
+    assert viewcache.cached(db, viewcache.Standings, "ev") is None  # ... until anything about it is not
     if "alembic_version" not in change:
         assert cli(db, "standings", "ev", "--json").stdout == truth
 
@@ -165,5 +165,5 @@ def test_verify_passes_over_a_cached_row_no_read_can_match(tmp_path: Path) -> No
     cli(db, "pair", "ev")
     cli(db, "standings", "ev")
     sql(f"sqlite:///{db}", "UPDATE view_cache SET args = CAST('' AS BLOB) WHERE kind = 'standings'")
-    assert views.cached(db, views.Standings, "ev") is None
+    assert viewcache.cached(db, viewcache.Standings, "ev") is None
     assert "chain intact" in cli(db, "verify", "ev").stdout

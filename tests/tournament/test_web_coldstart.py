@@ -2,7 +2,7 @@
 
 The server runs as the command runs it (`tournament serve`, a process of its
 own), so the modules the command line loads lazily are in play (issue 22,
-defect 8: `module 'tournament.export' has no attribute 'round_info'` when
+defect 8: `module 'tournament.service.export' has no attribute 'round_info'` when
 threads raced to load one).
 """
 
@@ -22,7 +22,7 @@ from tests.tournament.conftest import _free_port
 from tests.tournament.tlib import cli
 
 # Threads switch every microsecond rather than every 5 ms, so a race between them shows in a few starts.
-SERVE = [sys.executable, "-c", "import sys; sys.setswitchinterval(1e-6); from tournament.cli import main; main()", "serve"]
+SERVE = [sys.executable, "-c", "import sys; sys.setswitchinterval(1e-6); from tournament.cli.app import main; main()", "serve"]
 PAGES = [
     "/api/events/demo/rounds/1", "/api/events/demo/standings", "/e/demo/bracket", "/e/demo/standings",
     "/", "/e/demo", "/e/demo/round/1", "/admin", "/join", "/api/events/demo/version",

@@ -12,7 +12,8 @@ from sqlalchemy.orm import Session
 
 from schemas.tournament import PersonMatch
 from tests.tournament.webkit import HOSTILE_PERSON, client, database, serving
-from tournament import history, service
+from tournament import service
+from tournament.output import people as people_text
 
 
 def two_rated_events(db_url: str) -> None:
@@ -74,7 +75,7 @@ def test_the_leaderboard_and_a_person_page_in_chromium(page: Any, tmp_path: Path
         assert page.locator("h1").inner_text() == "Ann Lee"
         tables = page.locator("table").nth(2).locator("tbody tr").all_inner_texts()
         for row, (event, match) in zip(tables, zip(("Spring Open", "Summer Open"), ann["matches"], strict=True), strict=True):
-            words = history.match_text(msgspec.convert(match, PersonMatch))
+            words = people_text.match_text(msgspec.convert(match, PersonMatch))
             assert row.split("\t") == [f"{event}, round 1", f"{words} against {match['opponent_names'][0]}"]
             assert words in ("won 2-0", "lost 0-2", "drew 1-1-1")
         assert "FED-1" not in page.content()

@@ -9,7 +9,7 @@ from sqlalchemy.orm import Session
 from tests.tournament.tlib import game_log
 from tests.tournament.webkit import client, codes, database, make_event, organiser, sign_in, tables
 from tournament import service
-from tournament.verification import verify
+from tournament.service.verification import verify
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "cardwars"
 
@@ -74,7 +74,7 @@ def test_disagreeing_claims_reach_the_judge_queue_and_the_organiser_settles_them
 
 
 def _log(db_url: str) -> list[object]:
-    from tournament.models import LogEntry
+    from tournament.storage.models import LogEntry
 
     with database(db_url) as engine, Session(engine) as session:
         return list(session.query(LogEntry).filter_by(event_id="ev").order_by(LogEntry.seq))
@@ -146,7 +146,7 @@ def test_codes_sessions_and_the_organiser_token_are_stored_only_as_hashes(db_url
     from sqlalchemy import select
 
     from tests.tournament.webkit import ORGANISER_TOKEN
-    from tournament.models import Credential
+    from tournament.storage.models import Credential
 
     make_event(db_url)
     keys = codes(db_url)

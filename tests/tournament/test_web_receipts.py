@@ -28,7 +28,7 @@ from tests.tournament.webkit import (
     sign_in,
     tables,
 )
-from tournament.models import LogEntry, Receipt
+from tournament.storage.models import LogEntry, Receipt
 from tournament.web import receipts
 
 

@@ -17,7 +17,7 @@ from tests.tournament.webkit import (
     sign_in,
 )
 from tournament import service
-from tournament.models import Player
+from tournament.storage.models import Player
 
 
 def _organiser_page(c: object) -> str:
@@ -82,7 +82,7 @@ def test_a_code_sent_twice_at_once_makes_one_session(db_url: str) -> None:
     import httpx
     from sqlalchemy import func, select
 
-    from tournament.models import Credential
+    from tournament.storage.models import Credential
 
     make_event(db_url, [f"p{n:03}" for n in range(SPENT_TWICE)], pair=False)
     keys = codes(db_url)
@@ -112,7 +112,7 @@ def test_a_code_sent_twice_at_once_makes_one_session(db_url: str) -> None:
 def _guessed(db_url: str) -> dict[str, int]:
     from sqlalchemy import func, select
 
-    from tournament.models import FailedGuess
+    from tournament.storage.models import FailedGuess
 
     with database(db_url) as engine, Session(engine) as session:
         return dict(session.execute(select(FailedGuess.client, func.count()).group_by(FailedGuess.client)).all())  # type: ignore[arg-type]
@@ -123,7 +123,7 @@ def test_wrong_guesses_from_a_venue_address_lock_out_neither_its_players_nor_the
     still work from it, and the wait ends after a short window."""
     from sqlalchemy import select
 
-    from tournament.models import FailedGuess
+    from tournament.storage.models import FailedGuess
 
     make_event(db_url)
     keys = codes(db_url)

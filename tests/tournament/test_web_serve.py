@@ -13,7 +13,7 @@ import httpx
 from tests.tournament.conftest import _free_port
 from tests.tournament.tlib import cli
 
-SERVE = [sys.executable, "-c", "from tournament.cli import main; main()", "serve"]
+SERVE = [sys.executable, "-c", "from tournament.cli.app import main; main()", "serve"]
 
 
 def test_demo_then_serve_shows_the_demo_event_and_prints_the_organiser_token_once(tmp_path: Path) -> None:

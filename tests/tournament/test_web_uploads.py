@@ -13,9 +13,9 @@ from sqlalchemy.orm import Session
 
 from tests.tournament.tlib import cli, game_log, winner
 from tests.tournament.webkit import client, codes, database, make_event, sign_in
-from tournament import eventlog
-from tournament.models import LogEntry, LogText
-from tournament.verification import verify
+from tournament.service.verification import verify
+from tournament.storage import eventlog
+from tournament.storage.models import LogEntry, LogText
 from tournament.web import receipts
 
 UPLOADS = 200

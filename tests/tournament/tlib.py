@@ -16,7 +16,7 @@ from referee.engine import judge
 from referee.logio import encode_lines
 from referee.rulesets import get as get_ruleset
 from schemas.log import LOG_FORMAT, Event, Header
-from tournament.cli import app
+from tournament.cli.app import app
 
 runner = CliRunner()
 

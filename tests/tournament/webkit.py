@@ -10,7 +10,7 @@ from sqlalchemy import Engine
 from sqlalchemy.orm import Session
 
 from tournament import service
-from tournament.db import open_database
+from tournament.storage.db import open_database
 from tournament.web import create_app
 
 # An event name may carry anything; a display name anything but control and format characters.

@@ -18,7 +18,14 @@ One module per concern; callers use `service.<name>` for all of them:
 - `pairings`: seeding, the top cut, pairing, re-pairing for `verify`;
 - `results`: reports from game logs or a judge, corrections, pods;
 - `claims`: players' claims on `tournament serve`, confirmations, the judge queue, rulings;
-- `tokens`: `tournament serve`'s sign-in codes, sessions, the organiser token.
+- `tokens`: `tournament serve`'s sign-in codes, sessions, the organiser token;
+- `rejudge`: every stored log judged again by today's referee (nothing changed).
+
+Three modules are imported by name, not through `service.<name>`, and use it:
+`export` (standings, pairings, brackets and whole events as the Structs of
+`schemas/tournament.py`, and the views kept for reads), `verification`
+(`tournament verify`) and `demo` (a whole bot event).
+May import `storage`, `formats`, `schemas` and `referee`; not `output`, `web` or `cli`.
 """
 
 from __future__ import annotations
@@ -133,6 +140,7 @@ from tournament.service.ranking import (
     pod_entrants,
     standings,
 )
+from tournament.service.rejudge import rejudge_event
 from tournament.service.results import (
     PodResult,
     Reported,
@@ -268,6 +276,7 @@ __all__ = [
     "referee_reason",
     "register",
     "register_people",
+    "rejudge_event",
     "rename",
     "repairing_problem",
     "report",

@@ -5,10 +5,10 @@ from __future__ import annotations
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from tournament.eventlog import PlayersSwapped, RoundUnpaired, append
-from tournament.models import Claim, Event, Round
 from tournament.service.errors import Conflict, NotFound, Usage
 from tournament.service.queries import assigned_byes, get_player, lock_event, matches, pod_tables
+from tournament.storage.eventlog import PlayersSwapped, RoundUnpaired, append
+from tournament.storage.models import Claim, Event, Round
 
 
 def _current(session: Session, event: Event) -> Round:

@@ -21,18 +21,6 @@ from dataclasses import dataclass
 from sqlalchemy import or_, select
 from sqlalchemy.orm import Session
 
-from tournament.eventlog import (
-    ClaimConfirmed,
-    ClaimRuled,
-    GameRecord,
-    ResultClaimed,
-    append,
-    claim_key,
-    decode,
-    stored_text,
-    with_texts,
-)
-from tournament.models import Claim, Event, LogEntry, Match, Pod, PodSeat
 from tournament.service.errors import Conflict, NotFound, Usage
 from tournament.service.queries import (
     find_match,
@@ -54,6 +42,18 @@ from tournament.service.results import (
     report,
     report_pod,
 )
+from tournament.storage.eventlog import (
+    ClaimConfirmed,
+    ClaimRuled,
+    GameRecord,
+    ResultClaimed,
+    append,
+    claim_key,
+    decode,
+    stored_text,
+    with_texts,
+)
+from tournament.storage.models import Claim, Event, LogEntry, Match, Pod, PodSeat
 
 
 @dataclass(frozen=True)

@@ -12,10 +12,10 @@ from datetime import datetime, timedelta
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from tournament.eventlog import RoundStarted, TimeExtended, append, as_utc
-from tournament.models import Match, Pod, Round
 from tournament.service.errors import Conflict, NotFound, Usage
 from tournament.service.queries import get_event, lock_event, storable
+from tournament.storage.eventlog import RoundStarted, TimeExtended, append, as_utc
+from tournament.storage.models import Match, Pod, Round
 
 DEFAULT_MINUTES = 50  # a Swiss round of Magic, as the MTR sets it
 MOST_MINUTES = 24 * 60

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from sqlalchemy.orm import Session
 
-from tournament import brackets
-from tournament.models import Event, Match
+from tournament.formats import brackets
 from tournament.service.queries import (
     matches,
     players,
     seeded,
 )
+from tournament.storage.models import Event, Match
 
 
 def absent_from(session: Session, event: Event) -> dict[str, int]:

@@ -16,12 +16,12 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from tournament.eventlog import Payload, PodReported, ResultReported, append_many
-from tournament.models import Event, Match, Pod, PodSeat
 from tournament.service.errors import Conflict, NotFound, TournamentError, Usage
 from tournament.service.people import csv_rows
 from tournament.service.queries import get_event, lock_event, matches, pod_tables
 from tournament.service.results import Tally, check_places, check_tally
+from tournament.storage.eventlog import Payload, PodReported, ResultReported, append_many
+from tournament.storage.models import Event, Match, Pod, PodSeat
 
 SCORE = re.compile(r"^\s*(\d{1,2})\s*-\s*(\d{1,2})(?:\s*-\s*(\d{1,2}))?\s*$")
 PLACES = re.compile(r"^\s*\d(\s*-\s*\d)+\s*$")

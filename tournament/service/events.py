@@ -6,13 +6,8 @@ from sqlalchemy.orm import Session
 
 from referee.rulesets import get as get_ruleset
 from referee.rulesets import ids as ruleset_ids
-from tournament import pods
-from tournament import standings as tiebreaks
-from tournament.eventlog import (
-    EventCreated,
-    append,
-)
-from tournament.models import Event
+from tournament.formats import pods
+from tournament.formats import standings as tiebreaks
 from tournament.service.errors import (
     Conflict,
     Usage,
@@ -21,6 +16,11 @@ from tournament.service.queries import (
     check_id,
     get_event,
 )
+from tournament.storage.eventlog import (
+    EventCreated,
+    append,
+)
+from tournament.storage.models import Event
 
 # Event formats (tournament/README.md, "Formats"). A Swiss event may end in a top cut (`cut`).
 FORMATS = {

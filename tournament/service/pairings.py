@@ -9,18 +9,7 @@ from collections.abc import Sequence
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from tournament import brackets, pairing, pods
-from tournament.eventlog import (
-    TYPES,
-    BracketSeeded,
-    Entry,
-    Payload,
-    PodsPaired,
-    RoundPaired,
-    append,
-    decode,
-)
-from tournament.models import Event, LogEntry, Round
+from tournament.formats import brackets, pairing, pods
 from tournament.service.elimination import (
     absent_from,
     bracket,
@@ -46,6 +35,17 @@ from tournament.service.ranking import (
     sitting_out,
     standings,
 )
+from tournament.storage.eventlog import (
+    TYPES,
+    BracketSeeded,
+    Entry,
+    Payload,
+    PodsPaired,
+    RoundPaired,
+    append,
+    decode,
+)
+from tournament.storage.models import Event, LogEntry, Round
 
 
 def pair(session: Session, event_id: str, seed: int | None = None) -> Round:

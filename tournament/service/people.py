@@ -20,9 +20,9 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from referee.ruleset import CHANCE, JUDGE
-from tournament.models import DISPLAY_NAME, Player
 from tournament.service.errors import Usage
 from tournament.service.queries import ID_PATTERN
+from tournament.storage.models import DISPLAY_NAME, Player
 
 RESERVED = frozenset((CHANCE, JUDGE))  # ids the referee's logs use for themselves
 # Letters NFKD does not split into a base letter and an accent.
@@ -74,7 +74,8 @@ def people_from_csv(text: str, source: str) -> list[Person]:
             f"{source} line {first}: columns are name, id and rating (higher is stronger), person and external_id (who they "
             f"are across events), each once; not {', '.join(unknown) or 'repeats'} (a bracket's exact seeds: `tournament seed`)"
         )
-    people = []
+    people: list[Person] = []
+    named: dict[str, list[tuple[int, Person]]] = {}
     for line, row in rows:
         if len(row) != len(header):
             raise Usage(f"{source} line {line}: {len(row)} fields, the header has {len(header)}")
@@ -83,12 +84,21 @@ def people_from_csv(text: str, source: str) -> list[Person]:
         rating = fields.get("rating") or None
         if rating is not None and not re.fullmatch(r"-?\d{1,9}", rating):
             raise Usage(f"{where}, field rating: {rating!r} is not a whole number")
-        people.append(
-            Person(
-                fields.get("name", ""), fields.get("id") or None, int(rating) if rating else None, where,
-                fields.get("person") or None, fields.get("external_id") or None,
-            )
+        person = Person(
+            fields.get("name", ""), fields.get("id") or None, int(rating) if rating else None, where,
+            fields.get("person") or None, fields.get("external_id") or None,
         )
+        # T-67: a name twice in one file is one person typed twice unless ids tell the two apart
+        same = named.setdefault(unicodedata.normalize("NFC", person.name).casefold(), []) if person.name else []
+        if same and (person.id is None or any(other.id is None for _, other in same)):
+            raise Usage(
+                f"{where}, field name: {person.name!r} is on line {same[0][0]} too; "
+                "give each of them an id to register two people of one name"
+            )
+        same.append((line, person))
+        people.append(person)
+    if not people:
+        raise Usage(f"{source}: no players after the header on line {first}")
     return people
 
 

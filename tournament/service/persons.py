@@ -19,12 +19,12 @@ from datetime import UTC, datetime
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from tournament.eventlog import PlayerLinked, append
-from tournament.models import Event, Person, Player, Waiting
 from tournament.service import people as registering
 from tournament.service.errors import Conflict, NotFound, Usage
 from tournament.service.people import slug, unique_ids
 from tournament.service.queries import check_id, get_player, lock_event
+from tournament.storage.eventlog import PlayerLinked, append
+from tournament.storage.models import Event, Person, Player, Waiting
 
 
 def get_person(session: Session, person_id: str) -> Person:
@@ -167,7 +167,5 @@ def careers(session: Session, person_ids: Sequence[str] | None = None) -> dict[s
 
 
 def people(session: Session) -> list[Person]:
-    """Everyone, alphabetically (accents and case set aside, as `pairings --by name`)."""
-    from tournament.printables import sort_key
-
-    return sorted(session.scalars(select(Person)), key=lambda p: (sort_key(p.name), p.id))
+    """Everyone, alphabetically: accents and case set aside (the name's id form, T-27), then as written."""
+    return sorted(session.scalars(select(Person)), key=lambda p: (slug(p.name), p.name, p.id))

@@ -7,11 +7,11 @@ import re
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from tournament.models import Event, Match, Player, Pod, PodSeat, Round, RoundBye
 from tournament.service.errors import (
     NotFound,
     Usage,
 )
+from tournament.storage.models import Event, Match, Player, Pod, PodSeat, Round, RoundBye
 
 ID_PATTERN = re.compile(r"[A-Za-z0-9_.-]{1,64}")  # the referee's player-id pattern; always fullmatch
 

@@ -7,9 +7,8 @@ import dataclasses
 from sqlalchemy import func, or_, select
 from sqlalchemy.orm import Session
 
-from tournament import brackets, pairing, pods
-from tournament import standings as tiebreaks
-from tournament.models import Event, Match, Player
+from tournament.formats import brackets, pairing, pods
+from tournament.formats import standings as tiebreaks
 from tournament.service.elimination import (
     bracket,
     double_bracket,
@@ -21,6 +20,7 @@ from tournament.service.queries import (
     round_byes,
     rounds,
 )
+from tournament.storage.models import Event, Match, Player
 
 
 def _as_matches(session: Session, event_id: str) -> list[tiebreaks.Match]:

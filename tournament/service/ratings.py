@@ -1,4 +1,4 @@
-"""The ratings of every person, from every rated event's results (`tournament.ratings` does the arithmetic).
+"""The ratings of every person, from every rated event's results (`formats.ratings` does the arithmetic).
 
 Nothing here is stored or typed: each call reads the rated events' results
 (the tables their logs are projected into, which `verify` holds to the logs)
@@ -13,8 +13,8 @@ from __future__ import annotations
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from tournament.models import Event, Match, Player, Pod, PodSeat
-from tournament.ratings import Period, Rated, System, rate
+from tournament.formats.ratings import Period, Rated, System, rate
+from tournament.storage.models import Event, Match, Player, Pod, PodSeat
 
 
 def periods(session: Session) -> list[Period]:

@@ -13,17 +13,8 @@ from sqlalchemy import or_, select
 from sqlalchemy.orm import Session
 
 from referee.engine import judge
-from referee.logio import game_fingerprint
+from referee.logio import FINGERPRINT_SCHEME, game_fingerprint
 from schemas.verdict import Verdict
-from tournament.eventlog import (
-    GameRecord,
-    PodCorrected,
-    PodReported,
-    ResultCorrected,
-    ResultReported,
-    append,
-)
-from tournament.models import Event, GameLog, Match, Pod, PodSeat
 from tournament.service.elimination import (
     is_elimination,
 )
@@ -39,6 +30,15 @@ from tournament.service.queries import (
     find_pod,
     lock_event,
 )
+from tournament.storage.eventlog import (
+    GameRecord,
+    PodCorrected,
+    PodReported,
+    ResultCorrected,
+    ResultReported,
+    append,
+)
+from tournament.storage.models import Event, GameLog, Match, Pod, PodSeat
 
 
 @dataclass(frozen=True)
@@ -91,7 +91,7 @@ def judge_logs(event: Event, match: Match, logs: Sequence[tuple[str, bytes]]) ->
             draws += 1
         else:
             games[winner] += 1
-        records.append(GameRecord(hashlib.sha256(data).hexdigest(), winner, data, game_fingerprint(data)))
+        records.append(GameRecord(hashlib.sha256(data).hexdigest(), winner, data, game_fingerprint(data), FINGERPRINT_SCHEME))
     if not match_over(event, match.round, games, len(logs)):
         tally = Tally(games, draws)
         tied = " (tied: a bracket match goes on until someone wins a game)" if len(logs) >= event.best_of else ""
@@ -363,5 +363,5 @@ def judge_pod_log(
         if (round_, number) != (pod.round, pod.number) and (stored or (log and game_fingerprint(log))) == fingerprint:
             raise WrongTable(f"{path}: table {number} of round {round_} was already reported with this game's log")
     winner = verdict.result.winners[0] if len(verdict.result.winners) == 1 else None
-    return dict(verdict.result.placements), GameRecord(hashlib.sha256(data).hexdigest(), winner, data, fingerprint)
+    return dict(verdict.result.placements), GameRecord(hashlib.sha256(data).hexdigest(), winner, data, fingerprint, FINGERPRINT_SCHEME)
 

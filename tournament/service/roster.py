@@ -6,17 +6,6 @@ from collections.abc import Sequence
 
 from sqlalchemy.orm import Session
 
-from tournament.eventlog import (
-    ByeAssigned,
-    PlayerDropped,
-    PlayerPaused,
-    PlayerRegistered,
-    PlayerRenamed,
-    PlayerResumed,
-    append,
-    append_many,
-)
-from tournament.models import Match, Player
 from tournament.service import persons
 from tournament.service.errors import (
     Conflict,
@@ -32,6 +21,17 @@ from tournament.service.queries import (
     open_match,
     players,
 )
+from tournament.storage.eventlog import (
+    ByeAssigned,
+    PlayerDropped,
+    PlayerPaused,
+    PlayerRegistered,
+    PlayerRenamed,
+    PlayerResumed,
+    append,
+    append_many,
+)
+from tournament.storage.models import Match, Player
 
 
 def register(session: Session, event_id: str, names: Sequence[str]) -> list[str]:

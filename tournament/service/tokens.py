@@ -28,10 +28,10 @@ from sqlalchemy import delete, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from tournament.eventlog import as_utc
-from tournament.models import Credential, FailedGuess, ServerSecret
 from tournament.service.errors import TournamentError, Usage
 from tournament.service.queries import get_player
+from tournament.storage.eventlog import as_utc
+from tournament.storage.models import Credential, FailedGuess, ServerSecret
 
 PLAYER_SESSION = timedelta(days=3)  # an event day, and the one after
 ORGANISER_SESSION = timedelta(hours=24)

@@ -6,7 +6,9 @@ Modules: `app` (the factory, sessions, errors), `public` (pages), `api`
 (their JSON), `views` (what both show), `players` and `organiser` (sign-in,
 claims, the organiser's actions), `receipts` (every change sent once:
 post/redirect/get with one-time keys), `auth` (sessions), `addresses`
-(where phones reach the server), `command` (`tournament serve`).
+(where phones reach the server), `assets` and `headers` (the static files,
+the security headers). The command that starts it is `tournament.cli.serve`.
+May import `service`, `output`, `storage` and `formats`; not `cli`.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ __all__ = ["create_app"]
 
 
 def __getattr__(name: str) -> Any:
-    """`create_app` on first use: the other commands, which import `tournament.web.command`, never load Litestar."""
+    """`create_app` on first use: a command that prints sign-in slips (`tournament.web.slips`) never loads Litestar."""
     if name == "create_app":
         from tournament.web.app import create_app
 

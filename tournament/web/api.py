@@ -9,7 +9,8 @@ from litestar.params import FromPath, FromQuery
 
 from schemas.tournament import BracketInfo, EventInfo, RoundInfo, StandingRow
 from schemas.web import Seat, Version
-from tournament import export, service
+from tournament import service
+from tournament.service import export
 from tournament.web import views
 from tournament.web.common import reading
 

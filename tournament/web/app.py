@@ -30,8 +30,9 @@ from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 from sqlalchemy.orm import Session
 
 from schemas.web import ErrorBody
-from tournament import pages, service
-from tournament.db import first_line, make_engine, open_database
+from tournament import service
+from tournament.output import pages
+from tournament.storage.db import first_line, make_engine, open_database
 from tournament.web import api, assets, headers, organiser, people, players, public, receipts
 from tournament.web.common import Database, status_of, wants_json
 from tournament.web.views import referee_error
@@ -128,10 +129,10 @@ def create_app(db_url: str | None = None, *, csrf_secret: str | None = None) -> 
 
 
 def _load_lazy_modules() -> None:
-    """Load now, in one thread, the modules the command line left to load on first use (`cli_base.lazy`).
+    """Load now, in one thread, the modules the command line left to load on first use (`tournament.cli.common.lazy`).
 
     Python 3.11's LazyLoader is not thread-safe: while one request's thread runs such a module, the others
-    find it half-made (`module 'tournament.export' has no attribute 'round_info'`: 500s on a cold start).
+    find it half-made (`module 'tournament.service.export' has no attribute 'round_info'`: 500s on a cold start).
     """
     for name, module in list(sys.modules.items()):
         if name.startswith("tournament."):

@@ -1,4 +1,4 @@
-"""The pages' stylesheet and script, served from `/static/` (package data under `tournament/static/`).
+"""The pages' stylesheet and script, served from `/static/` (package data under `tournament/output/static/`).
 
 They are files, not inline `<style>` and `<script>`, so the Content-Security-Policy
 allows no inline code at all (tournament/web/headers.py). Each page links them as
@@ -18,7 +18,7 @@ from litestar.static_files import create_static_files_router
 
 PREFIX = "/static"
 KEEP = 365 * 24 * 3600  # seconds: the address changes with the content
-DIRECTORY = Path(__file__).resolve().parents[1] / "static"  # the package is installed as files, never zipped
+DIRECTORY = Path(__file__).resolve().parents[1] / "output" / "static"  # the package is installed as files, never zipped
 
 
 @cache

@@ -16,7 +16,8 @@ from sqlalchemy.orm import Session
 
 from schemas.tournament import RoundInfo
 from schemas.web import ClockStart, Code, Extension, Joined, PlayerRef, Ruling, SignIn, TableClaims
-from tournament import export, service
+from tournament import service
+from tournament.service import export
 from tournament.web import receipts, views
 from tournament.web.auth import client, identity, keep, organiser
 from tournament.web.common import json_post, public_url, reading, whole_number, whole_numbers

@@ -15,7 +15,9 @@ from litestar.params import FromPath, FromQuery
 from litestar.response import Template
 
 from schemas.tournament import PersonInfo, PersonRow, RatingRow
-from tournament import history, service
+from tournament import service
+from tournament.output import people as people_text
+from tournament.service import history
 from tournament.web import views
 from tournament.web.common import reading
 from tournament.web.public import page
@@ -69,8 +71,8 @@ def person_page(request: Request[Any, Any, Any], person_id: FromPath[str]) -> Te
         info = history.person_info(session, person_id)
         names = {e.event: e.event_name for e in info.events}
         return page(
-            request, "person", person=info, event_names=names, result=history.match_text, systems=history.SYSTEMS,
-            rating=history.rating_text,
+            request, "person", person=info, event_names=names, result=people_text.match_text, systems=people_text.SYSTEMS,
+            rating=people_text.rating_text,
         )
 
 
@@ -81,7 +83,7 @@ def ratings_page(request: Request[Any, Any, Any], ruleset: FromQuery[str] = "", 
     pools: dict[tuple[str, str], list[RatingRow]] = {}
     for row in rows:
         pools.setdefault((row.ruleset, row.system), []).append(row)
-    return page(request, "ratings", pools=pools, systems=history.SYSTEMS, rating=history.rating_text)
+    return page(request, "ratings", pools=pools, systems=people_text.SYSTEMS, rating=people_text.rating_text)
 
 
 HANDLERS = [people_api, person_api, ratings_api, people_page, person_page, ratings_page]

@@ -13,8 +13,10 @@ from litestar.params import FromPath, FromQuery
 from litestar.response import Template
 from sqlalchemy.orm import Session
 
-from tournament import export, pictures, render, service
-from tournament.models import Event
+from tournament import service
+from tournament.output import pictures, render
+from tournament.service import export
+from tournament.storage.models import Event
 from tournament.web import views
 from tournament.web.common import reading
 

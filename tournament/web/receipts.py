@@ -36,7 +36,7 @@ from sqlalchemy.orm import Session
 
 from schemas.web import ErrorBody
 from tournament import service
-from tournament.models import Receipt
+from tournament.storage.models import Receipt
 from tournament.web.common import reading, status_of, writing
 from tournament.web.views import referee_error
 

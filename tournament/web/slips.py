@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from sqlalchemy.orm import Session
 
-from tournament import export, pages, service
+from tournament import service
+from tournament.output import pages
+from tournament.service import export
 from tournament.web import addresses, views
 
 

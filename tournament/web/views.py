@@ -11,8 +11,9 @@ from sqlalchemy.orm import Session
 
 from schemas.tournament import EventInfo, RoundInfo, TableRow
 from schemas.web import Claim, MatchView, RefereeError, Seat, TableClaims, Version
-from tournament import export, service
-from tournament.models import Event
+from tournament import service
+from tournament.service import export
+from tournament.storage.models import Event
 
 MAX_SEATS = 20  # find-your-seat answers at most this many players
 

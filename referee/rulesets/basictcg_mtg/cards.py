@@ -67,6 +67,8 @@ def declared(specs: dict[str, bt.CardSpec]) -> Mapping[str, Card]:
     Setups repeat their declarations (every bot game, every round of an event),
     so the Cards are worked out once per exact declaration: the cache is keyed
     on the declarations' canonical JSON, from which it decodes them again.
+    It saves about 8% of a replay (bench/replay.py --rulesets basictcg-mtg, alternating runs:
+    513,000-562,000 records/s with it, 464,000-513,000 without); without it the Cards are worked out afresh.
     """
     return _declared(_ENCODER.encode(specs))
 

@@ -14,9 +14,22 @@ from __future__ import annotations
 import functools
 import random
 from collections.abc import Iterator
-from typing import Any, NoReturn
+from typing import Any, ClassVar, NoReturn
 
-from referee.ruleset import CHANCE, JUDGE, Illegal, Seat, TableRuleset, require_actor, sees, veiled
+import msgspec
+
+from referee.ruleset import (
+    CHANCE,
+    JUDGE,
+    Illegal,
+    RecordFields,
+    Seat,
+    TableRuleset,
+    from_first,
+    require_actor,
+    sees,
+    veiled,
+)
 from referee.rulesets.basictcg_mtg import bot, decks, flow, options
 from referee.rulesets.basictcg_mtg.cards import built_in_setup, declared
 from referee.rulesets.basictcg_mtg.state import (
@@ -48,6 +61,19 @@ class BasicTcgMtg(TableRuleset):
     records = bt.RECORDS
     min_players = 2
     max_players = 4
+    # BT-1.7: the same game
+    unordered: ClassVar[RecordFields] = {bt.Summon: ("sacrifice",), bt.Effect: ("targets", "discard")}
+    unread: ClassVar[RecordFields] = {bt.Effect: ("text",)}
+
+    def identity(self, players: list[str], setup: bt.Setup) -> tuple[list[str], Any]:
+        """BT-1.7: seats clockwise from the first player; each card's lists in one order and its `text` left out."""
+        data = msgspec.to_builtins(setup)
+        for card in data["cards"].values():
+            card.pop("text", None)
+            for name in ("types", "colours", "keywords", "walk", "protection", "terrain"):
+                if name in card:
+                    card[name] = sorted(card[name])
+        return from_first(players, setup.first), data
 
     def __init__(self) -> None:
         self._handlers: dict[type, Any] = {

@@ -12,12 +12,13 @@ import functools
 import itertools
 import random
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import Any, ClassVar
 
 from referee.ruleset import (
     CHANCE,
     JUDGE,
     Illegal,
+    RecordFields,
     Seat,
     TableRuleset,
     require_actor,
@@ -92,6 +93,11 @@ class Cardwars(TableRuleset):
     setup_type = cw.Setup
     records = cw.RECORDS
     fixed_deck = "half of one standard 54-card deck (two whole suits and a joker), which the setup's `suits` gives each player (CW-1.2)"
+    unordered: ClassVar[RecordFields] = {cw.PlayFace: ("pay",)}  # CW-1.7: the same game
+
+    def identity(self, players: list[str], setup: cw.Setup) -> tuple[list[str], Any]:
+        """CW-1.7: the seats as listed (they deal the jokers), each player's suits in one order."""
+        return list(players), {"first": setup.first, "suits": {p: sorted(s) for p, s in setup.suits.items()}}
 
     # -- the interface ---------------------------------------------------------
 

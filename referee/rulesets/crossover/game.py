@@ -13,9 +13,22 @@ from __future__ import annotations
 import functools
 import random
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import Any, ClassVar
 
-from referee.ruleset import CHANCE, JUDGE, Illegal, Seat, TableRuleset, require_actor, veil_players
+import msgspec
+
+from referee.ruleset import (
+    CHANCE,
+    JUDGE,
+    Illegal,
+    RecordFields,
+    Seat,
+    TableRuleset,
+    from_first,
+    in_one_order,
+    require_actor,
+    veil_players,
+)
 from referee.rulesets.crossover import decks, flow, options
 from referee.rulesets.crossover.state import HAND_SIZE, AttackInProgress, Side, State
 from schemas import crossover as xo
@@ -36,6 +49,15 @@ class Crossover(TableRuleset):
     records = xo.RECORDS
     min_players = 2
     max_players = 6
+    unordered: ClassVar[RecordFields] = {xo.Resolve: ("discard",)}  # XO-1.7: the same game
+
+    def identity(self, players: list[str], setup: xo.Setup) -> tuple[list[str], Any]:
+        """XO-1.7: seats clockwise from the first player, each deck's cards and each card's traits in one order."""
+        decks = {}
+        for player, deck in setup.decks.items():
+            cards = [{**msgspec.to_builtins(card), "traits": sorted(set(card.traits))} for card in deck.cards]
+            decks[player] = {"game": deck.game, "cards": in_one_order(cards)}
+        return from_first(players, setup.first), {"first": setup.first, "decks": decks}
 
     # -- the interface ---------------------------------------------------------
 

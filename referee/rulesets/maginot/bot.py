@@ -12,9 +12,8 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from typing import TYPE_CHECKING
 
-from referee.ruleset import CHANCE
+from referee.ruleset import CHANCE, Ruleset
 from referee.rulesets.maginot import options
 from referee.rulesets.maginot.state import (
     ACE_LIFE,
@@ -31,15 +30,12 @@ from referee.rulesets.maginot.state import (
 from schemas import maginot as mg
 from schemas.log import Record
 
-if TYPE_CHECKING:
-    from referee.rulesets.maginot.game import Maginot
-
 ATTACK = 0.95  # how often a bot with ready units attacks rather than passing the battle phase
 GUARD = 0.4  # how often a bot with three or more units and no guard posts one
 EVENT = 0.5  # how often a bot plays an event card or taps its base when one is open to it
 
 
-def sample(rules: Maginot, state: State, rng: random.Random) -> Record:
+def sample(rules: Ruleset, state: State, rng: random.Random) -> Record:
     """The bot's next record."""
     phase = state.phase
     if phase == "draw":
@@ -65,7 +61,7 @@ def sample(rules: Maginot, state: State, rng: random.Random) -> Record:
     return mg.Pass(by=rules.to_act(state)[0])
 
 
-def _attack(rules: Maginot, state: State, rng: random.Random) -> Record:
+def _attack(rules: Ruleset, state: State, rng: random.Random) -> Record:
     """Every ready unit against the opponent with the least base left, on their most damaged ace."""
     me = state.active
     ready = options.ready(state)
@@ -85,7 +81,7 @@ def _attack(rules: Maginot, state: State, rng: random.Random) -> Record:
     return mg.Attack(by=me, target=target, units=ready, ace=ace)
 
 
-def _engagement(rules: Maginot, state: State, rng: random.Random) -> mg.Engage:
+def _engagement(rules: Ruleset, state: State, rng: random.Random) -> mg.Engage:
     """Each guard in turn engages a free attacker it may engage (most of the time), or none."""
     battle = state.battle
     assert battle is not None
@@ -123,7 +119,7 @@ def _construction(state: State) -> Record | None:
     return mg.Build(by=me, card=card, tokens=min(state.pool, needed))
 
 
-def _consolidation(rules: Maginot, state: State, rng: random.Random) -> Record | None:
+def _consolidation(rules: Ruleset, state: State, rng: random.Random) -> Record | None:
     """Post one guard now and then (before any assembly), then assemble every unit it can; None when done."""
     side = state.sides[state.active]
     choices = list(rules.legal(state))

@@ -16,9 +16,20 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping
-from typing import Any
+from typing import Any, ClassVar
 
-from referee.ruleset import CHANCE, JUDGE, Illegal, Ruleset, Seat
+import msgspec
+
+from referee.ruleset import (
+    CHANCE,
+    JUDGE,
+    Illegal,
+    RecordFields,
+    Ruleset,
+    Seat,
+    from_first,
+    in_one_order,
+)
 from referee.rulesets.stccg_multiplayer import (
     bot,
     checks,
@@ -56,6 +67,17 @@ class StccgMultiplayer(Ruleset):
     records = sg.RECORDS
     min_players = 2
     max_players = 6
+    # SG-1.7: the same game
+    unordered: ClassVar[RecordFields] = {sg.Relocate: ("ships",), sg.Play: ("players",)}
+    unread: ClassVar[RecordFields] = {sg.Action: ("text",)}
+
+    def identity(self, players: list[str], setup: sg.Setup) -> tuple[list[str], Any]:
+        """SG-1.7: seats clockwise from the first player; each deck's missions, seed cards and draw deck in one order."""
+        decks = {
+            player: {pile: in_one_order(cards) for pile, cards in msgspec.to_builtins(deck).items()}
+            for player, deck in setup.decks.items()
+        }
+        return from_first(players, setup.first), {"first": setup.first, "decks": decks}
 
     def __init__(self) -> None:
         handlers: dict[type, Callable[[State, Any], None]] = {

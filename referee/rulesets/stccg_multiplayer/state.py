@@ -38,6 +38,8 @@ def counted(cards: list[str]) -> Pile:
 # The lists counted lately, by length and first and last name, each with its whole list and pile. A game's
 # names are new strings, whose hashes are computed afresh: hashing two of them and comparing the list name
 # by name costs about half as much as hashing every name, as a key of the whole list would.
+# It saves about 5% of a replay (bench/replay.py --rulesets stccg-multiplayer, alternating runs: 297,000-314,000
+# records/s with it, 280,000-297,000 without); nothing else depends on it: without it every pile is counted afresh.
 _recent: dict[tuple[int, str, str], tuple[list[str], Pile]] = {}
 RECENT_LIMIT = 1024  # as many lists as a big event's decks; the memo starts afresh beyond
 

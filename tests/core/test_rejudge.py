@@ -1,0 +1,116 @@
+"""`referee rejudge` on a Dask cluster gives each log the serial run's outcome, once, even when a worker dies.
+
+The cluster is a `LocalCluster` of two worker processes on 127.0.0.1; the logs
+are 2,000 bot games, a seventh of them made illegal on purpose (a record taken
+from another game at the same turn) and a tenth mangled by tests/mutations.py.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+from referee.bots import bot_header, play
+from referee.logio import encode_lines
+from referee.rejudge import Judged, Outcome, outcomes, read_record, tree
+from tests.mutations import bad_utf8, delete_bytes, lines_moved, replace_byte, truncate
+
+LOGS = 2000
+MUTATIONS = (bad_utf8, delete_bytes, lines_moved, replace_byte, truncate)
+
+
+def _game(seed: int) -> tuple[object, list[object]]:
+    header = bot_header("cardwars", seed, 2)
+    return header, list(play(header, seed))
+
+
+def _corpus(folder: Path, count: int) -> None:
+    rng = random.Random(7)
+    for seed in range(count):
+        header, records = _game(seed)
+        if seed % 7 == 3:  # illegal on purpose: one record of another game, at the same turn, chain made anew
+            _, other = _game(seed + LOGS)
+            at = rng.randrange(1, min(len(records), len(other)))
+            records = [*records[:at], other[at], *records[at + 1 :]]
+        data = b"".join(line + b"\n" for line in encode_lines(header, records))  # type: ignore[arg-type]
+        if seed % 10 == 5:
+            data = rng.choice(MUTATIONS)(data, rng)
+        (folder / f"{seed // 500}").mkdir(exist_ok=True)
+        (folder / f"{seed // 500}" / f"g{seed}.jsonl").write_bytes(data)
+
+
+def _serial(folder: Path) -> dict[str, Outcome]:
+    """Every log's outcome judged here, one after another: the reference."""
+    return {judged.log: judged.outcome for judged in outcomes(tree([str(folder)]))}
+
+
+def test_a_local_cluster_gives_every_log_the_serial_outcome_once_even_when_a_worker_is_killed(tmp_path: Path) -> None:
+    from distributed import Client, LocalCluster
+
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    _corpus(logs, LOGS)
+    serial = _serial(logs)
+    kinds = Counter(outcome.verdict for outcome in serial.values())
+    assert len(serial) == LOGS and kinds["complete"] > LOGS // 2 and kinds["illegal"] > 100 and kinds["malformed"] > 20, kinds
+    with LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None, silence_logs=40
+    ) as cluster:
+        address = cluster.scheduler_address
+        on_cluster = list(outcomes(tree([str(logs)]), cluster=address, batch=250))
+        assert Counter(j.log for j in on_cluster) == Counter(serial.keys())  # each log once
+        assert {j.log: j.outcome for j in on_cluster} == serial
+        # the command: on the cluster, every outcome saved, each log printed once against an empty record
+        record = tmp_path / "record.jsonl"
+        done = subprocess.run(
+            [sys.executable, "-m", "referee", "rejudge", str(logs), "--cluster", address, "--save", str(record)],
+            capture_output=True, text=True, timeout=300,
+        )
+        assert done.returncode == 1 and f"rejudged {LOGS:,} logs on {address}" in done.stderr, done.stderr
+        saved = {j.log: j.outcome for j in read_record(record.read_bytes()).values()}
+        assert saved == serial and len(done.stdout.splitlines()) == LOGS
+        # a worker killed once the first batch is back: its batch goes to another, and no log is lost or doubled
+        with Client(address, set_as_default=False) as client:
+            pids = client.run(os.getpid)
+        got: list[Judged] = []
+        started = time.monotonic()
+        for judged in outcomes(tree([str(logs)]), cluster=address, batch=100):
+            got.append(judged)
+            if len(got) == 100:
+                os.kill(next(iter(pids.values())), signal.SIGKILL)
+            assert time.monotonic() - started < 240
+        assert Counter(j.log for j in got) == Counter(serial.keys())
+        assert {j.log: j.outcome for j in got} == serial
+
+
+def test_rejudge_against_a_record_prints_exactly_the_logs_whose_outcome_differs(tmp_path: Path) -> None:
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    _corpus(logs, 40)
+    referee = [sys.executable, "-m", "referee", "rejudge", str(logs)]
+    first = subprocess.run([*referee, "--save", str(tmp_path / "before.jsonl")], capture_output=True, text=True, timeout=120)
+    assert first.returncode == 1 and len(first.stdout.splitlines()) == 40  # nothing recorded yet: all differ
+    edited = [json.loads(line) for line in (tmp_path / "before.jsonl").read_text().splitlines()]
+    for entry in edited[:3]:  # as if an older referee had said otherwise
+        entry["outcome"] = {"verdict": "illegal", "rule": "CW-0.0", "result": None}
+    (tmp_path / "old.jsonl").write_text("".join(json.dumps(e) + "\n" for e in edited[:-1]))  # the last never recorded
+    (logs / "0" / "g0.jsonl").unlink()  # and one recorded log gone
+    again = subprocess.run([*referee, "--jobs", "2", "--against", str(tmp_path / "old.jsonl")], capture_output=True, text=True, timeout=120)
+    assert again.returncode == 1, again.stderr
+    changes = {c["log"]: c for c in map(json.loads, again.stdout.splitlines())}
+    assert set(changes) == {e["log"] for e in edited[:3]} | {edited[-1]["log"]}
+    assert changes[edited[-1]["log"]]["before"] is None and changes["0/g0.jsonl"]["after"] is None
+    assert changes[edited[1]["log"]]["before"]["rule"] == "CW-0.0" and changes[edited[1]["log"]]["after"] == json.loads((tmp_path / "before.jsonl").read_text().splitlines()[1])["outcome"]
+    same = subprocess.run([*referee, "--against", str(tmp_path / "before.jsonl")], capture_output=True, text=True, timeout=120)
+    assert same.returncode == 1 and same.stdout.count("\n") == 1  # only the removed log
+    (tmp_path / "bad.jsonl").write_text(json.dumps(edited[1]) + "\n" + '{"log": "x", "sha256": "", "outcome": {"verdict": 3}}\n')
+    bad = subprocess.run([*referee, "--against", str(tmp_path / "bad.jsonl")], capture_output=True, text=True, timeout=120)
+    assert bad.returncode == 2 and bad.stdout == "" and "bad.jsonl: line 2:" in bad.stderr and "outcome.verdict" in bad.stderr
+    assert "Traceback" not in bad.stderr

@@ -1,0 +1,17 @@
+"""MG-1.7: the same game (its fingerprint, T-45)."""
+
+from __future__ import annotations
+
+import random
+
+from referee.logio import game_fingerprint
+from tests.core.test_fingerprint import bot_game, chained, judged, lines_of
+
+
+def test_mg_1_7_the_seats_as_listed_decide_the_game() -> None:
+    data = bot_game("maginot", 1, 3)
+    header, records = lines_of(data)
+    header["players"] = header["players"][1:] + header["players"][:1]  # `first` kept: bases go in another order
+    turned = chained(header, records, random.Random(1))
+    assert judged(turned) != judged(data)
+    assert game_fingerprint(turned) != game_fingerprint(data)

@@ -1,0 +1,22 @@
+"""SG-1.7: the same game (its fingerprint, T-45)."""
+
+from __future__ import annotations
+
+import random
+
+from referee.logio import game_fingerprint
+from tests.core.test_fingerprint import bot_game, chained, judged, lines_of
+
+
+def test_sg_1_7_seats_round_the_circle_deck_piles_and_action_text_are_the_same_game() -> None:
+    data = bot_game("stccg-multiplayer", 1, 3)
+    header, records = lines_of(data)
+    header["players"] = header["players"][1:] + header["players"][:1]
+    for deck in header["setup"]["decks"].values():
+        for pile in ("missions", "seeds", "draw"):
+            deck[pile].reverse()
+    for record in records:
+        if record["type"] == "action":
+            record["text"] = "said otherwise"
+    same = chained(header, records, random.Random(1))
+    assert judged(same) == judged(data) and game_fingerprint(same) == game_fingerprint(data)

@@ -1,0 +1,147 @@
+"""One game counts once however its header is written (issue 23, defect 1; T-45), and events from before keep verifying.
+
+The issue's variants, each a log the referee judges exactly as the original: `report --log g1 --log g1-copy`
+scored 2-0 from one game for five of them. Now the second log is refused as the same game (exit 6).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import pytest
+from sqlalchemy import create_engine, text
+
+from referee.logio import HEADER_DECODER, record_decoder, record_to_dict, strip_ending
+from tests.tournament.tlib import cli, cli_json, game_log, tables, winner
+from tournament.storage.eventlog import GENESIS, as_utc, entry_hash
+
+Variant = Callable[[dict[str, Any]], None]  # changes a header in place
+
+
+def compact(line: dict[str, Any]) -> bytes:
+    return json.dumps(line, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+def rechained(data: bytes, change: Variant) -> bytes:
+    """The log with its header changed and every `prev` computed again, as a cheater would."""
+    header, *records = (json.loads(line) for line in data.splitlines())
+    change(header)
+    lines = [compact(header)]
+    for record in records:
+        record["prev"] = hashlib.sha256(lines[-1]).hexdigest()
+        lines.append(compact(record))
+    return b"".join(line + b"\n" for line in lines)
+
+
+def swap_seats(header: dict[str, Any]) -> None:
+    header["players"].reverse()
+
+
+def suits_turned(header: dict[str, Any]) -> None:
+    header["setup"]["suits"] = {p: s[::-1] for p, s in header["setup"]["suits"].items()}
+
+
+def defaults_written_out(header: dict[str, Any]) -> None:
+    header["setup"] |= {"scenario": "act_threshold", "hand": 5} | ({} if "threshold" in header["setup"] else {"threshold": 15})
+
+
+def empty_traits_and_stats(header: dict[str, Any]) -> None:
+    for deck in header["setup"]["decks"].values():
+        for card in deck["cards"]:
+            card.setdefault("traits", [])
+            card.setdefault("stats", {})
+
+
+VARIANTS = [
+    ("cardwars", suits_turned),
+    ("basictcg-mtg", defaults_written_out),
+    ("basictcg-mtg", swap_seats),
+    ("crossover", empty_traits_and_stats),
+    ("crossover", swap_seats),
+]
+
+
+def decisive_game(a: str, b: str, ruleset: str) -> bytes:
+    return next(data for seed in range(1, 60) if winner(data := game_log(a, b, seed, ruleset=ruleset)) is not None)
+
+
+@pytest.mark.parametrize(("ruleset", "variant"), VARIANTS, ids=[f"{r}-{v.__name__}" for r, v in VARIANTS])
+def test_one_game_written_otherwise_cannot_count_twice(db_url: str, tmp_path: Path, ruleset: str, variant: Variant) -> None:
+    # Issue 23, defect 1 (fails on 0552c76: the report scored 2-0, exit 0).
+    cli(db_url, "create", "ev", "--ruleset", ruleset, "--best-of", "3", "--seed", "1")
+    cli(db_url, "register", "ev", "ann", "bob")
+    cli(db_url, "pair", "ev")
+    (a, b), = (t["players"] for t in tables(db_url, "ev"))
+    first = decisive_game(a, b, ruleset)
+    copy = rechained(first, variant)
+    assert copy != first
+    (tmp_path / "g1.jsonl").write_bytes(first)
+    (tmp_path / "g1-copy.jsonl").write_bytes(copy)
+    refused = cli(db_url, "report", "ev", "--table", "1", "--log", str(tmp_path / "g1.jsonl"), "--log", str(tmp_path / "g1-copy.jsonl"), code=6)
+    assert "the same game is given twice" in refused.stderr
+    assert cli_json(db_url, "pairings", "ev")["tables"][0]["games"] is None
+
+
+def scheme_1_fingerprint(data: bytes) -> str:
+    """How a fingerprint was taken before scheme 2: the header's setup as written, the players in order, the records."""
+    lines = [strip_ending(line) for line in data.splitlines()]
+    header = HEADER_DECODER.decode(lines[0])
+    decode = record_decoder(header.ruleset).decode
+    records = [record_to_dict(decode(line)) for line in lines[1:] if line]
+    game = [header.ruleset, header.players, msgspec.json.decode(header.setup), records]
+    return hashlib.sha256(msgspec.json.encode(game, order="sorted")).hexdigest()
+
+
+def as_before_0009(db: str, logs: dict[str, bytes]) -> None:
+    """Make the database what older code left: every stored fingerprint of scheme 1, in the entries (chain redone as
+    that code computed it) and in the tables, and the schema at 0008."""
+    engine = create_engine(db)
+    with engine.begin() as connection:
+        rows = connection.execute(text("SELECT seq, type, payload, at FROM event_log WHERE event_id = 'ev' ORDER BY seq")).all()
+        prev = GENESIS
+        for seq, kind, payload, at in rows:
+            payload = bytes(payload)
+            if kind in ("result_reported", "result_corrected"):
+                data = json.loads(payload)
+                for record in data["logs"]:
+                    record.pop("scheme", None)
+                    record["fingerprint"] = scheme_1_fingerprint(logs[record["sha256"]])
+                payload = msgspec.json.encode(data)
+            at = as_utc(datetime.fromisoformat(at) if isinstance(at, str) else at)  # SQLite keeps times as text
+            digest = entry_hash("ev", seq, kind, at, prev, payload)
+            connection.execute(
+                text("UPDATE event_log SET payload = :p, prev = :prev, hash = :h WHERE event_id = 'ev' AND seq = :seq"),
+                {"p": payload, "prev": prev, "h": digest, "seq": seq},
+            )
+            prev = digest
+        connection.execute(text("UPDATE events SET last_hash = :h WHERE id = 'ev'"), {"h": prev})
+        for sha, data in logs.items():
+            connection.execute(text("UPDATE game_logs SET fingerprint = :f WHERE sha256 = :s"), {"f": scheme_1_fingerprint(data), "s": sha})
+        connection.execute(text("DELETE FROM view_cache"))
+        connection.execute(text("UPDATE alembic_version SET version_num = '0008'"))
+    engine.dispose()
+
+
+def test_an_event_recorded_before_scheme_2_verifies_and_still_counts_each_game_once(db_url: str, tmp_path: Path) -> None:
+    # T-45: an event whose entries hold fingerprints of the first scheme verifies after migration 0009, and its
+    # games are still recognised (the check reads a log stored without a current fingerprint).
+    cli(db_url, "create", "ev", "--seed", "1", "--best-of", "1")
+    cli(db_url, "register", "ev", "ann", "bob")
+    cli(db_url, "pair", "ev")
+    (a, b), = (t["players"] for t in tables(db_url, "ev"))
+    old = decisive_game(a, b, "cardwars")
+    (tmp_path / "g.jsonl").write_bytes(old)
+    cli(db_url, "report", "ev", "--table", "1", "--log", str(tmp_path / "g.jsonl"))
+    as_before_0009(db_url, {hashlib.sha256(old).hexdigest(): old})
+    assert "chain intact" in cli(db_url, "verify", "ev").stdout  # the first command migrates to 0009, then verifies
+    cli(db_url, "pair", "ev")  # round 2: a rematch
+    (tmp_path / "again.jsonl").write_bytes(rechained(old, suits_turned))  # the same game, its suits the other way round
+    refused = cli(db_url, "report", "ev", "--table", "1", "--log", str(tmp_path / "again.jsonl"), code=5)
+    assert "table 1, round 1 was already reported with this game's log" in refused.stderr
+    assert "chain intact" in cli(db_url, "verify", "ev").stdout

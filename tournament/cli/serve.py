@@ -1,0 +1,85 @@
+"""`tournament serve`: migrate, make the organiser token and the shared keys once, then run uvicorn."""
+
+from __future__ import annotations
+
+import os
+from typing import Annotated
+
+import typer
+
+from referee import console
+from referee.console import say
+
+
+def serve(
+    host: Annotated[str, typer.Option("--host", help="The address to listen on (0.0.0.0: every interface).")] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", min=1, max=65535, help="The port.")] = 8000,
+    workers: Annotated[int, typer.Option("--workers", min=1, max=64, help="uvicorn worker processes (PostgreSQL only).")] = 1,
+    public_url: Annotated[
+        str | None,
+        typer.Option(
+            "--public-url", metavar="URL",
+            help="The address phones open (http://192.168.1.20:8000, https://cup.example.org): every sign-in link and QR code uses it. Kept in the database for every worker and `slips --tokens`.",
+        ),
+    ] = None,
+    db: Annotated[
+        str | None,
+        typer.Option("--db", envvar="TOURNAMENT_DB", show_envvar=True, help="A SQLite file (default: ./tournament.db), or a postgresql+psycopg:// URL."),
+    ] = None,
+) -> None:
+    """Serve the events on the web: public pages and JSON, players' reports, the organiser's view."""
+    import uvicorn
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+    from sqlalchemy.orm import Session
+
+    from tournament import service
+    from tournament.storage.db import DatabaseUnavailable, missing_sqlite_file, open_database, shown
+    from tournament.storage.dbinfo import database_url
+    from tournament.web import addresses
+
+    try:
+        missing = missing_sqlite_file(database_url(db))
+    except (ArgumentError, ValueError):  # not a URL: open_database says why
+        missing = None
+    if missing is not None:  # never an empty database made in the wrong folder
+        console.fail(
+            "tournament", f"no database at {missing}: give --db (a SQLite file or a postgresql+psycopg:// URL), "
+            "or make one here with `tournament demo` or `tournament create`", service.EXIT_DATABASE,
+        )
+    try:
+        url, engine = open_database(db, create=False)
+    except DatabaseUnavailable as exc:
+        console.fail("tournament", str(exc), service.EXIT_DATABASE)
+    sqlite = make_url(url).get_backend_name() == "sqlite"
+    if sqlite and workers > 1:
+        engine.dispose()
+        console.fail("tournament", "SQLite serves one worker; for --workers N use PostgreSQL (tournament/README.md)", service.EXIT_USAGE)
+    try:
+        with Session(engine) as session, session.begin():
+            made = service.ensure_organiser(session, os.environ.get("TOURNAMENT_ADMIN_TOKEN"))
+            service.server_secret(session, "csrf")
+            stored = service.keep_public_url(session, public_url) if public_url is not None else service.public_url(session)
+    except service.TournamentError as exc:
+        console.fail("tournament", exc.message, exc.code)
+    finally:
+        engine.dispose()
+    phones, warning = addresses.for_phones(host, port, stored)
+    if made:
+        say("the organiser token (shown this once; kept only as a hash; TOURNAMENT_ADMIN_TOKEN sets your own):")
+        say(f"  {made}")
+        say(f"  sign in at {phones}/admin")
+    say(f"serving {shown(url)} at {phones}/ ({workers} worker{'s' if workers > 1 else ''}; Ctrl+C stops)")
+    if host in addresses.ALL:
+        for other in addresses.lan_addresses():
+            if f"//{other}:" not in phones:
+                say(f"  also at http://{other}:{port}/")
+    if warning:
+        console.err.print(f"tournament: warning: {warning}", markup=False)
+    os.environ["TOURNAMENT_DB"] = url  # the workers build the app from these
+    os.environ["TOURNAMENT_PUBLIC_URL"] = phones
+    uvicorn.run(
+        "tournament.web.app:from_environment", factory=True, host=host, port=port, workers=workers,
+        proxy_headers=True, forwarded_allow_ips="127.0.0.1", log_level="warning",
+        timeout_keep_alive=30,  # phones keep their connection between a page and its next poll
+    )

@@ -1,0 +1,582 @@
+"""The event log: append-only, hash-chained rows, and the projection built from them.
+
+Every change to an event is one `LogEntry` whose payload is a msgspec-encoded
+Struct below. `append` writes the entry and applies it to the current tables
+(`project`) in the caller's transaction, so the two never disagree;
+`tournament.service.verification.verify` replays the log into a scratch database and compares.
+
+An entry's hash is the SHA-256 of a canonical encoding of
+(event id, seq, type, time, previous hash) as a JSON array, a newline, then
+the payload bytes exactly as stored. The first entry's previous hash is 64
+zeros.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Sequence
+from datetime import UTC, datetime
+from typing import Any, Literal, Protocol, TypeVar
+
+import msgspec
+from sqlalchemy import delete, select
+from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy.orm import Session
+
+from schemas.log import FINGERPRINT_SCHEME
+from schemas.tournament import Source
+from tournament.storage.models import (
+    Claim,
+    Event,
+    GameLog,
+    LogEntry,
+    LogText,
+    Match,
+    Player,
+    Pod,
+    PodSeat,
+    Round,
+    RoundBye,
+)
+
+GENESIS = "0" * 64
+
+
+class EventCreated(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
+    name: str
+    ruleset: str
+    profile: str
+    best_of: int
+    seed: int  # the pairing seed of every round, so pairings can be reproduced
+    format: str = "swiss"  # these three are left out of Swiss events' payloads, which read as before
+    table_size: int = 2
+    points: str = "3,1"  # pods: pods.Points as text
+    # A late entry's missed rounds: "loss" or "none". Events from before the field was run as "none";
+    # `create` writes the MTR's "loss" unless told otherwise.
+    late_entry: str = "none"
+    require_chain: bool = False  # game logs must be hash-chained (`prev`); events before it did not ask
+    rated: bool = False  # its matches count for the ratings (`create --rated`)
+
+
+class PlayerRegistered(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
+    """`player` is the id; `name` the display name (None: the id), `rating` higher is stronger; `person` who
+    they are across events (`people.id`; None in entries written before people were kept)."""
+
+    player: str
+    name: str | None = None
+    rating: int | None = None
+    person: str | None = None
+
+
+class PlayerLinked(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
+    """The player is `person` (an organiser's fix: `tournament link`); `reason` says why."""
+
+    player: str
+    person: str
+    reason: str | None = None
+
+
+class PlayerRenamed(msgspec.Struct, forbid_unknown_fields=True):
+    player: str
+    name: str
+
+
+class PlayerPaused(msgspec.Struct, forbid_unknown_fields=True):
+    """The player sits out the rounds paired from now on (no points, not paired) until resumed."""
+
+    player: str
+
+
+class PlayerResumed(msgspec.Struct, forbid_unknown_fields=True):
+    player: str
+
+
+class ByeAssigned(msgspec.Struct, forbid_unknown_fields=True):
+    """A pre-assigned bye for round `round` (None: the assignment is taken back)."""
+
+    player: str
+    round: int | None
+
+
+class PlayerDropped(msgspec.Struct, forbid_unknown_fields=True):
+    player: str
+    conceded: int | None = None  # the table of the current round they left unfinished, now lost
+
+
+class RoundPaired(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
+    round: int
+    seed: int
+    tables: list[tuple[str, str]]
+    bye: str | None
+    cost: int
+    byes: list[str] = msgspec.field(default_factory=list)  # the pre-assigned byes granted this round
+
+
+class RoundUnpaired(msgspec.Struct, forbid_unknown_fields=True):
+    """The current round is taken back before any result; `pair` pairs it again."""
+
+    round: int
+    reason: str | None = None
+
+
+class PlayersSwapped(msgspec.Struct, forbid_unknown_fields=True):
+    """A judge exchanges two players' seats in a round before its results (either may hold the bye)."""
+
+    round: int
+    players: tuple[str, str]
+    reason: str
+
+
+class RoundStarted(msgspec.Struct, forbid_unknown_fields=True):
+    """The round's clock starts at the entry's time and runs `minutes`."""
+
+    round: int
+    minutes: int
+
+
+class TimeExtended(msgspec.Struct, forbid_unknown_fields=True):
+    """A judge gives a table extra minutes (they add up)."""
+
+    round: int
+    table: int
+    minutes: int
+    reason: str | None = None
+
+
+class BracketSeeded(msgspec.Struct, forbid_unknown_fields=True):
+    """The bracket or round robin is seeded (after Swiss: the top cut); it starts at `round`."""
+
+    round: int
+    seeds: list[str]  # best first
+
+
+class PodsPaired(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
+    """A Swiss pods round: tables in seat order, byes, and the repeat meetings it could not avoid."""
+
+    round: int
+    seed: int
+    tables: list[list[str]]
+    byes: list[str]
+    repeats: int
+    proven: bool | None = None  # the repeats are proven the fewest (pods.PodPairing.proven); None: not kept then
+
+
+class GameRecord(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
+    """One game's referee log: its SHA-256, who won, and its bytes. An entry stores only the hash: the bytes are
+    kept once in `log_texts` (`keep_texts`), however often the log is claimed or reported, and put back in place
+    when the entry is read (`with_texts`). Entries from before keep the bytes inline (base64), and read as ever."""
+
+    sha256: str
+    winner: str | None
+    data: bytes | None = None
+    fingerprint: str | None = None  # referee.logio.game_fingerprint; None in logs reported before it
+    # The fingerprint's scheme (schemas.log.FINGERPRINT_SCHEME); absent in entries from before scheme 2 (T-45). Only a
+    # fingerprint of the current scheme is kept in the tables; an older one stays in its entry, as history.
+    scheme: int = 1
+
+    @property
+    def current_fingerprint(self) -> str | None:
+        """The fingerprint if made the way the referee makes one now, else None (the check then reads the log)."""
+        return self.fingerprint if self.scheme == FINGERPRINT_SCHEME else None
+
+    @property
+    def text(self) -> bytes:
+        """The log's bytes: a record from the referee has them, one read from its entry gets them by `with_texts`."""
+        assert self.data is not None, "the record's bytes were put in place (with_texts)"
+        return self.data
+
+
+class ResultReported(msgspec.Struct, forbid_unknown_fields=True):
+    round: int
+    table: int
+    games: dict[str, int]
+    draws: int
+    source: Literal["log", "judge", "slip", "players"]  # slip: a paper result; players: confirmed by both
+    reason: str | None = None
+    logs: list[GameRecord] = msgspec.field(default_factory=list)
+
+
+class ResultCorrected(ResultReported, forbid_unknown_fields=True):
+    """A judge changes a reported result; `reason` is required by the service."""
+
+
+class PodReported(msgspec.Struct, forbid_unknown_fields=True):
+    """A pod's result: each player's place (1 = best; equal places share), from the game's log or a judge."""
+
+    round: int
+    table: int
+    places: dict[str, int]
+    source: Literal["log", "judge", "slip", "players"]
+    reason: str | None = None
+    log: GameRecord | None = None
+
+
+class PodCorrected(PodReported, forbid_unknown_fields=True):
+    """A judge changes a pod's result; `reason` is required by the service."""
+
+
+class ResultClaimed(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
+    """A player's claim of their table's result (`tournament serve`): games won and drawn, a pod's places, or the
+    game logs they uploaded (checked by the referee; `last_lines` is the SHA-256 of each log's last line, which
+    the other players must give to confirm). It replaces that player's earlier claim on the table."""
+
+    round: int
+    table: int
+    player: str
+    games: dict[str, int] | None = None
+    draws: int = 0
+    places: dict[str, int] | None = None
+    logs: list[GameRecord] = msgspec.field(default_factory=list)
+    last_lines: list[str] = msgspec.field(default_factory=list)
+
+
+class ClaimConfirmed(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
+    """`player` confirms `claimant`'s claim at their table (for logs: by the hash of each log's last line)."""
+
+    round: int
+    table: int
+    player: str
+    claimant: str
+    last_lines: list[str] = msgspec.field(default_factory=list)
+
+
+class ClaimRuled(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
+    """The organiser settles a disputed table: `accepted` names the claim taken (None: a result of the judge's
+    own). The result itself follows as a `result_reported` or `pod_reported` entry with the same reason."""
+
+    round: int
+    table: int
+    reason: str
+    accepted: str | None = None
+
+
+Payload = (
+    EventCreated | PlayerRegistered | PlayerDropped | BracketSeeded | RoundPaired | ResultReported | ResultCorrected
+    | PodsPaired | PodReported | PodCorrected | ResultClaimed | ClaimConfirmed | ClaimRuled
+    | PlayerRenamed | PlayerPaused | PlayerResumed | ByeAssigned | RoundUnpaired | PlayersSwapped | RoundStarted | TimeExtended
+    | PlayerLinked
+)
+
+PAYLOADS: dict[str, type[Any]] = {
+    "event_created": EventCreated,
+    "player_registered": PlayerRegistered,
+    "player_dropped": PlayerDropped,
+    "bracket_seeded": BracketSeeded,
+    "round_paired": RoundPaired,
+    "result_reported": ResultReported,
+    "result_corrected": ResultCorrected,
+    "pods_paired": PodsPaired,
+    "pod_reported": PodReported,
+    "pod_corrected": PodCorrected,
+    "result_claimed": ResultClaimed,
+    "claim_confirmed": ClaimConfirmed,
+    "claim_ruled": ClaimRuled,
+    "player_renamed": PlayerRenamed,
+    "player_paused": PlayerPaused,
+    "player_resumed": PlayerResumed,
+    "bye_assigned": ByeAssigned,
+    "round_unpaired": RoundUnpaired,
+    "players_swapped": PlayersSwapped,
+    "round_started": RoundStarted,
+    "time_extended": TimeExtended,
+    "player_linked": PlayerLinked,
+}
+TYPES = {cls: name for name, cls in PAYLOADS.items()}
+P = TypeVar("P", bound=Payload)
+ENCODER = msgspec.json.Encoder()
+
+
+class Entry(Protocol):
+    """What `decode` and `project` read of a log entry: a `LogEntry` row, or `verify`'s plain copy of one."""
+
+    @property
+    def event_id(self) -> str: ...
+    @property
+    def seq(self) -> int: ...
+    @property
+    def type(self) -> str: ...
+    @property
+    def payload(self) -> bytes: ...
+    @property
+    def at(self) -> datetime: ...
+    @property
+    def hash(self) -> str: ...
+
+
+def as_utc(moment: datetime) -> datetime:
+    """A database time as an aware UTC datetime (SQLite hands back naive ones)."""
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+
+
+def entry_hash(event_id: str, seq: int, type_: str, at: datetime, prev: str, payload: bytes) -> str:
+    """The hash a log entry carries (see the module docstring)."""
+    stamp = as_utc(at).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    head = ENCODER.encode([event_id, seq, type_, stamp, prev])
+    return hashlib.sha256(head + b"\n" + payload).hexdigest()
+
+
+def decode(entry: Entry) -> Any:
+    """An entry's payload as its Struct."""
+    return msgspec.json.decode(entry.payload, type=PAYLOADS[entry.type])
+
+
+def append(session: Session, event_id: str, payload: Payload) -> LogEntry:
+    """Append one change to an event's log and apply it to the current tables.
+
+    The caller holds the event row locked (`service.lock_event`) unless the
+    payload creates the event, whose primary key then guards against twins.
+    """
+    return append_many(session, event_id, [payload])[-1]
+
+
+def append_many(session: Session, event_id: str, payloads: Sequence[Payload]) -> list[LogEntry]:
+    """Append several changes in order, chained, with one flush at the end (bulk imports)."""
+    entries = []
+    for payload in payloads:
+        event = None if isinstance(payload, EventCreated) else session.get(Event, event_id)
+        seq, prev = (event.last_seq + 1, event.last_hash) if event else (1, GENESIS)
+        data = ENCODER.encode(keep_texts(session, payload))
+        type_ = TYPES[type(payload)]
+        at = datetime.now(UTC)
+        entry = LogEntry(event_id=event_id, seq=seq, type=type_, payload=data, at=at, prev=prev)
+        entry.hash = entry_hash(event_id, seq, type_, at, prev, data)
+        project(session, entry, payload)
+        if event is None:
+            session.flush()  # the event row exists before its first log row references it
+        session.add(entry)
+        entries.append(entry)
+    session.flush()
+    return entries
+
+
+def game_records(payload: Payload) -> list[GameRecord]:
+    """The game logs a payload carries (a match's, a pod's, or a player's claim)."""
+    if isinstance(payload, ResultReported | ResultClaimed):
+        return payload.logs
+    if isinstance(payload, PodReported):
+        return [payload.log] if payload.log else []
+    return []
+
+
+def _records_replaced(payload: P, records: list[GameRecord]) -> P:
+    if isinstance(payload, PodReported):
+        return msgspec.structs.replace(payload, log=records[0])
+    return msgspec.structs.replace(payload, logs=records)
+
+
+def keep_texts(session: Session, payload: P) -> P:
+    """The payload as its entry stores it: each game log's bytes kept once in `log_texts` by SHA-256 (a text
+    already there is not written again, even by a transaction at the same moment), the entry naming the hash."""
+    records = game_records(payload)
+    if not any(r.data is not None for r in records):
+        return payload
+    stored = []
+    for record in records:
+        if record.data is not None:
+            assert hashlib.sha256(record.data).hexdigest() == record.sha256, "a game record's hash is its bytes'"
+            insert = sqlite_insert if session.get_bind().dialect.name == "sqlite" else postgresql_insert
+            session.execute(insert(LogText).values(sha256=record.sha256, data=record.data).on_conflict_do_nothing())
+        stored.append(msgspec.structs.replace(record, data=None))
+    return _records_replaced(payload, stored)
+
+
+def with_texts(payload: P, text: Callable[[str], bytes | None]) -> P:
+    """The payload with each game log's bytes in place, from `text(sha256)` (the `log_texts` row); a missing
+    text, or one whose SHA-256 is not its name, is a LookupError naming it."""
+    records = game_records(payload)
+    if all(r.data is not None for r in records):
+        return payload
+    whole = []
+    for record in records:
+        data = record.data if record.data is not None else text(record.sha256)
+        if not isinstance(data, bytes) or hashlib.sha256(data).hexdigest() != record.sha256:
+            raise LookupError(f"the game log {record.sha256} is {'missing' if data is None else 'not the text its hash names'}")
+        whole.append(msgspec.structs.replace(record, data=data))
+    return _records_replaced(payload, whole)
+
+
+def stored_text(session: Session) -> Callable[[str], bytes | None]:
+    """A game log's bytes by SHA-256, from `log_texts` (for `with_texts`)."""
+    return lambda sha256: session.scalar(select(LogText.data).where(LogText.sha256 == sha256))
+
+
+def project(session: Session, entry: Entry, payload: Payload) -> None:
+    """Apply one log entry to the current tables (the only code that writes them)."""
+    if isinstance(payload, EventCreated):
+        session.add(
+            Event(
+                id=entry.event_id, name=payload.name, ruleset=payload.ruleset, profile=payload.profile,
+                best_of=payload.best_of, format=payload.format, table_size=payload.table_size, points=payload.points,
+                seed=payload.seed, created_at=entry.at, rounds=0, late_entry=payload.late_entry,
+                require_chain=payload.require_chain, rated=payload.rated, finished=False, registration_open=False,
+                registration_waitlist=True,
+                last_seq=entry.seq, last_hash=entry.hash,
+            )
+        )
+        return
+    event = session.get(Event, entry.event_id)
+    assert event is not None, "an event's first entry creates it"
+    event.last_seq, event.last_hash = entry.seq, entry.hash
+    key = entry.event_id
+    if isinstance(payload, PlayerRegistered):
+        session.add(
+            Player(
+                event_id=key, name=payload.player, display_name=payload.name or payload.player, rating=payload.rating,
+                registered_round=event.rounds, paused=False, person=payload.person, checked_in=False,
+            )
+        )
+    elif isinstance(payload, PlayerRenamed | PlayerPaused | PlayerResumed | ByeAssigned | PlayerLinked):
+        person = session.get(Player, (key, payload.player))
+        assert person is not None
+        if isinstance(payload, PlayerLinked):
+            person.person = payload.person
+        elif isinstance(payload, PlayerRenamed):
+            person.display_name = payload.name
+        elif isinstance(payload, ByeAssigned):
+            person.bye_round = payload.round
+        else:
+            person.paused = isinstance(payload, PlayerPaused)
+    elif isinstance(payload, PlayerDropped):
+        player = session.get(Player, (key, payload.player))
+        assert player is not None
+        player.dropped_round = event.rounds
+        if payload.conceded is not None:
+            match = session.get(Match, (key, event.rounds, payload.conceded))
+            assert match is not None
+            winner = match.player_b if match.player_a == payload.player else match.player_a
+            wins = {winner: event.best_of // 2 + 1, payload.player: 0}
+            _set_result(match, wins, 0, "drop", f"{payload.player} dropped", entry.seq)
+    elif isinstance(payload, BracketSeeded):
+        event.bracket_round = payload.round
+        for seed, name in enumerate(payload.seeds, start=1):
+            seeded = session.get(Player, (key, name))
+            assert seeded is not None
+            seeded.seed = seed
+    elif isinstance(payload, RoundPaired):
+        event.rounds = payload.round
+        session.add(Round(event_id=key, number=payload.round, seed=payload.seed, bye=payload.bye, cost=payload.cost))
+        session.flush()  # matches reference their round
+        for number, (a, b) in enumerate(payload.tables, start=1):
+            session.add(Match(event_id=key, round=payload.round, number=number, player_a=a, player_b=b, extra_minutes=0))
+        for name in payload.byes:
+            session.add(RoundBye(event_id=key, round=payload.round, player=name))
+    elif isinstance(payload, RoundUnpaired):
+        _unpair(session, event, payload.round)
+    elif isinstance(payload, PlayersSwapped):
+        _swap(session, key, payload.round, *payload.players)
+    elif isinstance(payload, RoundStarted):
+        paired = session.get(Round, (key, payload.round))
+        assert paired is not None
+        paired.started_at, paired.minutes = entry.at, payload.minutes
+    elif isinstance(payload, TimeExtended):
+        table: Pod | Match | None = (
+            session.get(Pod, (key, payload.round, payload.table)) if event.format == "pods"
+            else session.get(Match, (key, payload.round, payload.table))
+        )
+        assert table is not None
+        table.extra_minutes += payload.minutes
+    elif isinstance(payload, PodsPaired):
+        event.rounds = payload.round
+        session.add(Round(event_id=key, number=payload.round, seed=payload.seed, bye=None, cost=payload.repeats))
+        session.flush()  # pods reference their round
+        # A bye is a table of one after the real tables, placed first at once.
+        seated: list[tuple[list[str], int | None]] = [(t, None) for t in payload.tables] + [([p], 1) for p in payload.byes]
+        for number, (_names, place) in enumerate(seated, start=1):
+            session.add(
+                Pod(event_id=key, round=payload.round, number=number, source="bye" if place else None,
+                    reported_seq=entry.seq if place else None, extra_minutes=0)
+            )
+        session.flush()  # seats reference their pod
+        for number, (names, place) in enumerate(seated, start=1):
+            for chair, name in enumerate(names, start=1):
+                session.add(PodSeat(event_id=key, round=payload.round, table=number, seat=chair, player=name, place=place))
+    elif isinstance(payload, PodReported):  # and PodCorrected
+        pod = session.get(Pod, (key, payload.round, payload.table))
+        assert pod is not None
+        pod.source, pod.reason, pod.reported_seq = payload.source, payload.reason, entry.seq
+        pod.sha256, pod.log = (payload.log.sha256, payload.log.data) if payload.log else (None, None)
+        pod.fingerprint = payload.log.current_fingerprint if payload.log else None
+        for chair in range(1, len(payload.places) + 1):  # by key: no query when the seats are loaded already
+            taken = session.get(PodSeat, (key, payload.round, payload.table, chair))
+            assert taken is not None
+            taken.place = payload.places[taken.player]
+    elif isinstance(payload, ResultClaimed | ClaimConfirmed):
+        _project_claim(session, entry, payload)
+    elif isinstance(payload, ResultReported):  # and ResultCorrected, its subclass
+        match = session.get(Match, (key, payload.round, payload.table))
+        assert match is not None
+        if match.games_a is not None:  # a table without a result has no logs to replace
+            for old in session.scalars(select(GameLog).filter_by(event_id=key, round=payload.round, table=payload.table)):
+                session.delete(old)
+            session.flush()  # a correction may reuse the game numbers just deleted
+        _set_result(match, payload.games, payload.draws, payload.source, payload.reason, entry.seq)
+        for game, record in enumerate(payload.logs, start=1):
+            session.add(
+                GameLog(
+                    event_id=key, round=payload.round, table=payload.table, game=game,
+                    sha256=record.sha256, winner=record.winner, data=record.data, fingerprint=record.current_fingerprint,
+                )
+            )
+
+
+def _unpair(session: Session, event: Event, number: int) -> None:
+    """Take a round back: its tables go, and who entered or dropped after it was paired did so before it."""
+    key = event.id
+    for model in (Claim, PodSeat, Pod, RoundBye, Match):
+        session.execute(delete(model).where(model.event_id == key, model.round == number))
+    session.execute(delete(Round).where(Round.event_id == key, Round.number == number))
+    event.rounds = number - 1
+    for person in session.scalars(select(Player).filter_by(event_id=key)):
+        if person.registered_round >= number:
+            person.registered_round = number - 1
+        if person.dropped_round is not None and person.dropped_round >= number:
+            person.dropped_round = number - 1
+
+
+def _swap(session: Session, key: str, number: int, a: str, b: str) -> None:
+    """Exchange two players' places in a round: at tables, pods or its bye."""
+    other = {a: b, b: a}
+    for match in session.scalars(select(Match).filter_by(event_id=key, round=number)):
+        match.player_a, match.player_b = other.get(match.player_a, match.player_a), other.get(match.player_b, match.player_b)
+    for seat in session.scalars(select(PodSeat).filter_by(event_id=key, round=number)):
+        seat.player = other.get(seat.player, seat.player)
+    paired = session.get(Round, (key, number))
+    assert paired is not None
+    if paired.bye in other:
+        paired.bye = other[paired.bye]
+
+
+def claim_key(payload: ResultClaimed) -> tuple[str, str, str]:
+    """A claim's kind, the text two claims must share to agree, and the claim for people."""
+    if payload.logs:
+        return "logs", "logs " + " ".join(payload.last_lines), f"{len(payload.logs)} game log(s) checked by the referee"
+    if payload.places is not None:
+        places = payload.places
+        ordered = sorted(places, key=lambda p: (places[p], p))
+        return "places", "places " + " ".join(f"{p}={places[p]}" for p in sorted(places)), ", ".join(f"{p} {places[p]}" for p in ordered)
+    games = payload.games or {}
+    a, b = sorted(games)
+    draws = f"-{payload.draws}" if payload.draws else ""
+    key = f"result {a}={games[a]} {b}={games[b]} draws={payload.draws}"
+    return "result", key, f"{a} {games[a]}-{games[b]}{draws} {b}"
+
+
+def _project_claim(session: Session, entry: Entry, payload: ResultClaimed | ClaimConfirmed) -> None:
+    if isinstance(payload, ResultClaimed):
+        (kind, key, text), confirms = claim_key(payload), None
+    else:
+        theirs = session.get(Claim, (entry.event_id, payload.round, payload.table, payload.claimant))
+        assert theirs is not None, "a confirmation follows the claim it confirms"
+        kind, key, text, confirms = theirs.kind, theirs.key, theirs.text, payload.claimant
+    row = session.get(Claim, (entry.event_id, payload.round, payload.table, payload.player))
+    if row is None:
+        row = Claim(event_id=entry.event_id, round=payload.round, table=payload.table, player=payload.player)
+        session.add(row)
+    row.kind, row.key, row.text, row.confirms = kind, key, text, confirms
+    row.last_lines, row.seq = " ".join(payload.last_lines), entry.seq
+
+
+def _set_result(match: Match, games: dict[str, int], draws: int, source: Source, reason: str | None, seq: int) -> None:
+    match.games_a, match.games_b = games[match.player_a], games[match.player_b]
+    match.draws, match.source, match.reason, match.reported_seq = draws, source, reason, seq

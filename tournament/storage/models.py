@@ -1,0 +1,359 @@
+"""The tables: the event log (the truth) and its projection (what the commands read).
+
+`LogEntry` rows are only ever appended. Every other table is rebuilt from the
+log by `eventlog.project`, in the same transaction as the append, and can be
+rebuilt from scratch by `tournament verify`. Models hold no engine or session:
+the CLI layer owns those.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    DateTime,
+    ForeignKey,
+    ForeignKeyConstraint,
+    Index,
+    Integer,
+    LargeBinary,
+    MetaData,
+    String,
+    Text,
+    false,
+    true,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+from schemas.tournament import Source
+
+# Stable constraint names, so alembic's batch mode (SQLite) can find and alter them.
+NAMING_CONVENTION = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+ID = String(64)  # event and player ids: [A-Za-z0-9_.-]{1,64}, as in referee logs
+DISPLAY_NAME = 100  # the longest display name, in characters
+HASH = String(64)  # hex SHA-256
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING_CONVENTION)
+
+
+class Event(Base):
+    """One tournament. `last_seq`/`last_hash` are the head of its log; appends lock this row."""
+
+    __tablename__ = "events"
+
+    id: Mapped[str] = mapped_column(ID, primary_key=True)
+    name: Mapped[str] = mapped_column(String(200))
+    ruleset: Mapped[str] = mapped_column(String(64))
+    profile: Mapped[str] = mapped_column(String(32))
+    best_of: Mapped[int] = mapped_column(Integer)
+    format: Mapped[str] = mapped_column(String(16), server_default="swiss")  # service.FORMATS
+    table_size: Mapped[int] = mapped_column(Integer, server_default="2")  # players a table (pods: 3 to 6)
+    points: Mapped[str] = mapped_column(String(64), server_default="3,1")  # pods: pods.Points, as text
+    # Game logs must be hash-chained; events created before migration 0005 did not ask for it.
+    require_chain: Mapped[bool] = mapped_column(Boolean, server_default=false())
+    seed: Mapped[int] = mapped_column(BigInteger)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    rounds: Mapped[int] = mapped_column(Integer)  # rounds paired so far
+    # The first round of the bracket or round robin (its seeds are players.seed); None while Swiss.
+    bracket_round: Mapped[int | None] = mapped_column(Integer)
+    # A late entry's missed rounds: "loss" (a match loss each, as the MTR) or "none" (not counted).
+    late_entry: Mapped[str] = mapped_column(String(8), server_default="none")
+    rated: Mapped[bool] = mapped_column(Boolean, server_default=false())  # its matches count for ratings (`create --rated`)
+    finished: Mapped[bool] = mapped_column(Boolean, server_default=false())  # the organiser finished it: no more changes to rounds
+    notice: Mapped[str | None] = mapped_column(String(200))  # the line the big screen shows under the round
+    # Public registration (`/e/EVENT/register`): open or not, at most `registration_cap` players, until the closing time.
+    registration_open: Mapped[bool] = mapped_column(Boolean, server_default=false())
+    registration_cap: Mapped[int | None] = mapped_column(Integer)
+    registration_closes_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    registration_waitlist: Mapped[bool] = mapped_column(Boolean, server_default=true())  # a full event keeps a waitlist
+    last_seq: Mapped[int] = mapped_column(Integer)
+    last_hash: Mapped[str] = mapped_column(HASH)
+
+
+class LogEntry(Base):
+    """One change to an event: append-only, numbered 1, 2, 3... and chained by hash."""
+
+    __tablename__ = "event_log"
+
+    event_id: Mapped[str] = mapped_column(ID, ForeignKey("events.id"), primary_key=True)
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
+    type: Mapped[str] = mapped_column(String(32))
+    payload: Mapped[bytes] = mapped_column(LargeBinary)  # msgspec JSON of eventlog.PAYLOADS[type]
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    prev: Mapped[str] = mapped_column(HASH)
+    hash: Mapped[str] = mapped_column(HASH)
+
+
+class Player(Base):
+    """A person in an event: `name` is their stable id (as in game logs), `display_name` what people read."""
+
+    __tablename__ = "players"
+
+    event_id: Mapped[str] = mapped_column(ID, ForeignKey("events.id"), primary_key=True)
+    name: Mapped[str] = mapped_column(ID, primary_key=True)  # the player id
+    display_name: Mapped[str] = mapped_column(String(DISPLAY_NAME))
+    rating: Mapped[int | None] = mapped_column(Integer)  # from registration; higher is stronger (seeds a bracket)
+    paused: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())  # sits out the rounds paired until `resume`
+    bye_round: Mapped[int | None] = mapped_column(Integer)  # a pre-assigned bye: the round it is for
+    registered_round: Mapped[int] = mapped_column(Integer)  # rounds paired when they entered (0: on time)
+    dropped_round: Mapped[int | None] = mapped_column(Integer)  # rounds paired when they dropped
+    seed: Mapped[int | None] = mapped_column(Integer)  # 1 = top seed of the bracket or round robin; None if not in it
+    person: Mapped[str | None] = mapped_column(ID, ForeignKey("people.id"))  # who they are across events; None before 0011
+    checked_in: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())  # present before round 1
+
+
+class Person(Base):
+    """Someone who may play many events on one database: each event's `Player` rows name them (`Player.person`).
+
+    Not part of any one event's history: a registration makes or finds the
+    person, and the event's log names the person each of its players is.
+    `external_id`: a number someone brings from elsewhere (a federation's), unique when given.
+    """
+
+    __tablename__ = "people"
+
+    id: Mapped[str] = mapped_column(ID, primary_key=True)
+    name: Mapped[str] = mapped_column(String(DISPLAY_NAME))
+    external_id: Mapped[str | None] = mapped_column(ID, unique=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class Waiting(Base):
+    """Someone on a full event's waitlist (public registration), in order of `position`, until promoted or gone."""
+
+    __tablename__ = "waitlist"
+
+    event_id: Mapped[str] = mapped_column(ID, ForeignKey("events.id"), primary_key=True)
+    player: Mapped[str] = mapped_column(ID, primary_key=True)  # the id they will play under
+    display_name: Mapped[str] = mapped_column(String(DISPLAY_NAME))
+    person: Mapped[str | None] = mapped_column(ID, ForeignKey("people.id"))
+    position: Mapped[int] = mapped_column(Integer)  # the order they joined in (gaps once some leave)
+    checked_in: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+
+
+class JudgeCall(Base):
+    """A player's call for a judge at their table (`/me`), open until the organiser marks it answered."""
+
+    __tablename__ = "judge_calls"
+
+    event_id: Mapped[str] = mapped_column(ID, ForeignKey("events.id"), primary_key=True)
+    number: Mapped[int] = mapped_column(Integer, primary_key=True)  # 1, 2, 3, ... in the event
+    round: Mapped[int] = mapped_column(Integer)
+    table: Mapped[int] = mapped_column(Integer)
+    player: Mapped[str] = mapped_column(ID)
+    text: Mapped[str] = mapped_column(String(200))  # the player's line; may be empty
+    called_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    answered_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class Round(Base):
+    __tablename__ = "rounds"
+
+    event_id: Mapped[str] = mapped_column(ID, ForeignKey("events.id"), primary_key=True)
+    number: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seed: Mapped[int] = mapped_column(BigInteger)
+    bye: Mapped[str | None] = mapped_column(ID)
+    cost: Mapped[int] = mapped_column(Integer)
+    started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))  # the clock: `round start`
+    minutes: Mapped[int | None] = mapped_column(Integer)  # the round's length
+
+
+class RoundBye(Base):
+    """A pre-assigned bye granted in a round (`tournament bye`), besides the pairing's own `Round.bye`."""
+
+    __tablename__ = "round_byes"
+    __table_args__ = (ForeignKeyConstraint(["event_id", "round"], ["rounds.event_id", "rounds.number"]),)
+
+    event_id: Mapped[str] = mapped_column(ID, primary_key=True)
+    round: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player: Mapped[str] = mapped_column(ID, primary_key=True)
+
+
+class Match(Base):
+    """One table of one round; the result columns stay NULL until it is reported."""
+
+    __tablename__ = "matches"
+    __table_args__ = (ForeignKeyConstraint(["event_id", "round"], ["rounds.event_id", "rounds.number"]),)
+
+    event_id: Mapped[str] = mapped_column(ID, primary_key=True)
+    round: Mapped[int] = mapped_column(Integer, primary_key=True)
+    number: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_a: Mapped[str] = mapped_column(ID)
+    player_b: Mapped[str] = mapped_column(ID)
+    games_a: Mapped[int | None] = mapped_column(Integer)
+    games_b: Mapped[int | None] = mapped_column(Integer)
+    draws: Mapped[int | None] = mapped_column(Integer)
+    source: Mapped[Source | None] = mapped_column(String(16))
+    reason: Mapped[str | None] = mapped_column(String(500))
+    reported_seq: Mapped[int | None] = mapped_column(Integer)  # the log entry that set the result
+    extra_minutes: Mapped[int] = mapped_column(Integer, default=0, server_default="0")  # time extensions a judge gave
+
+
+class GameLog(Base):
+    """A referee log that decided one game of a match, stored whole with its hash."""
+
+    __tablename__ = "game_logs"
+    __table_args__ = (
+        ForeignKeyConstraint(["event_id", "round", "table"], ["matches.event_id", "matches.round", "matches.number"]),
+    )
+
+    event_id: Mapped[str] = mapped_column(ID, primary_key=True)
+    round: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game: Mapped[int] = mapped_column(Integer, primary_key=True)
+    sha256: Mapped[str] = mapped_column(HASH)
+    winner: Mapped[str | None] = mapped_column(ID)  # None: a drawn game
+    data: Mapped[bytes] = mapped_column(LargeBinary)
+    fingerprint: Mapped[str | None] = mapped_column(HASH)  # the game itself (logio.game_fingerprint); None before 0005
+
+
+class Pod(Base):
+    """One table of a Swiss pods round; a bye is a table of one. The game's referee log is kept whole."""
+
+    __tablename__ = "pods"
+    __table_args__ = (ForeignKeyConstraint(["event_id", "round"], ["rounds.event_id", "rounds.number"]),)
+
+    event_id: Mapped[str] = mapped_column(ID, primary_key=True)
+    round: Mapped[int] = mapped_column(Integer, primary_key=True)
+    number: Mapped[int] = mapped_column(Integer, primary_key=True)
+    source: Mapped[str | None] = mapped_column(String(16))  # log, judge or bye; None until reported
+    reason: Mapped[str | None] = mapped_column(String(500))
+    reported_seq: Mapped[int | None] = mapped_column(Integer)
+    sha256: Mapped[str | None] = mapped_column(HASH)
+    log: Mapped[bytes | None] = mapped_column(LargeBinary)
+    extra_minutes: Mapped[int] = mapped_column(Integer, default=0, server_default="0")  # time extensions a judge gave
+    fingerprint: Mapped[str | None] = mapped_column(HASH)  # the game itself (logio.game_fingerprint)
+
+
+class PodSeat(Base):
+    """A player at a pod, in seat order (seat 1 plays first); `place` once the pod is reported."""
+
+    __tablename__ = "pod_seats"
+    __table_args__ = (ForeignKeyConstraint(["event_id", "round", "table"], ["pods.event_id", "pods.round", "pods.number"]),)
+
+    event_id: Mapped[str] = mapped_column(ID, primary_key=True)
+    round: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player: Mapped[str] = mapped_column(ID)
+    place: Mapped[int | None] = mapped_column(Integer)
+
+
+class Claim(Base):
+    """A player's word on their table of a round (`tournament serve`): a result, places or game logs they
+    report, or their confirmation of another player's claim (`confirms`). Claims agree when `key` is equal."""
+
+    __tablename__ = "claims"
+    __table_args__ = (ForeignKeyConstraint(["event_id", "round"], ["rounds.event_id", "rounds.number"]),)
+
+    event_id: Mapped[str] = mapped_column(ID, primary_key=True)
+    round: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player: Mapped[str] = mapped_column(ID, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(16))  # result, places or logs
+    key: Mapped[str] = mapped_column(Text)  # what must be equal for two claims to agree
+    text: Mapped[str] = mapped_column(Text)  # the claim for people: "ann 2-1 bob"
+    confirms: Mapped[str | None] = mapped_column(ID)  # whose claim this confirms; None: the player's own
+    last_lines: Mapped[str] = mapped_column(Text, server_default="")  # SHA-256 of each log's last line, space-separated
+    seq: Mapped[int] = mapped_column(Integer)  # the log entry that made it
+
+
+PROJECTION: tuple[type[Base], ...] = (Event, Player, Round, RoundBye, Match, GameLog, Pod, PodSeat, Claim, Waiting, JudgeCall)
+"""The tables rebuilt from the log, in the order rows must be written."""
+
+
+# Sign-in secrets (`tournament serve`): not part of an event's history, so not in the event log.
+
+
+class Credential(Base):
+    """A secret someone signs in with, `selector.verifier`: the selector finds the row, the verifier is kept only
+    as its SHA-256 and compared in constant time. `kind`: `code` (a player's one-time sign-in code), `session`
+    (a player's), `organiser` (the organiser token) or `organiser_session`."""
+
+    __tablename__ = "credentials"
+
+    selector: Mapped[str] = mapped_column(String(32), primary_key=True)
+    kind: Mapped[str] = mapped_column(String(24))
+    event_id: Mapped[str | None] = mapped_column(ID, ForeignKey("events.id"))
+    player: Mapped[str | None] = mapped_column(ID)
+    hash: Mapped[str] = mapped_column(HASH)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    expires_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    used_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))  # a code, once exchanged
+
+
+class FailedGuess(Base):
+    """A wrong code or token, counted against `client`: the client's address, or `code SELECTOR` for a wrong
+    verifier of a code that exists (service/tokens.py: too many in a window and that address or code waits)."""
+
+    __tablename__ = "failed_guesses"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    client: Mapped[str] = mapped_column(String(64), index=True)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class ServerSecret(Base):
+    """What every worker of one deployment shares: keys (the CSRF cookies' signing key, made on first start)
+    and the public address phones open (`public_url`, from `serve --public-url`)."""
+
+    __tablename__ = "server_secrets"
+
+    name: Mapped[str] = mapped_column(String(32), primary_key=True)
+    value: Mapped[str] = mapped_column(String(128))
+
+
+class Receipt(Base):
+    """The outcome of one request that changed (or tried to change) something on `tournament serve`, by its
+    one-time key (post/redirect/get, `web/receipts.py`): a repeat of the key applies nothing and is answered
+    from here. Not history (not in the event log) and not kept: receipts expire."""
+
+    __tablename__ = "receipts"
+    __table_args__ = (Index("ix_receipts_owner_created_at", "owner", "created_at"),)
+
+    key: Mapped[str] = mapped_column(String(64), primary_key=True)
+    owner: Mapped[str] = mapped_column(String(160))  # "organiser", "player EVENT PLAYER", or "" before sign-in
+    request: Mapped[str] = mapped_column(String(300))  # method and path: a key is good for one request
+    status: Mapped[int] = mapped_column(Integer)  # the HTTP status of the outcome
+    message: Mapped[str] = mapped_column(Text)  # the notice or the refusal, as the page shows it
+    detail: Mapped[bytes | None] = mapped_column(LargeBinary)  # the API's answer, or the page's extra (msgspec JSON)
+    secret: Mapped[str | None] = mapped_column(Text)  # a new sign-in code for a page to show once; wiped when shown
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+
+
+class LogText(Base):
+    """A game log's bytes, kept once by their SHA-256: log entries name the hash (`eventlog.GameRecord`), so a log
+    claimed again and again is stored once. Part of the log, not of its projection: `verify` checks each hash."""
+
+    __tablename__ = "log_texts"
+
+    sha256: Mapped[str] = mapped_column(HASH, primary_key=True)
+    data: Mapped[bytes] = mapped_column(LargeBinary)
+
+
+class CachedView(Base):
+    """A read command's view of an event (`tournament.storage.viewcache`, T-66): derived, never part of its history.
+
+    Current while `head` is the event's `last_hash` and `code` the fingerprint
+    of the code that reads it; `tournament verify` checks current ones against the log.
+    """
+
+    __tablename__ = "view_cache"
+
+    event_id: Mapped[str] = mapped_column(ID, ForeignKey("events.id"), primary_key=True)
+    kind: Mapped[str] = mapped_column(String(16), primary_key=True)  # standings or pairings
+    args: Mapped[str] = mapped_column(String(64), primary_key=True)  # e.g. the round asked for; "" for none
+    head: Mapped[str] = mapped_column(HASH)
+    code: Mapped[str] = mapped_column(HASH)
+    data: Mapped[bytes] = mapped_column(LargeBinary)  # the view, msgspec JSON
