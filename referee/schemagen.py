@@ -13,7 +13,7 @@ from referee.rulesets import get as get_ruleset
 from referee.rulesets import ids as ruleset_ids
 from schemas.deck import DeckVerdict
 from schemas.log import SHARED_RECORDS, Header
-from schemas.tournament import Export, RoundInfo, StandingRow
+from schemas.tournament import Export, PersonInfo, PersonRow, RatingRow, RoundInfo, StandingRow
 from schemas.verdict import Verdict
 
 SCHEMA_DIR = Path(schemas.__file__).parent / "json"
@@ -32,6 +32,9 @@ def schema_files() -> dict[str, bytes]:
         "tournament-export.schema.json": _render(msgspec.json.schema(Export)),
         "tournament-standings.schema.json": _render(msgspec.json.schema(list[StandingRow])),
         "tournament-pairings.schema.json": _render(msgspec.json.schema(RoundInfo)),
+        "tournament-people.schema.json": _render(msgspec.json.schema(list[PersonRow])),
+        "tournament-person.schema.json": _render(msgspec.json.schema(PersonInfo)),
+        "tournament-ratings.schema.json": _render(msgspec.json.schema(list[RatingRow])),
     }
     for ruleset_id in ruleset_ids():
         ruleset = get_ruleset(ruleset_id)

@@ -116,6 +116,7 @@ class PlayerInfo(msgspec.Struct, forbid_unknown_fields=True):
     rating: int | None = None
     paused: bool = False
     bye_round: int | None = None
+    person: str | None = None  # who they are across events (`tournament person`); null before people were kept
 
 
 class EventInfo(msgspec.Struct, forbid_unknown_fields=True):
@@ -143,6 +144,7 @@ class EventInfo(msgspec.Struct, forbid_unknown_fields=True):
     late_entry: str = "none"
     require_chain: bool = False  # game logs must be hash-chained; `create` sets it unless --no-require-chain (False: exports from before)
     head: str = ""
+    rated: bool = False  # its matches count for the ratings (`create --rated`)
 
 
 class BracketPair(msgspec.Struct, forbid_unknown_fields=True):
@@ -197,6 +199,87 @@ class Export(msgspec.Struct, forbid_unknown_fields=True):
     standings: list[StandingRow]
     log: list[LogEntryInfo]
     bracket: BracketInfo | None = None
+
+
+Rating = Literal["glicko2", "openskill"]
+Outcome = Literal["win", "loss", "draw", "bye"]
+
+
+class RatingRow(msgspec.Struct, forbid_unknown_fields=True):
+    """One person's rating in one pool: a ruleset's two-player events (`glicko2`) or its pods (`openskill`).
+
+    Glicko-2: `rating` is r (1500 to start), `deviation` its RD, `volatility` sigma. OpenSkill: `rating`
+    is mu (25 to start), `deviation` sigma, no volatility. `low` is what the leaderboard ranks by:
+    r - 2 RD, or mu - 3 sigma (OpenSkill's ordinal). `events` and `games` (matches or pods) counted.
+    """
+
+    rank: int
+    person: str
+    name: str
+    ruleset: str
+    system: Rating
+    rating: float
+    deviation: float
+    volatility: float | None
+    low: float
+    events: int
+    games: int
+
+
+class PersonRow(msgspec.Struct, forbid_unknown_fields=True):
+    """Someone on this database: `id` (the person's), `name`, an optional `external_id`, events played."""
+
+    id: str
+    name: str
+    external_id: str | None
+    events: int
+    last_event: str | None = None
+
+
+class PersonEvent(msgspec.Struct, forbid_unknown_fields=True):
+    """One event a person played: under which player id and name, and where they finished (so far)."""
+
+    event: str
+    event_name: str
+    ruleset: str
+    format: str
+    rated: bool
+    player: str
+    name: str
+    rank: int | None
+    points: int | float | None
+    wins: int
+    losses: int
+    draws: int
+    dropped: bool
+
+
+class PersonMatch(msgspec.Struct, forbid_unknown_fields=True):
+    """One table a person sat at. `outcome` from their side: `win`, `loss`, `draw`, `bye`, or null before
+    a result. Two players: `games` (theirs, the opponent's) and `draws`; pods: `place` of `seats`."""
+
+    event: str
+    round: int
+    table: int | None
+    opponents: list[str]
+    opponent_names: list[str]
+    outcome: Outcome | None
+    games: list[int] | None = None
+    draws: int | None = None
+    place: int | None = None
+    seats: int | None = None
+    source: Source | None = None
+
+
+class PersonInfo(msgspec.Struct, forbid_unknown_fields=True):
+    """A person's events (oldest first), matches (in play order) and ratings."""
+
+    id: str
+    name: str
+    external_id: str | None
+    events: list[PersonEvent]
+    matches: list[PersonMatch]
+    ratings: list[RatingRow]
 
 
 class RejudgedGame(msgspec.Struct, forbid_unknown_fields=True):

@@ -41,7 +41,7 @@ def test_register_by_name_by_id_and_rename(db_url: str) -> None:
     cli(db_url, "create", "ev", "--seed", "3")
     out = cli_json(db_url, "register", "ev", "José Ramírez", "josé ramírez", "Anne-Marie O'Neil", "ann")
     assert out["registered"] == ["jose-ramirez", "jose-ramirez-2", "anne-marie-oneil", "ann"]
-    assert out["players"][0] == {"id": "jose-ramirez", "name": "José Ramírez", "rating": None}
+    assert out["players"][0] == {"id": "jose-ramirez", "name": "José Ramírez", "rating": None, "person": "jose-ramirez"}
     cli(db_url, "register", "ev", "--id", "bob", "Bob Ñúñez", "--rating", "1800")
     cli(db_url, "register", "ev", "--id", "bob", "Another Bob", code=service.EXIT_CONFLICT)
     cli(db_url, "register", "ev", "--id", "no spaces", "X", code=service.EXIT_USAGE)

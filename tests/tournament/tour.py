@@ -53,6 +53,9 @@ PAGES = [
     Visit("double-standings", "public", "/e/spring-de/standings"),
     Visit("pods-round", "public", "/e/pods"),
     Visit("pods", "public", "/e/pods/pods"),
+    Visit("people", "public", "/people"),
+    Visit("person", "public", "/people/hiroshi"),
+    Visit("ratings", "public", "/ratings"),
     Visit("join", "public", "/join"),
     Visit("admin-login", "public", "/admin"),
     Visit("not-found", "public", "/e/nope"),
@@ -73,7 +76,7 @@ def build(db_url: str) -> Tour:
     """The three events, as the service would leave them after a morning of play."""
     with database(db_url) as engine, Session(engine) as s, s.begin():
         service.ensure_organiser(s, ORGANISER_TOKEN)
-        service.create_event(s, "spring", name="Spring Open", ruleset="cardwars", profile="mtg", best_of=3, seed=7)
+        service.create_event(s, "spring", name="Spring Open", ruleset="cardwars", profile="mtg", best_of=3, seed=7, rated=True)
         service.register_people(s, "spring", [service.Person(n, i) for n, i in zip(PEOPLE, ids(PEOPLE), strict=True)])
         service.pair(s, "spring")
         for m in service.matches(s, "spring", 1):
@@ -101,7 +104,7 @@ def build(db_url: str) -> Tour:
                 service.report(s, "spring-de", m.number, result=service.Tally({m.player_a: 1, m.player_b: 0}))
         service.pair(s, "spring-de")
 
-        service.create_event(s, "pods", name="Friday Pods", ruleset="crossover", profile="mtg", best_of=1, seed=2, format="pods")
+        service.create_event(s, "pods", name="Friday Pods", ruleset="crossover", profile="mtg", best_of=1, seed=2, format="pods", rated=True)
         service.register_people(s, "pods", [service.Person(n, i) for n, i in zip(PODS, ids(PODS), strict=True)])
         service.pair(s, "pods")
         pod, seats = service.pod_tables(s, "pods", 1)[0]

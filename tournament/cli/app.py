@@ -19,7 +19,7 @@ import typer
 
 from referee import console
 from referee.console import INT32_MAX, INT64_MAX, emit_json, err, out, say
-from tournament.cli import people, rejudge, results, rounds
+from tournament.cli import people, persons, rejudge, results, rounds
 from tournament.cli.common import (
     DbOpt,
     EventArg,
@@ -73,7 +73,8 @@ def _everywhere(
 
 app.add_typer(db_app, name="db")
 # Commands of `tournament` itself, kept by concern in their own modules.
-app.add_typer(people.app)  # register, rename, drop, pause, resume, bye
+app.add_typer(people.app)  # register, rename, link, drop, pause, resume, bye
+app.add_typer(persons.app)  # people, person, ratings
 app.add_typer(rounds.app)  # pair, unpair, swap, round start, extend, clock
 app.add_typer(results.app)  # report, correct, results, enter
 app.add_typer(rejudge.app)  # rejudge: the stored logs judged again
@@ -99,6 +100,7 @@ def create(
     require_chain: Annotated[
         bool, typer.Option("--require-chain/--no-require-chain", help="Accept only hash-chained game logs (records with `prev`).")
     ] = True,
+    rated: Annotated[bool, typer.Option("--rated", help="Its matches count for the ratings (`tournament ratings`).")] = False,
     db: DbOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -107,7 +109,7 @@ def create(
     with transaction(db, create=True) as session:
         created = service.create_event(
             session, event, name=name, ruleset=ruleset, profile=profile, best_of=best_of, seed=pairing_seed, format=fmt,
-            table_size=table_size, points=points, late_entry=late_entry, require_chain=require_chain,
+            table_size=table_size, points=points, late_entry=late_entry, require_chain=require_chain, rated=rated,
         )
         info = export.event_info(created)
     if as_json:
@@ -115,7 +117,7 @@ def create(
     else:
         say(
             f"created {info.id}: {service.FORMATS[info.format]}, {info.ruleset}, best of {info.best_of}, "
-            f"tiebreakers {info.profile}, seed {info.seed}"
+            f"tiebreakers {info.profile}, seed {info.seed}" + (", rated" if info.rated else "")
         )
 
 

@@ -11,6 +11,7 @@ One module per concern; callers use `service.<name>` for all of them:
 - `queries`: reading the event, players, rounds, tables and pods;
 - `events`: creating an event; `roster`: registering, renaming, pausing and dropping players, pre-assigned byes;
 - `people`: display names, ids derived from them, people from a CSV file;
+- `persons`: who players are across events (T-90), linking them; `ratings`: every rated event's results, rated;
 - `clock`: the round clock and time extensions; `amend`: unpairing a round, a judge's seat swap;
 - `entry`: results at a scorekeeper's speed (2-1 scores, a whole round from a file);
 - `elimination`: brackets as they stand; `ranking`: standings and entrants;
@@ -111,6 +112,11 @@ from tournament.service.people import (
     people_from_args,
     people_from_csv,
     slug,
+)
+from tournament.service.persons import (
+    get_person,
+    link,
+    namesakes,
 )
 from tournament.service.queries import (
     ID_PATTERN,
@@ -234,6 +240,7 @@ __all__ = [
     "find_match",
     "find_pod",
     "get_event",
+    "get_person",
     "get_player",
     "had_bye",
     "identify",
@@ -246,9 +253,11 @@ __all__ = [
     "judge_queue",
     "keep_public_url",
     "last_line_hash",
+    "link",
     "lock_event",
     "match_over",
     "matches",
+    "namesakes",
     "next_pods",
     "next_round",
     "open_match",

@@ -45,7 +45,7 @@ ROUTE_WORDS = frozenset({"api", "admin", "e", "join", "me", "signout", "static",
 def create_event(
     session: Session, event_id: str, *, name: str, ruleset: str, profile: str, best_of: int, seed: int,
     format: str = "swiss", table_size: int | None = None, points: str = "3,1", late_entry: str = "loss",
-    require_chain: bool = True,
+    require_chain: bool = True, rated: bool = False,
 ) -> Event:
     check_id("event id", event_id)
     if event_id.lower() in ROUTE_WORDS:
@@ -80,7 +80,7 @@ def create_event(
         raise Conflict(f"event {event_id!r} already exists")
     append(
         session, event_id,
-        EventCreated(name or event_id, ruleset, profile, best_of, seed, format, size, points, late_entry, require_chain),
+        EventCreated(name or event_id, ruleset, profile, best_of, seed, format, size, points, late_entry, require_chain, rated),
     )
     return get_event(session, event_id)
 

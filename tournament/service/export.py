@@ -163,7 +163,7 @@ def event_info(event: Event) -> EventInfo:
     return EventInfo(
         event.id, event.name, event.ruleset, event.profile, event.best_of, event.seed, as_utc(event.created_at), event.rounds,
         event.format, event.bracket_round, event.table_size, event.points, event.late_entry, event.require_chain,
-        head_text(event.id, event.last_seq, event.last_hash),
+        head_text(event.id, event.last_seq, event.last_hash), event.rated,
     )
 
 
@@ -227,7 +227,7 @@ def export_event(session: Session, event_id: str) -> Export:
     event = service.get_event(session, event_id)
     rounds = [round_info(session, event_id, r.number) for r in service.rounds(session, event_id)]
     players = [
-        PlayerInfo(p.name, p.registered_round, p.dropped_round, p.display_name, p.rating, p.paused, p.bye_round)
+        PlayerInfo(p.name, p.registered_round, p.dropped_round, p.display_name, p.rating, p.paused, p.bye_round, p.person)
         for p in service.players(session, event_id)
     ]
     return Export(

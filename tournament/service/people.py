@@ -32,15 +32,18 @@ ID_ROOM = 58  # a derived id leaves room for a "-NNNNN" suffix within 64 charact
 
 @dataclass(frozen=True)
 class Person:
-    """Someone to register: a display name, and optionally an id and a rating (higher is stronger)."""
+    """Someone to register: a display name, and optionally an id and a rating (higher is stronger);
+    who they are across events: an existing `person` (their id), or an `external_id` (T-90)."""
 
     name: str
     id: str | None = None
     rating: int | None = None
     where: str = ""  # where it was read ("players.csv line 4"), to name in errors
+    person: str | None = None
+    external_id: str | None = None
 
 
-CSV_COLUMNS = ("name", "id", "rating")
+CSV_COLUMNS = ("name", "id", "rating", "person", "external_id")
 
 
 def csv_rows(text: str, source: str) -> Iterator[tuple[int, list[str]]]:
@@ -60,13 +63,16 @@ def people_from_csv(text: str, source: str) -> list[Person]:
     rows = csv_rows(text, source)
     first, cells = next(rows, (1, []))
     header = [h.lower() for h in cells]
-    if "name" not in header:
-        raise Usage(f"{source} line {first}: the header must name a `name` column (and optionally `id`, `rating`)")
+    if "name" not in header and "person" not in header:
+        raise Usage(
+            f"{source} line {first}: the header must name a `name` or `person` column (and optionally `id`, `rating`, "
+            "`external_id`)"
+        )
     unknown = [h for h in header if h not in CSV_COLUMNS]
     if unknown or len(set(header)) != len(header):
         raise Usage(
-            f"{source} line {first}: columns are name, id and rating (higher is stronger), each once; not "
-            f"{', '.join(unknown) or 'repeats'} (a bracket's exact seeds: `tournament seed`)"
+            f"{source} line {first}: columns are name, id and rating (higher is stronger), person and external_id (who they "
+            f"are across events), each once; not {', '.join(unknown) or 'repeats'} (a bracket's exact seeds: `tournament seed`)"
         )
     people: list[Person] = []
     named: dict[str, list[tuple[int, Person]]] = {}
@@ -78,9 +84,12 @@ def people_from_csv(text: str, source: str) -> list[Person]:
         rating = fields.get("rating") or None
         if rating is not None and not re.fullmatch(r"-?\d{1,9}", rating):
             raise Usage(f"{where}, field rating: {rating!r} is not a whole number")
-        person = Person(fields["name"], fields.get("id") or None, int(rating) if rating else None, where)
+        person = Person(
+            fields.get("name", ""), fields.get("id") or None, int(rating) if rating else None, where,
+            fields.get("person") or None, fields.get("external_id") or None,
+        )
         # T-71: a name twice in one file is one person typed twice unless ids tell the two apart
-        same = named.setdefault(unicodedata.normalize("NFC", person.name).casefold(), [])
+        same = named.setdefault(unicodedata.normalize("NFC", person.name).casefold(), []) if person.name else []
         if same and (person.id is None or any(other.id is None for _, other in same)):
             raise Usage(
                 f"{where}, field name: {person.name!r} is on line {same[0][0]} too; "

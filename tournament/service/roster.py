@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 from sqlalchemy.orm import Session
 
+from tournament.service import persons
 from tournament.service.errors import (
     Conflict,
     Usage,
@@ -39,7 +40,8 @@ def register(session: Session, event_id: str, names: Sequence[str]) -> list[str]
 
 
 def register_people(session: Session, event_id: str, people: Sequence[Person]) -> list[Player]:
-    """Register people, all or none: ids given are checked, missing ones derived from the names.
+    """Register people, all or none: ids given are checked, missing ones derived from the names; each is a
+    person across events, found or made (T-90: `persons`).
 
     After round 1 is paired they are late entries joining the next round. One
     query for the ids taken and one flush, however many people.
@@ -47,12 +49,13 @@ def register_people(session: Session, event_id: str, people: Sequence[Person]) -
     event = lock_event(session, event_id)
     if event.bracket_round is not None:
         raise Conflict(f"{event_id!r} has seeded its {FORMATS[event.format] if event.format != 'swiss' else 'top cut'}; no more entries")
+    found = persons.known_people(session, people)
     taken = taken_ids(session, event_id)
     names, chosen = [], set()
-    for person in people:
+    for person, known in zip(people, found, strict=True):
         at_name, at_id = (f"{person.where}, field name: ", f"{person.where}, field id: ") if person.where else ("", "")
         try:
-            names.append(clean_name(person.name))
+            names.append(clean_name(person.name if person.name.strip() or known is None else known.name))
         except Usage as exc:
             raise Usage(at_name + exc.message) from None
         if person.id is None:
@@ -68,11 +71,17 @@ def register_people(session: Session, event_id: str, people: Sequence[Person]) -
         if person.id in taken:
             raise Conflict(f"{at_id}{person.id!r} is already registered in {event_id!r}")
         chosen.add(person.id)
-    derived = iter(unique_ids((slug(n) for p, n in zip(people, names, strict=True) if p.id is None), taken | chosen))
+    # A known person plays under their person id where it is free; anyone else under one derived from the name.
+    wanted = (known.id if known else slug(n) for p, n, known in zip(people, names, found, strict=True) if p.id is None)
+    derived = iter(unique_ids(wanted, taken | chosen))
     ids = [p.id if p.id is not None else next(derived) for p in people]
+    who = persons.enrol(session, event_id, people, found, [p.id or slug(n) for p, n in zip(people, names, strict=True)], names)
     append_many(
         session, event.id,
-        [PlayerRegistered(i, None if n == i else n, p.rating) for i, n, p in zip(ids, names, people, strict=True)],
+        [
+            PlayerRegistered(i, None if n == i else n, p.rating, person)
+            for i, n, p, person in zip(ids, names, people, who, strict=True)
+        ],
     )
     registered = {p.name: p for p in players(session, event_id)}  # one query, not one per player
     return [registered[i] for i in ids]

@@ -56,14 +56,25 @@ class EventCreated(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=Tru
     # `create` writes the MTR's "loss" unless told otherwise.
     late_entry: str = "none"
     require_chain: bool = False  # game logs must be hash-chained (`prev`); events before it did not ask
+    rated: bool = False  # its matches count for the ratings (`create --rated`)
 
 
 class PlayerRegistered(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
-    """`player` is the id; `name` the display name (None: the id), `rating` higher is stronger."""
+    """`player` is the id; `name` the display name (None: the id), `rating` higher is stronger; `person` who
+    they are across events (`people.id`; None in entries written before people were kept)."""
 
     player: str
     name: str | None = None
     rating: int | None = None
+    person: str | None = None
+
+
+class PlayerLinked(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
+    """The player is `person` (an organiser's fix: `tournament link`); `reason` says why."""
+
+    player: str
+    person: str
+    reason: str | None = None
 
 
 class PlayerRenamed(msgspec.Struct, forbid_unknown_fields=True):
@@ -244,6 +255,7 @@ Payload = (
     EventCreated | PlayerRegistered | PlayerDropped | BracketSeeded | RoundPaired | ResultReported | ResultCorrected
     | PodsPaired | PodReported | PodCorrected | ResultClaimed | ClaimConfirmed | ClaimRuled
     | PlayerRenamed | PlayerPaused | PlayerResumed | ByeAssigned | RoundUnpaired | PlayersSwapped | RoundStarted | TimeExtended
+    | PlayerLinked
 )
 
 PAYLOADS: dict[str, type[Any]] = {
@@ -268,6 +280,7 @@ PAYLOADS: dict[str, type[Any]] = {
     "players_swapped": PlayersSwapped,
     "round_started": RoundStarted,
     "time_extended": TimeExtended,
+    "player_linked": PlayerLinked,
 }
 TYPES = {cls: name for name, cls in PAYLOADS.items()}
 P = TypeVar("P", bound=Payload)
@@ -396,7 +409,8 @@ def project(session: Session, entry: Entry, payload: Payload) -> None:
                 id=entry.event_id, name=payload.name, ruleset=payload.ruleset, profile=payload.profile,
                 best_of=payload.best_of, format=payload.format, table_size=payload.table_size, points=payload.points,
                 seed=payload.seed, created_at=entry.at, rounds=0, late_entry=payload.late_entry,
-                require_chain=payload.require_chain,
+                require_chain=payload.require_chain, rated=payload.rated, finished=False, registration_open=False,
+                registration_waitlist=True,
                 last_seq=entry.seq, last_hash=entry.hash,
             )
         )
@@ -409,13 +423,15 @@ def project(session: Session, entry: Entry, payload: Payload) -> None:
         session.add(
             Player(
                 event_id=key, name=payload.player, display_name=payload.name or payload.player, rating=payload.rating,
-                registered_round=event.rounds, paused=False,
+                registered_round=event.rounds, paused=False, person=payload.person, checked_in=False,
             )
         )
-    elif isinstance(payload, PlayerRenamed | PlayerPaused | PlayerResumed | ByeAssigned):
+    elif isinstance(payload, PlayerRenamed | PlayerPaused | PlayerResumed | ByeAssigned | PlayerLinked):
         person = session.get(Player, (key, payload.player))
         assert person is not None
-        if isinstance(payload, PlayerRenamed):
+        if isinstance(payload, PlayerLinked):
+            person.person = payload.person
+        elif isinstance(payload, PlayerRenamed):
             person.display_name = payload.name
         elif isinstance(payload, ByeAssigned):
             person.bye_round = payload.round

@@ -23,6 +23,7 @@ from sqlalchemy import (
     String,
     Text,
     false,
+    true,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -68,6 +69,14 @@ class Event(Base):
     bracket_round: Mapped[int | None] = mapped_column(Integer)
     # A late entry's missed rounds: "loss" (a match loss each, as the MTR) or "none" (not counted).
     late_entry: Mapped[str] = mapped_column(String(8), server_default="none")
+    rated: Mapped[bool] = mapped_column(Boolean, server_default=false())  # its matches count for ratings (`create --rated`)
+    finished: Mapped[bool] = mapped_column(Boolean, server_default=false())  # the organiser finished it: no more changes to rounds
+    notice: Mapped[str | None] = mapped_column(String(200))  # the line the big screen shows under the round
+    # Public registration (`/e/EVENT/register`): open or not, at most `registration_cap` players, until the closing time.
+    registration_open: Mapped[bool] = mapped_column(Boolean, server_default=false())
+    registration_cap: Mapped[int | None] = mapped_column(Integer)
+    registration_closes_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    registration_waitlist: Mapped[bool] = mapped_column(Boolean, server_default=true())  # a full event keeps a waitlist
     last_seq: Mapped[int] = mapped_column(Integer)
     last_hash: Mapped[str] = mapped_column(HASH)
 
@@ -100,6 +109,52 @@ class Player(Base):
     registered_round: Mapped[int] = mapped_column(Integer)  # rounds paired when they entered (0: on time)
     dropped_round: Mapped[int | None] = mapped_column(Integer)  # rounds paired when they dropped
     seed: Mapped[int | None] = mapped_column(Integer)  # 1 = top seed of the bracket or round robin; None if not in it
+    person: Mapped[str | None] = mapped_column(ID, ForeignKey("people.id"))  # who they are across events; None before 0011
+    checked_in: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())  # present before round 1
+
+
+class Person(Base):
+    """Someone who may play many events on one database: each event's `Player` rows name them (`Player.person`).
+
+    Not part of any one event's history: a registration makes or finds the
+    person, and the event's log names the person each of its players is.
+    `external_id`: a number someone brings from elsewhere (a federation's), unique when given.
+    """
+
+    __tablename__ = "people"
+
+    id: Mapped[str] = mapped_column(ID, primary_key=True)
+    name: Mapped[str] = mapped_column(String(DISPLAY_NAME))
+    external_id: Mapped[str | None] = mapped_column(ID, unique=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class Waiting(Base):
+    """Someone on a full event's waitlist (public registration), in order of `position`, until promoted or gone."""
+
+    __tablename__ = "waitlist"
+
+    event_id: Mapped[str] = mapped_column(ID, ForeignKey("events.id"), primary_key=True)
+    player: Mapped[str] = mapped_column(ID, primary_key=True)  # the id they will play under
+    display_name: Mapped[str] = mapped_column(String(DISPLAY_NAME))
+    person: Mapped[str | None] = mapped_column(ID, ForeignKey("people.id"))
+    position: Mapped[int] = mapped_column(Integer)  # the order they joined in (gaps once some leave)
+    checked_in: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+
+
+class JudgeCall(Base):
+    """A player's call for a judge at their table (`/me`), open until the organiser marks it answered."""
+
+    __tablename__ = "judge_calls"
+
+    event_id: Mapped[str] = mapped_column(ID, ForeignKey("events.id"), primary_key=True)
+    number: Mapped[int] = mapped_column(Integer, primary_key=True)  # 1, 2, 3, ... in the event
+    round: Mapped[int] = mapped_column(Integer)
+    table: Mapped[int] = mapped_column(Integer)
+    player: Mapped[str] = mapped_column(ID)
+    text: Mapped[str] = mapped_column(String(200))  # the player's line; may be empty
+    called_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    answered_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 
 
 class Round(Base):
@@ -214,7 +269,7 @@ class Claim(Base):
     seq: Mapped[int] = mapped_column(Integer)  # the log entry that made it
 
 
-PROJECTION: tuple[type[Base], ...] = (Event, Player, Round, RoundBye, Match, GameLog, Pod, PodSeat, Claim)
+PROJECTION: tuple[type[Base], ...] = (Event, Player, Round, RoundBye, Match, GameLog, Pod, PodSeat, Claim, Waiting, JudgeCall)
 """The tables rebuilt from the log, in the order rows must be written."""
 
 

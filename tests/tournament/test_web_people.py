@@ -1,0 +1,97 @@
+"""People across events on the web: `/people`, `/people/ID`, `/ratings` and their `/api/...` twins."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import pytest
+from sqlalchemy.orm import Session
+
+from schemas.tournament import PersonMatch
+from tests.tournament.webkit import HOSTILE_PERSON, client, database, serving
+from tournament import service
+from tournament.output import people as people_text
+
+
+def two_rated_events(db_url: str) -> None:
+    """`spring` and `summer`, both rated, with the same four people: at each table the first player wins 2-0,
+    but a table where cat plays in spring is drawn 1-1-1."""
+    with database(db_url) as engine, Session(engine) as session, session.begin():
+        for event in ("spring", "summer"):
+            service.create_event(
+                session, event, name=event.title() + " Open", ruleset="cardwars", profile="mtg", best_of=3, seed=1, rated=True,
+            )
+        people = [
+            service.Person("Ann Lee", "ann", external_id="FED-1"), service.Person(HOSTILE_PERSON, "bob"),
+            service.Person("Cat", "cat"), service.Person("Dan", "dan"),
+        ]
+        service.register_people(session, "spring", people)
+        service.register_people(session, "summer", [service.Person("", person=p) for p in ("ann", "bob", "cat", "dan")])
+        for event in ("spring", "summer"):
+            service.pair(session, event)
+            for m in service.matches(session, event, 1):
+                drawn = event == "spring" and "cat" in (m.player_a, m.player_b)
+                games = {m.player_a: 1, m.player_b: 1} if drawn else {m.player_a: 2, m.player_b: 0}
+                service.report(session, event, m.number, result=service.Tally(games, 1 if drawn else 0))
+
+
+def test_the_people_api(db_url: str) -> None:
+    two_rated_events(db_url)
+    with client(db_url) as c:
+        people = c.get("/api/people").json()
+        assert [p["name"] for p in people] == ["Ann Lee", "Cat", "Dan", HOSTILE_PERSON]  # by the letters: "img src x..."
+        assert {p["external_id"] for p in people} == {None}  # the organiser's, not the public's
+        ann = c.get("/api/people/ann").json()
+        assert [e["event"] for e in ann["events"]] == ["spring", "summer"] and ann["external_id"] is None
+        assert len(ann["matches"]) == 2 and {m["outcome"] for m in ann["matches"]} <= {"win", "loss", "draw"}
+        board = c.get("/api/ratings", params={"system": "glicko2"}).json()
+        assert {r["person"] for r in board} >= {"ann", "bob", "cat"} and [r["rank"] for r in board] == list(range(1, len(board) + 1))
+        assert c.get("/api/ratings", params={"ruleset": "maginot"}).json() == []
+        refused = c.get("/api/ratings", params={"system": "elo"})
+        assert refused.status_code == 400 and refused.json()["exit_code"] == service.EXIT_USAGE
+        missing = c.get("/api/people/nobody")
+        assert missing.status_code == 404 and "unknown person 'nobody'" in missing.json()["error"]
+
+
+@pytest.mark.browser
+def test_the_leaderboard_and_a_person_page_in_chromium(page: Any, tmp_path: Path) -> None:
+    from PIL import Image, ImageStat
+
+    db = f"sqlite:///{tmp_path / 'tournament.db'}"
+    two_rated_events(db)
+    with client(db) as c:
+        ann = c.get("/api/people/ann").json()
+    with serving(db) as base:
+        page.goto(base + "/")
+        page.click("nav >> text=Ratings")
+        caption = page.locator("caption").first.inner_text()
+        assert caption == "cardwars, two players a table (Glicko-2)"
+        rows = page.locator("tbody tr").all_inner_texts()
+        assert rows[0].split()[0] == "1" and "±" in rows[0]
+        page.click("text=Ann Lee")
+        assert page.locator("h1").inner_text() == "Ann Lee"
+        tables = page.locator("table").nth(2).locator("tbody tr").all_inner_texts()
+        for row, (event, match) in zip(tables, zip(("Spring Open", "Summer Open"), ann["matches"], strict=True), strict=True):
+            words = people_text.match_text(msgspec.convert(match, PersonMatch))
+            assert row.split("\t") == [f"{event}, round 1", f"{words} against {match['opponent_names'][0]}"]
+            assert words in ("won 2-0", "lost 0-2", "drew 1-1-1")
+        assert "FED-1" not in page.content()
+        for _ in range(2):  # the page stays right through two refreshes
+            page.reload()
+            assert page.locator("h1").inner_text() == "Ann Lee"
+        for path in ("/people", "/ratings", "/people/bob"):
+            page.goto(base + path)
+            assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), f"{path} is wider than the phone"
+            assert page.evaluate("window.__injected === undefined"), "no script ran from a name"
+        assert page.locator("h1").inner_text() == HOSTILE_PERSON
+        page.click("text=Spring Open")
+        assert page.url.endswith("/e/spring/standings")
+        for path in ("/people/ann", "/ratings"):
+            page.goto(base + path)
+            shot = tmp_path / "shot.png"
+            page.screenshot(path=str(shot), full_page=True)
+            image = Image.open(io.BytesIO(shot.read_bytes())).convert("L")
+            assert max(ImageStat.Stat(image).stddev) > 20, f"{path} is blank"
