@@ -15,13 +15,15 @@ from typing import Any
 
 import msgspec
 import pytest
-from sqlalchemy import create_engine, text
+from alembic import command
+from sqlalchemy import text
 
 from referee.bots import play
 from referee.logio import HEADER_DECODER, encode_lines, record_decoder, record_to_dict, strip_ending
 from referee.rulesets import get as get_ruleset
 from schemas.log import LOG_FORMAT, Header
 from tests.tournament.tlib import cli, cli_json, game_log, rewrite_log, tables, winner
+from tournament.storage.db import alembic_config, make_engine
 
 Variant = Callable[[dict[str, Any]], None]  # changes a header in place
 
@@ -112,12 +114,15 @@ def as_before_0009(db: str, logs: dict[str, bytes]) -> None:
             record["fingerprint"] = scheme_1_fingerprint(logs[record["sha256"]])
         return payload
 
-    engine = create_engine(db)
+    engine = make_engine(db)
+    with engine.begin() as connection:  # the schema as it was at 0008, the migrations after it undone
+        config = alembic_config()
+        config.attributes["connection"] = connection
+        command.downgrade(config, "0008")
     with engine.begin() as connection:
         rewrite_log(connection, "ev", scheme_1)
         for sha, data in logs.items():
             connection.execute(text("UPDATE game_logs SET fingerprint = :f WHERE sha256 = :s"), {"f": scheme_1_fingerprint(data), "s": sha})
-        connection.execute(text("UPDATE alembic_version SET version_num = '0008'"))
     engine.dispose()
 
 

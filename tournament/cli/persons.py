@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from referee.console import emit_json, out
+from referee.console import INT32_MAX, emit_json, out
 from tournament.cli.common import DbOpt, JsonOpt, fail, reading
 from tournament.output import people as people_text
 
@@ -100,7 +100,7 @@ def ratings(
     system: Annotated[
         str | None, typer.Option("--system", help="glicko2 (two-player events) or openskill (pods); default both.")
     ] = None,
-    limit: Annotated[int, typer.Option("--limit", help="Rows of each leaderboard shown (0: all; --json has all).")] = 100,
+    limit: Annotated[int, typer.Option("--limit", min=0, max=INT32_MAX, help="Rows of each leaderboard shown (0: all; --json has all).")] = 100,
     db: DbOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
