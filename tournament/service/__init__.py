@@ -19,6 +19,7 @@ One module per concern; callers use `service.<name>` for all of them:
 - `results`: reports from game logs or a judge, corrections, pods;
 - `claims`: players' claims on `tournament serve`, confirmations, the judge queue, rulings;
 - `tokens`: `tournament serve`'s sign-in codes, sessions, the organiser token;
+- `calls`: players' judge calls and the organiser's answers; `signup`: public registration, the waitlist, check-in;
 - `rejudge`: every stored log judged again by today's referee (nothing changed).
 
 Three modules are imported by name, not through `service.<name>`, and use it:
@@ -33,6 +34,12 @@ from __future__ import annotations
 from tournament.service.amend import (
     swap,
     unpair,
+)
+from tournament.service.calls import (
+    answer_call,
+    call_judge,
+    judge_calls,
+    open_call,
 )
 from tournament.service.claims import (
     Table,
@@ -163,6 +170,16 @@ from tournament.service.roster import (
     rename,
     set_paused,
 )
+from tournament.service.signup import (
+    SignedUp,
+    check_in,
+    leave,
+    leave_out_absent,
+    promoted,
+    registration,
+    sign_up,
+    waitlist_place,
+)
 from tournament.service.tokens import (
     Denied,
     Identity,
@@ -206,6 +223,7 @@ __all__ = [
     "Reported",
     "ResultRow",
     "ResultsMissing",
+    "SignedUp",
     "Spent",
     "Table",
     "TableState",
@@ -216,10 +234,13 @@ __all__ = [
     "Usage",
     "WrongTable",
     "absent_from",
+    "answer_call",
     "assign_bye",
     "assigned_byes",
     "bracket",
+    "call_judge",
     "check_id",
+    "check_in",
     "check_places",
     "check_public_url",
     "check_tally",
@@ -249,10 +270,13 @@ __all__ = [
     "is_elimination",
     "is_finished",
     "issue_code",
+    "judge_calls",
     "judge_logs",
     "judge_queue",
     "keep_public_url",
     "last_line_hash",
+    "leave",
+    "leave_out_absent",
     "link",
     "lock_event",
     "match_over",
@@ -260,6 +284,7 @@ __all__ = [
     "namesakes",
     "next_pods",
     "next_round",
+    "open_call",
     "open_match",
     "open_tables",
     "organiser_login",
@@ -271,11 +296,13 @@ __all__ = [
     "pod_entrants",
     "pod_tables",
     "pods_paired",
+    "promoted",
     "public_url",
     "record_guess",
     "referee_reason",
     "register",
     "register_people",
+    "registration",
     "rejudge_event",
     "rename",
     "repairing_problem",
@@ -294,6 +321,7 @@ __all__ = [
     "server_secret",
     "set_paused",
     "sign_out",
+    "sign_up",
     "slug",
     "standings",
     "start_round",
@@ -302,4 +330,5 @@ __all__ = [
     "tables",
     "top_cut",
     "unpair",
+    "waitlist_place",
 ]
