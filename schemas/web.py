@@ -11,6 +11,7 @@ from typing import Literal
 
 import msgspec
 
+from schemas.deck import Difference
 from schemas.tournament import JudgeCallRow, PersonMatch, TableRow
 
 
@@ -67,11 +68,14 @@ class Claim(msgspec.Struct, forbid_unknown_fields=True):
 
 class TableClaims(msgspec.Struct, forbid_unknown_fields=True):
     """A table of the current round with what its players said: `state` is `waiting` (no claim, or not
-    everyone has confirmed), `disputed` (two claims differ: the judge decides) or `done` (it has a result)."""
+    everyone has confirmed), `disputed` (two claims differ: the judge decides), `decks` (game logs refused
+    because a deck in them is not its player's registered list: `decks` holds the differences by player; a
+    judge rules) or `done` (it has a result)."""
 
     table: TableRow
-    state: Literal["waiting", "disputed", "done"]
+    state: Literal["waiting", "disputed", "decks", "done"]
     claims: list[Claim]
+    decks: dict[str, list[Difference]] = msgspec.field(default_factory=dict)
 
 
 class MatchView(msgspec.Struct, forbid_unknown_fields=True):

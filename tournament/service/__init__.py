@@ -17,7 +17,8 @@ One module per concern; callers use `service.<name>` for all of them:
 - `elimination`: brackets as they stand; `ranking`: standings and entrants;
 - `pairings`: seeding, the top cut, pairing, re-pairing for `verify`;
 - `results`: reports from game logs or a judge, corrections, pods;
-- `claims`: players' claims on `tournament serve`, confirmations, the judge queue, rulings;
+- `claims`: players' claims on `tournament serve`, confirmations, the judge queue, rulings (on decks too);
+- `decks`: deck lists registered, judged and published, the deadline's policy, every game's decks compared;
 - `tokens`: `tournament serve`'s sign-in codes, sessions, the organiser token;
 - `calls`: players' judge calls and the organiser's answers; `signup`: public registration, the waitlist, check-in;
 - `rejudge`: every stored log judged again by today's referee (nothing changed).
@@ -50,6 +51,7 @@ from tournament.service.claims import (
     judge_queue,
     last_line_hash,
     rule,
+    rule_decks,
     seat_of,
     state_of,
     tables,
@@ -63,6 +65,23 @@ from tournament.service.clock import (
     round_ends,
     start_round,
 )
+from tournament.service.decks import (
+    POLICIES,
+    DeckStatus,
+    Submitted,
+    deadline_passed,
+    decoded,
+    difference_lines,
+    lists_from_csv,
+    lists_from_folder,
+    open_checks,
+    publish,
+    register_lists,
+    rules_for,
+    set_policy,
+    statuses,
+)
+from tournament.service.decks import differences as deck_differences
 from tournament.service.elimination import (
     absent_from,
     bracket,
@@ -211,9 +230,11 @@ __all__ = [
     "EXIT_WRONG_TABLE",
     "FORMATS",
     "ID_PATTERN",
+    "POLICIES",
     "SEEDED",
     "Clock",
     "Conflict",
+    "DeckStatus",
     "Denied",
     "Identity",
     "LogRejected",
@@ -225,6 +246,7 @@ __all__ = [
     "ResultsMissing",
     "SignedUp",
     "Spent",
+    "Submitted",
     "Table",
     "TableState",
     "TableTime",
@@ -251,6 +273,10 @@ __all__ = [
     "create_event",
     "current_tables",
     "cut",
+    "deadline_passed",
+    "deck_differences",
+    "decoded",
+    "difference_lines",
     "display_names",
     "double_bracket",
     "drop",
@@ -278,6 +304,8 @@ __all__ = [
     "leave",
     "leave_out_absent",
     "link",
+    "lists_from_csv",
+    "lists_from_folder",
     "lock_event",
     "match_over",
     "matches",
@@ -285,6 +313,7 @@ __all__ = [
     "next_pods",
     "next_round",
     "open_call",
+    "open_checks",
     "open_match",
     "open_tables",
     "organiser_login",
@@ -298,9 +327,11 @@ __all__ = [
     "pods_paired",
     "promoted",
     "public_url",
+    "publish",
     "record_guess",
     "referee_reason",
     "register",
+    "register_lists",
     "register_people",
     "registration",
     "rejudge_event",
@@ -313,6 +344,8 @@ __all__ = [
     "round_ends",
     "rounds",
     "rule",
+    "rule_decks",
+    "rules_for",
     "score_places",
     "score_tally",
     "seat_of",
@@ -320,12 +353,14 @@ __all__ = [
     "seeded",
     "server_secret",
     "set_paused",
+    "set_policy",
     "sign_out",
     "sign_up",
     "slug",
     "standings",
     "start_round",
     "state_of",
+    "statuses",
     "swap",
     "tables",
     "top_cut",

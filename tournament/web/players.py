@@ -115,6 +115,7 @@ def _run(session: Session, who: service.Identity, action: str, **kwargs: Any) ->
 
 def _said(state: str) -> str:
     return "The result is in: everyone at the table agrees." if state == "done" else (
+        "A deck in the game logs is not its player's registered list: a judge will rule." if state == "decks" else
         "The claims at your table differ: a judge will decide." if state == "disputed" else
         "Saved. The other player(s) at your table must confirm it."
     )
