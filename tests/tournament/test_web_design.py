@@ -42,9 +42,9 @@ SMALL_TARGETS = """
 [...document.querySelectorAll('button, input:not([type=hidden]), select, summary, textarea, nav a, .tabs a, a.button')]
   .filter(e => e.offsetParent !== null)
   .map(e => [e.getBoundingClientRect(), e])
-  .filter(([r, e]) => r.height < %d || r.width < %d)
+  .filter(([r, e]) => r.height < TAP || r.width < TAP)
   .map(([r, e]) => e.outerHTML.slice(0, 80) + ' ' + Math.round(r.width) + 'x' + Math.round(r.height))
-""" % (TAP, TAP)
+""".replace("TAP", str(TAP))
 SHEETS = "[...document.styleSheets].map(s => s.href && new URL(s.href).pathname)"
 
 
