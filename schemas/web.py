@@ -12,7 +12,8 @@ from typing import Literal
 
 import msgspec
 
-from schemas.tournament import EventInfo, StandingRow, TableRow
+from schemas.deck import Difference
+from schemas.tournament import EventInfo, JudgeCallRow, PersonMatch, StandingRow, TableRow
 
 
 class ErrorBody(msgspec.Struct, forbid_unknown_fields=True):
@@ -68,11 +69,14 @@ class Claim(msgspec.Struct, forbid_unknown_fields=True):
 
 class TableClaims(msgspec.Struct, forbid_unknown_fields=True):
     """A table of the current round with what its players said: `state` is `waiting` (no claim, or not
-    everyone has confirmed), `disputed` (two claims differ: the judge decides) or `done` (it has a result)."""
+    everyone has confirmed), `disputed` (two claims differ: the judge decides), `decks` (game logs refused
+    because a deck in them is not its player's registered list: `decks` holds the differences by player; a
+    judge rules) or `done` (it has a result)."""
 
     table: TableRow
-    state: Literal["waiting", "disputed", "done"]
+    state: Literal["waiting", "disputed", "decks", "done"]
     claims: list[Claim]
+    decks: dict[str, list[Difference]] = msgspec.field(default_factory=dict)
 
 
 class MatchView(msgspec.Struct, forbid_unknown_fields=True):
@@ -158,10 +162,57 @@ class Extension(msgspec.Struct, forbid_unknown_fields=True):
     reason: str | None = None
 
 
+class Leave(msgspec.Struct, forbid_unknown_fields=True):
+    """A player drops from the event (or leaves its waitlist): `confirm` must be true (the page's second step)."""
+
+    confirm: bool = False
+
+
+class CallRequest(msgspec.Struct, forbid_unknown_fields=True):
+    """A judge to the player's table, with an optional line for the judge (at most 200 characters)."""
+
+    text: str = ""
+
+
 class Notice(msgspec.Struct, forbid_unknown_fields=True):
     """The big screen's notice line: one line of at most 200 characters; empty takes it down."""
 
     text: str = ""
+
+
+class MyEvent(msgspec.Struct, forbid_unknown_fields=True):
+    """A signed-in player's place in the event: `state` `registered`, `waiting` (at `place` on the waitlist) or
+    `dropped`; `promoted` from the waitlist; checked in; their open judge call; every table they sat at."""
+
+    event: str
+    player: str
+    name: str
+    state: Literal["registered", "waiting", "dropped"]
+    place: int | None
+    promoted: bool
+    checked_in: bool
+    dropped_round: int | None
+    call: JudgeCallRow | None
+    matches: list[PersonMatch]
+    message: str = ""  # what the last change did, in words (answers to POSTs)
+
+
+class SignUp(msgspec.Struct, forbid_unknown_fields=True):
+    """Public registration: a display name, and optionally the player id wanted."""
+
+    name: str
+    id: str | None = None
+
+
+class SignedUp(msgspec.Struct, forbid_unknown_fields=True):
+    """A registration's answer: the session (as `/api/join` gives) and a one-time code to sign in on another
+    device (both shown once); `place` on the waitlist, or null with a place in the event."""
+
+    event: str
+    player: str
+    session: str
+    code: str
+    place: int | None
 
 
 class ScreenSeat(msgspec.Struct, forbid_unknown_fields=True):

@@ -17,8 +17,10 @@ One module per concern; callers use `service.<name>` for all of them:
 - `elimination`: brackets as they stand; `ranking`: standings and entrants;
 - `pairings`: seeding, the top cut, pairing, re-pairing for `verify`;
 - `results`: reports from game logs or a judge, corrections, pods;
-- `claims`: players' claims on `tournament serve`, confirmations, the judge queue, rulings;
+- `claims`: players' claims on `tournament serve`, confirmations, the judge queue, rulings (on decks too);
+- `decks`: deck lists registered, judged and published, the deadline's policy, every game's decks compared;
 - `tokens`: `tournament serve`'s sign-in codes, sessions, the organiser token;
+- `calls`: players' judge calls and the organiser's answers; `signup`: public registration, the waitlist, check-in;
 - `rejudge`: every stored log judged again by today's referee (nothing changed).
 
 Three modules are imported by name, not through `service.<name>`, and use it:
@@ -34,6 +36,12 @@ from tournament.service.amend import (
     swap,
     unpair,
 )
+from tournament.service.calls import (
+    answer_call,
+    call_judge,
+    judge_calls,
+    open_call,
+)
 from tournament.service.claims import (
     Table,
     TableState,
@@ -43,6 +51,7 @@ from tournament.service.claims import (
     judge_queue,
     last_line_hash,
     rule,
+    rule_decks,
     seat_of,
     state_of,
     tables,
@@ -56,6 +65,23 @@ from tournament.service.clock import (
     round_ends,
     start_round,
 )
+from tournament.service.decks import (
+    POLICIES,
+    DeckStatus,
+    Submitted,
+    deadline_passed,
+    decoded,
+    difference_lines,
+    lists_from_csv,
+    lists_from_folder,
+    open_checks,
+    publish,
+    register_lists,
+    rules_for,
+    set_policy,
+    statuses,
+)
+from tournament.service.decks import differences as deck_differences
 from tournament.service.elimination import (
     absent_from,
     bracket,
@@ -164,6 +190,16 @@ from tournament.service.roster import (
     rename,
     set_paused,
 )
+from tournament.service.signup import (
+    SignedUp,
+    check_in,
+    leave,
+    leave_out_absent,
+    promoted,
+    registration,
+    sign_up,
+    waitlist_place,
+)
 from tournament.service.tokens import (
     Denied,
     Identity,
@@ -196,9 +232,11 @@ __all__ = [
     "FORMATS",
     "ID_PATTERN",
     "NOTICE",
+    "POLICIES",
     "SEEDED",
     "Clock",
     "Conflict",
+    "DeckStatus",
     "Denied",
     "Identity",
     "LogRejected",
@@ -208,7 +246,9 @@ __all__ = [
     "Reported",
     "ResultRow",
     "ResultsMissing",
+    "SignedUp",
     "Spent",
+    "Submitted",
     "Table",
     "TableState",
     "TableTime",
@@ -218,10 +258,13 @@ __all__ = [
     "Usage",
     "WrongTable",
     "absent_from",
+    "answer_call",
     "assign_bye",
     "assigned_byes",
     "bracket",
+    "call_judge",
     "check_id",
+    "check_in",
     "check_places",
     "check_public_url",
     "check_tally",
@@ -232,6 +275,10 @@ __all__ = [
     "create_event",
     "current_tables",
     "cut",
+    "deadline_passed",
+    "deck_differences",
+    "decoded",
+    "difference_lines",
     "display_names",
     "double_bracket",
     "drop",
@@ -251,17 +298,24 @@ __all__ = [
     "is_elimination",
     "is_finished",
     "issue_code",
+    "judge_calls",
     "judge_logs",
     "judge_queue",
     "keep_public_url",
     "last_line_hash",
+    "leave",
+    "leave_out_absent",
     "link",
+    "lists_from_csv",
+    "lists_from_folder",
     "lock_event",
     "match_over",
     "matches",
     "namesakes",
     "next_pods",
     "next_round",
+    "open_call",
+    "open_checks",
     "open_match",
     "open_tables",
     "organiser_login",
@@ -273,11 +327,15 @@ __all__ = [
     "pod_entrants",
     "pod_tables",
     "pods_paired",
+    "promoted",
     "public_url",
+    "publish",
     "record_guess",
     "referee_reason",
     "register",
+    "register_lists",
     "register_people",
+    "registration",
     "rejudge_event",
     "rename",
     "repairing_problem",
@@ -288,6 +346,8 @@ __all__ = [
     "round_ends",
     "rounds",
     "rule",
+    "rule_decks",
+    "rules_for",
     "score_places",
     "score_tally",
     "seat_of",
@@ -296,13 +356,17 @@ __all__ = [
     "server_secret",
     "set_notice",
     "set_paused",
+    "set_policy",
     "sign_out",
+    "sign_up",
     "slug",
     "standings",
     "start_round",
     "state_of",
+    "statuses",
     "swap",
     "tables",
     "top_cut",
     "unpair",
+    "waitlist_place",
 ]

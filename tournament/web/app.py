@@ -36,6 +36,7 @@ from tournament.storage.db import first_line, make_engine, open_database
 from tournament.web import (
     api,
     assets,
+    desk,
     headers,
     organiser,
     people,
@@ -107,7 +108,7 @@ def create_app(db_url: str | None = None, *, csrf_secret: str | None = None) -> 
     environment = pages.environment()
     environment.globals["static"] = assets.url
     app = Litestar(
-        route_handlers=[*public.HANDLERS, *api.HANDLERS, *players.HANDLERS, *organiser.HANDLERS, *people.HANDLERS, *screen.HANDLERS, assets.router()],
+        route_handlers=[*public.HANDLERS, *api.HANDLERS, *players.HANDLERS, *organiser.HANDLERS, *people.HANDLERS, *desk.HANDLERS, *screen.HANDLERS, assets.router()],
         template_config=TemplateConfig(
             engine=JinjaTemplateEngine.from_environment(environment),
             engine_callback=lambda engine: engine.register_template_callable("form_key", receipts.form_key),

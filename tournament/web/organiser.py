@@ -71,6 +71,7 @@ def admin_event(request: Request[Any, Any, Any], event_id: FromPath[str], r: Fro
             notice=shown.get("notice"), error=shown.get("error"), code=code, qr=views.qr(code.link) if code else None,
             ends_at=service.round_ends(session, event_id, event.rounds) if event.rounds else None,
             hold=code is not None, screen_notice=event.notice,  # no reload while a code is on screen: it is shown once
+            calls=service.judge_calls(session, event_id),
         )
 
 

@@ -9,6 +9,7 @@ import segno
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from schemas.deck import Difference
 from schemas.tournament import EventInfo, RoundInfo, TableRow
 from schemas.web import Claim, MatchView, RefereeError, Seat, TableClaims, Version
 from tournament import service
@@ -87,7 +88,11 @@ def table_claims(session: Session, event: Event, state: service.TableState) -> T
         Claim(c.player, c.text, c.key, c.kind, c.confirms, c.last_lines.split())  # type: ignore[arg-type]
         for c in state.claims
     ]
-    return TableClaims(row, state.state, claims)  # type: ignore[arg-type]
+    refused: dict[str, list[Difference]] = {}
+    for check in state.checks:
+        for player, found in service.decoded(check).items():
+            refused.setdefault(player, []).extend(found)
+    return TableClaims(row, state.state, claims, refused)  # type: ignore[arg-type]
 
 
 def match_view(session: Session, event_id: str, player: str) -> MatchView:
