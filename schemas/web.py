@@ -7,6 +7,7 @@ page-refresh probe, a player's match, claims and the judge queue, sessions.
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Literal
 
 import msgspec
@@ -175,12 +176,13 @@ class CallRequest(msgspec.Struct, forbid_unknown_fields=True):
 
 class MyEvent(msgspec.Struct, forbid_unknown_fields=True):
     """A signed-in player's place in the event: `state` `registered`, `waiting` (at `place` on the waitlist) or
-    `dropped`; `promoted` from the waitlist; checked in; their open judge call; every table they sat at."""
+    `dropped` (`left`: off the waitlist, never given a place); `promoted` from the waitlist; checked in; their
+    open judge call; every table they sat at."""
 
     event: str
     player: str
     name: str
-    state: Literal["registered", "waiting", "dropped"]
+    state: Literal["registered", "waiting", "dropped", "left"]
     place: int | None
     promoted: bool
     checked_in: bool
@@ -206,3 +208,13 @@ class SignedUp(msgspec.Struct, forbid_unknown_fields=True):
     session: str
     code: str
     place: int | None
+
+
+class RegistrationSettings(msgspec.Struct, forbid_unknown_fields=True):
+    """The organiser's public registration settings: `cap` players at most (null: none), `closes_at` with its
+    UTC offset (null: open until round 1 is paired), a waitlist once full or not."""
+
+    open: bool
+    cap: int | None = None
+    closes_at: datetime | None = None
+    waitlist: bool = True
