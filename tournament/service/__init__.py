@@ -12,7 +12,7 @@ One module per concern; callers use `service.<name>` for all of them:
 - `events`: creating an event; `roster`: registering, renaming, pausing and dropping players, pre-assigned byes;
 - `people`: display names, ids derived from them, people from a CSV file;
 - `persons`: who players are across events (T-90), linking them; `ratings`: every rated event's results, rated;
-- `clock`: the round clock and time extensions; `amend`: unpairing a round, a judge's seat swap;
+- `clock`: the round clock and time extensions; `notices`: the big screen's notice line; `amend`: unpairing a round, a judge's seat swap;
 - `entry`: results at a scorekeeper's speed (2-1 scores, a whole round from a file);
 - `elimination`: brackets as they stand; `ranking`: standings and entrants;
 - `pairings`: seeding, the top cut, pairing, re-pairing for `verify`;
@@ -120,6 +120,7 @@ from tournament.service.events import (
     SEEDED,
     create_event,
 )
+from tournament.service.notices import NOTICE, set_notice
 from tournament.service.pairings import (
     CUT_SIZES,
     cut,
@@ -232,6 +233,7 @@ __all__ = [
     "EXIT_WRONG_TABLE",
     "FORMATS",
     "ID_PATTERN",
+    "NOTICE",
     "POLICIES",
     "SEEDED",
     "Clock",
@@ -355,6 +357,7 @@ __all__ = [
     "seed",
     "seeded",
     "server_secret",
+    "set_notice",
     "set_paused",
     "set_policy",
     "set_registration",
