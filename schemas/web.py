@@ -159,3 +159,9 @@ class Extension(msgspec.Struct, forbid_unknown_fields=True):
     table: int
     minutes: int
     reason: str | None = None
+
+
+class DeckSubmission(msgspec.Struct, forbid_unknown_fields=True):
+    """`POST /api/me/deck`: the player's deck list, as text (`4 Name` lines) or as one player's deck in JSON."""
+
+    text: str

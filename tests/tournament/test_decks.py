@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 from schemas.log import Event
 from tests.tournament.decklib import crossover_log, deck_of, list_text, swapped, write_lists
@@ -218,3 +219,45 @@ def test_a_judge_may_accept_the_refused_logs(db_url: str, tmp_path: Path) -> Non
     ruled = cli_json(db_url, "deck-ruling", "ev", "--table", "1", "--accept", "--reason", "both lists had a typo")
     assert ruled["table"]["source"] == "log" and sum(ruled["table"]["games"].values()) + ruled["table"]["draws"] == 1
     cli(db_url, "verify", "ev")
+
+
+def test_publish_and_the_metagame_from_the_command_line(db_url: str, tmp_path: Path) -> None:
+    folder = made(db_url, tmp_path, players=["ann", "bob", "cat", "dan"])
+    cli(db_url, "decks", "ev", "--from", str(folder))
+    cli(db_url, "pair", "ev")
+    for table in tables(db_url, "ev"):
+        cli(db_url, "report", "ev", "--table", str(table["table"]), "1-0")
+    winners = {t["players"][0] for t in tables(db_url, "ev")}
+    meta = cli_json(db_url, "meta", "ev")
+    kinds = {k["kind"]: k for k in meta["kinds"]}
+    assert meta["facet"] == "game" and sum(k["players"] for k in kinds.values()) == 4 and meta["unknown"] == 0
+    game = {e["player"]: e["facets"]["game"] for e in cli_json(db_url, "decks", "ev")["players"]}
+    for kind in kinds.values():  # mirrors left out: a kind's record counts only its matches against other kinds
+        mine = [p for p in game if game[p] == kind["kind"]]
+        assert kind["wins"] <= sum(p in winners for p in mine)
+    cli(db_url, "meta", "ev", "-o", str(tmp_path / "meta.svg"))
+    cli(db_url, "meta", "ev", "-o", str(tmp_path / "meta.html"))
+    assert (tmp_path / "meta.svg").read_text().startswith("<svg") and "<svg" in (tmp_path / "meta.html").read_text()
+    assert "players by game" in (tmp_path / "meta.html").read_text()
+    cli(db_url, "meta", "ev", "-o", str(tmp_path / "meta.png"), code=service.EXIT_USAGE)
+    cli(db_url, "decks", "ev", "-o", str(tmp_path / "lists.csv"))
+    cli(db_url, "decks", "ev", "-o", str(tmp_path / "lists.json"))
+    listed = json.loads((tmp_path / "lists.json").read_text())
+    assert [e["text"] for e in listed] == [list_text(deck_of(p)) for p in ["ann", "bob", "cat", "dan"]]
+    assert cli(db_url, "decks", "ev", "--publish").stdout.strip() == "ev: the lists are public"
+    assert "already" in cli(db_url, "decks", "ev", "--publish").stdout
+    assert json.loads(cli(db_url, "log", "ev", "--json").stdout)[-1]["type"] == "decks_published"
+    cli(db_url, "verify", "ev")
+
+
+def test_the_metagame_worked_by_hand() -> None:
+    from tournament.formats.metagame import kinds_of
+
+    decks = {"a": ("X", "L1"), "b": ("Y", "L2"), "c": ("X", "L1, L3"), "d": ("Z", "none")}
+    tables: list[dict[str, Any]] = [{"a": "win", "b": "loss"}, {"c": "win", "a": "loss"}, {"d": "draw", "b": "draw"}, {"z": "win", "d": "loss"}]
+    found = {k.kind: k for k in kinds_of(decks, tables, {"a"})}
+    assert [k.kind for k in kinds_of(decks, tables, {"a"})] == ["X", "Y", "Z"]  # most played first
+    x, y, z = found["X"], found["Y"], found["Z"]
+    assert (x.players, x.top_cut, x.wins, x.losses, x.draws, x.win_rate, x.details) == (2, 1, 1, 0, 0, 1.0, ["L1", "L3"])
+    assert (y.players, y.top_cut, y.wins, y.losses, y.draws, y.win_rate) == (1, 0, 0, 1, 1, 0.25)
+    assert (z.wins, z.losses, z.draws, z.win_rate, z.details) == (0, 0, 1, 0.5, [])  # no kind known for z: no record

@@ -22,7 +22,7 @@ from sqlalchemy.orm import Session
 
 from schemas.web import Confirmation, Joined, MatchView, ResultClaim, SignIn, TableClaims
 from tournament import service
-from tournament.web import receipts, views
+from tournament.web import decks, receipts, views
 from tournament.web.auth import COOKIE, client, forget, identity, keep, player
 from tournament.web.common import json_post, reading, whole_number, whole_numbers, writing
 from tournament.web.public import page
@@ -101,7 +101,8 @@ def me(request: Request[Any, Any, Any], r: FromQuery[str] = "") -> Response[Any]
         event = service.get_event(session, who.event_id)
         view = views.match_view(session, who.event_id, who.player)
         return page(request, "me", session, event, view=view, names=views.names(session, who.event_id),
-                    notice=shown.get("notice"), error=shown.get("error"), refused=shown.get("refused"))
+                    notice=shown.get("notice"), error=shown.get("error"), refused=shown.get("refused"),
+                    deck=decks.my_deck(session, event, who.player))
 
 
 def _run(session: Session, who: service.Identity, action: str, **kwargs: Any) -> service.TableState:
