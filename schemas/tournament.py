@@ -350,3 +350,40 @@ class Metagame(msgspec.Struct, forbid_unknown_fields=True):
     unknown: int
     top_cut: int
     kinds: list[DeckKind]
+
+
+class JudgeCallRow(msgspec.Struct, forbid_unknown_fields=True):
+    """A player's call for a judge (`tournament calls --json`): `number` in the event, their table of `round`,
+    their line of text (may be empty); `answered_at` null while open."""
+
+    number: int
+    round: int
+    table: int
+    player: str
+    name: str
+    text: str
+    called_at: datetime
+    answered_at: datetime | None
+
+
+class WaitingRow(msgspec.Struct, forbid_unknown_fields=True):
+    """Someone on a full event's waitlist: `place` 1 is next."""
+
+    player: str
+    name: str
+    place: int
+    checked_in: bool
+
+
+class Registration(msgspec.Struct, forbid_unknown_fields=True):
+    """An event's public registration (`tournament registration --json`): the settings (`cap` and `closes_at`
+    null: none), the players with a place and how many checked in, and the waitlist in order."""
+
+    event: str
+    open: bool
+    cap: int | None
+    closes_at: datetime | None
+    waitlist: bool
+    registered: int
+    checked_in: int
+    waiting: list[WaitingRow]

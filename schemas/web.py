@@ -12,7 +12,7 @@ from typing import Literal
 import msgspec
 
 from schemas.deck import Difference
-from schemas.tournament import TableRow
+from schemas.tournament import JudgeCallRow, PersonMatch, TableRow
 
 
 class ErrorBody(msgspec.Struct, forbid_unknown_fields=True):
@@ -165,3 +165,50 @@ class DeckSubmission(msgspec.Struct, forbid_unknown_fields=True):
     """`POST /api/me/deck`: the player's deck list, as text (`4 Name` lines) or as one player's deck in JSON."""
 
     text: str
+
+
+class Leave(msgspec.Struct, forbid_unknown_fields=True):
+    """A player drops from the event (or leaves its waitlist): `confirm` must be true (the page's second step)."""
+
+    confirm: bool = False
+
+
+class CallRequest(msgspec.Struct, forbid_unknown_fields=True):
+    """A judge to the player's table, with an optional line for the judge (at most 200 characters)."""
+
+    text: str = ""
+
+
+class MyEvent(msgspec.Struct, forbid_unknown_fields=True):
+    """A signed-in player's place in the event: `state` `registered`, `waiting` (at `place` on the waitlist) or
+    `dropped`; `promoted` from the waitlist; checked in; their open judge call; every table they sat at."""
+
+    event: str
+    player: str
+    name: str
+    state: Literal["registered", "waiting", "dropped"]
+    place: int | None
+    promoted: bool
+    checked_in: bool
+    dropped_round: int | None
+    call: JudgeCallRow | None
+    matches: list[PersonMatch]
+    message: str = ""  # what the last change did, in words (answers to POSTs)
+
+
+class SignUp(msgspec.Struct, forbid_unknown_fields=True):
+    """Public registration: a display name, and optionally the player id wanted."""
+
+    name: str
+    id: str | None = None
+
+
+class SignedUp(msgspec.Struct, forbid_unknown_fields=True):
+    """A registration's answer: the session (as `/api/join` gives) and a one-time code to sign in on another
+    device (both shown once); `place` on the waitlist, or null with a place in the event."""
+
+    event: str
+    player: str
+    session: str
+    code: str
+    place: int | None

@@ -19,7 +19,7 @@ import typer
 
 from referee import console
 from referee.console import INT32_MAX, INT64_MAX, emit_json, err, out, say
-from tournament.cli import decks, people, persons, rejudge, results, rounds
+from tournament.cli import decks, desk, people, persons, rejudge, results, rounds
 from tournament.cli.common import (
     DbOpt,
     EventArg,
@@ -79,6 +79,7 @@ app.add_typer(rounds.app)  # pair, unpair, swap, round start, extend, clock
 app.add_typer(results.app)  # report, correct, results, enter
 app.add_typer(rejudge.app)  # rejudge: the stored logs judged again
 app.add_typer(decks.app)  # deck, decks, deck-ruling
+app.add_typer(desk.app)  # calls, answer
 
 
 # Commands --------------------------------------------------------------------

@@ -20,6 +20,7 @@ One module per concern; callers use `service.<name>` for all of them:
 - `claims`: players' claims on `tournament serve`, confirmations, the judge queue, rulings (on decks too);
 - `decks`: deck lists registered, judged and published, the deadline's policy, every game's decks compared;
 - `tokens`: `tournament serve`'s sign-in codes, sessions, the organiser token;
+- `calls`: players' judge calls and the organiser's answers; `signup`: public registration, the waitlist, check-in;
 - `rejudge`: every stored log judged again by today's referee (nothing changed).
 
 Three modules are imported by name, not through `service.<name>`, and use it:
@@ -34,6 +35,12 @@ from __future__ import annotations
 from tournament.service.amend import (
     swap,
     unpair,
+)
+from tournament.service.calls import (
+    answer_call,
+    call_judge,
+    judge_calls,
+    open_call,
 )
 from tournament.service.claims import (
     Table,
@@ -185,6 +192,16 @@ from tournament.service.roster import (
     rename,
     set_paused,
 )
+from tournament.service.signup import (
+    SignedUp,
+    check_in,
+    leave,
+    leave_out_absent,
+    promoted,
+    registration,
+    sign_up,
+    waitlist_place,
+)
 from tournament.service.tokens import (
     Denied,
     Identity,
@@ -230,6 +247,7 @@ __all__ = [
     "Reported",
     "ResultRow",
     "ResultsMissing",
+    "SignedUp",
     "Spent",
     "Submitted",
     "Table",
@@ -241,10 +259,13 @@ __all__ = [
     "Usage",
     "WrongTable",
     "absent_from",
+    "answer_call",
     "assign_bye",
     "assigned_byes",
     "bracket",
+    "call_judge",
     "check_id",
+    "check_in",
     "check_places",
     "check_public_url",
     "check_tally",
@@ -279,10 +300,13 @@ __all__ = [
     "is_elimination",
     "is_finished",
     "issue_code",
+    "judge_calls",
     "judge_logs",
     "judge_queue",
     "keep_public_url",
     "last_line_hash",
+    "leave",
+    "leave_out_absent",
     "link",
     "lists_from_csv",
     "lists_from_folder",
@@ -294,6 +318,7 @@ __all__ = [
     "namesakes",
     "next_pods",
     "next_round",
+    "open_call",
     "open_checks",
     "open_match",
     "open_tables",
@@ -306,6 +331,7 @@ __all__ = [
     "pod_entrants",
     "pod_tables",
     "pods_paired",
+    "promoted",
     "public_url",
     "publish",
     "record_guess",
@@ -313,6 +339,7 @@ __all__ = [
     "register",
     "register_lists",
     "register_people",
+    "registration",
     "rejudge_event",
     "rename",
     "repairing_problem",
@@ -334,6 +361,7 @@ __all__ = [
     "set_paused",
     "set_policy",
     "sign_out",
+    "sign_up",
     "slug",
     "standings",
     "start_round",
@@ -343,4 +371,5 @@ __all__ = [
     "tables",
     "top_cut",
     "unpair",
+    "waitlist_place",
 ]

@@ -27,6 +27,8 @@ from sqlalchemy.orm import Session
 from schemas.deck import DeckProblem, Difference
 from schemas.log import FINGERPRINT_SCHEME
 from schemas.tournament import Source
+from tournament.storage import desklog
+from tournament.storage.desklog import DESK_PAYLOADS, DeskPayload
 from tournament.storage.models import (
     Claim,
     DeckCheck,
@@ -105,6 +107,7 @@ class ByeAssigned(msgspec.Struct, forbid_unknown_fields=True):
 class PlayerDropped(msgspec.Struct, forbid_unknown_fields=True):
     player: str
     conceded: int | None = None  # the table of the current round they left unfinished, now lost
+    own: bool = False  # the player dropped themselves from their page (T-93); not conceding, so `conceded` is None
 
 
 class RoundPaired(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
@@ -305,7 +308,7 @@ Payload = (
     EventCreated | PlayerRegistered | PlayerDropped | BracketSeeded | RoundPaired | ResultReported | ResultCorrected
     | PodsPaired | PodReported | PodCorrected | ResultClaimed | ClaimConfirmed | ClaimRuled
     | PlayerRenamed | PlayerPaused | PlayerResumed | ByeAssigned | RoundUnpaired | PlayersSwapped | RoundStarted | TimeExtended
-    | PlayerLinked | DeckRegistered | DeckPolicySet | DecksPublished | DecksDiffer | DeckRuled
+    | PlayerLinked | DeckRegistered | DeckPolicySet | DecksPublished | DecksDiffer | DeckRuled | DeskPayload
 )
 
 PAYLOADS: dict[str, type[Any]] = {
@@ -336,6 +339,7 @@ PAYLOADS: dict[str, type[Any]] = {
     "decks_published": DecksPublished,
     "decks_differ": DecksDiffer,
     "deck_ruled": DeckRuled,
+    **DESK_PAYLOADS,  # registration, the waitlist, check-in, judge calls
 }
 TYPES = {cls: name for name, cls in PAYLOADS.items()}
 P = TypeVar("P", bound=Payload)
@@ -474,7 +478,9 @@ def project(session: Session, entry: Entry, payload: Payload) -> None:
     assert event is not None, "an event's first entry creates it"
     event.last_seq, event.last_hash = entry.seq, entry.hash
     key = entry.event_id
-    if isinstance(payload, PlayerRegistered):
+    if isinstance(payload, DeskPayload):
+        desklog.project(session, event, entry.at, payload)
+    elif isinstance(payload, PlayerRegistered):
         session.add(
             Player(
                 event_id=key, name=payload.player, display_name=payload.name or payload.player, rating=payload.rating,

@@ -33,7 +33,18 @@ from schemas.web import ErrorBody
 from tournament import service
 from tournament.output import pages
 from tournament.storage.db import first_line, make_engine, open_database
-from tournament.web import api, assets, decks, headers, organiser, people, players, public, receipts
+from tournament.web import (
+    api,
+    assets,
+    decks,
+    desk,
+    headers,
+    organiser,
+    people,
+    players,
+    public,
+    receipts,
+)
 from tournament.web.common import Database, status_of, wants_json
 from tournament.web.views import referee_error
 
@@ -98,7 +109,8 @@ def create_app(db_url: str | None = None, *, csrf_secret: str | None = None) -> 
     environment.globals["static"] = assets.url
     app = Litestar(
         route_handlers=[
-            *public.HANDLERS, *api.HANDLERS, *players.HANDLERS, *organiser.HANDLERS, *people.HANDLERS, *decks.HANDLERS, assets.router(),
+            *public.HANDLERS, *api.HANDLERS, *players.HANDLERS, *organiser.HANDLERS, *people.HANDLERS, *desk.HANDLERS,
+            *decks.HANDLERS, assets.router(),
         ],
         template_config=TemplateConfig(
             engine=JinjaTemplateEngine.from_environment(environment),

@@ -72,6 +72,7 @@ def admin_event(request: Request[Any, Any, Any], event_id: FromPath[str], r: Fro
             ends_at=service.round_ends(session, event_id, event.rounds) if event.rounds else None,
             hold=code is not None,  # no reload while a code is on screen: it is shown once
             decks=decks.missing_lists(session, event),
+            calls=service.judge_calls(session, event_id),
         )
 
 

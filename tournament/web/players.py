@@ -22,7 +22,8 @@ from sqlalchemy.orm import Session
 
 from schemas.web import Confirmation, Joined, MatchView, ResultClaim, SignIn, TableClaims
 from tournament import service
-from tournament.web import decks, receipts, views
+from tournament.output import people as people_text
+from tournament.web import decks, desk, receipts, views
 from tournament.web.auth import COOKIE, client, forget, identity, keep, player
 from tournament.web.common import json_post, reading, whole_number, whole_numbers, writing
 from tournament.web.public import page
@@ -99,8 +100,9 @@ def me(request: Request[Any, Any, Any], r: FromQuery[str] = "") -> Response[Any]
     shown = receipts.shown(request, r, receipts.owner_of(who))
     with reading(request) as session:
         event = service.get_event(session, who.event_id)
-        view = views.match_view(session, who.event_id, who.player)
-        return page(request, "me", session, event, view=view, names=views.names(session, who.event_id),
+        mine = desk.my_event(session, who.event_id, who.player)
+        view = None if mine.state == "waiting" else views.match_view(session, who.event_id, who.player)
+        return page(request, "me", session, event, view=view, my=mine, names=views.names(session, who.event_id), result=people_text.match_text,
                     notice=shown.get("notice"), error=shown.get("error"), refused=shown.get("refused"),
                     deck=decks.my_deck(session, event, who.player))
 
