@@ -9,6 +9,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from schemas.log import Event
 from tests.tournament.decklib import crossover_log, deck_of, list_text, swapped, write_lists
 from tests.tournament.tlib import cli, cli_json, tables
@@ -261,3 +263,23 @@ def test_the_metagame_worked_by_hand() -> None:
     assert (x.players, x.top_cut, x.wins, x.losses, x.draws, x.win_rate, x.details) == (2, 1, 1, 0, 0, 1.0, ["L1", "L3"])
     assert (y.players, y.top_cut, y.wins, y.losses, y.draws, y.win_rate) == (1, 0, 0, 1, 1, 0.25)
     assert (z.wins, z.losses, z.draws, z.win_rate, z.details) == (0, 0, 1, 0.5, [])  # no kind known for z: no record
+
+
+@pytest.mark.parametrize("ruleset", ["crossover", "basictcg-mtg"])
+def test_the_demo_registers_each_bots_list_and_brings_it_to_every_game(db_url: str, tmp_path: Path, ruleset: str) -> None:
+    ran = cli_json(db_url, "demo", "--ruleset", ruleset, "--players", "4", "--rounds", "2", "--best-of", "1", "--logs", str(tmp_path))
+    shown = cli_json(db_url, "decks", ran["event"])
+    assert [p["verdict"] for p in shown["players"]] == ["legal"] * 4 and shown["without_legal_list"] == []
+    log = json.loads(cli(db_url, "log", ran["event"], "--json").stdout)
+    assert sum(e["type"] == "deck_registered" for e in log) == 4
+    assert not any(e["type"] == "decks_differ" for e in log)  # every game's decks are the lists
+    assert sum(e["type"] == "result_reported" for e in log) == 4
+    assert cli_json(db_url, "meta", ran["event"])["players"] == 4
+    cli(db_url, "verify", ran["event"])
+
+
+@pytest.mark.parametrize("ruleset", ["cardwars", "stccg-multiplayer"])
+def test_a_demo_whose_decks_are_fixed_or_made_per_game_registers_none(db_url: str, tmp_path: Path, ruleset: str) -> None:
+    ran = cli_json(db_url, "demo", "--ruleset", ruleset, "--players", "4", "--rounds", "1", "--best-of", "1", "--logs", str(tmp_path))
+    log = json.loads(cli(db_url, "log", ran["event"], "--json").stdout)
+    assert not any(e["type"].startswith("deck") for e in log)
