@@ -11,6 +11,7 @@ import typer
 
 from referee.console import INT32_MAX, emit_json, err, out, say
 from referee.decks import LIST_LIMIT
+from schemas.deck import Difference
 from tournament.cli.common import (
     DbOpt,
     EventArg,
@@ -119,6 +120,7 @@ def decks(
         service.rules_for(found)
         rows = service.statuses(session, event)
         passed = service.deadline_passed(found)
+        refused = [(c.round, c.table, service.decoded(c)) for c in service.open_checks(session, event)]
     if target is not None:
         entries = [service.entry_of(r, whole=True) for r in rows]
         if target.suffix.lower() == ".csv":
@@ -126,7 +128,7 @@ def decks(
         else:
             write_bytes(msgspec.json.format(msgspec.json.encode(entries), indent=2) + b"\n", target)
         return
-    _show(event, rows, found.decks_policy, passed, as_json)
+    _show(event, rows, found.decks_policy, passed, as_json, refused)
 
 
 def _items(source: Path) -> list[service.Submitted]:
@@ -139,12 +141,17 @@ def _items(source: Path) -> list[service.Submitted]:
         fail(exc.message, exc.code)
 
 
-def _show(event: str, rows: list[service.DeckStatus], policy: str | None, passed: bool, as_json: bool) -> None:
+Refused = list[tuple[int, int, dict[str, list[Difference]]]]
+
+
+def _show(event: str, rows: list[service.DeckStatus], policy: str | None, passed: bool, as_json: bool, refused: Refused) -> None:
+    """The lists, who has no legal one, and the tables refused for their decks that wait for a judge."""
     active = [r for r in rows if not r.dropped]
     missing = [r for r in active if r.verdict != "legal"]
     if as_json:
+        waiting = [{"round": n, "table": t, "differences": found} for n, t, found in refused]
         emit_json({"event": event, "policy": policy, "deadline_passed": passed, "players": rows,
-                   "without_legal_list": [r.player for r in missing]})  # fmt: skip
+                   "without_legal_list": [r.player for r in missing], "refused": waiting})  # fmt: skip
         return
     from rich.table import Table
 
@@ -159,6 +166,10 @@ def _show(event: str, rows: list[service.DeckStatus], policy: str | None, passed
         what = "not paired" if policy == "unpaired" else "dropped"
         when = "now" if passed else "at the deadline"
         err.print(f"{len(missing)} player(s) without a legal list: {', '.join(r.name for r in missing)} ({what} {when})", markup=False)
+    for number, at, found in refused:
+        err.print(f"table {at} of round {number} waits for a judge (`deck-ruling`): its decks are not the lists", markup=False)
+        for line in service.difference_lines(found):
+            err.print(f"  {line}", markup=False)
 
 
 @app.command("deck-ruling", rich_help_panel="Decks")

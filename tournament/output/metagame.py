@@ -15,7 +15,7 @@ from tournament.output import pages
 from tournament.output.render import to_csv
 
 WIDTH = 480  # the drawing's own units; it scales to the page (a 390-px phone shows it at about 0.75)
-LEFT, BAR, ROW = 8, 22, 74  # margin, bar height, one kind's height (label, bar, record)
+LEFT, ROW = 8, 86  # margin, one kind's height (its label, its bar, its record)
 
 
 @dataclass(frozen=True)
@@ -52,11 +52,11 @@ def chart(meta: Metagame) -> Chart:
     most = max((k.players for k in meta.kinds), default=1)
     scale = (WIDTH - 2 * LEFT) / most
     bars = [
-        Bar(24 + n * ROW, k.kind, k.players * scale, k.top_cut * scale, players_text(k), record_text(k))
+        Bar(28 + n * ROW, k.kind, k.players * scale, k.top_cut * scale, players_text(k), record_text(k))
         for n, k in enumerate(meta.kinds)
     ]
     title = f"{meta.name}: {meta.players} players by {meta.facet}"
-    return Chart(WIDTH, 24 + len(bars) * ROW + (22 if meta.top_cut else 0), bars, title)
+    return Chart(WIDTH, 28 + len(bars) * ROW + (24 if meta.top_cut else 0), bars, title)
 
 
 def to_svg(meta: Metagame) -> str:
