@@ -12,7 +12,14 @@ from typing import Any
 import pytest
 
 from schemas.log import Event
-from tests.tournament.decklib import crossover_log, deck_of, list_text, swapped, write_lists
+from tests.tournament.decklib import (
+    crossover_log,
+    deck_of,
+    list_text,
+    swapped,
+    table_log,
+    write_lists,
+)
 from tests.tournament.tlib import cli, cli_json, tables
 from tournament import service
 
@@ -283,3 +290,29 @@ def test_a_demo_whose_decks_are_fixed_or_made_per_game_registers_none(db_url: st
     ran = cli_json(db_url, "demo", "--ruleset", ruleset, "--players", "4", "--rounds", "1", "--best-of", "1", "--logs", str(tmp_path))
     log = json.loads(cli(db_url, "log", ran["event"], "--json").stdout)
     assert not any(e["type"].startswith("deck") for e in log)
+
+
+def test_t115_a_pod_places_the_offender_last_and_keeps_the_others_order() -> None:
+    from tournament.service.claims import _last_places
+
+    assert _last_places({"a": 1, "b": 2, "c": 3, "d": 4}, {"b"}) == {"a": 1, "c": 2, "d": 3, "b": 4}
+    assert _last_places({"a": 1, "b": 1, "c": 3}, {"a"}) == {"b": 1, "c": 2, "a": 3}
+    assert _last_places({"a": 1, "b": 2, "c": 2, "d": 4}, {"a", "d"}) == {"b": 1, "c": 1, "a": 3, "d": 3}
+
+
+def test_t115_a_pod_refused_for_a_deck_and_ruled_by_default(db_url: str, tmp_path: Path) -> None:
+    cli(db_url, "create", "ev", "--ruleset", "crossover", "--format", "pods", "--table-size", "4", "--no-require-chain")
+    cli(db_url, "register", "ev", "ann", "bob", "cat", "dan")
+    cli(db_url, "decks", "ev", "--from", str(write_lists(tmp_path / "lists", ["ann", "bob", "cat", "dan"])))
+    cli(db_url, "pair", "ev")
+    (table,) = tables(db_url, "ev")
+    seats = table["players"]
+    offender = seats[1]
+    log = tmp_path / "pod.jsonl"
+    log.write_bytes(table_log(seats, 11, event=Event(tournament="ev", round=1, table=1), decks={offender: swapped(deck_of(offender))}))
+    refused = cli(db_url, "report", "ev", "--table", "1", "--log", str(log), code=service.EXIT_LOG_REJECTED)
+    assert f"{offender}: " in refused.stderr
+    ruled = cli_json(db_url, "deck-ruling", "ev", "--table", "1", "--reason", "deck problem")
+    places = ruled["table"]["places"]
+    assert places[offender] == 4 and sorted(places.values()) == [1, 2, 3, 4]
+    cli(db_url, "verify", "ev")

@@ -94,6 +94,9 @@ def test_an_upload_whose_deck_differs_waits_for_a_judge(db_url: str) -> None:
         answer = c.post("/api/me/logs", headers=ha, files={"log": ("g1.jsonl", cheat)})
         assert answer.status_code == 201 and answer.json()["state"] == "decks", answer.text
         assert [d["change"] for d in answer.json()["decks"][a]] == ["stats"]
+        hb = sign_in(c, keys[b])
+        assert c.get("/api/me", headers=hb).json()["table"]["decks"] == {}, "b does not see a's registered cards (T-116)"
+        assert list(c.get("/api/me", headers=ha).json()["table"]["decks"]) == [a]
         queue = [t for t in c.get("/api/admin/events/ev/tables", headers=boss).json() if t["state"] == "decks"]
         assert [t["table"]["table"] for t in queue] == [1]
         ruled = c.post("/api/admin/events/ev/rule", headers=boss, json={"table": 1, "reason": "deck problem", "games": {a: 0, b: 1}})

@@ -191,7 +191,7 @@ def _answer(request: Request[Any, Any, Any], action: str, **kwargs: Any) -> Resp
     event_id = who.event_id
 
     def change(session: Session) -> TableClaims:
-        return views.table_claims(session, service.get_event(session, event_id), _run(session, who, action, **kwargs))
+        return views.table_claims(session, service.get_event(session, event_id), _run(session, who, action, **kwargs), who.player)
 
     return receipts.api_change(request, receipts.owner_of(who), change)
 
