@@ -105,3 +105,34 @@ def test_an_upload_whose_deck_differs_waits_for_a_judge(db_url: str) -> None:
     verified(db_url)
     with database(db_url) as engine, Session(engine) as session:
         assert service.open_checks(session, "ev") == []
+
+
+def test_the_same_list_sent_at_once_from_many_requests_is_registered_once(db_url: str) -> None:
+    import threading
+
+    import httpx
+
+    from tests.tournament.webkit import serving
+
+    make_event(db_url, PLAYERS, ruleset="crossover", pair=False)
+    keys = codes(db_url)
+    text = list_text(deck_of("ann"))
+    with serving(db_url) as base, httpx.Client(base_url=base, timeout=60) as http:
+        session = http.post("/api/join", json={"code": keys["ann"]}).json()["session"]
+        answers: list[int] = []
+
+        def send() -> None:
+            with httpx.Client(base_url=base, timeout=60) as own:
+                answers.append(own.post("/api/me/deck", headers={"Authorization": f"Bearer {session}"}, json={"text": text}).status_code)
+
+        threads = [threading.Thread(target=send) for _ in range(6)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(timeout=60)
+    assert answers == [201] * 6
+    with database(db_url) as engine, Session(engine) as s:
+        from tournament.storage.models import LogEntry
+
+        assert s.query(LogEntry).filter_by(event_id="ev", type="deck_registered").count() == 1
+    verified(db_url)
