@@ -136,3 +136,24 @@ def test_the_same_list_sent_at_once_from_many_requests_is_registered_once(db_url
 
         assert s.query(LogEntry).filter_by(event_id="ev", type="deck_registered").count() == 1
     verified(db_url)
+
+
+def test_the_organisers_pages_name_who_has_no_legal_list_and_publish(db_url: str) -> None:
+    from tests.tournament.webkit import ORGANISER_TOKEN
+
+    make_event(db_url, PLAYERS, ruleset="crossover", pair=False, display={"bob": "Bob <b>Ray</b>"})
+    codes(db_url)
+    with database(db_url) as engine, Session(engine) as session, session.begin():
+        service.register_lists(session, "ev", [service.Submitted(p, p, list_text(deck_of(p)).encode()) for p in ("ann", "cat")])
+    with client(db_url) as c:
+        token = csrf(c.get("/admin").text)
+        c.post("/admin/login", data={"token": ORGANISER_TOKEN, "_csrf_token": token})
+        event_page = c.get("/admin/e/ev").text
+        assert "2 without a legal list (Bob &lt;b&gt;Ray&lt;/b&gt;, dan)" in event_page
+        lists = c.get("/admin/e/ev/decks").text
+        assert "2 without a legal list" in lists and "Publish every list" in lists and "<b>Ray</b>" not in lists
+        published = c.post("/admin/e/ev/decks/publish", data={"_csrf_token": csrf(lists), "_key": "p" * 22})
+        assert published.status_code == 200 and "The lists are public now." in published.text
+        assert published.url.path == "/admin/e/ev/decks"
+    with client(db_url) as anonymous:
+        assert anonymous.get("/e/ev/decks").status_code == 200 and anonymous.get("/e/ev/meta").status_code == 200

@@ -85,6 +85,7 @@ from tournament.service.decks import (
     statuses,
 )
 from tournament.service.decks import differences as deck_differences
+from tournament.service.decks import refuse as refuse_decks
 from tournament.service.elimination import (
     absent_from,
     bracket,
@@ -336,6 +337,7 @@ __all__ = [
     "publish",
     "record_guess",
     "referee_reason",
+    "refuse_decks",
     "register",
     "register_lists",
     "register_people",
