@@ -7,12 +7,13 @@ page-refresh probe, a player's match, claims and the judge queue, sessions.
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Literal
 
 import msgspec
 
 from schemas.deck import Difference
-from schemas.tournament import JudgeCallRow, PersonMatch, TableRow
+from schemas.tournament import EventInfo, JudgeCallRow, PersonMatch, StandingRow, TableRow
 
 
 class ErrorBody(msgspec.Struct, forbid_unknown_fields=True):
@@ -179,14 +180,21 @@ class CallRequest(msgspec.Struct, forbid_unknown_fields=True):
     text: str = ""
 
 
+class Notice(msgspec.Struct, forbid_unknown_fields=True):
+    """The big screen's notice line: one line of at most 200 characters; empty takes it down."""
+
+    text: str = ""
+
+
 class MyEvent(msgspec.Struct, forbid_unknown_fields=True):
     """A signed-in player's place in the event: `state` `registered`, `waiting` (at `place` on the waitlist) or
-    `dropped`; `promoted` from the waitlist; checked in; their open judge call; every table they sat at."""
+    `dropped` (`left`: off the waitlist, never given a place); `promoted` from the waitlist; checked in; their
+    open judge call; every table they sat at."""
 
     event: str
     player: str
     name: str
-    state: Literal["registered", "waiting", "dropped"]
+    state: Literal["registered", "waiting", "dropped", "left"]
     place: int | None
     promoted: bool
     checked_in: bool
@@ -212,3 +220,47 @@ class SignedUp(msgspec.Struct, forbid_unknown_fields=True):
     session: str
     code: str
     place: int | None
+
+
+class RegistrationSettings(msgspec.Struct, forbid_unknown_fields=True):
+    """The organiser's public registration settings: `cap` players at most (null: none), `closes_at` with its
+    UTC offset (null: open until round 1 is paired), a waitlist once full or not."""
+
+    open: bool
+    cap: int | None = None
+    closes_at: datetime | None = None
+    waitlist: bool = True
+
+
+class ScreenSeat(msgspec.Struct, forbid_unknown_fields=True):
+    """A line of the big screen's pairings, by the player's name: their table (null for a bye, or before
+    round 1) and their opponents' names."""
+
+    name: str
+    table: int | None
+    opponents: list[str]
+
+
+class ExtraTime(msgspec.Struct, forbid_unknown_fields=True):
+    """A table still playing on extra time, and when its time is up."""
+
+    table: int
+    ends_at: datetime
+
+
+class Screen(msgspec.Struct, forbid_unknown_fields=True):
+    """What the big screen shows (`/e/EVENT/screen`). `showing`: `players` before round 1 (who is
+    registered), `pairings` while the current round has a table without a result, `standings` once every
+    table has one (between rounds, and at the end). `ends_at`: the round's time is up (null before its clock
+    starts); `extra`: unfinished tables with extra time. `link`: the event's page, which the QR code opens."""
+
+    event: EventInfo
+    round: int
+    showing: Literal["players", "pairings", "standings"]
+    seats: list[ScreenSeat]
+    standings: list[StandingRow]
+    ends_at: datetime | None
+    extra: list[ExtraTime]
+    notice: str | None
+    link: str
+    finished: bool = False

@@ -75,11 +75,11 @@ app.add_typer(db_app, name="db")
 # Commands of `tournament` itself, kept by concern in their own modules.
 app.add_typer(people.app)  # register, rename, link, drop, pause, resume, bye
 app.add_typer(persons.app)  # people, person, ratings
-app.add_typer(rounds.app)  # pair, unpair, swap, round start, extend, clock
+app.add_typer(rounds.app)  # pair, unpair, swap, round start, extend, clock, notice
 app.add_typer(results.app)  # report, correct, results, enter
 app.add_typer(rejudge.app)  # rejudge: the stored logs judged again
 app.add_typer(decks.app)  # deck, decks, deck-ruling
-app.add_typer(desk.app)  # calls, answer
+app.add_typer(desk.app)  # calls, answer; registration, checkin, absent
 
 
 # Commands --------------------------------------------------------------------

@@ -12,7 +12,7 @@ One module per concern; callers use `service.<name>` for all of them:
 - `events`: creating an event; `roster`: registering, renaming, pausing and dropping players, pre-assigned byes;
 - `people`: display names, ids derived from them, people from a CSV file;
 - `persons`: who players are across events (T-90), linking them; `ratings`: every rated event's results, rated;
-- `clock`: the round clock and time extensions; `amend`: unpairing a round, a judge's seat swap;
+- `clock`: the round clock and time extensions; `notices`: the big screen's notice line; `amend`: unpairing a round, a judge's seat swap;
 - `entry`: results at a scorekeeper's speed (2-1 scores, a whole round from a file);
 - `elimination`: brackets as they stand; `ranking`: standings and entrants;
 - `pairings`: seeding, the top cut, pairing, re-pairing for `verify`;
@@ -124,6 +124,7 @@ from tournament.service.events import (
     SEEDED,
     create_event,
 )
+from tournament.service.notices import NOTICE, set_notice
 from tournament.service.pairings import (
     CUT_SIZES,
     cut,
@@ -200,6 +201,7 @@ from tournament.service.signup import (
     leave_out_absent,
     promoted,
     registration,
+    set_registration,
     sign_up,
     waitlist_place,
 )
@@ -209,6 +211,7 @@ from tournament.service.tokens import (
     Spent,
     TooManyGuesses,
     check_public_url,
+    enrol,
     ensure_organiser,
     exchange_code,
     identify,
@@ -234,6 +237,7 @@ __all__ = [
     "EXIT_WRONG_TABLE",
     "FORMATS",
     "ID_PATTERN",
+    "NOTICE",
     "POLICIES",
     "SEEDED",
     "Clock",
@@ -284,6 +288,7 @@ __all__ = [
     "display_names",
     "double_bracket",
     "drop",
+    "enrol",
     "ensure_organiser",
     "entrants",
     "entry_of",
@@ -360,8 +365,10 @@ __all__ = [
     "seed",
     "seeded",
     "server_secret",
+    "set_notice",
     "set_paused",
     "set_policy",
+    "set_registration",
     "sign_out",
     "sign_up",
     "slug",

@@ -150,6 +150,12 @@ class TimeExtended(msgspec.Struct, forbid_unknown_fields=True):
     reason: str | None = None
 
 
+class NoticeSet(msgspec.Struct, forbid_unknown_fields=True):
+    """The line the big screen shows under the round (`/e/EVENT/screen`); null takes it down."""
+
+    text: str | None
+
+
 class BracketSeeded(msgspec.Struct, forbid_unknown_fields=True):
     """The bracket or round robin is seeded (after Swiss: the top cut); it starts at `round`."""
 
@@ -308,7 +314,7 @@ Payload = (
     EventCreated | PlayerRegistered | PlayerDropped | BracketSeeded | RoundPaired | ResultReported | ResultCorrected
     | PodsPaired | PodReported | PodCorrected | ResultClaimed | ClaimConfirmed | ClaimRuled
     | PlayerRenamed | PlayerPaused | PlayerResumed | ByeAssigned | RoundUnpaired | PlayersSwapped | RoundStarted | TimeExtended
-    | PlayerLinked | DeckRegistered | DeckPolicySet | DecksPublished | DecksDiffer | DeckRuled | DeskPayload
+    | PlayerLinked | DeckRegistered | DeckPolicySet | DecksPublished | DecksDiffer | DeckRuled | DeskPayload | NoticeSet
 )
 
 PAYLOADS: dict[str, type[Any]] = {
@@ -334,6 +340,7 @@ PAYLOADS: dict[str, type[Any]] = {
     "round_started": RoundStarted,
     "time_extended": TimeExtended,
     "player_linked": PlayerLinked,
+    "notice_set": NoticeSet,
     "deck_registered": DeckRegistered,
     "deck_policy_set": DeckPolicySet,
     "decks_published": DecksPublished,
@@ -530,6 +537,8 @@ def project(session: Session, entry: Entry, payload: Payload) -> None:
         paired = session.get(Round, (key, payload.round))
         assert paired is not None
         paired.started_at, paired.minutes = entry.at, payload.minutes
+    elif isinstance(payload, NoticeSet):
+        event.notice = payload.text
     elif isinstance(payload, TimeExtended):
         table: Pod | Match | None = (
             session.get(Pod, (key, payload.round, payload.table)) if event.format == "pods"

@@ -44,6 +44,8 @@ from tournament.web import (
     players,
     public,
     receipts,
+    registration,
+    screen,
 )
 from tournament.web.common import Database, status_of, wants_json
 from tournament.web.views import referee_error
@@ -110,7 +112,7 @@ def create_app(db_url: str | None = None, *, csrf_secret: str | None = None) -> 
     app = Litestar(
         route_handlers=[
             *public.HANDLERS, *api.HANDLERS, *players.HANDLERS, *organiser.HANDLERS, *people.HANDLERS, *desk.HANDLERS,
-            *decks.HANDLERS, assets.router(),
+            *decks.HANDLERS, *registration.HANDLERS, *screen.HANDLERS, assets.router(),
         ],
         template_config=TemplateConfig(
             engine=JinjaTemplateEngine.from_environment(environment),

@@ -36,7 +36,7 @@ def current_round(session: Session, event: Event) -> RoundInfo | None:
     return export.round_info(session, event.id, event.rounds) if event.rounds else None
 
 
-def _folded(text: str) -> str:
+def folded(text: str) -> str:
     """For matching what someone types: no accents, no zero-width or format characters, no case ("jose" finds José)."""
     text = unicodedata.normalize("NFKD", text)
     return "".join(c for c in text if not unicodedata.combining(c) and unicodedata.category(c) != "Cf").casefold().strip()
@@ -44,7 +44,7 @@ def _folded(text: str) -> str:
 
 def seats(session: Session, event: Event, query: str) -> list[Seat]:
     """Find your seat: players of the current round whose id or name contains `query`, with their table."""
-    wanted = _folded(query)
+    wanted = folded(query)
     if not wanted or not event.rounds:
         return []
     shown = names(session, event.id)
@@ -53,22 +53,26 @@ def seats(session: Session, event: Event, query: str) -> list[Seat]:
     tables: dict[str, TableRow] = {p: row for row in info.tables for p in row.players}
     resting = {*([info.bye] if info.bye else []), *info.advanced}
     found = []
-    for player, name in sorted(shown.items(), key=lambda item: _folded(item[1])):
-        if wanted in _folded(player) or wanted in _folded(name):
+    for player, name in sorted(shown.items(), key=lambda item: folded(item[1])):
+        if wanted in folded(player) or wanted in folded(name):
             found.append(Seat(player, name, tables.get(player), bye=player in resting))
     return found[:MAX_SEATS]
 
 
-def by_name(info: RoundInfo, shown: dict[str, str]) -> list[tuple[str, str, str]]:
-    """Pairings by name: (player, table, opponents), alphabetically by the name people read."""
-    rows = []
+def seated(info: RoundInfo, shown: dict[str, str]) -> list[tuple[str, int | None, list[str]]]:
+    """The round by name: (name, table or None for a bye, the opponents' names), alphabetically by name."""
+    rows: list[tuple[str, int | None, list[str]]] = []
     for row in info.tables:
         for player in row.players:
-            others = ", ".join(shown.get(p, p) for p in row.players if p != player)
-            label = "bye" if row.source == "bye" else str(row.table)
-            rows.append((shown.get(player, player), label, others))
-    rows += [(shown.get(p, p), "bye", "") for p in [*([info.bye] if info.bye else []), *info.advanced]]
-    return sorted(rows, key=lambda r: _folded(r[0]))
+            others = [shown.get(p, p) for p in row.players if p != player]
+            rows.append((shown.get(player, player), None if row.source == "bye" else row.table, others))
+    rows += [(shown.get(p, p), None, []) for p in [*([info.bye] if info.bye else []), *info.advanced]]
+    return sorted(rows, key=lambda r: folded(r[0]))
+
+
+def by_name(info: RoundInfo, shown: dict[str, str]) -> list[tuple[str, str, str]]:
+    """Pairings by name as the round page's table: (player, table or "bye", opponents)."""
+    return [(name, "bye" if table is None else str(table), ", ".join(others)) for name, table, others in seated(info, shown)]
 
 
 def table_claims(session: Session, event: Event, state: service.TableState, viewer: str | None = None) -> TableClaims:
