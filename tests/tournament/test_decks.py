@@ -301,7 +301,7 @@ def test_t115_a_pod_places_the_offender_last_and_keeps_the_others_order() -> Non
 
 
 def test_t115_a_pod_refused_for_a_deck_and_ruled_by_default(db_url: str, tmp_path: Path) -> None:
-    cli(db_url, "create", "ev", "--ruleset", "crossover", "--format", "pods", "--table-size", "4", "--no-require-chain")
+    cli(db_url, "create", "ev", "--ruleset", "crossover", "--format", "pods", "--table-size", "4", "--no-require-chain", "--seed", "3")
     cli(db_url, "register", "ev", "ann", "bob", "cat", "dan")
     cli(db_url, "decks", "ev", "--from", str(write_lists(tmp_path / "lists", ["ann", "bob", "cat", "dan"])))
     cli(db_url, "pair", "ev")
@@ -314,5 +314,6 @@ def test_t115_a_pod_refused_for_a_deck_and_ruled_by_default(db_url: str, tmp_pat
     assert f"{offender}: " in refused.stderr
     ruled = cli_json(db_url, "deck-ruling", "ev", "--table", "1", "--reason", "deck problem")
     places = ruled["table"]["places"]
-    assert places[offender] == 4 and sorted(places.values()) == [1, 2, 3, 4]
+    others = [places[p] for p in seats if p != offender]
+    assert places[offender] == 4 and max(others) <= 3 and min(others) == 1  # last; the others as the log placed them
     cli(db_url, "verify", "ev")
