@@ -25,7 +25,7 @@ def test_pods_are_a_table_with_seats_and_places(db_url: str) -> None:
     make_event(db_url, ["ann", "bob", "cat", "dan", "eve", "fay"], format="pods", table_size=3, ruleset="crossover",
                display={"ann": "Ann Lee"})
     with database(db_url) as engine, Session(engine) as s, s.begin():
-        pod, seats = service.pod_tables(s, "ev", 1)[0]
+        _pod, seats = service.pod_tables(s, "ev", 1)[0]
         service.claim(s, "ev", seats[0].player, places={p.player: k for k, p in enumerate(reversed(seats), start=1)})
         for other in seats[1:]:
             service.confirm(s, "ev", other.player, seats[0].player)
