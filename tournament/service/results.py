@@ -239,7 +239,7 @@ def report(
     if logs:
         tally, records = judge_logs(event, match, logs)
         check_new_logs(session, event_id, match, records)
-        found = decks.differences(session, event, [r.text for r in records]) if check_decks else {}
+        found = decks.differences(session, event, [r.text for r in records], [match.player_a, match.player_b]) if check_decks else {}
         if found:
             decks.refuse(session, event, match.round, match.number, found, records)
             return Reported(match, tally, changed=False, differences=found)
@@ -320,7 +320,7 @@ def report_pod(
         if len(logs) != 1:
             raise LogRejected(f"a pod plays one game; give its one log, not {len(logs)}")
         places, record = judge_pod_log(session, event, pod, names, where, *logs[0])
-        found = decks.differences(session, event, [record.text]) if check_decks else {}
+        found = decks.differences(session, event, [record.text], names) if check_decks else {}
         if found:
             decks.refuse(session, event, pod.round, pod.number, found, [record])
             return PodResult(pod, seats, changed=False, differences=found)
