@@ -203,7 +203,8 @@ def set_policy(session: Session, event_id: str, policy: str, deadline: datetime 
         raise Conflict(f"{event_id!r} has paired round 1: its deck deadline is past, and its policy applied")
     if deadline is not None and deadline.tzinfo is None:
         raise Usage("--deadline needs its time zone (2026-12-05T09:30+01:00, or ...Z for UTC)")
-    append(session, event.id, DeckPolicySet(policy, deadline))  # type: ignore[arg-type]
+    # kept in UTC: SQLite keeps a time without its zone
+    append(session, event.id, DeckPolicySet(policy, deadline.astimezone(UTC) if deadline else None))  # type: ignore[arg-type]
     return event
 
 
