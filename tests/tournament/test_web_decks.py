@@ -77,6 +77,7 @@ def test_the_form_on_me_shows_the_verdict_at_once_and_after_the_deadline_refuses
         service.pair(session, "ev")
     with client(db_url) as c:
         token = sign_in_page(c, codes(db_url)["ann"])
+        assert "only through a judge" in c.get("/me").text, "past the deadline the page shows the list, not the form"
         late = c.post("/me/deck", data={"list": list_text(deck_of("bob")), "_csrf_token": token})
         assert "deadline" in late.text and "judge" in late.text
 

@@ -203,7 +203,8 @@ def set_policy(session: Session, event_id: str, policy: str, deadline: datetime 
         raise Conflict(f"{event_id!r} has paired round 1: its deck deadline is past, and its policy applied")
     if deadline is not None and deadline.tzinfo is None:
         raise Usage("--deadline needs its time zone (2026-12-05T09:30+01:00, or ...Z for UTC)")
-    append(session, event.id, DeckPolicySet(policy, deadline))  # type: ignore[arg-type]
+    # kept in UTC: SQLite keeps a time without its zone
+    append(session, event.id, DeckPolicySet(policy, deadline.astimezone(UTC) if deadline else None))  # type: ignore[arg-type]
     return event
 
 
@@ -268,13 +269,14 @@ def _deadline_text(event: Event) -> str:
 # -- every game log against the lists ------------------------------------------------------------
 
 
-def differences(session: Session, event: Event, logs: Sequence[bytes]) -> dict[str, list[Difference]]:
-    """Each player whose deck in one of `logs` is not their registered list, with the differences card by card
-    (a player without a list is not compared: the policy dealt with them). What a live table calls too."""
+def differences(session: Session, event: Event, logs: Sequence[bytes], players: Iterable[str]) -> dict[str, list[Difference]]:
+    """Each of the table's `players` whose deck in one of `logs` is not their registered list, with the
+    differences card by card (a player without a list is not compared: the policy dealt with them). What a live
+    table calls too."""
     if event.decks_policy is None or not logs:
         return {}
-    rows = session.scalars(select(DeckList).filter_by(event_id=event.id))
-    registered = {row.player: row.text.encode() for row in rows}
+    query = select(DeckList.player, DeckList.text).where(DeckList.event_id == event.id, DeckList.player.in_(list(players)))
+    registered = {player: text.encode() for player, text in session.execute(query)}
     found: dict[str, list[Difference]] = {}
     for data in logs:
         for player, changed in game_differences(data, registered).items():

@@ -10,6 +10,7 @@ as every form) or `POST /api/me/deck`, and sees the referee's verdict at once.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import msgspec
@@ -32,14 +33,22 @@ from tournament.web.common import json_post, reading
 from tournament.web.public import page
 
 
-def my_deck(session: Session, event: Event, who: str) -> DeckEntry | None:
+@dataclass(frozen=True)
+class MyDeck:
+    """The player's list on /me, and whether the deadline has passed (a change then goes through a judge)."""
+
+    entry: DeckEntry
+    locked: bool
+
+
+def my_deck(session: Session, event: Event, who: str) -> MyDeck | None:
     """The player's list for /me (None: the event's game takes no list)."""
     try:
         service.rules_for(event)
     except service.Usage:
         return None
     (status,) = service.statuses(session, event.id, [who])
-    return service.entry_of(status, whole=True)
+    return MyDeck(service.entry_of(status, whole=True), service.deadline_passed(event))
 
 
 def missing_lists(session: Session, event: Event) -> list[str] | None:
@@ -87,7 +96,7 @@ def api_my_deck(request: Request[Any, Any, Any]) -> DeckEntry:
         found = my_deck(session, service.get_event(session, who.event_id), who.player)
         if found is None:
             raise service.Usage(f"{who.event_id!r} plays a game with a fixed deck: there is no list")
-        return found
+        return found.entry
 
 
 @json_post("/api/me/deck", sync_to_thread=True, tags=["players"])
