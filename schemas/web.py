@@ -162,6 +162,12 @@ class Extension(msgspec.Struct, forbid_unknown_fields=True):
     reason: str | None = None
 
 
+class DeckSubmission(msgspec.Struct, forbid_unknown_fields=True):
+    """`POST /api/me/deck`: the player's deck list, as text (`4 Name` lines) or as one player's deck in JSON."""
+
+    text: str
+
+
 class Leave(msgspec.Struct, forbid_unknown_fields=True):
     """A player drops from the event (or leaves its waitlist): `confirm` must be true (the page's second step)."""
 

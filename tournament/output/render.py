@@ -84,13 +84,17 @@ def shown_names(row: TableRow) -> list[str]:
     return row.names or row.players
 
 
+def ranked(row: TableRow) -> list[tuple[int, str]]:
+    """(place, name), best first (seat order among equals); empty before the places are reported."""
+    if row.places is None:
+        return []
+    places = row.places
+    return sorted(((places[p], name) for p, name in zip(row.players, shown_names(row), strict=True)), key=lambda p: p[0])
+
+
 def places_text(row: TableRow) -> str:
     """`Ann Lee 1, Cat 2, Bob 2`: the places, best first (seat order among equals)."""
-    if row.places is None:
-        return ""
-    places = row.places
-    ranked = sorted(zip(row.players, shown_names(row), strict=True), key=lambda p: places[p[0]])
-    return ", ".join(f"{name} {places[p]}" for p, name in ranked)
+    return ", ".join(f"{name} {place}" for place, name in ranked(row))
 
 
 def pairing_cells(

@@ -72,8 +72,11 @@ from tournament.service.decks import (
     deadline_passed,
     decoded,
     difference_lines,
+    entry_of,
     lists_from_csv,
     lists_from_folder,
+    may_see,
+    metagame,
     open_checks,
     publish,
     register_lists,
@@ -82,6 +85,7 @@ from tournament.service.decks import (
     statuses,
 )
 from tournament.service.decks import differences as deck_differences
+from tournament.service.decks import refuse as refuse_decks
 from tournament.service.elimination import (
     absent_from,
     bracket,
@@ -287,6 +291,7 @@ __all__ = [
     "enrol",
     "ensure_organiser",
     "entrants",
+    "entry_of",
     "exchange_code",
     "extend",
     "find_match",
@@ -314,6 +319,8 @@ __all__ = [
     "lock_event",
     "match_over",
     "matches",
+    "may_see",
+    "metagame",
     "namesakes",
     "next_pods",
     "next_round",
@@ -335,6 +342,7 @@ __all__ = [
     "publish",
     "record_guess",
     "referee_reason",
+    "refuse_decks",
     "register",
     "register_lists",
     "register_people",

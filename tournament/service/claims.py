@@ -214,7 +214,7 @@ def claim(
         if not table.pod:
             raise Usage("a match reports games won, not places")
         check_places(places, set(table.players), table.where)
-    if records and (found := decks.differences(session, event, [r.text for r in records])):
+    if records and (found := decks.differences(session, event, [r.text for r in records], table.players)):
         decks.refuse(session, event, table.round, table.number, found, records)  # the table waits for a judge
         return state_of(session, table, event.id)
     last = [last_line_hash(r.text) for r in records]

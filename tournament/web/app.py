@@ -36,6 +36,7 @@ from tournament.storage.db import first_line, make_engine, open_database
 from tournament.web import (
     api,
     assets,
+    decks,
     desk,
     headers,
     organiser,
@@ -111,7 +112,7 @@ def create_app(db_url: str | None = None, *, csrf_secret: str | None = None) -> 
     app = Litestar(
         route_handlers=[
             *public.HANDLERS, *api.HANDLERS, *players.HANDLERS, *organiser.HANDLERS, *people.HANDLERS, *desk.HANDLERS,
-            *registration.HANDLERS, *screen.HANDLERS, assets.router(),
+            *decks.HANDLERS, *registration.HANDLERS, *screen.HANDLERS, assets.router(),
         ],
         template_config=TemplateConfig(
             engine=JinjaTemplateEngine.from_environment(environment),

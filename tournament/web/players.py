@@ -23,7 +23,7 @@ from sqlalchemy.orm import Session
 from schemas.web import Confirmation, Joined, MatchView, ResultClaim, SignIn, TableClaims
 from tournament import service
 from tournament.output import people as people_text
-from tournament.web import desk, receipts, views
+from tournament.web import decks, desk, receipts, views
 from tournament.web.auth import COOKIE, client, forget, identity, keep, player
 from tournament.web.common import json_post, reading, whole_number, whole_numbers, writing
 from tournament.web.public import page
@@ -103,7 +103,8 @@ def me(request: Request[Any, Any, Any], r: FromQuery[str] = "") -> Response[Any]
         mine = desk.my_event(session, who.event_id, who.player)
         view = None if mine.state in ("waiting", "left") else views.match_view(session, who.event_id, who.player)
         return page(request, "me", session, event, view=view, my=mine, names=views.names(session, who.event_id), result=people_text.match_text,
-                    notice=shown.get("notice"), error=shown.get("error"), refused=shown.get("refused"))
+                    notice=shown.get("notice"), error=shown.get("error"), refused=shown.get("refused"),
+                    deck=decks.my_deck(session, event, who.player))
 
 
 def _run(session: Session, who: service.Identity, action: str, **kwargs: Any) -> service.TableState:
@@ -190,7 +191,7 @@ def _answer(request: Request[Any, Any, Any], action: str, **kwargs: Any) -> Resp
     event_id = who.event_id
 
     def change(session: Session) -> TableClaims:
-        return views.table_claims(session, service.get_event(session, event_id), _run(session, who, action, **kwargs))
+        return views.table_claims(session, service.get_event(session, event_id), _run(session, who, action, **kwargs), who.player)
 
     return receipts.api_change(request, receipts.owner_of(who), change)
 
