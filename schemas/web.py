@@ -65,6 +65,7 @@ class Claim(msgspec.Struct, forbid_unknown_fields=True):
     kind: Literal["result", "places", "logs"]
     confirms: str | None = None
     last_lines: list[str] = msgspec.field(default_factory=list)  # SHA-256 of each uploaded log's last line
+    said: str = ""  # the claimed score in words, with names ("Hiroshi Tanaka wins 2-1"); for logs, what the referee read
 
 
 class TableClaims(msgspec.Struct, forbid_unknown_fields=True):
