@@ -238,6 +238,19 @@ def _standing(session: Session, event: Event, table: Table, claimed: ResultClaim
     return [r.sha256 for r in standing.logs] == [r.sha256 for r in claimed.logs]
 
 
+def claimed_scores(session: Session, event_id: str, claims: Sequence[Claim]) -> dict[str, tuple[dict[str, int] | None, int, dict[str, int] | None]]:
+    """Each claim's (games, drawn games, places) by its player, as claimed: typed, or read by the referee from
+    the uploaded logs (the claim's log entry holds them); a confirmation has the score of the claim it confirms."""
+    own: dict[str, tuple[dict[str, int] | None, int, dict[str, int] | None]] = {}
+    for c in claims:
+        if c.confirms is None:
+            entry = session.get(LogEntry, (event_id, c.seq))
+            assert entry is not None, "a claim's row points at its log entry"
+            payload: ResultClaimed = decode(entry)
+            own[c.player] = (payload.games, payload.draws, payload.places)
+    return own | {c.player: own[c.confirms] for c in claims if c.confirms is not None and c.confirms in own}
+
+
 def confirm(session: Session, event_id: str, player: str, claimant: str, last_lines: Sequence[str] = ()) -> TableState:
     """`player` confirms `claimant`'s claim at their table; a claim of logs needs each log's last-line hash."""
     event = lock_event(session, event_id)

@@ -31,7 +31,7 @@ from sqlalchemy.orm import Session
 
 from schemas.web import ErrorBody
 from tournament import service
-from tournament.output import pages
+from tournament.output import pages, render
 from tournament.storage.db import first_line, make_engine, open_database
 from tournament.web import (
     api,
@@ -109,6 +109,7 @@ def create_app(db_url: str | None = None, *, csrf_secret: str | None = None) -> 
 
     environment = pages.environment()
     environment.globals["static"] = assets.url
+    environment.globals["words"] = render.score_words  # a result in words, with names
     app = Litestar(
         route_handlers=[
             *public.HANDLERS, *api.HANDLERS, *players.HANDLERS, *organiser.HANDLERS, *people.HANDLERS, *desk.HANDLERS,
