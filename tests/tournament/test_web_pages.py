@@ -8,15 +8,8 @@ import re
 from litestar.testing import TestClient
 from sqlalchemy.orm import Session
 
-from tests.tournament.webkit import (
-    ORGANISER_TOKEN,
-    client,
-    codes,
-    database,
-    make_event,
-    organiser,
-    tables,
-)
+from tests.tournament.tlib import game_log, winner
+from tests.tournament.webkit import ORGANISER_TOKEN, client, codes, database, make_event, organiser, sign_in, tables
 from tournament import service
 from tournament.output import render
 
@@ -166,3 +159,21 @@ def test_events_with_one_name_are_told_apart_by_id_and_date(db_url: str) -> None
         page = c.get("/").text
     assert "id spring<" in page and "id spring-2<" in page
     assert len(re.findall(r"\d{1,2} \w{3} \d{4}", page)) == 2
+
+
+def test_a_claim_of_logs_says_the_score_the_referee_read_with_the_fingerprints_folded(db_url: str) -> None:
+    make_event(db_url, ["ann", "bob"], display={"ann": "Hiroshi Tanaka", "bob": "Amara Okafor"})
+    keys = codes(db_url)
+    log = game_log("ann", "bob", 3)
+    won = winner(log)
+    assert won is not None
+    with client(db_url) as c:
+        ann = sign_in(c, keys["ann"])
+        assert c.post("/api/me/logs", headers=ann, files=[("log", ("g1.jsonl", log))]).status_code == 201
+    with client(db_url) as c:
+        c.post("/join", data={**form_token(c, "/join"), "code": keys["bob"]})
+        page = c.get("/me").text
+    said = f"{'Hiroshi Tanaka' if won == 'ann' else 'Amara Okafor'} wins 1-0"
+    assert f"Hiroshi Tanaka</b> says: <span class=\"score\">{said}</span>" in page
+    hashes = page.split("<summary>No file? Type the fingerprints</summary>")
+    assert len(hashes) == 2 and "game log(s) checked" not in page
