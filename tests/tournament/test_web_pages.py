@@ -9,7 +9,16 @@ from litestar.testing import TestClient
 from sqlalchemy.orm import Session
 
 from tests.tournament.tlib import game_log, winner
-from tests.tournament.webkit import ORGANISER_TOKEN, client, codes, database, make_event, organiser, sign_in, tables
+from tests.tournament.webkit import (
+    ORGANISER_TOKEN,
+    client,
+    codes,
+    database,
+    make_event,
+    organiser,
+    sign_in,
+    tables,
+)
 from tournament import service
 from tournament.output import render
 
