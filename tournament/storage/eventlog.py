@@ -19,7 +19,7 @@ from datetime import UTC, datetime
 from typing import Any, Literal, Protocol, TypeVar
 
 import msgspec
-from sqlalchemy import delete, select
+from sqlalchemy import delete, func, select
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session
@@ -30,6 +30,7 @@ from tournament.storage.models import (
     Claim,
     Event,
     GameLog,
+    JudgeCall,
     LogEntry,
     LogText,
     Match,
@@ -57,6 +58,7 @@ class EventCreated(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=Tru
     late_entry: str = "none"
     require_chain: bool = False  # game logs must be hash-chained (`prev`); events before it did not ask
     rated: bool = False  # its matches count for the ratings (`create --rated`)
+    tables: str = "off"  # live tables: off, paper or digital (`create --tables`)
 
 
 class PlayerRegistered(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
@@ -251,11 +253,27 @@ class ClaimRuled(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True)
     accepted: str | None = None
 
 
+class JudgeCalled(msgspec.Struct, forbid_unknown_fields=True):
+    """A player calls a judge to their table (a live table's log they disagree with, or anything else): the
+    organiser's queue shows the call until it is answered (`answered`: the number of the call answered)."""
+
+    round: int
+    table: int
+    player: str
+    text: str
+
+
+class JudgeAnswered(msgspec.Struct, forbid_unknown_fields=True):
+    """The organiser answered judge call `number`."""
+
+    number: int
+
+
 Payload = (
     EventCreated | PlayerRegistered | PlayerDropped | BracketSeeded | RoundPaired | ResultReported | ResultCorrected
     | PodsPaired | PodReported | PodCorrected | ResultClaimed | ClaimConfirmed | ClaimRuled
     | PlayerRenamed | PlayerPaused | PlayerResumed | ByeAssigned | RoundUnpaired | PlayersSwapped | RoundStarted | TimeExtended
-    | PlayerLinked
+    | PlayerLinked | JudgeCalled | JudgeAnswered
 )
 
 PAYLOADS: dict[str, type[Any]] = {
@@ -281,6 +299,8 @@ PAYLOADS: dict[str, type[Any]] = {
     "round_started": RoundStarted,
     "time_extended": TimeExtended,
     "player_linked": PlayerLinked,
+    "judge_called": JudgeCalled,
+    "judge_answered": JudgeAnswered,
 }
 TYPES = {cls: name for name, cls in PAYLOADS.items()}
 P = TypeVar("P", bound=Payload)
@@ -410,6 +430,7 @@ def project(session: Session, entry: Entry, payload: Payload) -> None:
                 best_of=payload.best_of, format=payload.format, table_size=payload.table_size, points=payload.points,
                 seed=payload.seed, created_at=entry.at, rounds=0, late_entry=payload.late_entry,
                 require_chain=payload.require_chain, rated=payload.rated, finished=False, registration_open=False,
+                tables=payload.tables,
                 registration_waitlist=True,
                 last_seq=entry.seq, last_hash=entry.hash,
             )
@@ -469,6 +490,14 @@ def project(session: Session, entry: Entry, payload: Payload) -> None:
         paired = session.get(Round, (key, payload.round))
         assert paired is not None
         paired.started_at, paired.minutes = entry.at, payload.minutes
+    elif isinstance(payload, JudgeCalled):
+        number = 1 + (session.scalar(select(func.max(JudgeCall.number)).where(JudgeCall.event_id == key)) or 0)
+        session.add(JudgeCall(event_id=key, number=number, round=payload.round, table=payload.table, player=payload.player,
+                              text=payload.text, called_at=entry.at, answered_at=None))
+    elif isinstance(payload, JudgeAnswered):
+        call = session.get(JudgeCall, (key, payload.number))
+        assert call is not None
+        call.answered_at = entry.at
     elif isinstance(payload, TimeExtended):
         table: Pod | Match | None = (
             session.get(Pod, (key, payload.round, payload.table)) if event.format == "pods"
