@@ -47,6 +47,11 @@ def header_as_written(line: bytes) -> tuple[Header, Any] | None:
     header is decoded with the setup's twin, whose remembered parts are the only Raw; for a
     canonical line, the setup's own bytes are that twin's encoding. On None, the caller's step
     by step decode gives any error there is.
+
+    What it saves: 3-4% of crossover's replay time (its decks are most of a header), within the
+    noise for stccg-multiplayer and basictcg-mtg (CPU time of 100 bot games each, best of 7
+    alternating runs with it and with it answering None). Nothing else depends on it: without it
+    every header goes step by step, to the same verdicts (tests/core/test_fastpaths.py).
     """
     if not line.startswith(_HEADER_START):
         return None

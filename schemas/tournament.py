@@ -13,6 +13,7 @@ from typing import Literal
 
 import msgspec
 
+from schemas.deck import DeckProblem
 from schemas.log import Hash
 
 EXPORT_FORMAT: Literal["tournament-export/1"] = "tournament-export/1"
@@ -304,3 +305,95 @@ class RejudgedTable(msgspec.Struct, forbid_unknown_fields=True):
     recorded: str
     now: str
     games: list[RejudgedGame]
+
+
+class DeckEntry(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
+    """A player's deck list in an event (`tournament decks --json`, `/api/.../decks`): `verdict` is `legal`,
+    `illegal` (every rule it breaks in `problems`) or `none` (no list yet). `kind` is the deck's main facet's
+    value (crossover: its game), `facets` all of them. `text` (the list) and `sha256` are shown only to
+    whoever may see the list: its player, the organiser, or everyone once the lists are published."""
+
+    player: str
+    name: str
+    verdict: Literal["legal", "illegal", "none"]
+    summary: str = ""
+    kind: str | None = None
+    facets: dict[str, str] = msgspec.field(default_factory=dict)
+    problems: list[DeckProblem] = msgspec.field(default_factory=list)
+    sha256: Hash | None = None
+    text: str | None = None
+    dropped: bool = False
+
+
+class DeckKind(msgspec.Struct, forbid_unknown_fields=True):
+    """One kind of deck in an event's metagame: how many players brought it (and how many of them made the
+    top cut), its match record against other kinds (mirror matches left out) and its win rate (None: no
+    such match yet), and what else its decks show (`details`: e.g. crossover's leaders, most common first)."""
+
+    kind: str
+    players: int
+    top_cut: int
+    wins: int
+    losses: int
+    draws: int
+    win_rate: float | None
+    details: list[str] = msgspec.field(default_factory=list)
+
+
+class Metagame(msgspec.Struct, forbid_unknown_fields=True):
+    """What an event's players brought (`tournament meta --json`): the kinds of deck by the game's main facet
+    (`facet`, e.g. `game`), most played first; `unknown` counts the players without a legal list."""
+
+    event: str
+    name: str
+    ruleset: str
+    facet: str
+    players: int
+    unknown: int
+    top_cut: int
+    kinds: list[DeckKind]
+
+
+class JudgeCallRow(msgspec.Struct, forbid_unknown_fields=True):
+    """A player's call for a judge (`tournament calls --json`): `number` in the event, their table of `round`,
+    their line of text (may be empty); `answered_at` null while open."""
+
+    number: int
+    round: int
+    table: int
+    player: str
+    name: str
+    text: str
+    called_at: datetime
+    answered_at: datetime | None
+
+
+class WaitingRow(msgspec.Struct, forbid_unknown_fields=True):
+    """Someone on a full event's waitlist: `place` 1 is next."""
+
+    player: str
+    name: str
+    place: int
+    checked_in: bool
+
+
+class Registration(msgspec.Struct, forbid_unknown_fields=True):
+    """An event's public registration (`tournament registration --json`): the settings (`cap` and `closes_at`
+    null: none), the players with a place and how many checked in, and the waitlist in order."""
+
+    event: str
+    open: bool
+    cap: int | None
+    closes_at: datetime | None
+    waitlist: bool
+    registered: int
+    checked_in: int
+    waiting: list[WaitingRow]
+
+
+class LeftOut(msgspec.Struct, forbid_unknown_fields=True):
+    """The organiser's check-in close before round 1 (`tournament absent`, T-96): the players dropped for not
+    checking in, and those on the waitlist who had checked in and got their places, in order."""
+
+    dropped: list[str]
+    promoted: list[str]

@@ -7,11 +7,13 @@ page-refresh probe, a player's match, claims and the judge queue, sessions.
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Literal
 
 import msgspec
 
-from schemas.tournament import TableRow
+from schemas.deck import Difference
+from schemas.tournament import EventInfo, JudgeCallRow, PersonMatch, StandingRow, TableRow
 
 
 class ErrorBody(msgspec.Struct, forbid_unknown_fields=True):
@@ -67,11 +69,14 @@ class Claim(msgspec.Struct, forbid_unknown_fields=True):
 
 class TableClaims(msgspec.Struct, forbid_unknown_fields=True):
     """A table of the current round with what its players said: `state` is `waiting` (no claim, or not
-    everyone has confirmed), `disputed` (two claims differ: the judge decides) or `done` (it has a result)."""
+    everyone has confirmed), `disputed` (two claims differ: the judge decides), `decks` (game logs refused
+    because a deck in them is not its player's registered list: `decks` holds the differences by player; a
+    judge rules) or `done` (it has a result)."""
 
     table: TableRow
-    state: Literal["waiting", "disputed", "done"]
+    state: Literal["waiting", "disputed", "decks", "done"]
     claims: list[Claim]
+    decks: dict[str, list[Difference]] = msgspec.field(default_factory=dict)
 
 
 class MatchView(msgspec.Struct, forbid_unknown_fields=True):
@@ -155,3 +160,107 @@ class Extension(msgspec.Struct, forbid_unknown_fields=True):
     table: int
     minutes: int
     reason: str | None = None
+
+
+class DeckSubmission(msgspec.Struct, forbid_unknown_fields=True):
+    """`POST /api/me/deck`: the player's deck list, as text (`4 Name` lines) or as one player's deck in JSON."""
+
+    text: str
+
+
+class Leave(msgspec.Struct, forbid_unknown_fields=True):
+    """A player drops from the event (or leaves its waitlist): `confirm` must be true (the page's second step)."""
+
+    confirm: bool = False
+
+
+class CallRequest(msgspec.Struct, forbid_unknown_fields=True):
+    """A judge to the player's table, with an optional line for the judge (at most 200 characters)."""
+
+    text: str = ""
+
+
+class Notice(msgspec.Struct, forbid_unknown_fields=True):
+    """The big screen's notice line: one line of at most 200 characters; empty takes it down."""
+
+    text: str = ""
+
+
+class MyEvent(msgspec.Struct, forbid_unknown_fields=True):
+    """A signed-in player's place in the event: `state` `registered`, `waiting` (at `place` on the waitlist) or
+    `dropped` (`left`: off the waitlist, never given a place); `promoted` from the waitlist; checked in; their
+    open judge call; every table they sat at."""
+
+    event: str
+    player: str
+    name: str
+    state: Literal["registered", "waiting", "dropped", "left"]
+    place: int | None
+    promoted: bool
+    checked_in: bool
+    dropped_round: int | None
+    call: JudgeCallRow | None
+    matches: list[PersonMatch]
+    message: str = ""  # what the last change did, in words (answers to POSTs)
+
+
+class SignUp(msgspec.Struct, forbid_unknown_fields=True):
+    """Public registration: a display name, and optionally the player id wanted."""
+
+    name: str
+    id: str | None = None
+
+
+class SignedUp(msgspec.Struct, forbid_unknown_fields=True):
+    """A registration's answer: the session (as `/api/join` gives) and a one-time code to sign in on another
+    device (both shown once); `place` on the waitlist, or null with a place in the event."""
+
+    event: str
+    player: str
+    session: str
+    code: str
+    place: int | None
+
+
+class RegistrationSettings(msgspec.Struct, forbid_unknown_fields=True):
+    """The organiser's public registration settings: `cap` players at most (null: none), `closes_at` with its
+    UTC offset (null: open until round 1 is paired), a waitlist once full or not."""
+
+    open: bool
+    cap: int | None = None
+    closes_at: datetime | None = None
+    waitlist: bool = True
+
+
+class ScreenSeat(msgspec.Struct, forbid_unknown_fields=True):
+    """A line of the big screen's pairings, by the player's name: their table (null for a bye, or before
+    round 1) and their opponents' names."""
+
+    name: str
+    table: int | None
+    opponents: list[str]
+
+
+class ExtraTime(msgspec.Struct, forbid_unknown_fields=True):
+    """A table still playing on extra time, and when its time is up."""
+
+    table: int
+    ends_at: datetime
+
+
+class Screen(msgspec.Struct, forbid_unknown_fields=True):
+    """What the big screen shows (`/e/EVENT/screen`). `showing`: `players` before round 1 (who is
+    registered), `pairings` while the current round has a table without a result, `standings` once every
+    table has one (between rounds, and at the end). `ends_at`: the round's time is up (null before its clock
+    starts); `extra`: unfinished tables with extra time. `link`: the event's page, which the QR code opens."""
+
+    event: EventInfo
+    round: int
+    showing: Literal["players", "pairings", "standings"]
+    seats: list[ScreenSeat]
+    standings: list[StandingRow]
+    ends_at: datetime | None
+    extra: list[ExtraTime]
+    notice: str | None
+    link: str
+    finished: bool = False

@@ -10,10 +10,15 @@ from __future__ import annotations
 
 import os
 import shutil
+import sys
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
+
+# The commands under test (`tournament`, `referee`) are this interpreter's, a venv's even when it is not
+# activated, never those of another install earlier on the PATH.
+os.environ["PATH"] = os.pathsep.join([os.path.dirname(sys.executable), os.environ.get("PATH", "")])
 
 CHROMIUM_ARGS = [
     "--no-sandbox",

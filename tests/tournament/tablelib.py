@@ -19,14 +19,16 @@ PLAYERS = ("ann", "bob", "cat", "dan", "eve", "fay")
 
 
 def live_event(url: str, *, mode: str = "paper", ruleset: str = "cardwars", players: int = 2, best_of: int = 1,
-               pods: bool = False, event: str = "ev") -> Engine:
-    """A new event with `mode` tables, its players registered and round 1 paired; the engine."""
+               pods: bool = False, event: str = "ev", before_pairing: Callable[[Session], None] | None = None) -> Engine:
+    """A new event with `mode` tables, its players registered (then `before_pairing` run) and round 1 paired; the engine."""
     _, engine = open_database(url)
     with Session(engine) as session, session.begin():
         options: dict[str, Any] = {"format": "pods", "table_size": players} if pods else {}
         service.create_event(session, event, name=event, ruleset=ruleset, profile="mtg", best_of=best_of, seed=7,
                              tables=mode, **options)
         service.register(session, event, list(PLAYERS[:players]))
+        if before_pairing is not None:
+            before_pairing(session)
         service.pair(session, event)
     return engine
 

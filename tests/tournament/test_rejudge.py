@@ -52,3 +52,24 @@ def cli_json_code(db: str, *args: str) -> list[dict]:
     import json
 
     return json.loads(cli(db, *args, "--json", code=1).stdout)
+
+
+def test_rejudge_on_a_cluster_lists_what_the_serial_run_lists(tmp_path: Path) -> None:
+    from distributed import LocalCluster
+
+    db = str(tmp_path / "t.db")
+    cli(db, "demo", "--players", "4", "--rounds", "1", "--best-of", "3", "--logs", str(tmp_path / "logs"))
+    [event] = [e["id"] for e in cli_json(db, "events")]
+    with sqlite3.connect(tmp_path / "t.db") as connection:  # one stored winner today's referee would not give
+        connection.execute(
+            "UPDATE game_logs SET winner = (SELECT CASE WHEN g.winner = m.player_a THEN m.player_b ELSE m.player_a END "
+            "FROM game_logs g JOIN matches m ON m.event_id = g.event_id AND m.round = g.round AND m.number = g.\"table\" "
+            "WHERE g.rowid = game_logs.rowid) WHERE rowid = (SELECT MIN(rowid) FROM game_logs)"
+        )
+    serial = cli_json_code(db, "rejudge", event)
+    assert len(serial) == 1
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None, silence_logs=40) as cluster:
+        assert cli_json_code(db, "rejudge", event, "--cluster", cluster.scheduler_address) == serial
+    assert "do not go together" in cli(db, "rejudge", event, "--cluster", "tcp://127.0.0.1:9", "--jobs", "2", code=2).stderr
+    unreachable = cli(db, "rejudge", event, "--cluster", "tcp://127.0.0.1:9", code=2).stderr
+    assert unreachable.count("\n") == 1 and "127.0.0.1:9" in unreachable

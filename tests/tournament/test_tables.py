@@ -20,9 +20,9 @@ from referee.ruleset import CHANCE, JUDGE
 from tests.tournament.tablelib import live_event, look, play_game
 from tests.tournament.tlib import cli, cli_json
 from tournament import service
-from tournament.service import livetable, witness
+from tournament.service import calls, livetable, witness
 from tournament.service.verification import verify
-from tournament.storage.models import Event, JudgeCall, LiveGame, LiveLine
+from tournament.storage.models import Event, LiveGame, LiveLine
 
 
 def log_of(engine: Engine, table: int = 1, game: int = 1, event: str = "ev") -> bytes:
@@ -188,15 +188,15 @@ def test_a_device_acknowledges_the_head_it_saw(db_url: str) -> None:
 
 def test_a_player_who_disagrees_calls_the_judge(db_url: str) -> None:
     engine = live_event(db_url, mode="paper")
+    look(engine, "bob")
     with Session(engine) as session, session.begin():
-        number = witness.call_judge(session, "ev", 1, "bob", "ann's last attack was not what we played")
+        number = calls.call_judge(session, "ev", "bob", "ann's last attack was not what we played", table=1).number
     with Session(engine) as session, session.begin():
-        (call,) = witness.open_calls(session, "ev")
+        (call,) = calls.judge_calls(session, "ev")
         assert (call.number, call.table, call.player) == (number, 1, "bob")
-        witness.answer_call(session, "ev", number)
+        calls.answer_call(session, "ev", number)
     with Session(engine) as session:
-        assert witness.open_calls(session, "ev") == []
-        assert session.get(JudgeCall, ("ev", number)) is not None
+        assert calls.judge_calls(session, "ev") == []
         assert verify(session, "ev").ok  # the calls are event-log entries, rebuilt by verify
     engine.dispose()
 
@@ -286,4 +286,27 @@ def test_the_cli_prints_a_table_as_it_stands_and_writes_its_log(tmp_path) -> Non
     assert "the match result is reported" in cli(db, "table", "ev", "1").output
     assert "no table 9" in cli(db, "table", "ev", "9", code=3).output
     assert "give one" in cli(db, "table", "ev", "1", "--log", "--json", code=2).output
+    engine.dispose()
+
+
+def test_a_live_game_starts_from_the_registered_deck_lists_and_reports_without_a_deck_check(db_url: str) -> None:
+    from referee.decks import read
+    from referee.rulesets.crossover.decks import RULES
+    from tests.tournament.decklib import deck_of, list_text
+    from tournament.service import decks
+
+    def register_lists(session: Session) -> None:
+        decks.set_policy(session, "ev", "unpaired", None)
+        decks.register_lists(session, "ev", [decks.Submitted(f"{p}.txt", p, list_text(deck_of(p)).encode()) for p in ("ann", "bob")])
+
+    engine = live_event(db_url, mode="digital", ruleset="crossover", before_pairing=register_lists)
+    play_game(engine)
+    header = log_of(engine).splitlines()[0]
+    setup = msgspec.json.decode(header)["setup"]
+    for player in ("ann", "bob"):
+        played = msgspec.convert(setup["decks"][player], type(deck_of(player)))
+        assert played == read(list_text(deck_of(player)).encode(), RULES)
+    with Session(engine) as session:
+        match = service.matches(session, "ev", 1)[0]
+        assert match.source == "log" and decks.open_checks(session, "ev") == []  # the decks are the lists: no check opened
     engine.dispose()

@@ -19,7 +19,7 @@ import typer
 
 from referee import console
 from referee.console import INT32_MAX, INT64_MAX, emit_json, err, out, say
-from tournament.cli import people, persons, rejudge, results, rounds, tables
+from tournament.cli import decks, desk, people, persons, rejudge, results, rounds, tables
 from tournament.cli.common import (
     DbOpt,
     EventArg,
@@ -75,9 +75,11 @@ app.add_typer(db_app, name="db")
 # Commands of `tournament` itself, kept by concern in their own modules.
 app.add_typer(people.app)  # register, rename, link, drop, pause, resume, bye
 app.add_typer(persons.app)  # people, person, ratings
-app.add_typer(rounds.app)  # pair, unpair, swap, round start, extend, clock
+app.add_typer(rounds.app)  # pair, unpair, swap, round start, extend, clock, notice
 app.add_typer(results.app)  # report, correct, results, enter
 app.add_typer(rejudge.app)  # rejudge: the stored logs judged again
+app.add_typer(decks.app)  # deck, decks, deck-ruling
+app.add_typer(desk.app)  # calls, answer; registration, checkin, absent
 app.add_typer(tables.app)  # table: a live table's game, or its log so far
 
 
@@ -465,6 +467,9 @@ def demo_cmd(
     for command in ("log", "verify", "pairings", "standings", *(("bracket",) if drawn else ())):
         say(f"  tournament {command} {ran.event_id}{db_flag}")
     say(f"  tournament standings {ran.event_id}{db_flag} --format html -o standings.html")
+    if ran.decks:
+        say(f"  tournament decks {ran.event_id}{db_flag}            # each bot's registered list, checked against every game")
+        say(f"  tournament meta {ran.event_id}{db_flag} -o meta.html  # the metagame")
 
 
 @db_app.command("upgrade")

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, NoReturn
 
 import typer
 
 from referee.console import INT32_MAX, emit_json, err, say
+from schemas.deck import Difference
 from schemas.tournament import TableRow
 from tournament.cli.common import (
     DbOpt,
@@ -113,7 +114,7 @@ def _record(
                 reason=reason, correction=correction, judge=judge,
             )
             row, changed = export.pod_row(pod.pod, pod.seats, service.display_names(session, event)), pod.changed
-            text = render.places_text(row)
+            text, refused = render.places_text(row), pod.differences
         else:
             if score is not None or draw:
                 match = service.find_match(session, found, table, round_number)
@@ -123,8 +124,24 @@ def _record(
                 correction=correction, judge=judge,
             )
             row, changed = export.table_row(session, done.match), done.changed
-            text = table_text(row)
+            text, refused = table_text(row), done.differences
+    if refused:  # logged and committed: the table waits in the judge queue
+        _refused(event, row, refused, as_json)
     _said(event, row, changed, correction, as_json, text)
+
+
+def _refused(event: str, row: TableRow, found: dict[str, list[Difference]], as_json: bool) -> NoReturn:
+    """The logs were refused for their decks: the differences card by card, then exit 6."""
+    if as_json:
+        emit_json({"event": event, "changed": False, "table": row, "deck_differences": found})
+    else:
+        for line in service.difference_lines(found):
+            err.print(f"  {line}", markup=False)
+    fail(
+        f"table {row.table} of round {row.round}: the decks in the logs are not the registered lists "
+        f"({', '.join(sorted(found))}); the table waits for a judge (`tournament deck-ruling`)",
+        service.EXIT_LOG_REJECTED,
+    )
 
 
 def table_text(row: TableRow) -> str:

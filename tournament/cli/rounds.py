@@ -168,3 +168,19 @@ def slips(
     with reading(db) as session:
         view = export.pairings_view(session, event, round_number)
     write_text(printables.slips_html(view.event, view.round), target)
+
+
+@app.command(rich_help_panel="Rounds and the clock")
+def notice(
+    event: EventArg,
+    text: Annotated[str, typer.Argument(metavar="TEXT", help="One line (at most 200 characters); empty takes the notice down.")],
+    db: DbOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """The line the big screen (`/e/EVENT/screen`) shows under the round; `""` takes it down."""
+    with transaction(db) as session:
+        shown = service.set_notice(session, event, text)
+    if as_json:
+        emit_json({"event": event, "notice": shown})
+    else:
+        say(f"the big screen of {event} shows: {shown}" if shown else f"the big screen of {event} shows no notice")

@@ -12,13 +12,15 @@ One module per concern; callers use `service.<name>` for all of them:
 - `events`: creating an event; `roster`: registering, renaming, pausing and dropping players, pre-assigned byes;
 - `people`: display names, ids derived from them, people from a CSV file;
 - `persons`: who players are across events (T-90), linking them; `ratings`: every rated event's results, rated;
-- `clock`: the round clock and time extensions; `amend`: unpairing a round, a judge's seat swap;
+- `clock`: the round clock and time extensions; `notices`: the big screen's notice line; `amend`: unpairing a round, a judge's seat swap;
 - `entry`: results at a scorekeeper's speed (2-1 scores, a whole round from a file);
 - `elimination`: brackets as they stand; `ranking`: standings and entrants;
 - `pairings`: seeding, the top cut, pairing, re-pairing for `verify`;
 - `results`: reports from game logs or a judge, corrections, pods;
-- `claims`: players' claims on `tournament serve`, confirmations, the judge queue, rulings;
+- `claims`: players' claims on `tournament serve`, confirmations, the judge queue, rulings (on decks too);
+- `decks`: deck lists registered, judged and published, the deadline's policy, every game's decks compared;
 - `tokens`: `tournament serve`'s sign-in codes, sessions, the organiser token;
+- `calls`: players' judge calls and the organiser's answers; `signup`: public registration, the waitlist, check-in;
 - `rejudge`: every stored log judged again by today's referee (nothing changed).
 
 These modules are imported by name, not through `service.<name>`, and use it:
@@ -36,6 +38,12 @@ from tournament.service.amend import (
     swap,
     unpair,
 )
+from tournament.service.calls import (
+    answer_call,
+    call_judge,
+    judge_calls,
+    open_call,
+)
 from tournament.service.claims import (
     Table,
     TableState,
@@ -45,6 +53,7 @@ from tournament.service.claims import (
     judge_queue,
     last_line_hash,
     rule,
+    rule_decks,
     seat_of,
     state_of,
     tables,
@@ -58,6 +67,27 @@ from tournament.service.clock import (
     round_ends,
     start_round,
 )
+from tournament.service.decks import (
+    POLICIES,
+    DeckStatus,
+    Submitted,
+    deadline_passed,
+    decoded,
+    difference_lines,
+    entry_of,
+    lists_from_csv,
+    lists_from_folder,
+    may_see,
+    metagame,
+    open_checks,
+    publish,
+    register_lists,
+    rules_for,
+    set_policy,
+    statuses,
+)
+from tournament.service.decks import differences as deck_differences
+from tournament.service.decks import refuse as refuse_decks
 from tournament.service.elimination import (
     absent_from,
     bracket,
@@ -96,6 +126,7 @@ from tournament.service.events import (
     SEEDED,
     create_event,
 )
+from tournament.service.notices import NOTICE, set_notice
 from tournament.service.pairings import (
     CUT_SIZES,
     cut,
@@ -165,12 +196,24 @@ from tournament.service.roster import (
     rename,
     set_paused,
 )
+from tournament.service.signup import (
+    SignedUp,
+    check_in,
+    leave,
+    leave_out_absent,
+    promoted,
+    registration,
+    set_registration,
+    sign_up,
+    waitlist_place,
+)
 from tournament.service.tokens import (
     Denied,
     Identity,
     Spent,
     TooManyGuesses,
     check_public_url,
+    enrol,
     ensure_organiser,
     exchange_code,
     identify,
@@ -196,9 +239,12 @@ __all__ = [
     "EXIT_WRONG_TABLE",
     "FORMATS",
     "ID_PATTERN",
+    "NOTICE",
+    "POLICIES",
     "SEEDED",
     "Clock",
     "Conflict",
+    "DeckStatus",
     "Denied",
     "Identity",
     "LogRejected",
@@ -208,7 +254,9 @@ __all__ = [
     "Reported",
     "ResultRow",
     "ResultsMissing",
+    "SignedUp",
     "Spent",
+    "Submitted",
     "Table",
     "TableState",
     "TableTime",
@@ -218,10 +266,13 @@ __all__ = [
     "Usage",
     "WrongTable",
     "absent_from",
+    "answer_call",
     "assign_bye",
     "assigned_byes",
     "bracket",
+    "call_judge",
     "check_id",
+    "check_in",
     "check_places",
     "check_public_url",
     "check_tally",
@@ -232,11 +283,17 @@ __all__ = [
     "create_event",
     "current_tables",
     "cut",
+    "deadline_passed",
+    "deck_differences",
+    "decoded",
+    "difference_lines",
     "display_names",
     "double_bracket",
     "drop",
+    "enrol",
     "ensure_organiser",
     "entrants",
+    "entry_of",
     "exchange_code",
     "extend",
     "find_match",
@@ -251,17 +308,26 @@ __all__ = [
     "is_elimination",
     "is_finished",
     "issue_code",
+    "judge_calls",
     "judge_logs",
     "judge_queue",
     "keep_public_url",
     "last_line_hash",
+    "leave",
+    "leave_out_absent",
     "link",
+    "lists_from_csv",
+    "lists_from_folder",
     "lock_event",
     "match_over",
     "matches",
+    "may_see",
+    "metagame",
     "namesakes",
     "next_pods",
     "next_round",
+    "open_call",
+    "open_checks",
     "open_match",
     "open_tables",
     "organiser_login",
@@ -273,11 +339,16 @@ __all__ = [
     "pod_entrants",
     "pod_tables",
     "pods_paired",
+    "promoted",
     "public_url",
+    "publish",
     "record_guess",
     "referee_reason",
+    "refuse_decks",
     "register",
+    "register_lists",
     "register_people",
+    "registration",
     "rejudge_event",
     "rename",
     "repairing_problem",
@@ -288,20 +359,28 @@ __all__ = [
     "round_ends",
     "rounds",
     "rule",
+    "rule_decks",
+    "rules_for",
     "score_places",
     "score_tally",
     "seat_of",
     "seed",
     "seeded",
     "server_secret",
+    "set_notice",
     "set_paused",
+    "set_policy",
+    "set_registration",
     "sign_out",
+    "sign_up",
     "slug",
     "standings",
     "start_round",
     "state_of",
+    "statuses",
     "swap",
     "tables",
     "top_cut",
     "unpair",
+    "waitlist_place",
 ]

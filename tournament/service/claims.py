@@ -16,11 +16,12 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from sqlalchemy import or_, select
 from sqlalchemy.orm import Session
 
+from tournament.service import decks
 from tournament.service.errors import Conflict, NotFound, Usage
 from tournament.service.queries import (
     find_match,
@@ -45,6 +46,8 @@ from tournament.service.results import (
 from tournament.storage.eventlog import (
     ClaimConfirmed,
     ClaimRuled,
+    DeckRuled,
+    DecksDiffer,
     GameRecord,
     ResultClaimed,
     append,
@@ -53,7 +56,7 @@ from tournament.storage.eventlog import (
     stored_text,
     with_texts,
 )
-from tournament.storage.models import Claim, Event, LogEntry, Match, Pod, PodSeat
+from tournament.storage.models import Claim, DeckCheck, Event, LogEntry, Match, Pod, PodSeat
 
 
 @dataclass(frozen=True)
@@ -77,11 +80,14 @@ class TableState:
 
     table: Table
     claims: list[Claim]
+    checks: list[DeckCheck] = field(default_factory=list)  # logs refused for their decks, not ruled on yet
 
     @property
     def state(self) -> str:
         if self.table.done:
             return "done"
+        if self.checks:
+            return "decks"
         return "disputed" if len({c.key for c in self.claims}) > 1 else "waiting"
 
 
@@ -139,7 +145,10 @@ def state_of(session: Session, table: Table, event_id: str) -> TableState:
     claims = session.scalars(
         select(Claim).filter_by(event_id=event_id, round=table.round, table=table.number).order_by(Claim.seq)
     )
-    return TableState(table, [c for c in claims if c.player in table.players])
+    checks = session.scalars(
+        select(DeckCheck).filter_by(event_id=event_id, round=table.round, table=table.number, ruled_seq=None).order_by(DeckCheck.seq)
+    )
+    return TableState(table, [c for c in claims if c.player in table.players], list(checks))
 
 
 def tables(session: Session, event_id: str) -> list[TableState]:
@@ -149,8 +158,8 @@ def tables(session: Session, event_id: str) -> list[TableState]:
 
 
 def judge_queue(session: Session, event_id: str) -> list[TableState]:
-    """The current round's tables whose players' claims disagree."""
-    return [t for t in tables(session, event_id) if t.state == "disputed"]
+    """The current round's tables whose players' claims disagree, or whose logs were refused for their decks."""
+    return [t for t in tables(session, event_id) if t.state in ("disputed", "decks")]
 
 
 def _open_seat(session: Session, event: Event, player: str) -> Table:
@@ -205,6 +214,9 @@ def claim(
         if not table.pod:
             raise Usage("a match reports games won, not places")
         check_places(places, set(table.players), table.where)
+    if records and (found := decks.differences(session, event, [r.text for r in records])):
+        decks.refuse(session, event, table.round, table.number, found, records)  # the table waits for a judge
+        return state_of(session, table, event.id)
     last = [last_line_hash(r.text) for r in records]
     claimed = ResultClaimed(table.round, table.number, player, games, draws, places if table.pod else None, records, last)
     if _standing(session, event, table, claimed):
@@ -267,6 +279,8 @@ def rule(
     if (accept is None) == (result is None and places is None):
         raise Usage("accept one player's claim or enter a result: one of them")
     append(session, event.id, ClaimRuled(table.round, table.number, reason.strip(), accept))
+    for check in state_of(session, table, event.id).checks:  # a result ruled here settles a refusal for decks too
+        append(session, event.id, DeckRuled(table.round, table.number, check.seq, reason.strip()))
     if accept is not None:
         mine = session.get(Claim, (event.id, table.round, table.number, accept))
         if mine is None or accept not in table.players:
@@ -297,11 +311,11 @@ def _report(session: Session, event: Event, table: Table, source: ResultClaimed,
     logs = [(f"game {n} ({source.player}'s upload)", r.text) for n, r in enumerate(source.logs, start=1)]
     if table.pod:
         if logs:
-            report_pod(session, event.id, table.number, logs=logs, reason=reason, agreed=agreed)
+            report_pod(session, event.id, table.number, logs=logs, reason=reason, agreed=agreed, check_decks=False)
         else:
             report_pod(session, event.id, table.number, places=source.places, reason=reason, agreed=agreed)
     elif logs:
-        report(session, event.id, table.number, logs=logs, reason=reason, agreed=agreed)
+        report(session, event.id, table.number, logs=logs, reason=reason, agreed=agreed, check_decks=False)
     else:
         assert source.games is not None
         report(session, event.id, table.number, result=Tally(source.games, source.draws), reason=reason, agreed=agreed)
@@ -333,3 +347,68 @@ def _match(session: Session, event: Event, table: Table) -> Match:
 
 def _pod(session: Session, event: Event, table: Table) -> tuple[Pod, list[PodSeat]]:
     return find_pod(session, event, table.number, table.round)
+
+
+def rule_decks(
+    session: Session,
+    event_id: str,
+    table_number: int,
+    *,
+    reason: str,
+    accept: bool = False,
+    result: Tally | None = None,
+    places: dict[str, int] | None = None,
+) -> TableState:
+    """A judge rules on a table refused for its decks (T-115), with a reason: `accept` the refused logs' result,
+    enter a `result` (a pod: `places`), or, with neither, the default penalty: a player whose deck differed loses
+    the match (a pod: they take the last places, the others keeping the log's order)."""
+    event = lock_event(session, event_id)
+    if not reason.strip():
+        raise Usage("a ruling needs a reason")
+    table = table_at(session, event, table_number)
+    if table is None:
+        raise NotFound(f"round {event.rounds} of {event_id!r} has no table {table_number} to rule on")
+    state = state_of(session, table, event.id)
+    if not state.checks:
+        raise Conflict(f"{table.where} has no logs refused for their decks")
+    if accept and (result is not None or places is not None):
+        raise Usage("accept the logs or enter a result: not both")
+    check = state.checks[-1]
+    refused = session.get(LogEntry, (event.id, check.seq))
+    assert refused is not None and refused.type == "decks_differ"
+    payload: DecksDiffer = with_texts(decode(refused), stored_text(session))
+    for open_check in state.checks:
+        append(session, event.id, DeckRuled(table.round, table.number, open_check.seq, reason.strip()))
+    logs = [(f"game {n} (refused for its decks)", r.text) for n, r in enumerate(payload.logs, start=1)]
+    offenders = set(payload.differences)
+    if table.pod:
+        if not accept and places is None:
+            judged, _record = judge_pod_log(session, event, _pod(session, event, table)[0], set(table.players), table.where, *logs[0])
+            places = _last_places(judged, offenders)
+        if accept:
+            report_pod(session, event.id, table.number, logs=logs, reason=reason.strip(), check_decks=False)
+        else:
+            report_pod(session, event.id, table.number, places=places, reason=reason.strip())
+    elif accept:
+        report(session, event.id, table.number, logs=logs, reason=reason.strip(), check_decks=False)
+    else:
+        if result is None:
+            if len(offenders) != 1:
+                raise Usage(f"both decks at {table.where} differ: enter the result (--result) or accept the logs")
+            (offender,) = offenders
+            winner = next(p for p in table.players if p != offender)
+            result = Tally({winner: event.best_of // 2 + 1, offender: 0})
+        report(session, event.id, table.number, result=result, reason=reason.strip())
+    return state_of(session, _refreshed(session, event, table), event.id)
+
+
+def _last_places(places: dict[str, int], offenders: set[str]) -> dict[str, int]:
+    """The log's places, with the offenders moved below everyone else (tied among themselves)."""
+    kept = sorted((p for p in places if p not in offenders), key=lambda p: places[p])
+    ranked: dict[str, int] = {}
+    for position, player in enumerate(kept, start=1):
+        earlier = kept[position - 2] if position > 1 else None
+        ranked[player] = ranked[earlier] if earlier is not None and places[earlier] == places[player] else position
+    for player in offenders:
+        ranked[player] = len(kept) + 1
+    return ranked

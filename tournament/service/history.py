@@ -73,12 +73,12 @@ def person_info(session: Session, person_id: str) -> PersonInfo:
                 row.draws if row else 0, player.dropped_round is not None,
             )
         )
-        matches += _tables(session, event.id, player.name)
+        matches += event_tables(session, event.id, player.name)
     ratings = [r for r in leaderboard(session) if r.person == person_id]
     return PersonInfo(person.id, person.name, person.external_id, events, matches, ratings)
 
 
-def _tables(session: Session, event_id: str, player: str) -> list[PersonMatch]:
+def event_tables(session: Session, event_id: str, player: str) -> list[PersonMatch]:
     """Every table `player` sat at in the event, byes included, in round order."""
     names = display_names(session, event_id)
     found: list[tuple[int, int, PersonMatch]] = []

@@ -42,6 +42,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from referee import dealing
+from referee.decks import read as read_deck
 from referee.engine import Replay, advance, judge
 from referee.linecheck import DECODE_ERRORS, ENCODER, explain
 from referee.logio import line_hash, record_decoder, record_to_dict, setup_decoder
@@ -53,7 +54,7 @@ from schemas.table import Appended, GameSummary, TableView, WitnessRow
 from tournament.service.errors import EXIT_LOG_REJECTED, Conflict, NotFound, TournamentError, Usage
 from tournament.service.queries import find_match, find_pod, get_event
 from tournament.service.results import match_over
-from tournament.storage.models import Event, LiveGame, LiveLine, LiveWitness, Match
+from tournament.storage.models import DeckList, Event, LiveGame, LiveLine, LiveWitness, Match
 
 MODES = ("off", "paper", "digital")
 LEGAL_SHOWN = 200  # records a seat is offered at most; past that the recorder's form takes one typed in
@@ -149,13 +150,22 @@ def seating(session: Session, event_id: str, table: int, round_number: int | Non
     return Seating(event, match.round, match.number, [match.player_a, match.player_b], pod=False)
 
 
-def _header(seat: Seating, game: int, seed: str | None, now: datetime) -> Header:
-    """A game's first line: the players' setup (the ruleset's own for them, seeded by the event, table and game),
-    where it belongs in the event, and a digital game's commitment to its seed."""
+def _header(session: Session, seat: Seating, game: int, seed: str | None, now: datetime) -> Header:
+    """A game's first line: the players' setup (the ruleset's own for them, seeded by the event, table and game,
+    with each player's registered deck list where the game has decks: service/decks.py), where it belongs in
+    the event, and a digital game's commitment to its seed."""
     event = seat.event
     ruleset = get_ruleset(event.ruleset)
     rng = random.Random(f"{event.id}/{event.seed}/{seat.round}/{seat.table}/{game}")
     setup = ruleset.default_setup(list(seat.players), rng)
+    rules = ruleset.deck_rules()
+    if rules is not None:
+        lists = session.scalars(select(DeckList).where(DeckList.event_id == event.id, DeckList.player.in_(seat.players)))
+        for row in lists:
+            try:
+                setup = rules.with_deck(setup, row.player, read_deck(row.text.encode(), rules))
+            except NotImplementedError:  # a game whose decks do not carry over: the report's deck check says so (T-114)
+                break
     return Header(
         log=LOG_FORMAT, ruleset=event.ruleset, game=f"{event.id}-r{seat.round}-t{seat.table}-g{game}",
         players=list(seat.players), setup=msgspec.Raw(msgspec.json.encode(setup)),
@@ -183,7 +193,7 @@ def start_game(session: Session, seat: Seating, number: int, bots: str = "") -> 
     opening deal). Two requests starting it at once: one insert wins, the other reads the winner's game."""
     now = datetime.now(UTC)
     seed = dealing.new_seed() if seat.event.tables == "digital" else None
-    header = _header(seat, number, seed, now)
+    header = _header(session, seat, number, seed, now)
     line = ENCODER.encode(header)
     key = {"event_id": seat.event.id, "round": seat.round, "table": seat.table, "game": number}
     try:

@@ -10,6 +10,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from tournament.formats import brackets, pairing, pods
+from tournament.service.decks import apply_policy
 from tournament.service.elimination import (
     absent_from,
     bracket,
@@ -59,6 +60,7 @@ def pair(session: Session, event_id: str, seed: int | None = None) -> Round:
     if seed is not None and (event.format in SEEDED or event.bracket_round is not None):
         raise Usage(f"{event_id!r} pairs a bracket or round robin, which follows from its seeds: no --reseed")
     _refuse_open_tables(session, event, f"pairing round {event.rounds + 1}")
+    apply_policy(session, event)  # the deck deadline: players without a legal list dropped, if the policy says so
     if event.format in SEEDED and event.bracket_round is None:
         entered = [p for p in players(session, event_id) if p.dropped_round is None]
         if len(entered) < 2:

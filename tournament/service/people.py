@@ -22,7 +22,7 @@ from sqlalchemy.orm import Session
 from referee.ruleset import CHANCE, JUDGE
 from tournament.service.errors import Usage
 from tournament.service.queries import ID_PATTERN
-from tournament.storage.models import DISPLAY_NAME, Player
+from tournament.storage.models import DISPLAY_NAME, Player, Waiting
 
 RESERVED = frozenset((CHANCE, JUDGE))  # ids the referee's logs use for themselves
 # Letters NFKD does not split into a base letter and an accent.
@@ -137,7 +137,9 @@ def unique_ids(wanted: Iterable[str], taken: set[str]) -> list[str]:
 
 
 def taken_ids(session: Session, event_id: str) -> set[str]:
-    return set(session.scalars(select(Player.name).filter_by(event_id=event_id)))
+    """The event's player ids, and those its waitlist keeps for the people on it."""
+    waiting = select(Waiting.player).filter_by(event_id=event_id)
+    return set(session.scalars(select(Player.name).filter_by(event_id=event_id).union(waiting)))
 
 
 def display_names(session: Session, event_id: str) -> dict[str, str]:

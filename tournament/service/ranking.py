@@ -9,6 +9,7 @@ from sqlalchemy.orm import Session
 
 from tournament.formats import brackets, pairing, pods
 from tournament.formats import standings as tiebreaks
+from tournament.service.decks import without_legal_list
 from tournament.service.elimination import (
     bracket,
     double_bracket,
@@ -114,6 +115,11 @@ def sitting_out(session: Session, event_id: str, number: int) -> tuple[set[str],
             paused.add(p.name)
         else:
             byes.append(p.name)
+    event = session.get(Event, event_id)
+    if event is not None and event.decks_policy == "unpaired":  # no legal list at the deadline: not paired (T-113)
+        missing = without_legal_list(session, event)
+        paused |= missing
+        byes = [name for name in byes if name not in missing]
     return paused, byes
 
 

@@ -6,7 +6,7 @@ import hashlib
 import io
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 from sqlalchemy import and_, or_, select
@@ -14,7 +14,9 @@ from sqlalchemy.orm import Session
 
 from referee.engine import judge
 from referee.logio import FINGERPRINT_SCHEME, game_fingerprint
+from schemas.deck import Difference
 from schemas.verdict import Verdict
+from tournament.service import decks
 from tournament.service.elimination import (
     is_elimination,
 )
@@ -201,6 +203,7 @@ class Reported:
     match: Match
     tally: Tally
     changed: bool  # False when the same result was already there
+    differences: dict[str, list[Difference]] = field(default_factory=dict)  # refused: decks not as registered (T-114)
 
 
 def report(
@@ -215,6 +218,7 @@ def report(
     correction: bool = False,
     judge: bool = False,
     agreed: bool = False,
+    check_decks: bool = True,
 ) -> Reported:
     """Record a table's result from game logs, a paper result (a slip), or a judge's ruling.
 
@@ -223,7 +227,9 @@ def report(
     (confirmed on `tournament serve`; its reason says by whom), and otherwise
     the slip the players signed. Reporting what is already there changes
     nothing; a different result for a reported table needs `correction` (and
-    a reason).
+    a reason). Logs whose decks are not the registered lists are refused into
+    the judge queue (logged; `differences` says how), unless `check_decks` is
+    off (a judge's ruling on them, or a claim checked when it was made).
     """
     event = lock_event(session, event_id)
     match = find_match(session, event, table, round_number)
@@ -233,6 +239,10 @@ def report(
     if logs:
         tally, records = judge_logs(event, match, logs)
         check_new_logs(session, event_id, match, records)
+        found = decks.differences(session, event, [r.text for r in records]) if check_decks else {}
+        if found:
+            decks.refuse(session, event, match.round, match.number, found, records)
+            return Reported(match, tally, changed=False, differences=found)
     else:
         assert result is not None
         tally, records = result, []
@@ -278,6 +288,7 @@ class PodResult:
     pod: Pod
     seats: list[PodSeat]
     changed: bool  # False when the same result was already there
+    differences: dict[str, list[Difference]] = field(default_factory=dict)  # as Reported's
 
 
 def report_pod(
@@ -292,6 +303,7 @@ def report_pod(
     correction: bool = False,
     judge: bool = False,
     agreed: bool = False,
+    check_decks: bool = True,
 ) -> PodResult:
     """A pod's result: the placements of its one game's log, or places from a slip or a judge's ruling (as `report`)."""
     event = lock_event(session, event_id)
@@ -308,6 +320,10 @@ def report_pod(
         if len(logs) != 1:
             raise LogRejected(f"a pod plays one game; give its one log, not {len(logs)}")
         places, record = judge_pod_log(session, event, pod, names, where, *logs[0])
+        found = decks.differences(session, event, [record.text]) if check_decks else {}
+        if found:
+            decks.refuse(session, event, pod.round, pod.number, found, [record])
+            return PodResult(pod, seats, changed=False, differences=found)
     assert places is not None
     check_places(places, names, where)
     stored = {s.player: s.place for s in seats}

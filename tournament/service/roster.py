@@ -1,12 +1,14 @@
-"""Registering, renaming, pausing and dropping players, and pre-assigned byes."""
+"""Registering, renaming, pausing and dropping players, pre-assigned byes, and the waitlist's promotions."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from tournament.service import persons
+from tournament.service.elimination import is_finished
 from tournament.service.errors import (
     Conflict,
     Usage,
@@ -21,6 +23,7 @@ from tournament.service.queries import (
     open_match,
     players,
 )
+from tournament.storage.desklog import CheckedIn, WaitlistPromoted
 from tournament.storage.eventlog import (
     ByeAssigned,
     PlayerDropped,
@@ -31,7 +34,7 @@ from tournament.storage.eventlog import (
     append,
     append_many,
 )
-from tournament.storage.models import Match, Player
+from tournament.storage.models import Event, Match, Player, Waiting
 
 
 def register(session: Session, event_id: str, names: Sequence[str]) -> list[str]:
@@ -97,15 +100,52 @@ def rename(session: Session, event_id: str, player: str, name: str) -> Player:
     return person
 
 
-def drop(session: Session, event_id: str, name: str) -> Match | None:
-    """Drop a player. Mid-round, their unfinished match is conceded; return it then."""
+def drop(session: Session, event_id: str, name: str, *, own: bool = False, fill: bool = True) -> Match | None:
+    """Drop a player (the organiser's drop). Mid-round, their unfinished match is conceded; return it then.
+    `own`: the player drops themselves (T-93): refused once the event is over, and their match of the current
+    round is not conceded but played and reported; it is returned, open, for the caller to say so.
+    Before round 1, a place freed goes to the first on the waitlist (unless not `fill`: the caller fills it)."""
     event = lock_event(session, event_id)
+    if own and (event.finished or is_finished(session, event)):
+        raise Conflict(f"{event_id!r} is over (its last round is paired): there is no later round to drop from")
     player = get_player(session, event_id, name)
     if player.dropped_round is not None:
         raise Conflict(f"{name!r} already dropped (after round {player.dropped_round})")
     match = open_match(session, event, name)
-    append(session, event.id, PlayerDropped(name, match.number if match else None))
+    conceded = None if own or match is None else match.number
+    append(session, event.id, PlayerDropped(name, conceded, own))
+    if event.rounds == 0 and fill:
+        promote(session, event)
     return match
+
+
+def promote(session: Session, event: Event, *, checked_in: bool = False) -> list[str]:
+    """Before round 1: while the event has room under its cap, the first on its waitlist (with `checked_in`,
+    the first who checked in) gets a place: `waitlist_promoted`, their registration, and their check-in kept."""
+    if event.rounds or event.bracket_round is not None:
+        return []
+    promoted = []
+    room = capacity(session, event)
+    query = select(Waiting).filter_by(event_id=event.id).order_by(Waiting.position)
+    for waiting in session.scalars(query.where(Waiting.checked_in) if checked_in else query).all():
+        if room is not None and room <= 0:
+            break
+        name, kept, arrived = waiting.player, waiting.display_name, waiting.checked_in
+        append(session, event.id, WaitlistPromoted(name))
+        register_people(session, event.id, [Person(kept, name)])
+        if arrived:
+            append(session, event.id, CheckedIn(name))
+        promoted.append(name)
+        room = None if room is None else room - 1
+    return promoted
+
+
+def capacity(session: Session, event: Event) -> int | None:
+    """Places left under the registration cap (None: no cap): the cap less the players who have not dropped."""
+    if event.registration_cap is None:
+        return None
+    playing = session.scalar(select(func.count()).select_from(Player).filter_by(event_id=event.id, dropped_round=None)) or 0
+    return event.registration_cap - playing
 
 
 def set_paused(session: Session, event_id: str, name: str, paused: bool) -> Player:

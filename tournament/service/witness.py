@@ -6,8 +6,8 @@ keeps the SHA-256 of the line the server holds, so what was confirmed can never
 be changed unnoticed. Once the match is decided and every player confirmed
 every game, the result is reported by itself through the results service, as
 `tournament report --log` would (source `log`): no one types it. A player who
-disagrees calls the judge (`call_judge`: an event-log entry the organiser's queue
-shows); the judge watches, adds `judge` records (service/tables.append with the
+disagrees calls the judge (service/calls.py: an event-log entry the organiser's
+queue shows); the judge watches, adds `judge` records (service/tables.append with the
 JUDGE seat) and rules through the existing `report --reason` or `rule`.
 """
 
@@ -27,12 +27,8 @@ from tournament.service.livetable import (
     seating,
     serve,
 )
-from tournament.service.queries import lock_event
 from tournament.service.results import report, report_pod
-from tournament.storage.eventlog import JudgeAnswered, JudgeCalled, append
-from tournament.storage.models import Event, JudgeCall, LiveGame, LiveWitness
-
-CALL_TEXT = 200  # characters a judge call may say
+from tournament.storage.models import LiveGame, LiveWitness
 
 
 def _game(session: Session, seat: Seating, number: int) -> LiveGame:
@@ -105,36 +101,6 @@ def settle(session: Session, seat: Seating) -> bool:
     return done
 
 
-def call_judge(session: Session, event_id: str, table: int, player: str, text: str = "") -> int:
-    """`player` calls a judge to their table; the number of the call in the event's queue."""
-    seat = seating(session, event_id, table)
-    if player not in seat.players:
-        raise NotFound(f"{player} does not play at table {seat.table}")
-    text = " ".join(text.split())
-    if len(text) > CALL_TEXT:
-        raise Usage(f"a judge call says at most {CALL_TEXT} characters, not {len(text)}")
-    event = lock_event(session, event_id)
-    append(session, event.id, JudgeCalled(seat.round, seat.table, player, text))
-    number = session.scalar(select(JudgeCall.number).filter_by(event_id=event_id).order_by(JudgeCall.number.desc()).limit(1))
-    return int(number or 0)
-
-
-def answer_call(session: Session, event_id: str, number: int) -> None:
-    """The organiser answered judge call `number` (a repeat changes nothing)."""
-    event: Event = lock_event(session, event_id)
-    call = session.get(JudgeCall, (event.id, number))
-    if call is None:
-        raise NotFound(f"{event_id!r} has no judge call {number}")
-    if call.answered_at is None:
-        append(session, event.id, JudgeAnswered(number))
-
-
-def open_calls(session: Session, event_id: str) -> list[JudgeCall]:
-    """The judge calls not yet answered, oldest first."""
-    query = select(JudgeCall).filter_by(event_id=event_id, answered_at=None).order_by(JudgeCall.number)
-    return list(session.scalars(query))
-
-
 def seat_bot(session: Session, event_id: str, table: int, player: str, *, rated: bool = False) -> list[str]:
     """The organiser seats the server's bot for `player` at a digital table's current game; in a rated event only
     when the organiser says so (`rated`). The seats the bot plays."""
@@ -155,4 +121,4 @@ def seat_bot(session: Session, event_id: str, table: int, player: str, *, rated:
     return sorted(bots)
 
 
-__all__ = ["JUDGE", "acknowledge", "answer_call", "call_judge", "confirm", "open_calls", "seat_bot", "settle"]
+__all__ = ["JUDGE", "acknowledge", "confirm", "seat_bot", "settle"]

@@ -19,18 +19,22 @@ from datetime import UTC, datetime
 from typing import Any, Literal, Protocol, TypeVar
 
 import msgspec
-from sqlalchemy import delete, func, select
+from sqlalchemy import delete, select
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session
 
+from schemas.deck import DeckProblem, Difference
 from schemas.log import FINGERPRINT_SCHEME
 from schemas.tournament import Source
+from tournament.storage import desklog
+from tournament.storage.desklog import DESK_PAYLOADS, DeskPayload
 from tournament.storage.models import (
     Claim,
+    DeckCheck,
+    DeckList,
     Event,
     GameLog,
-    JudgeCall,
     LogEntry,
     LogText,
     Match,
@@ -104,6 +108,7 @@ class ByeAssigned(msgspec.Struct, forbid_unknown_fields=True):
 class PlayerDropped(msgspec.Struct, forbid_unknown_fields=True):
     player: str
     conceded: int | None = None  # the table of the current round they left unfinished, now lost
+    own: bool = False  # the player dropped themselves from their page (T-93); not conceding, so `conceded` is None
 
 
 class RoundPaired(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
@@ -144,6 +149,12 @@ class TimeExtended(msgspec.Struct, forbid_unknown_fields=True):
     table: int
     minutes: int
     reason: str | None = None
+
+
+class NoticeSet(msgspec.Struct, forbid_unknown_fields=True):
+    """The line the big screen shows under the round (`/e/EVENT/screen`); null takes it down."""
+
+    text: str | None
 
 
 class BracketSeeded(msgspec.Struct, forbid_unknown_fields=True):
@@ -253,27 +264,58 @@ class ClaimRuled(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True)
     accepted: str | None = None
 
 
-class JudgeCalled(msgspec.Struct, forbid_unknown_fields=True):
-    """A player calls a judge to their table (a live table's log they disagree with, or anything else): the
-    organiser's queue shows the call until it is answered (`answered`: the number of the call answered)."""
+class DeckRegistered(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
+    """A player's deck list, registered or replaced: its text, its SHA-256 (of the text's UTF-8) and the referee's
+    verdict on it then (`legal` or `illegal`, with every problem; a list that cannot be read is never registered).
+    `reason`: why a judge let it change after the deadline (T-112)."""
+
+    player: str
+    sha256: str
+    text: str
+    verdict: Literal["legal", "illegal"]
+    summary: str
+    facets: dict[str, str] = msgspec.field(default_factory=dict)
+    problems: list[DeckProblem] = msgspec.field(default_factory=list)
+    reason: str | None = None
+
+
+class DeckPolicySet(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
+    """The organiser's deck rules: what befalls a player without a legal list at the deadline (`unpaired` or
+    `dropped`, T-113), and the deadline's time (None: round 1's pairing)."""
+
+    policy: Literal["unpaired", "dropped"]
+    deadline: datetime | None = None
+
+
+class DecksPublished(msgspec.Struct, forbid_unknown_fields=True):
+    """Every list of the event is public from now on."""
+
+
+class DecksDiffer(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
+    """Game logs refused at a table because a deck played in them is not its player's registered list: the
+    differences card by card, by player, and the refused logs (so a judge may accept them, T-115)."""
 
     round: int
     table: int
-    player: str
-    text: str
+    differences: dict[str, list[Difference]]
+    logs: list[GameRecord] = msgspec.field(default_factory=list)
 
 
-class JudgeAnswered(msgspec.Struct, forbid_unknown_fields=True):
-    """The organiser answered judge call `number`."""
+class DeckRuled(msgspec.Struct, forbid_unknown_fields=True):
+    """A judge's ruling on a table refused for its decks (the `DecksDiffer` entry `check`); the table's result
+    follows as its own entry with the same reason."""
 
-    number: int
+    round: int
+    table: int
+    check: int
+    reason: str
 
 
 Payload = (
     EventCreated | PlayerRegistered | PlayerDropped | BracketSeeded | RoundPaired | ResultReported | ResultCorrected
     | PodsPaired | PodReported | PodCorrected | ResultClaimed | ClaimConfirmed | ClaimRuled
     | PlayerRenamed | PlayerPaused | PlayerResumed | ByeAssigned | RoundUnpaired | PlayersSwapped | RoundStarted | TimeExtended
-    | PlayerLinked | JudgeCalled | JudgeAnswered
+    | PlayerLinked | DeckRegistered | DeckPolicySet | DecksPublished | DecksDiffer | DeckRuled | DeskPayload | NoticeSet
 )
 
 PAYLOADS: dict[str, type[Any]] = {
@@ -299,8 +341,13 @@ PAYLOADS: dict[str, type[Any]] = {
     "round_started": RoundStarted,
     "time_extended": TimeExtended,
     "player_linked": PlayerLinked,
-    "judge_called": JudgeCalled,
-    "judge_answered": JudgeAnswered,
+    "notice_set": NoticeSet,
+    "deck_registered": DeckRegistered,
+    "deck_policy_set": DeckPolicySet,
+    "decks_published": DecksPublished,
+    "decks_differ": DecksDiffer,
+    "deck_ruled": DeckRuled,
+    **DESK_PAYLOADS,  # registration, the waitlist, check-in, judge calls
 }
 TYPES = {cls: name for name, cls in PAYLOADS.items()}
 P = TypeVar("P", bound=Payload)
@@ -372,7 +419,7 @@ def append_many(session: Session, event_id: str, payloads: Sequence[Payload]) ->
 
 def game_records(payload: Payload) -> list[GameRecord]:
     """The game logs a payload carries (a match's, a pod's, or a player's claim)."""
-    if isinstance(payload, ResultReported | ResultClaimed):
+    if isinstance(payload, ResultReported | ResultClaimed | DecksDiffer):
         return payload.logs
     if isinstance(payload, PodReported):
         return [payload.log] if payload.log else []
@@ -440,7 +487,9 @@ def project(session: Session, entry: Entry, payload: Payload) -> None:
     assert event is not None, "an event's first entry creates it"
     event.last_seq, event.last_hash = entry.seq, entry.hash
     key = entry.event_id
-    if isinstance(payload, PlayerRegistered):
+    if isinstance(payload, DeskPayload):
+        desklog.project(session, event, entry.at, payload)
+    elif isinstance(payload, PlayerRegistered):
         session.add(
             Player(
                 event_id=key, name=payload.player, display_name=payload.name or payload.player, rating=payload.rating,
@@ -490,14 +539,8 @@ def project(session: Session, entry: Entry, payload: Payload) -> None:
         paired = session.get(Round, (key, payload.round))
         assert paired is not None
         paired.started_at, paired.minutes = entry.at, payload.minutes
-    elif isinstance(payload, JudgeCalled):
-        number = 1 + (session.scalar(select(func.max(JudgeCall.number)).where(JudgeCall.event_id == key)) or 0)
-        session.add(JudgeCall(event_id=key, number=number, round=payload.round, table=payload.table, player=payload.player,
-                              text=payload.text, called_at=entry.at, answered_at=None))
-    elif isinstance(payload, JudgeAnswered):
-        call = session.get(JudgeCall, (key, payload.number))
-        assert call is not None
-        call.answered_at = entry.at
+    elif isinstance(payload, NoticeSet):
+        event.notice = payload.text
     elif isinstance(payload, TimeExtended):
         table: Pod | Match | None = (
             session.get(Pod, (key, payload.round, payload.table)) if event.format == "pods"
@@ -532,6 +575,8 @@ def project(session: Session, entry: Entry, payload: Payload) -> None:
             taken.place = payload.places[taken.player]
     elif isinstance(payload, ResultClaimed | ClaimConfirmed):
         _project_claim(session, entry, payload)
+    elif isinstance(payload, DeckRegistered | DeckPolicySet | DecksPublished | DecksDiffer | DeckRuled):
+        _project_deck(session, event, entry, payload)
     elif isinstance(payload, ResultReported):  # and ResultCorrected, its subclass
         match = session.get(Match, (key, payload.round, payload.table))
         assert match is not None
@@ -604,6 +649,34 @@ def _project_claim(session: Session, entry: Entry, payload: ResultClaimed | Clai
         session.add(row)
     row.kind, row.key, row.text, row.confirms = kind, key, text, confirms
     row.last_lines, row.seq = " ".join(payload.last_lines), entry.seq
+
+
+def _project_deck(
+    session: Session, event: Event, entry: Entry, payload: DeckRegistered | DeckPolicySet | DecksPublished | DecksDiffer | DeckRuled
+) -> None:
+    if isinstance(payload, DeckPolicySet):
+        event.decks_policy, event.decks_deadline = payload.policy, payload.deadline
+    elif isinstance(payload, DecksPublished):
+        event.decks_published = True
+    elif isinstance(payload, DeckRegistered):
+        if event.decks_policy is None:  # the first list makes the event one that asks for lists (T-110)
+            event.decks_policy = "unpaired"
+        row = session.get(DeckList, (entry.event_id, payload.player))
+        if row is None:
+            row = DeckList(event_id=entry.event_id, player=payload.player)
+            session.add(row)
+        row.sha256, row.text, row.verdict, row.summary = payload.sha256, payload.text, payload.verdict, payload.summary
+        row.facets, row.problems = ENCODER.encode(payload.facets), ENCODER.encode(payload.problems)
+        row.seq, row.reason = entry.seq, payload.reason
+    elif isinstance(payload, DecksDiffer):
+        session.add(
+            DeckCheck(event_id=entry.event_id, seq=entry.seq, round=payload.round, table=payload.table,
+                      players=" ".join(sorted(payload.differences)), differences=ENCODER.encode(payload.differences))
+        )
+    else:
+        check = session.get(DeckCheck, (entry.event_id, payload.check))
+        assert check is not None, "a ruling names the refusal it settles"
+        check.ruled_seq, check.ruling = entry.seq, payload.reason
 
 
 def _set_result(match: Match, games: dict[str, int], draws: int, source: Source, reason: str | None, seq: int) -> None:

@@ -78,8 +78,13 @@ class Event(Base):
     registration_closes_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     registration_waitlist: Mapped[bool] = mapped_column(Boolean, server_default=true())  # a full event keeps a waitlist
     # Live tables (`create --tables`): "off" (results reported as before), "paper" (players record their own
-    # physical cards) or "digital" (the server deals from a committed seed). Service: tournament/service/tables.py.
+    # physical cards) or "digital" (the server deals from a committed seed). Service: tournament/service/livetable.py.
     tables: Mapped[str] = mapped_column(String(8), server_default="off")
+    # Deck lists (T-110): None while the event asks for none, else what befalls a player without a legal list at the
+    # deadline ("unpaired" or "dropped"); the deadline is round 1's pairing, or this time if it comes first.
+    decks_policy: Mapped[str | None] = mapped_column(String(16))
+    decks_deadline: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    decks_published: Mapped[bool] = mapped_column(Boolean, server_default=false())  # everyone may see every list
     last_seq: Mapped[int] = mapped_column(Integer)
     last_hash: Mapped[str] = mapped_column(HASH)
 
@@ -158,6 +163,40 @@ class JudgeCall(Base):
     text: Mapped[str] = mapped_column(String(200))  # the player's line; may be empty
     called_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     answered_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class DeckList(Base):
+    """A player's registered deck list: its text as registered (`sha256` of its UTF-8), and the referee's verdict
+    then (`legal` or `illegal`; `problems` and `facets` as msgspec JSON). `seq`: the entry that registered it."""
+
+    __tablename__ = "deck_lists"
+
+    event_id: Mapped[str] = mapped_column(ID, ForeignKey("events.id"), primary_key=True)
+    player: Mapped[str] = mapped_column(ID, primary_key=True)
+    sha256: Mapped[str] = mapped_column(HASH)
+    text: Mapped[str] = mapped_column(Text)
+    verdict: Mapped[str] = mapped_column(String(16))
+    summary: Mapped[str] = mapped_column(Text)
+    facets: Mapped[bytes] = mapped_column(LargeBinary)  # {facet: value}, the first the deck's kind
+    problems: Mapped[bytes] = mapped_column(LargeBinary)  # [schemas.deck.DeckProblem]
+    seq: Mapped[int] = mapped_column(Integer)
+    reason: Mapped[str | None] = mapped_column(String(500))  # a change after the deadline: the judge's reason
+
+
+class DeckCheck(Base):
+    """Game logs refused because a deck in them is not its player's registered list: the table waits in the judge
+    queue until a judge rules (`ruled_seq`, `ruling`). `differences`: {player: [schemas.deck.Difference]}, JSON."""
+
+    __tablename__ = "deck_checks"
+
+    event_id: Mapped[str] = mapped_column(ID, ForeignKey("events.id"), primary_key=True)
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)  # the entry that refused the logs
+    round: Mapped[int] = mapped_column(Integer)
+    table: Mapped[int] = mapped_column(Integer)
+    players: Mapped[str] = mapped_column(Text)  # whose decks differ, space-separated
+    differences: Mapped[bytes] = mapped_column(LargeBinary)
+    ruled_seq: Mapped[int | None] = mapped_column(Integer)
+    ruling: Mapped[str | None] = mapped_column(String(500))
 
 
 class Round(Base):
@@ -272,7 +311,9 @@ class Claim(Base):
     seq: Mapped[int] = mapped_column(Integer)  # the log entry that made it
 
 
-PROJECTION: tuple[type[Base], ...] = (Event, Player, Round, RoundBye, Match, GameLog, Pod, PodSeat, Claim, Waiting, JudgeCall)
+PROJECTION: tuple[type[Base], ...] = (
+    Event, Player, Round, RoundBye, Match, GameLog, Pod, PodSeat, Claim, Waiting, JudgeCall, DeckList, DeckCheck,
+)
 """The tables rebuilt from the log, in the order rows must be written."""
 
 

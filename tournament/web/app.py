@@ -33,7 +33,20 @@ from schemas.web import ErrorBody
 from tournament import service
 from tournament.output import pages
 from tournament.storage.db import first_line, make_engine, open_database
-from tournament.web import api, assets, headers, organiser, people, players, public, receipts
+from tournament.web import (
+    api,
+    assets,
+    decks,
+    desk,
+    headers,
+    organiser,
+    people,
+    players,
+    public,
+    receipts,
+    registration,
+    screen,
+)
 from tournament.web.common import Database, status_of, wants_json
 from tournament.web.views import referee_error
 
@@ -97,7 +110,10 @@ def create_app(db_url: str | None = None, *, csrf_secret: str | None = None) -> 
     environment = pages.environment()
     environment.globals["static"] = assets.url
     app = Litestar(
-        route_handlers=[*public.HANDLERS, *api.HANDLERS, *players.HANDLERS, *organiser.HANDLERS, *people.HANDLERS, assets.router()],
+        route_handlers=[
+            *public.HANDLERS, *api.HANDLERS, *players.HANDLERS, *organiser.HANDLERS, *people.HANDLERS, *desk.HANDLERS,
+            *decks.HANDLERS, *registration.HANDLERS, *screen.HANDLERS, assets.router(),
+        ],
         template_config=TemplateConfig(
             engine=JinjaTemplateEngine.from_environment(environment),
             engine_callback=lambda engine: engine.register_template_callable("form_key", receipts.form_key),

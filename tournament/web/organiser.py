@@ -18,7 +18,7 @@ from schemas.tournament import RoundInfo
 from schemas.web import ClockStart, Code, Extension, Joined, PlayerRef, Ruling, SignIn, TableClaims
 from tournament import service
 from tournament.service import export
-from tournament.web import receipts, views
+from tournament.web import decks, receipts, views
 from tournament.web.auth import client, identity, keep, organiser
 from tournament.web.common import json_post, public_url, reading, whole_number, whole_numbers
 from tournament.web.public import page
@@ -70,11 +70,13 @@ def admin_event(request: Request[Any, Any, Any], event_id: FromPath[str], r: Fro
             active=[p.name for p in everyone if p.dropped_round is None], everyone=[p.name for p in everyone],
             notice=shown.get("notice"), error=shown.get("error"), code=code, qr=views.qr(code.link) if code else None,
             ends_at=service.round_ends(session, event_id, event.rounds) if event.rounds else None,
-            hold=code is not None,  # no reload while a code is on screen: it is shown once
+            hold=code is not None, screen_notice=event.notice,  # no reload while a code is on screen: it is shown once
+            decks=decks.missing_lists(session, event),
+            calls=service.judge_calls(session, event_id),
         )
 
 
-def _acting(request: Request[Any, Any, Any], event_id: str, form: Any, action: Callable[[Session], str | Code]) -> Response[Any]:
+def acting(request: Request[Any, Any, Any], event_id: str, form: Any, action: Callable[[Session], str | Code]) -> Response[Any]:
     """One organiser form, once for its key, in one transaction; then the event's page, saying what happened."""
     who = organiser(request)
     key = receipts.given_key(form.get("_key"), "_key")
@@ -140,19 +142,19 @@ def new_code(request: Request[Any, Any, Any], session: Session, event_id: str, p
 @post("/admin/e/{event_id:str}/rule", include_in_schema=False)
 async def rule_form(request: Request[Any, Any, Any], event_id: FromPath[str]) -> Response[Any]:
     form = await request.form()
-    return await sync_to_thread(_acting, request, event_id, form, lambda s: settle(s, event_id, _form_ruling(form)))
+    return await sync_to_thread(acting, request, event_id, form, lambda s: settle(s, event_id, _form_ruling(form)))
 
 
 @post("/admin/e/{event_id:str}/pair", include_in_schema=False)
 async def pair_form(request: Request[Any, Any, Any], event_id: FromPath[str]) -> Response[Any]:
     form = await request.form()
-    return await sync_to_thread(_acting, request, event_id, form, lambda s: pair_next(s, event_id))
+    return await sync_to_thread(acting, request, event_id, form, lambda s: pair_next(s, event_id))
 
 
 @post("/admin/e/{event_id:str}/clock", include_in_schema=False)
 async def clock_form(request: Request[Any, Any, Any], event_id: FromPath[str]) -> Response[Any]:
     form = await request.form()
-    return await sync_to_thread(_acting, request, event_id, form, lambda s: start_clock(s, event_id, whole_number(form, "minutes")))
+    return await sync_to_thread(acting, request, event_id, form, lambda s: start_clock(s, event_id, whole_number(form, "minutes")))
 
 
 @post("/admin/e/{event_id:str}/extend", include_in_schema=False)
@@ -160,20 +162,20 @@ async def extend_form(request: Request[Any, Any, Any], event_id: FromPath[str]) 
     form = await request.form()
     reason = str(form.get("reason", "")).strip() or None
     return await sync_to_thread(
-        _acting, request, event_id, form, lambda s: extend_table(s, event_id, whole_number(form, "table"), whole_number(form, "minutes"), reason)
+        acting, request, event_id, form, lambda s: extend_table(s, event_id, whole_number(form, "table"), whole_number(form, "minutes"), reason)
     )
 
 
 @post("/admin/e/{event_id:str}/drop", include_in_schema=False)
 async def drop_form(request: Request[Any, Any, Any], event_id: FromPath[str]) -> Response[Any]:
     form = await request.form()
-    return await sync_to_thread(_acting, request, event_id, form, lambda s: drop_player(s, event_id, str(form.get("player", ""))))
+    return await sync_to_thread(acting, request, event_id, form, lambda s: drop_player(s, event_id, str(form.get("player", ""))))
 
 
 @post("/admin/e/{event_id:str}/code", include_in_schema=False)
 async def code_form(request: Request[Any, Any, Any], event_id: FromPath[str]) -> Response[Any]:
     form = await request.form()
-    return await sync_to_thread(_acting, request, event_id, form, lambda s: new_code(request, s, event_id, str(form.get("player", ""))))
+    return await sync_to_thread(acting, request, event_id, form, lambda s: new_code(request, s, event_id, str(form.get("player", ""))))
 
 
 # The JSON twins (an `Idempotency-Key` header makes a repeat get the first answer) -------------------

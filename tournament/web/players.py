@@ -22,7 +22,8 @@ from sqlalchemy.orm import Session
 
 from schemas.web import Confirmation, Joined, MatchView, ResultClaim, SignIn, TableClaims
 from tournament import service
-from tournament.web import receipts, views
+from tournament.output import people as people_text
+from tournament.web import decks, desk, receipts, views
 from tournament.web.auth import COOKIE, client, forget, identity, keep, player
 from tournament.web.common import json_post, reading, whole_number, whole_numbers, writing
 from tournament.web.public import page
@@ -99,9 +100,11 @@ def me(request: Request[Any, Any, Any], r: FromQuery[str] = "") -> Response[Any]
     shown = receipts.shown(request, r, receipts.owner_of(who))
     with reading(request) as session:
         event = service.get_event(session, who.event_id)
-        view = views.match_view(session, who.event_id, who.player)
-        return page(request, "me", session, event, view=view, names=views.names(session, who.event_id),
-                    notice=shown.get("notice"), error=shown.get("error"), refused=shown.get("refused"))
+        mine = desk.my_event(session, who.event_id, who.player)
+        view = None if mine.state in ("waiting", "left") else views.match_view(session, who.event_id, who.player)
+        return page(request, "me", session, event, view=view, my=mine, names=views.names(session, who.event_id), result=people_text.match_text,
+                    notice=shown.get("notice"), error=shown.get("error"), refused=shown.get("refused"),
+                    deck=decks.my_deck(session, event, who.player))
 
 
 def _run(session: Session, who: service.Identity, action: str, **kwargs: Any) -> service.TableState:
@@ -113,6 +116,7 @@ def _run(session: Session, who: service.Identity, action: str, **kwargs: Any) ->
 
 def _said(state: str) -> str:
     return "The result is in: everyone at the table agrees." if state == "done" else (
+        "A deck in the game logs is not its player's registered list: a judge will rule." if state == "decks" else
         "The claims at your table differ: a judge will decide." if state == "disputed" else
         "Saved. The other player(s) at your table must confirm it."
     )
@@ -187,7 +191,7 @@ def _answer(request: Request[Any, Any, Any], action: str, **kwargs: Any) -> Resp
     event_id = who.event_id
 
     def change(session: Session) -> TableClaims:
-        return views.table_claims(session, service.get_event(session, event_id), _run(session, who, action, **kwargs))
+        return views.table_claims(session, service.get_event(session, event_id), _run(session, who, action, **kwargs), who.player)
 
     return receipts.api_change(request, receipts.owner_of(who), change)
 

@@ -9,6 +9,7 @@ import segno
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from schemas.deck import Difference
 from schemas.tournament import EventInfo, RoundInfo, TableRow
 from schemas.web import Claim, MatchView, RefereeError, Seat, TableClaims, Version
 from tournament import service
@@ -35,7 +36,7 @@ def current_round(session: Session, event: Event) -> RoundInfo | None:
     return export.round_info(session, event.id, event.rounds) if event.rounds else None
 
 
-def _folded(text: str) -> str:
+def folded(text: str) -> str:
     """For matching what someone types: no accents, no zero-width or format characters, no case ("jose" finds José)."""
     text = unicodedata.normalize("NFKD", text)
     return "".join(c for c in text if not unicodedata.combining(c) and unicodedata.category(c) != "Cf").casefold().strip()
@@ -43,7 +44,7 @@ def _folded(text: str) -> str:
 
 def seats(session: Session, event: Event, query: str) -> list[Seat]:
     """Find your seat: players of the current round whose id or name contains `query`, with their table."""
-    wanted = _folded(query)
+    wanted = folded(query)
     if not wanted or not event.rounds:
         return []
     shown = names(session, event.id)
@@ -52,26 +53,32 @@ def seats(session: Session, event: Event, query: str) -> list[Seat]:
     tables: dict[str, TableRow] = {p: row for row in info.tables for p in row.players}
     resting = {*([info.bye] if info.bye else []), *info.advanced}
     found = []
-    for player, name in sorted(shown.items(), key=lambda item: _folded(item[1])):
-        if wanted in _folded(player) or wanted in _folded(name):
+    for player, name in sorted(shown.items(), key=lambda item: folded(item[1])):
+        if wanted in folded(player) or wanted in folded(name):
             found.append(Seat(player, name, tables.get(player), bye=player in resting))
     return found[:MAX_SEATS]
 
 
-def by_name(info: RoundInfo, shown: dict[str, str]) -> list[tuple[str, str, str]]:
-    """Pairings by name: (player, table, opponents), alphabetically by the name people read."""
-    rows = []
+def seated(info: RoundInfo, shown: dict[str, str]) -> list[tuple[str, int | None, list[str]]]:
+    """The round by name: (name, table or None for a bye, the opponents' names), alphabetically by name."""
+    rows: list[tuple[str, int | None, list[str]]] = []
     for row in info.tables:
         for player in row.players:
-            others = ", ".join(shown.get(p, p) for p in row.players if p != player)
-            label = "bye" if row.source == "bye" else str(row.table)
-            rows.append((shown.get(player, player), label, others))
-    rows += [(shown.get(p, p), "bye", "") for p in [*([info.bye] if info.bye else []), *info.advanced]]
-    return sorted(rows, key=lambda r: _folded(r[0]))
+            others = [shown.get(p, p) for p in row.players if p != player]
+            rows.append((shown.get(player, player), None if row.source == "bye" else row.table, others))
+    rows += [(shown.get(p, p), None, []) for p in [*([info.bye] if info.bye else []), *info.advanced]]
+    return sorted(rows, key=lambda r: folded(r[0]))
 
 
-def table_claims(session: Session, event: Event, state: service.TableState) -> TableClaims:
-    """A table of the current round with its claims, as the player's page and the organiser's show it."""
+def by_name(info: RoundInfo, shown: dict[str, str]) -> list[tuple[str, str, str]]:
+    """Pairings by name as the round page's table: (player, table or "bye", opponents)."""
+    return [(name, "bye" if table is None else str(table), ", ".join(others)) for name, table, others in seated(info, shown)]
+
+
+def table_claims(session: Session, event: Event, state: service.TableState, viewer: str | None = None) -> TableClaims:
+    """A table of the current round with its claims, as the player's page and the organiser's show it. A player
+    (`viewer`) is shown only their own deck's differences: the other side names the opponent's registered
+    cards, which are private until the lists are published (T-116)."""
     table = state.table
     shown, ends = names(session, event.id), service.round_ends(session, event.id, table.round)
     if table.pod:
@@ -83,14 +90,19 @@ def table_claims(session: Session, event: Event, state: service.TableState) -> T
         Claim(c.player, c.text, c.key, c.kind, c.confirms, c.last_lines.split())  # type: ignore[arg-type]
         for c in state.claims
     ]
-    return TableClaims(row, state.state, claims)  # type: ignore[arg-type]
+    refused: dict[str, list[Difference]] = {}
+    for check in state.checks:
+        for player, found in service.decoded(check).items():
+            if viewer is None or viewer == player:
+                refused.setdefault(player, []).extend(found)
+    return TableClaims(row, state.state, claims, refused)  # type: ignore[arg-type]
 
 
 def match_view(session: Session, event_id: str, player: str) -> MatchView:
     event = service.get_event(session, event_id)
     seat = service.seat_of(session, event, player)
     if seat is not None:
-        return MatchView(event_id, player, event.rounds, table_claims(session, event, service.state_of(session, seat, event_id)))
+        return MatchView(event_id, player, event.rounds, table_claims(session, event, service.state_of(session, seat, event_id), player))
     info = current_round(session, event)  # a bye, or not paired: only then is the whole round read
     resting = info is not None and player in {*([info.bye] if info.bye else []), *info.advanced, *info.byes}
     return MatchView(event_id, player, event.rounds, None, bye=resting)

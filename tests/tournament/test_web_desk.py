@@ -1,0 +1,133 @@
+"""Players help themselves, in real headless Chromium at phone width (390 px) against a real server (issue 26):
+a judge call reaches the organiser's page and is answered; a drop takes a confirmation. Each page stays right
+through two refreshes after its form (nothing is sent twice), and each is screenshot-checked."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from tests.tournament.webkit import (
+    HOSTILE_PERSON,
+    ORGANISER_TOKEN,
+    codes,
+    database,
+    make_event,
+    serving,
+    tables,
+)
+from tournament.storage.models import LogEntry
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> str:
+    return f"sqlite:///{tmp_path / 'tournament.db'}"
+
+
+def entries(db: str, kind: str) -> int:
+    with database(db) as engine, Session(engine) as session:
+        return session.scalar(select(func.count()).select_from(LogEntry).filter_by(event_id="ev", type=kind)) or 0
+
+
+def join(page: Any, base: str, code: str) -> None:
+    page.goto(f"{base}/join#code={code}")
+    page.wait_for_url(f"{base}/me")
+
+
+def organiser_signs_in(page: Any, base: str) -> None:
+    page.goto(f"{base}/admin")
+    page.fill("#token", ORGANISER_TOKEN)
+    page.click("button:has-text('Sign in')")
+
+
+def looks_right(page: Any, shot: Path) -> None:
+    """Nothing wider than the phone, no script from a name ran, and the screenshot is not blank."""
+    from PIL import Image, ImageStat
+
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), f"{page.url} is wider than the phone"
+    assert page.evaluate("window.__injected === undefined"), "no script ran from a name"
+    page.screenshot(path=str(shot), full_page=True)
+    image = Image.open(io.BytesIO(shot.read_bytes())).convert("L")
+    assert image.width == 390 and max(ImageStat.Stat(image).stddev) > 20, f"{shot.name} is blank"
+
+
+def refreshed_twice(page: Any, check: Any) -> None:
+    for _ in range(2):
+        page.reload()
+        check()
+
+
+def test_a_judge_call_reaches_the_organiser_who_answers_it(page: Any, second: Any, db: str, tmp_path: Path) -> None:
+    make_event(db, display={"ann": HOSTILE_PERSON})
+    keys = codes(db)
+    (a, _b), _ = tables(db)
+    with serving(db) as base:
+        join(page, base, keys[a])
+        page.fill("#call input[name=text]", "my opponent's deck has 41 cards")
+        page.click("button:has-text('Call a judge to table 1')")
+        page.wait_for_url(f"{base}/me?r=*")
+        assert page.locator("[role=status]").first.inner_text() == "A judge is called to table 1 (call 1)."
+
+        def open_on_my_page() -> None:
+            assert "is open: a judge is on the way" in page.locator("#my-call").inner_text()
+            assert page.locator("#call").count() == 0, "no second call while one is open"
+
+        refreshed_twice(page, open_on_my_page)
+        assert entries(db, "judge_called") == 1
+        looks_right(page, tmp_path / "me-call.png")
+
+        organiser_signs_in(second, base)
+        second.goto(f"{base}/admin/e/ev")
+        alert = second.locator("#open-calls")
+        assert alert.get_attribute("role") == "alert"
+        colours = alert.evaluate("e => [getComputedStyle(e).borderLeftColor, getComputedStyle(e).backgroundColor]")
+        assert colours == ["rgb(220, 38, 38)", "rgb(254, 242, 242)"], "the alert is red (the stylesheet's --bad-line and --bad-wash)"
+        assert "1 open judge call" in alert.inner_text() and "41 cards" in alert.inner_text()
+        looks_right(second, tmp_path / "admin-call.png")
+        alert.locator("button:has-text('Answered')").click()
+        second.wait_for_url(f"{base}/admin/e/ev?r=*")
+        assert second.locator("[role=status]").first.inner_text() == "call 1 (table 1) answered"
+        refreshed_twice(second, lambda: second.locator("#open-calls").count() == 0 or pytest.fail("the call is answered"))
+        assert entries(db, "call_answered") == 1
+        second.click("text=Judge calls")
+        assert "41 cards" in second.locator("main ul").last.inner_text()
+        looks_right(second, tmp_path / "calls.png")
+
+        page.reload()
+        assert page.locator("#my-call").count() == 0 and page.locator("#call").count() == 1
+
+
+def test_a_player_drops_after_a_confirmation(page: Any, db: str, tmp_path: Path) -> None:
+    make_event(db)
+    keys = codes(db)
+    (a, b), _ = tables(db)
+    with serving(db) as base:
+        join(page, base, keys[a])
+        page.click("#drop-link")
+        assert page.locator("h1").inner_text() == "Drop from the event?"
+        assert "still needs its result" in page.locator(".box").inner_text()
+        looks_right(page, tmp_path / "drop-confirm.png")
+        page.click("text=No, back to my page")
+        assert page.url == f"{base}/me" and entries(db, "player_dropped") == 0
+        page.click("#drop-link")
+        page.click("button:has-text('Yes, drop me')")
+        page.wait_for_url(f"{base}/me?r=*")
+
+        def dropped() -> None:
+            assert page.locator("[role=status]").first.inner_text().startswith("You are dropped after round 1")
+            assert "You dropped after round 1" in page.locator("#standing").inner_text()
+            assert page.locator("#drop-link").count() == 0
+
+        dropped()
+        refreshed_twice(page, dropped)
+        assert entries(db, "player_dropped") == 1
+        rows = page.locator("#my-tables tbody tr").all_inner_texts()
+        assert rows == [f"1\t1\tplaying against {b}"]
+        looks_right(page, tmp_path / "me-dropped.png")

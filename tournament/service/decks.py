@@ -1,0 +1,373 @@
+"""Deck lists (issue 25): registered before the event, judged by the referee, compared with every game's decks.
+
+A list is registered as text (`tournament deck`, `decks --from`, a player's
+form on `tournament serve`): the referee reads it (a list that cannot be read
+is refused, naming its line) and judges it; the entry keeps the text, its
+SHA-256 and the verdict, so `verify` rebuilds every list. An event asks for
+lists from its first list or its first policy (T-110). Until the deadline a
+player may replace their list; after it, only with a judge's reason (T-112).
+At the deadline a player without a legal list is not paired, or dropped,
+as the event's policy says (T-113). Every game log that reaches the event is
+compared with its players' lists (`differences`); a difference refuses it
+into the judge queue (`refuse`; the ruling is `claims.rule_decks`).
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+import msgspec
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from referee.deckcheck import game_differences
+from referee.decks import BOM, LIST_LIMIT, DeckMalformed, DeckRules, read, verdict_of
+from referee.rulesets import get as get_ruleset
+from schemas.deck import DeckProblem, Difference
+from schemas.tournament import DeckEntry, Metagame
+from tournament.formats.metagame import Outcome, kinds_of
+from tournament.service.errors import Conflict, NotFound, Usage
+from tournament.service.queries import get_event, lock_event, players
+from tournament.storage.eventlog import (
+    DeckPolicySet,
+    DeckRegistered,
+    DecksDiffer,
+    DecksPublished,
+    GameRecord,
+    PlayerDropped,
+    append,
+    append_many,
+)
+from tournament.storage.models import DeckCheck, DeckList, Event, Match, Player, PodSeat
+
+POLICIES = ("unpaired", "dropped")
+
+
+@dataclass(frozen=True)
+class Submitted:
+    """A list as it came in: where from (`source`, for errors: a file, a CSV line), whose, and its bytes."""
+
+    source: str
+    player: str
+    data: bytes
+    line: int = 0  # the CSV line the list starts on (its own lines count from there); 0: a file of its own
+
+    @property
+    def where(self) -> str:
+        return f"{self.source} line {self.line}" if self.line else self.source
+
+
+@dataclass(frozen=True)
+class DeckStatus:
+    """A player's list as the event knows it: `verdict` is `legal`, `illegal` or `none` (no list yet)."""
+
+    player: str
+    name: str
+    verdict: str
+    summary: str = ""
+    facets: dict[str, str] | None = None
+    problems: list[DeckProblem] | None = None
+    sha256: str | None = None
+    text: str | None = None
+    dropped: bool = False
+
+
+def rules_for(event: Event) -> DeckRules[Any]:
+    """The event's game's deck rules; Usage for a game played with a fixed deck (no list to register)."""
+    ruleset = get_ruleset(event.ruleset)
+    rules = ruleset.deck_rules()
+    if rules is None:
+        raise Usage(f"{event.id!r} plays {event.ruleset}, which is played with {ruleset.fixed_deck}: there is no deck list to register")
+    return rules
+
+
+def deadline_passed(event: Event, now: datetime | None = None) -> bool:
+    """Round 1 is paired, or the organiser's deadline time is past (T-112)."""
+    if event.rounds > 0:
+        return True
+    if event.decks_deadline is None:
+        return False
+    deadline = event.decks_deadline if event.decks_deadline.tzinfo else event.decks_deadline.replace(tzinfo=UTC)
+    return (now or datetime.now(UTC)) >= deadline
+
+
+def _entry(event: Event, rules: DeckRules[Any], item: Submitted, reason: str | None) -> DeckRegistered:
+    """The entry registering one list, after reading and judging it; Usage names the file, line and field."""
+    if len(item.data) > LIST_LIMIT:
+        raise Usage(f"{item.where}: the list holds {len(item.data):,} bytes; a deck list is at most {LIST_LIMIT:,} (1 MiB)")
+    try:
+        deck = read(item.data, rules)
+    except DeckMalformed as exc:
+        if item.line:  # a list in a CSV cell: its lines are the file's from the cell's
+            exc.line = item.line + (exc.line or 1) - 1
+        raise Usage(exc.where(item.source)) from None
+    text = item.data.decode("utf-8").removeprefix(BOM)  # read() decoded it already: a BOM is dropped (T-111)
+    verdict = verdict_of(event.ruleset, rules, deck)
+    return DeckRegistered(
+        item.player, hashlib.sha256(text.encode()).hexdigest(), text, "legal" if verdict.verdict == "legal" else "illegal",
+        verdict.summary or "", verdict.facets, verdict.problems, reason,
+    )
+
+
+def register_lists(session: Session, event_id: str, items: Sequence[Submitted], reason: str | None = None) -> list[DeckStatus]:
+    """Register (or replace) lists, every one or none: the first bad one is named and nothing is written.
+
+    A list the same as the player's registered one changes nothing. After the deadline a change needs `reason`.
+    """
+    event = lock_event(session, event_id)
+    rules = rules_for(event)
+    reason = reason.strip() if reason and reason.strip() else None
+    if deadline_passed(event) and reason is None:
+        raise Conflict(
+            f"the deck deadline of {event_id!r} has passed ({_deadline_text(event)}): a list changes now only with a judge's --reason"
+        )
+    known = {p.name: p for p in players(session, event_id)}
+    current = {row.player: row.sha256 for row in session.scalars(select(DeckList).filter_by(event_id=event_id))}
+    entries: dict[str, DeckRegistered] = {}
+    for item in items:
+        if item.player not in known:
+            raise NotFound(f"{item.where}: {item.player!r} is not a player of {event_id!r}")
+        if item.player in entries:
+            raise Usage(f"{item.where}: a second list for {item.player!r}")
+        if known[item.player].dropped_round is not None:
+            raise Conflict(f"{item.where}: {item.player!r} has dropped from {event_id!r}")
+        entries[item.player] = _entry(event, rules, item, reason)
+    fresh = [e for e in entries.values() if current.get(e.player) != e.sha256]
+    if fresh:
+        append_many(session, event.id, fresh)
+    return statuses(session, event_id, [e.player for e in entries.values()])
+
+
+def lists_from_folder(folder: Iterable[tuple[str, bytes]]) -> list[Submitted]:
+    """A folder's files as lists: `PLAYER.txt` or `PLAYER.json` (the name without its suffix is the player's id)."""
+    items = []
+    for name, data in sorted(folder):
+        stem, dot, suffix = name.rpartition(".")
+        if not dot or suffix.lower() not in ("txt", "json", "dek", "deck"):
+            continue  # notes and other files beside the lists
+        items.append(Submitted(name, stem, data))
+    if not items:
+        raise Usage("the folder holds no lists: name each PLAYER.txt (or .json), after the player's id")
+    return items
+
+
+def lists_from_csv(data: bytes, source: str) -> list[Submitted]:
+    """A CSV file with a header naming `player` and `list` (the list's text in one cell, line breaks and all)."""
+    if len(data) > LIST_LIMIT * 64:
+        raise Usage(f"{source}: {len(data):,} bytes is more than a CSV file of lists may hold ({LIST_LIMIT * 64:,})")
+    try:
+        text = data.decode("utf-8").removeprefix(BOM)
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise Usage(f"{source} line {line}: not UTF-8 text; save it as UTF-8 CSV") from None
+    reader = csv.reader(io.StringIO(text, newline=""))
+    try:
+        header = [h.strip().lower() for h in next(reader)]
+    except StopIteration:
+        raise Usage(f"{source}: the file is empty; its first line names the columns player,list") from None
+    except csv.Error as exc:
+        raise Usage(f"{source} line 1: {exc}") from None
+    if "player" not in header or "list" not in header:
+        raise Usage(f"{source} line 1, field header: the columns are player,list (found {','.join(header)})")
+    at_player, at_list = header.index("player"), header.index("list")
+    items, line = [], reader.line_num + 1
+    try:
+        for row in reader:
+            start, line = line, reader.line_num + 1
+            if not any(cell.strip() for cell in row):
+                continue
+            if len(row) != len(header):
+                raise Usage(f"{source} line {start}: {len(row)} fields, not {len(header)}")
+            player = row[at_player].strip()
+            if not player:
+                raise Usage(f"{source} line {start}, field player: empty")
+            items.append(Submitted(source, player, row[at_list].encode(), start))
+    except csv.Error as exc:
+        raise Usage(f"{source} line {line}: {exc}") from None
+    return items
+
+
+def set_policy(session: Session, event_id: str, policy: str, deadline: datetime | None) -> Event:
+    """The organiser's deck rules: the policy (T-113) and the deadline's time (None: round 1's pairing)."""
+    event = lock_event(session, event_id)
+    rules_for(event)
+    if policy not in POLICIES:
+        raise Usage(f"--policy must be one of {', '.join(POLICIES)}, not {policy!r}")
+    if event.rounds > 0:
+        raise Conflict(f"{event_id!r} has paired round 1: its deck deadline is past, and its policy applied")
+    if deadline is not None and deadline.tzinfo is None:
+        raise Usage("--deadline needs its time zone (2026-12-05T09:30+01:00, or ...Z for UTC)")
+    append(session, event.id, DeckPolicySet(policy, deadline))  # type: ignore[arg-type]
+    return event
+
+
+def publish(session: Session, event_id: str) -> bool:
+    """Make every list public; False when they were already."""
+    event = lock_event(session, event_id)
+    rules_for(event)
+    if event.decks_published:
+        return False
+    append(session, event.id, DecksPublished())
+    return True
+
+
+def statuses(session: Session, event_id: str, only: Sequence[str] | None = None) -> list[DeckStatus]:
+    """Every player's list (or `only` these players'), by player id."""
+    rows = {row.player: row for row in session.scalars(select(DeckList).filter_by(event_id=event_id))}
+    found = []
+    for player in players(session, event_id):
+        if only is not None and player.name not in only:
+            continue
+        row = rows.get(player.name)
+        dropped = player.dropped_round is not None
+        if row is None:
+            found.append(DeckStatus(player.name, player.display_name, "none", dropped=dropped))
+            continue
+        found.append(
+            DeckStatus(
+                player.name, player.display_name, row.verdict, row.summary, msgspec.json.decode(row.facets, type=dict[str, str]),
+                msgspec.json.decode(row.problems, type=list[DeckProblem]), row.sha256, row.text, dropped,
+            )
+        )
+    return found
+
+
+def without_legal_list(session: Session, event: Event) -> set[str]:
+    """The active players with no legal list, once the event asks for lists and its deadline has passed (or is
+    being passed: pairing round 1 passes it); empty otherwise."""
+    if event.decks_policy is None:
+        return set()
+    legal = set(session.scalars(select(DeckList.player).filter_by(event_id=event.id, verdict="legal")))
+    active = session.scalars(select(Player.name).filter_by(event_id=event.id, dropped_round=None))
+    return {name for name in active if name not in legal}
+
+
+def apply_policy(session: Session, event: Event) -> list[str]:
+    """Before a round is paired: with the `dropped` policy (or in a bracket or round robin, whose seeds cannot
+    leave a player out for a round: T-113), drop each active player without a legal list; return them."""
+    dropping = event.decks_policy == "dropped" or event.format in ("single", "double", "roundrobin")
+    missing = sorted(without_legal_list(session, event)) if dropping else []
+    if missing:
+        append_many(session, event.id, [PlayerDropped(name) for name in missing])
+    return missing
+
+
+def _deadline_text(event: Event) -> str:
+    if event.rounds > 0:
+        return "round 1 is paired"
+    assert event.decks_deadline is not None
+    return f"it was {event.decks_deadline:%Y-%m-%d %H:%M %Z}".rstrip()
+
+
+# -- every game log against the lists ------------------------------------------------------------
+
+
+def differences(session: Session, event: Event, logs: Sequence[bytes]) -> dict[str, list[Difference]]:
+    """Each player whose deck in one of `logs` is not their registered list, with the differences card by card
+    (a player without a list is not compared: the policy dealt with them). What a live table calls too."""
+    if event.decks_policy is None or not logs:
+        return {}
+    rows = session.scalars(select(DeckList).filter_by(event_id=event.id))
+    registered = {row.player: row.text.encode() for row in rows}
+    found: dict[str, list[Difference]] = {}
+    for data in logs:
+        for player, changed in game_differences(data, registered).items():
+            seen = found.setdefault(player, [])
+            seen += [d for d in changed if d not in seen]
+    return found
+
+
+def refuse(
+    session: Session, event: Event, round_number: int, table: int, found: dict[str, list[Difference]], records: list[GameRecord]
+) -> DeckCheck:
+    """Log the refusal of a table's logs for their decks: the table waits in the judge queue (T-114). The same
+    refusal again (the same logs sent twice) adds nothing: the table's open check stands."""
+    encoded = msgspec.json.encode(found)
+    for standing in session.scalars(select(DeckCheck).filter_by(event_id=event.id, round=round_number, table=table, ruled_seq=None)):
+        if standing.differences == encoded:
+            return standing
+    entry = append(session, event.id, DecksDiffer(round_number, table, found, records))
+    check = session.get(DeckCheck, (event.id, entry.seq))
+    assert check is not None
+    return check
+
+
+def open_checks(session: Session, event_id: str) -> list[DeckCheck]:
+    """The refusals no judge has ruled on yet, oldest first."""
+    get_event(session, event_id)
+    query = select(DeckCheck).filter_by(event_id=event_id, ruled_seq=None).order_by(DeckCheck.seq)
+    return list(session.scalars(query))
+
+
+def decoded(check: DeckCheck) -> dict[str, list[Difference]]:
+    """A refusal's differences, by player."""
+    return msgspec.json.decode(check.differences, type=dict[str, list[Difference]])
+
+
+def difference_lines(found: dict[str, list[Difference]]) -> list[str]:
+    """The differences as lines for people: `ann: Dodge Roll: in the game (...), not registered`."""
+    return [f"{player}: {d.message}" for player in sorted(found) for d in found[player]]
+
+
+# -- what the lists show --------------------------------------------------------------------------
+
+
+def entry_of(status: DeckStatus, *, whole: bool) -> DeckEntry:
+    """A player's list as the wire shows it; `whole`: with its text and SHA-256 (its player, the organiser, or
+    published lists)."""
+    facets = status.facets or {}
+    return DeckEntry(
+        status.player, status.name, status.verdict, status.summary,  # type: ignore[arg-type]
+        next(iter(facets.values()), None), facets, status.problems or [],
+        status.sha256 if whole else None, status.text if whole else None, status.dropped,
+    )
+
+
+def may_see(event: Event, viewer: str | None, organiser: bool, player: str) -> bool:
+    """Whether a list may be shown whole: published lists to everyone; before, only to its player and the
+    organiser (the judges act through the organiser's session). T-116."""
+    return event.decks_published or organiser or viewer == player
+
+
+def metagame(session: Session, event_id: str) -> Metagame:
+    """The kinds of deck the event's players brought (their legal lists' main facet), with each kind's record."""
+    event = get_event(session, event_id)
+    rules_for(event)
+    rows = list(session.scalars(select(DeckList).filter_by(event_id=event_id, verdict="legal")))
+    decks: dict[str, tuple[str, str]] = {}
+    facet = ""
+    for row in rows:
+        facets = msgspec.json.decode(row.facets, type=dict[str, str])
+        values = list(facets.items())
+        if values:
+            facet = values[0][0]
+            decks[row.player] = (values[0][1], values[1][1] if len(values) > 1 else "")
+    tables: list[dict[str, Outcome]] = []
+    for match in session.scalars(select(Match).filter_by(event_id=event_id).where(Match.games_a.is_not(None))):
+        a, b = match.games_a or 0, match.games_b or 0
+        tables.append({match.player_a: _outcome(a, b), match.player_b: _outcome(b, a)})
+    pods: dict[tuple[int, int], dict[str, int]] = {}
+    for seat in session.scalars(select(PodSeat).filter_by(event_id=event_id).where(PodSeat.place.is_not(None))):
+        pods.setdefault((seat.round, seat.table), {})[seat.player] = seat.place or 0
+    for places in pods.values():
+        if len(places) > 1:
+            firsts = sum(1 for p in places.values() if p == 1)
+            tables.append({p: ("win" if firsts == 1 else "draw") if place == 1 else "loss" for p, place in places.items()})
+    cut = set()
+    if event.format == "swiss" and event.bracket_round is not None:
+        cut = set(session.scalars(select(Player.name).filter_by(event_id=event_id).where(Player.seed.is_not(None))))
+    active = [p for p in players(session, event_id) if p.dropped_round is None or p.name in decks]
+    return Metagame(
+        event.id, event.name, event.ruleset, facet or "kind", len(active), sum(1 for p in active if p.name not in decks),
+        len(cut), kinds_of(decks, tables, cut),
+    )
+
+
+def _outcome(mine: int, theirs: int) -> Outcome:
+    return "win" if mine > theirs else "loss" if mine < theirs else "draw"
