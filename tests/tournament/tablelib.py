@@ -50,7 +50,7 @@ def any_legal(view: TableView, rng: random.Random) -> dict[str, Any]:
     return rng.choice(view.legal)
 
 
-def play_game(engine: Engine, *, table: int = 1, seed: int = 1, limit: int = 5000, event: str = "ev",
+def play_game(engine: Engine, *, table: int = 1, seed: int = 1, limit: int = 400, event: str = "ev",
               choose: Chooser = any_legal) -> TableView:
     """Each player to act records one of the records their view offers, until the game being played ends (the
     judge calls time if it runs past `limit`); every player confirms the last line. The final judge's view."""
