@@ -39,7 +39,7 @@ class TableView(msgspec.Struct, forbid_unknown_fields=True):
 
     `seq` is the head of the game shown (an append names it as `after`); `records` are those after `since`
     (all of them from 0), each as the seat may see it. `legal`: the records this seat may make now, at most
-    `legal_shown`, with `legal_more` counting the rest (then the recorder's form takes a record typed in);
+    200, with `legal_more` counting the rest (up to 1,000) (then the recorder's form takes a record typed in);
     in a digital game a draw is offered once per kind, and the server deals its card. `match_over`: the
     match is decided; `reported`: its result went to the standings."""
 

@@ -58,6 +58,7 @@ from tournament.storage.models import DeckList, Event, LiveGame, LiveLine, LiveW
 
 MODES = ("off", "paper", "digital")
 LEGAL_SHOWN = 200  # records a seat is offered at most; past that the recorder's form takes one typed in
+LEGAL_COUNTED = 1000  # the rest are counted this far (a block or a payment can have millions of ways)
 CACHED_GAMES = 512  # games kept as they stand, per process (a kept game is a few hundred KiB at most)
 TABLE_RULE = "T-81"  # who may make which record at a live table (tournament/README.md, "Tables")
 
@@ -424,7 +425,10 @@ def results(session: Session, seat: Seating) -> list[tuple[LiveGame, Any]]:
 
 def match_decided(session: Session, seat: Seating) -> bool:
     """Whether the games played so far decide the table's match (a pod: its one game is over)."""
-    played = results(session, seat)
+    return _decided(seat, results(session, seat))
+
+
+def _decided(seat: Seating, played: list[tuple[LiveGame, Any]]) -> bool:
     if seat.pod:
         return bool(played) and played[0][0].over
     wins = dict.fromkeys(seat.players, 0)
@@ -454,8 +458,9 @@ def options(live: Live, game: LiveGame, seat: Seat) -> tuple[list[dict[str, Any]
         return [], 0
     if seat == JUDGE:
         return [{"type": "time", "by": JUDGE}, *({"type": "game_loss", "by": JUDGE, "player": p} for p in live.header.players)], 0
-    if seat is None or seat in game.bots.split():
-        return [], 0
+    to_act = ruleset.to_act(state)
+    if seat is None or seat in game.bots.split() or (seat not in to_act and CHANCE not in to_act):
+        return [], 0  # not theirs to act: the game's legal listing (combinatorial in some games) is not walked
     shown: list[dict[str, Any]] = []
     kinds: set[bytes] = set()
     more = 0
@@ -471,7 +476,7 @@ def options(live: Live, game: LiveGame, seat: Seat) -> tuple[list[dict[str, Any]
             shown.append(data)
         else:
             more += 1
-            if more >= 10_000:
+            if more >= LEGAL_COUNTED:
                 break
     return shown, more
 
@@ -497,7 +502,9 @@ def view(session: Session, event_id: str, table: int, seat: Seat, *, since: int 
     if not chosen:
         raise NotFound(f"table {placed.table} has no game {game_number}")
     game = chosen[-1]
-    live = _judged(session, game)
+    decided = _decided(placed, played)
+    reported = _reported(session, placed)
+    live = _judged(session, game)  # taken from the cache until kept again: nothing else may use it meanwhile
     ruleset, state = live.ruleset, live.replay.state
     legal, more = options(live, game, seat)
     result = ruleset.result(state)
@@ -509,8 +516,6 @@ def view(session: Session, event_id: str, table: int, seat: Seat, *, since: int 
         GameSummary(g.game, g.seq, bool(g.over), list(r.winners) if r is not None else None, r.reason if r is not None else None)
         for g, r in played
     ]
-    decided = match_decided(session, placed)
-    reported = _reported(session, placed)
     _keep(session, live)
     return TableView(
         placed.event.id, placed.round, placed.table, game.mode, placed.event.ruleset, placed.players, seat,  # type: ignore[arg-type]
