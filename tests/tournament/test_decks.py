@@ -106,8 +106,17 @@ def test_t112_a_deadline_time_and_the_policy_after_round_1(db_url: str, tmp_path
     cli(db_url, "decks", "ev", "--deadline", "2020-01-01T09:00Z")
     refused = cli(db_url, "decks", "ev", "--from", str(folder), code=service.EXIT_CONFLICT)
     assert "deadline" in refused.stderr
+    from datetime import UTC, datetime, timedelta, timezone
+
+    # half an hour ago, written in a zone five hours east: its wall clock reads hours ahead, and it is past all the same
+    east = (datetime.now(UTC) - timedelta(minutes=30)).astimezone(timezone(timedelta(hours=5)))
+    cli(db_url, "decks", "ev", "--deadline", east.strftime("%Y-%m-%dT%H:%M%z"))
+    cli(db_url, "decks", "ev", "--from", str(folder), code=service.EXIT_CONFLICT)
     assert status(db_url) == dict.fromkeys(PLAYERS, "none")
-    cli(db_url, "decks", "ev", "--deadline", "2099-01-01T09:00+01:00")
+    cli(db_url, "decks", "ev", "--policy", "dropped")
+    said = cli(db_url, "decks", "ev", "--deadline", "2099-01-01T09:00+01:00").stdout
+    assert "is dropped; the deadline is 2099-01-01 08:00 UTC" in said, said  # the policy stays; the time in UTC
+    assert "is unpaired; the deadline is 2099-01-01 08:00 UTC" in cli(db_url, "decks", "ev", "--policy", "unpaired").stdout
     cli(db_url, "decks", "ev", "--from", str(folder))
     cli(db_url, "pair", "ev")
     assert "round 1" in cli(db_url, "decks", "ev", "--policy", "dropped", code=service.EXIT_CONFLICT).stderr
@@ -317,3 +326,37 @@ def test_t115_a_pod_refused_for_a_deck_and_ruled_by_default(db_url: str, tmp_pat
     others = [places[p] for p in seats if p != offender]
     assert places[offender] == 4 and max(others) <= 3 and min(others) == 1  # last; the others as the log placed them
     cli(db_url, "verify", "ev")
+
+
+def test_an_event_with_lists_downgraded_and_upgraded_again_verifies(db_url: str, tmp_path: Path) -> None:
+    """Migration 0012 rebuilds the lists, the policy, the deadline, the publication and the refusals from the log."""
+    from alembic import command
+
+    from tournament.storage.db import make_engine
+    from tournament.storage.dbinfo import alembic_config
+
+    folder = made(db_url, tmp_path, players=["ann", "bob", "cat", "dan", "eve"], listed=["ann", "bob", "cat", "dan"])
+    (folder / "dan.txt").write_text(list_text(deck_of("dan")).replace("game: ", "game: x"))
+    cli(db_url, "decks", "ev", "--policy", "dropped")
+    said = cli(db_url, "decks", "ev", "--deadline", "2099-01-01T09:00+01:00").stdout
+    assert "is dropped; the deadline is 2099-01-01 08:00 UTC" in said, said  # the policy stays; the time in UTC
+    assert "is unpaired; the deadline is 2099-01-01 08:00 UTC" in cli(db_url, "decks", "ev", "--policy", "unpaired").stdout
+    cli(db_url, "decks", "ev", "--from", str(folder))
+    cli(db_url, "pair", "ev")
+    (first, *_) = tables(db_url, "ev")
+    a, b = first["players"]
+    log = tmp_path / "g.jsonl"
+    log.write_bytes(crossover_log(a, b, 5, decks={a: swapped(deck_of(a))}))
+    cli(db_url, "report", "ev", "--table", "1", "--log", str(log), code=service.EXIT_LOG_REJECTED)
+    cli(db_url, "deck-ruling", "ev", "--table", "1", "--reason", "default")
+    cli(db_url, "report", "ev", "--table", "1", "--log", str(log), code=service.EXIT_CONFLICT)  # a second refusal stays open
+    cli(db_url, "decks", "ev", "--publish")
+    before = cli_json(db_url, "decks", "ev")
+    engine = make_engine(db_url)
+    config = alembic_config()
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.downgrade(config, "0011")
+    engine.dispose()
+    cli(db_url, "verify", "ev")  # every command migrates to the newest revision first
+    assert cli_json(db_url, "decks", "ev") == before

@@ -20,8 +20,9 @@ import pytest
 
 from schemas.log import Event
 from tests.tournament.decklib import crossover_log, deck_of, list_text, swapped, write_lists
+from tests.tournament.test_web_design import SMALL_TARGETS, serious
 from tests.tournament.tlib import cli, cli_json
-from tests.tournament.webkit import serving
+from tests.tournament.webkit import ORGANISER_TOKEN, codes, serving
 from tournament import service
 
 PLAYERS = [f"p{n:02d}" for n in range(1, 33)]
@@ -115,10 +116,30 @@ def test_the_metagame_page_in_chromium_at_both_widths(browser: Any, tmp_path: Pa
                 assert page.locator("svg.meta rect.cut").count() >= 1, "the top cut is marked"
                 if width == 390:
                     assert page.evaluate("document.documentElement.scrollWidth - window.innerWidth") <= 0
+                assert serious(page) == [], f"the metagame at {width} px: accessibility"
+                assert page.evaluate(SMALL_TARGETS) == [], f"the metagame at {width} px: small targets"
                 page.screenshot(path=str(shots / f"meta-{width}.png"), full_page=True)
             page.set_viewport_size({"width": 390, "height": 844})
-            assert page.goto(f"{base}/e/ev/decks/p01").status == 200
+            for path in ("/e/ev/decks", "/e/ev/decks/p01"):
+                assert page.goto(base + path).status == 200
+                assert serious(page) == [] and page.evaluate(SMALL_TARGETS) == [], path
             page.screenshot(path=str(shots / "deck-list-390.png"), full_page=True)
+            keys = codes(db)  # the organiser token, and a code for each player
+            page.goto(f"{base}/join#code={keys['p01']}")
+            page.wait_for_url(f"{base}/me")
+            assert "Legal: 20 cards" in page.content() and "only through a judge" in page.content()  # round 1 is long paired
+            assert serious(page) == [] and page.evaluate(SMALL_TARGETS) == [], "/me with the deck form"
+            page.screenshot(path=str(shots / "me-deck-390.png"), full_page=True)
+            boss = browser.new_context(viewport={"width": 390, "height": 844}).new_page()  # the organiser's own cookies
+            boss.goto(f"{base}/admin")
+            boss.fill("#token", ORGANISER_TOKEN)
+            boss.click("button:has-text('Sign in')")
+            boss.wait_for_url(f"{base}/admin")
+            assert boss.goto(f"{base}/admin/e/ev/decks").status == 200
+            assert "3 without a legal list" in boss.content()
+            assert serious(boss) == [] and boss.evaluate(SMALL_TARGETS) == [], "the organiser's lists"
+            boss.screenshot(path=str(shots / "admin-decks-390.png"), full_page=True)
+            boss.context.close()
             page.goto(f"{base}/e/ev/meta")
             for n in range(2):  # the page stays open while the event changes twice: it reloads itself each time
                 page.evaluate("window.__stayed = true")

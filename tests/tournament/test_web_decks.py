@@ -77,6 +77,7 @@ def test_the_form_on_me_shows_the_verdict_at_once_and_after_the_deadline_refuses
         service.pair(session, "ev")
     with client(db_url) as c:
         token = sign_in_page(c, codes(db_url)["ann"])
+        assert "only through a judge" in c.get("/me").text, "past the deadline the page shows the list, not the form"
         late = c.post("/me/deck", data={"list": list_text(deck_of("bob")), "_csrf_token": token})
         assert "deadline" in late.text and "judge" in late.text
 
@@ -157,3 +158,32 @@ def test_the_organisers_pages_name_who_has_no_legal_list_and_publish(db_url: str
         assert published.url.path == "/admin/e/ev/decks"
     with client(db_url) as anonymous:
         assert anonymous.get("/e/ev/decks").status_code == 200 and anonymous.get("/e/ev/meta").status_code == 200
+
+
+def test_the_organiser_rules_on_a_refused_table_from_the_web(db_url: str) -> None:
+    from tests.tournament.webkit import ORGANISER_TOKEN
+
+    make_event(db_url, PLAYERS, ruleset="crossover", pair=False)
+    keys = codes(db_url)
+    with database(db_url) as engine, Session(engine) as session, session.begin():
+        service.register_lists(session, "ev", [service.Submitted(p, p, list_text(deck_of(p)).encode()) for p in PLAYERS])
+        service.pair(session, "ev")
+    (a, b), (c_, d) = tables(db_url)
+    with client(db_url) as c:
+        ha, hc, boss = sign_in(c, keys[a]), sign_in(c, keys[c_]), organiser(c)
+        c.post("/api/me/logs", headers=ha, files={"log": ("g.jsonl", crossover_log(a, b, 3, decks={b: swapped(deck_of(b))}))})
+        c.post("/api/me/logs", headers=hc, files={"log": ("g.jsonl", crossover_log(c_, d, 4, decks={c_: swapped(deck_of(c_))}))})
+        assert c.post("/api/admin/events/ev/decks/rule", headers=ha, json={"table": 1, "reason": "x"}).status_code == 403
+        assert c.post("/api/admin/events/ev/decks/rule", headers=boss, json={"table": 0, "reason": "x"}).status_code == 400
+        ruled = c.post("/api/admin/events/ev/decks/rule", headers=boss, json={"table": 1, "reason": "deck problem"})
+        assert ruled.status_code == 201 and ruled.json()["games"] == {a: 1, b: 0} and ruled.json()["source"] == "judge"
+    with client(db_url) as c:
+        token = csrf(c.get("/admin").text)
+        c.post("/admin/login", data={"token": ORGANISER_TOKEN, "_csrf_token": token})
+        page = c.get("/admin/e/ev").text
+        assert "Let the refused logs&#39; result stand" in page or "Let the refused logs' result stand" in page
+        done = c.post("/admin/e/ev/decks/rule", data={"table": "2", "reason": "a typo in the list", "accept": "yes", "_csrf_token": csrf(page)})
+        assert done.status_code == 200 and "the refused logs' result stands" in done.text.replace("&#39;", "'")
+        row = c.get("/api/events/ev/round").json()["tables"][1]
+        assert row["source"] == "log" and row["reason"] == "a typo in the list"
+    verified(db_url)

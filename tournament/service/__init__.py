@@ -39,6 +39,9 @@ from tournament.service.amend import (
     unpair,
 )
 from tournament.service.calls import (
+    MAX_TEXT as MAX_CALL_TEXT,
+)
+from tournament.service.calls import (
     answer_call,
     call_judge,
     judge_calls,
@@ -48,6 +51,7 @@ from tournament.service.claims import (
     Table,
     TableState,
     claim,
+    claimed_scores,
     confirm,
     current_tables,
     judge_queue,
@@ -239,6 +243,7 @@ __all__ = [
     "EXIT_WRONG_TABLE",
     "FORMATS",
     "ID_PATTERN",
+    "MAX_CALL_TEXT",
     "NOTICE",
     "POLICIES",
     "SEEDED",
@@ -277,6 +282,7 @@ __all__ = [
     "check_public_url",
     "check_tally",
     "claim",
+    "claimed_scores",
     "clean_name",
     "clock",
     "confirm",

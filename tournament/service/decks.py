@@ -43,6 +43,7 @@ from tournament.storage.eventlog import (
     PlayerDropped,
     append,
     append_many,
+    as_utc,
 )
 from tournament.storage.models import DeckCheck, DeckList, Event, Match, Player, PodSeat
 
@@ -93,8 +94,7 @@ def deadline_passed(event: Event, now: datetime | None = None) -> bool:
         return True
     if event.decks_deadline is None:
         return False
-    deadline = event.decks_deadline if event.decks_deadline.tzinfo else event.decks_deadline.replace(tzinfo=UTC)
-    return (now or datetime.now(UTC)) >= deadline
+    return (now or datetime.now(UTC)) >= as_utc(event.decks_deadline)
 
 
 def _entry(event: Event, rules: DeckRules[Any], item: Submitted, reason: str | None) -> DeckRegistered:
@@ -193,17 +193,21 @@ def lists_from_csv(data: bytes, source: str) -> list[Submitted]:
     return items
 
 
-def set_policy(session: Session, event_id: str, policy: str, deadline: datetime | None) -> Event:
-    """The organiser's deck rules: the policy (T-113) and the deadline's time (None: round 1's pairing)."""
+def set_policy(session: Session, event_id: str, policy: str | None, deadline: datetime | None) -> Event:
+    """The organiser's deck rules: the policy (T-113) and the deadline's time (T-112); what is not given (None)
+    stays as it was (at first: `unpaired`, and round 1's pairing)."""
     event = lock_event(session, event_id)
     rules_for(event)
+    policy = policy or event.decks_policy or "unpaired"
     if policy not in POLICIES:
         raise Usage(f"--policy must be one of {', '.join(POLICIES)}, not {policy!r}")
     if event.rounds > 0:
         raise Conflict(f"{event_id!r} has paired round 1: its deck deadline is past, and its policy applied")
     if deadline is not None and deadline.tzinfo is None:
         raise Usage("--deadline needs its time zone (2026-12-05T09:30+01:00, or ...Z for UTC)")
-    append(session, event.id, DeckPolicySet(policy, deadline))  # type: ignore[arg-type]
+    deadline = deadline or (as_utc(event.decks_deadline) if event.decks_deadline else None)
+    # kept in UTC: SQLite keeps a time without its zone
+    append(session, event.id, DeckPolicySet(policy, deadline.astimezone(UTC) if deadline else None))  # type: ignore[arg-type]
     return event
 
 
@@ -268,13 +272,14 @@ def _deadline_text(event: Event) -> str:
 # -- every game log against the lists ------------------------------------------------------------
 
 
-def differences(session: Session, event: Event, logs: Sequence[bytes]) -> dict[str, list[Difference]]:
-    """Each player whose deck in one of `logs` is not their registered list, with the differences card by card
-    (a player without a list is not compared: the policy dealt with them). What a live table calls too."""
+def differences(session: Session, event: Event, logs: Sequence[bytes], players: Iterable[str]) -> dict[str, list[Difference]]:
+    """Each of the table's `players` whose deck in one of `logs` is not their registered list, with the
+    differences card by card (a player without a list is not compared: the policy dealt with them). What a live
+    table calls too."""
     if event.decks_policy is None or not logs:
         return {}
-    rows = session.scalars(select(DeckList).filter_by(event_id=event.id))
-    registered = {row.player: row.text.encode() for row in rows}
+    query = select(DeckList.player, DeckList.text).where(DeckList.event_id == event.id, DeckList.player.in_(list(players)))
+    registered = {player: text.encode() for player, text in session.execute(query)}
     found: dict[str, list[Difference]] = {}
     for data in logs:
         for player, changed in game_differences(data, registered).items():

@@ -10,6 +10,7 @@ as every form) or `POST /api/me/deck`, and sees the referee's verdict at once.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import msgspec
@@ -21,25 +22,34 @@ from litestar.params import FromPath, FromQuery, JSONBody
 from litestar.response import Redirect, Template
 from sqlalchemy.orm import Session
 
-from schemas.tournament import DeckEntry, Metagame
-from schemas.web import DeckSubmission
+from schemas.tournament import DeckEntry, Metagame, TableRow
+from schemas.web import DeckRuling, DeckSubmission
 from tournament import service
 from tournament.output import metagame
+from tournament.service import export
 from tournament.storage.models import Event
 from tournament.web import receipts
 from tournament.web.auth import identity, organiser, player
-from tournament.web.common import json_post, reading
+from tournament.web.common import json_post, reading, whole_number
 from tournament.web.public import page
 
 
-def my_deck(session: Session, event: Event, who: str) -> DeckEntry | None:
+@dataclass(frozen=True)
+class MyDeck:
+    """The player's list on /me, and whether the deadline has passed (a change then goes through a judge)."""
+
+    entry: DeckEntry
+    locked: bool
+
+
+def my_deck(session: Session, event: Event, who: str) -> MyDeck | None:
     """The player's list for /me (None: the event's game takes no list)."""
     try:
         service.rules_for(event)
     except service.Usage:
         return None
     (status,) = service.statuses(session, event.id, [who])
-    return service.entry_of(status, whole=True)
+    return MyDeck(service.entry_of(status, whole=True), service.deadline_passed(event))
 
 
 def missing_lists(session: Session, event: Event) -> list[str] | None:
@@ -87,7 +97,7 @@ def api_my_deck(request: Request[Any, Any, Any]) -> DeckEntry:
         found = my_deck(session, service.get_event(session, who.event_id), who.player)
         if found is None:
             raise service.Usage(f"{who.event_id!r} plays a game with a fixed deck: there is no list")
-        return found
+        return found.entry
 
 
 @json_post("/api/me/deck", sync_to_thread=True, tags=["players"])
@@ -242,7 +252,42 @@ def api_publish(request: Request[Any, Any, Any], event_id: FromPath[str]) -> Res
     return receipts.api_change(request, receipts.owner_of(who), change)
 
 
+def _rule(session: Session, event_id: str, ruling: DeckRuling) -> str:
+    state = service.rule_decks(session, event_id, ruling.table, reason=ruling.reason, accept=ruling.accept)
+    how = "the refused logs' result stands" if ruling.accept else "the default penalty"
+    return f"table {ruling.table}: ruled, {how} ({ruling.reason.strip()}); {state.state}"
+
+
+@post("/admin/e/{event_id:str}/decks/rule", include_in_schema=False)
+async def rule_form(request: Request[Any, Any, Any], event_id: FromPath[str]) -> Response[Any]:
+    """A judge's ruling on a table refused for its decks, from the judge queue; then the event's page."""
+    form = await request.form()
+    return await sync_to_thread(_rule_form, request, event_id, form)
+
+
+def _rule_form(request: Request[Any, Any, Any], event_id: str, form: Any) -> Response[Any]:
+    who = organiser(request)
+    key = receipts.given_key(form.get("_key"), "_key")
+    ruling = DeckRuling(whole_number(form, "table"), str(form.get("reason", "")), form.get("accept") == "yes")
+    receipts.once(request, key, receipts.owner_of(who), lambda session: receipts.Outcome(_rule(session, event_id, ruling)))
+    return Redirect(f"/admin/e/{event_id}?r={key}", status_code=303)
+
+
+@json_post("/api/admin/events/{event_id:str}/decks/rule", sync_to_thread=True, tags=["organiser"])
+def api_rule(request: Request[Any, Any, Any], event_id: FromPath[str], data: JSONBody[DeckRuling]) -> Response[TableRow]:
+    """Rule on a table refused for its decks: `accept` its logs, or the default penalty (T-115); the reason is kept.
+    The answer is the table's row, with its result."""
+    who = organiser(request)
+
+    def change(session: Session) -> TableRow:
+        state = service.rule_decks(session, event_id, data.table, reason=data.reason, accept=data.accept)
+        event = service.get_event(session, event_id)
+        return next(r for r in export.round_rows(session, event, state.table.round) if r.table == data.table)
+
+    return receipts.api_change(request, receipts.owner_of(who), change)
+
+
 HANDLERS = [
     deck_form, api_my_deck, api_submit, api_decks, api_deck, api_meta, decks_page, deck_page, decks_csv, decks_json,
-    meta_page, meta_svg, admin_decks, publish_form, api_publish,
+    meta_page, meta_svg, admin_decks, publish_form, api_publish, rule_form, api_rule,
 ]

@@ -13,6 +13,7 @@ from schemas.deck import Difference
 from schemas.tournament import EventInfo, RoundInfo, TableRow
 from schemas.web import Claim, MatchView, RefereeError, Seat, TableClaims, Version
 from tournament import service
+from tournament.output import render
 from tournament.service import export
 from tournament.storage.models import Event
 
@@ -86,8 +87,10 @@ def table_claims(session: Session, event: Event, state: service.TableState, view
         row = export.pod_row(pod, seated, shown, ends)
     else:
         row = export.table_row(session, service.find_match(session, event, table.number, table.round), shown, ends)
+    scores = service.claimed_scores(session, event.id, state.claims)
     claims = [
-        Claim(c.player, c.text, c.key, c.kind, c.confirms, c.last_lines.split())  # type: ignore[arg-type]
+        Claim(c.player, c.text, c.key, c.kind, c.confirms, c.last_lines.split(),  # type: ignore[arg-type]
+              render.score_words(row.players, shown, *scores[c.player]) if c.player in scores else c.text)
         for c in state.claims
     ]
     refused: dict[str, list[Difference]] = {}
