@@ -124,6 +124,7 @@ from tournament.service.notices import NOTICE, set_notice
 from tournament.service.pairings import (
     CUT_SIZES,
     cut,
+    finish,
     next_pods,
     next_round,
     pair,
@@ -288,6 +289,7 @@ __all__ = [
     "extend",
     "find_match",
     "find_pod",
+    "finish",
     "get_event",
     "get_person",
     "get_player",
