@@ -339,3 +339,11 @@ class Registration(msgspec.Struct, forbid_unknown_fields=True):
     registered: int
     checked_in: int
     waiting: list[WaitingRow]
+
+
+class LeftOut(msgspec.Struct, forbid_unknown_fields=True):
+    """The organiser's check-in close before round 1 (`tournament absent`, T-96): the players dropped for not
+    checking in, and those on the waitlist who had checked in and got their places, in order."""
+
+    dropped: list[str]
+    promoted: list[str]

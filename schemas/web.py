@@ -182,12 +182,13 @@ class Notice(msgspec.Struct, forbid_unknown_fields=True):
 
 class MyEvent(msgspec.Struct, forbid_unknown_fields=True):
     """A signed-in player's place in the event: `state` `registered`, `waiting` (at `place` on the waitlist) or
-    `dropped`; `promoted` from the waitlist; checked in; their open judge call; every table they sat at."""
+    `dropped` (`left`: off the waitlist, never given a place); `promoted` from the waitlist; checked in; their
+    open judge call; every table they sat at."""
 
     event: str
     player: str
     name: str
-    state: Literal["registered", "waiting", "dropped"]
+    state: Literal["registered", "waiting", "dropped", "left"]
     place: int | None
     promoted: bool
     checked_in: bool
@@ -213,6 +214,16 @@ class SignedUp(msgspec.Struct, forbid_unknown_fields=True):
     session: str
     code: str
     place: int | None
+
+
+class RegistrationSettings(msgspec.Struct, forbid_unknown_fields=True):
+    """The organiser's public registration settings: `cap` players at most (null: none), `closes_at` with its
+    UTC offset (null: open until round 1 is paired), a waitlist once full or not."""
+
+    open: bool
+    cap: int | None = None
+    closes_at: datetime | None = None
+    waitlist: bool = True
 
 
 class ScreenSeat(msgspec.Struct, forbid_unknown_fields=True):

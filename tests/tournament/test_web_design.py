@@ -3,7 +3,8 @@
 One walk of `tour.PAGES` (an event day in every state) at a phone's 390 px and
 a laptop's 1366 px checks, on each page: no Content-Security-Policy violation
 and no script error (issue 22, defect 7: the policy allows nothing inline),
-nothing wider than the phone. The pages' scripts are checked to work under the
+nothing wider than the phone; one stylesheet (the design's, no other
+sheet and no inline style); every control and menu link at least 44 px for a thumb. The pages' scripts are checked to work under the
 policy: the join page takes the code from the link's `#`, the round clock
 counts down, the poll reloads a page when the event changes, find-your-seat
 finds. Screenshots of every page at both widths go to $HEADJUDGE_SCREENSHOTS
@@ -34,6 +35,17 @@ document.addEventListener('securitypolicyviolation',
   e => window.__problems.push('CSP ' + e.violatedDirective + ' blocked ' + (e.blockedURI || 'inline') + ' at ' + e.sourceFile + ':' + e.lineNumber));
 window.addEventListener('error', e => window.__problems.push('script error: ' + e.message));
 """
+
+TAP = 44  # px: the smallest control a thumb hits reliably (WCAG 2.5.5)
+# Every control and menu link smaller than TAP px in height or width (links inside sentences are exempt).
+SMALL_TARGETS = """
+[...document.querySelectorAll('button, input:not([type=hidden]), select, summary, textarea, nav a, .tabs a, a.button')]
+  .filter(e => e.offsetParent !== null)
+  .map(e => [e.getBoundingClientRect(), e])
+  .filter(([r, e]) => r.height < TAP || r.width < TAP)
+  .map(([r, e]) => e.outerHTML.slice(0, 80) + ' ' + Math.round(r.width) + 'x' + Math.round(r.height))
+""".replace("TAP", str(TAP))
+SHEETS = "[...document.styleSheets].map(s => s.href && new URL(s.href).pathname)"
 
 
 @pytest.fixture
@@ -105,6 +117,8 @@ def test_every_page_under_the_policy_at_both_widths(visitors: dict[str, Visitor]
                 answer = v.page.goto(base + visit.path)
                 assert answer.status == (404 if visit.name == "not-found" else 200), visit
                 assert v.problems() == [], f"{visit.name} at {width} px"
+                assert v.page.evaluate(SHEETS) == [v.page.evaluate("new URL(document.styleSheets[0].href).pathname")] == ["/static/headjudge.css"]
+                assert v.page.evaluate(SMALL_TARGETS) == [], f"{visit.name} at {width} px: targets under {TAP} px"
                 if width == WIDTHS[0]:
                     wide = v.page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
                     assert wide <= 0, f"{visit.name} is {wide} px wider than the phone"

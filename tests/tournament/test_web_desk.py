@@ -87,6 +87,8 @@ def test_a_judge_call_reaches_the_organiser_who_answers_it(page: Any, second: An
         second.goto(f"{base}/admin/e/ev")
         alert = second.locator("#open-calls")
         assert alert.get_attribute("role") == "alert"
+        colours = alert.evaluate("e => [getComputedStyle(e).borderLeftColor, getComputedStyle(e).backgroundColor]")
+        assert colours == ["rgb(220, 38, 38)", "rgb(254, 242, 242)"], "the alert is red (the stylesheet's --bad-line and --bad-wash)"
         assert "1 open judge call" in alert.inner_text() and "41 cards" in alert.inner_text()
         looks_right(second, tmp_path / "admin-call.png")
         alert.locator("button:has-text('Answered')").click()

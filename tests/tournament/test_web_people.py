@@ -89,9 +89,9 @@ def test_the_leaderboard_and_a_person_page_in_chromium(page: Any, tmp_path: Path
         assert page.locator("h1").inner_text() == HOSTILE_PERSON
         page.click("text=Spring Open")
         assert page.url.endswith("/e/spring/standings")
-        for path in ("/people/ann", "/ratings"):
+        for path, name in (("/people/ann", "person.png"), ("/ratings", "ratings.png"), ("/people", "people.png")):
             page.goto(base + path)
-            shot = tmp_path / "shot.png"
+            shot = tmp_path / name  # one file a page, kept to be looked at
             page.screenshot(path=str(shot), full_page=True)
             image = Image.open(io.BytesIO(shot.read_bytes())).convert("L")
-            assert max(ImageStat.Stat(image).stddev) > 20, f"{path} is blank"
+            assert image.width == 390 and max(ImageStat.Stat(image).stddev) > 20, f"{path} is blank or not phone-wide"

@@ -79,7 +79,7 @@ app.add_typer(rounds.app)  # pair, unpair, swap, round start, extend, clock, not
 app.add_typer(results.app)  # report, correct, results, enter
 app.add_typer(rejudge.app)  # rejudge: the stored logs judged again
 app.add_typer(decks.app)  # deck, decks, deck-ruling
-app.add_typer(desk.app)  # calls, answer
+app.add_typer(desk.app)  # calls, answer; registration, checkin, absent
 
 
 # Commands --------------------------------------------------------------------

@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from referee.console import INT32_MAX, emit_json, out, say
-from tournament.cli.common import DbOpt, EventArg, JsonOpt, reading, service, transaction
+from tournament.cli.common import DbOpt, EventArg, JsonOpt, fail, reading, service, transaction
 
 app = typer.Typer()
 PANEL = "Front desk"
@@ -51,3 +51,75 @@ def answer(
         emit_json(left)
     else:
         say(f"call {number} (table {table}) answered; {len(left)} still open")
+
+
+@app.command(rich_help_panel=PANEL)
+def registration(
+    event: EventArg,
+    open_: Annotated[bool | None, typer.Option("--open/--close", help="Open or close public registration (/e/EVENT/register).")] = None,
+    cap: Annotated[int | None, typer.Option("--cap", min=1, max=10_000, help="At most this many players.")] = None,
+    no_cap: Annotated[bool, typer.Option("--no-cap", help="Take the cap away.")] = False,
+    closes: Annotated[str | None, typer.Option("--closes", help="When registration closes, with its UTC offset: 2026-12-05T09:00+01:00.")] = None,
+    waitlist: Annotated[bool | None, typer.Option("--waitlist/--no-waitlist", help="A waitlist once full (the default) or none.")] = None,
+    db: DbOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Public registration: its settings (options change them), the players with a place, who checked in, the waitlist."""
+    from datetime import datetime
+
+    changing = open_ is not None or cap is not None or no_cap or closes is not None or waitlist is not None
+    try:
+        closes_at = datetime.fromisoformat(closes) if closes else None
+    except ValueError:
+        fail(f"--closes {closes!r}: write a date and time with its offset, like 2026-12-05T09:00+01:00")
+    if changing:
+        with transaction(db) as session:
+            now = service.registration(session, event)
+            info = service.set_registration(
+                session, event, open=now.open if open_ is None else open_, cap=None if no_cap else cap if cap is not None else now.cap,
+                closes_at=closes_at if closes is not None else now.closes_at, waitlist=now.waitlist if waitlist is None else waitlist,
+            )
+    else:
+        with reading(db) as session:
+            info = service.registration(session, event)
+    if as_json:
+        emit_json(info)
+        return
+    cap_text = "no cap" if info.cap is None else f"cap {info.cap}"
+    closes_text = f", closes {info.closes_at:%Y-%m-%d %H:%M} UTC" if info.closes_at else ""
+    say(f"registration for {event} is {'open' if info.open else 'closed'}: {cap_text}{closes_text}, "
+        f"{'a waitlist' if info.waitlist else 'no waitlist'}; {info.registered} registered, {info.checked_in} checked in")
+    for w in info.waiting:
+        out.print(f"waiting {w.place}. {w.name} ({w.player}){' checked in' if w.checked_in else ''}", markup=False, highlight=False)
+
+
+@app.command(rich_help_panel=PANEL)
+def checkin(
+    event: EventArg,
+    players: Annotated[list[str], typer.Argument(help="The players' ids (or of people on the waitlist).", metavar="PLAYER...")],
+    db: DbOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Check players in before round 1 (all or none; a second check-in is refused, exit 7)."""
+    with transaction(db) as session:
+        for player in players:
+            service.check_in(session, event, player)
+        info = service.registration(session, event)
+    if as_json:
+        emit_json(info)
+    else:
+        say(f"checked in: {', '.join(players)}; {info.checked_in} of {info.registered} players checked in")
+
+
+@app.command(rich_help_panel=PANEL)
+def absent(event: EventArg, db: DbOpt = None, as_json: JsonOpt = False) -> None:
+    """Before round 1 (T-96): drop every player not checked in, and give their places to the waitlist's checked-in."""
+    from schemas.tournament import LeftOut
+
+    with transaction(db) as session:
+        dropped, promoted = service.leave_out_absent(session, event)
+    if as_json:
+        emit_json(LeftOut(dropped, promoted))
+    else:
+        say(f"left out of round 1 (not checked in): {', '.join(dropped) or 'nobody'}")
+        say(f"from the waitlist: {', '.join(promoted) or 'nobody'}")

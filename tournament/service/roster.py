@@ -101,11 +101,11 @@ def rename(session: Session, event_id: str, player: str, name: str) -> Player:
     return person
 
 
-def drop(session: Session, event_id: str, name: str, *, own: bool = False) -> Match | None:
+def drop(session: Session, event_id: str, name: str, *, own: bool = False, fill: bool = True) -> Match | None:
     """Drop a player (the organiser's drop). Mid-round, their unfinished match is conceded; return it then.
     `own`: the player drops themselves (T-93): refused once the event is over, and their match of the current
     round is not conceded but played and reported; it is returned, open, for the caller to say so.
-    Before round 1, a place freed goes to the first on the waitlist."""
+    Before round 1, a place freed goes to the first on the waitlist (unless not `fill`: the caller fills it)."""
     event = lock_event(session, event_id)
     if own and (event.finished or is_finished(session, event)):
         raise Conflict(f"{event_id!r} is over (its last round is paired): there is no later round to drop from")
@@ -115,7 +115,7 @@ def drop(session: Session, event_id: str, name: str, *, own: bool = False) -> Ma
     match = open_match(session, event, name)
     conceded = None if own or match is None else match.number
     append(session, event.id, PlayerDropped(name, conceded, own))
-    if event.rounds == 0:
+    if event.rounds == 0 and fill:
         promote(session, event)
     return match
 

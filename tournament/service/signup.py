@@ -1,6 +1,6 @@
 """Registration before the day (issue 26): public sign-up with a cap, a closing time and a waitlist; check-in.
 
-The organiser opens registration (`settings`); anyone may then sign up on
+The organiser opens registration (`set_registration`); anyone may then sign up on
 `/e/EVENT/register` (`sign_up`) until it closes, the cap is reached (then the
 waitlist, if kept) or round 1 is paired. A place freed before round 1 goes to
 the first on the waitlist (`roster.promote`). Before round 1 the organiser, or
@@ -36,7 +36,7 @@ from tournament.storage.models import Event, LogEntry, Waiting
 MAX_CAP = 10_000  # players an event may cap registration at
 
 
-def settings(
+def set_registration(
     session: Session, event_id: str, *, open: bool, cap: int | None = None, closes_at: datetime | None = None, waitlist: bool = True,
 ) -> Registration:
     """Open (or close) public registration with a cap, a closing time (aware) and a waitlist or none.
@@ -82,11 +82,13 @@ def sign_up(session: Session, event_id: str, name: str, player_id: str | None = 
     if player_id is not None:
         check_id("player", player_id)
     room = capacity(session, event)
-    if room is None or room > 0:
+    queue = session.scalar(select(Waiting.player).filter_by(event_id=event_id).limit(1))
+    if (room is None or room > 0) and queue is None:  # nobody jumps the waitlist (T-98)
         [player] = register_people(session, event_id, [Person(shown, player_id)])
         return SignedUp(player.name, None)
     if not event.registration_waitlist:
         raise Conflict(f"{event.name} is full ({event.registration_cap} players) and keeps no waitlist")
+    # (a waitlist turned off keeps those already on it: they are promoted as places free)
     taken = taken_ids(session, event_id)
     if player_id is not None and player_id in taken:
         raise Conflict(f"{player_id!r} is already registered in {event_id!r}")
@@ -135,7 +137,7 @@ def leave_out_absent(session: Session, event_id: str) -> tuple[list[str], list[s
         raise Conflict(f"nobody has checked in to {event_id!r} yet; check players in first")
     absent = [p.name for p in everyone if not p.checked_in]
     for name in absent:
-        drop(session, event_id, name)
+        drop(session, event_id, name, fill=False)
     return absent, promote(session, event, checked_in=True)
 
 

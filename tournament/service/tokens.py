@@ -134,6 +134,17 @@ def issue_code(session: Session, event_id: str, player: str) -> str:
     return _new(session, "code", event_id, player, None)
 
 
+def enrol(session: Session, event_id: str, player: str) -> tuple[str, str]:
+    """A public registrant's secrets (they may be on the waitlist, not yet a player): a session for the phone
+    they registered on, and a one-time code to sign in on another."""
+    session.execute(
+        delete(Credential).where(
+            Credential.event_id == event_id, Credential.player == player, Credential.kind.in_(("code", "session"))
+        )
+    )
+    return _new(session, "code", event_id, player, None), _new(session, "session", event_id, player, PLAYER_SESSION)
+
+
 def exchange_code(session: Session, code: str, client: str) -> tuple[Identity, str]:
     """Spend a one-time code: the player it names and a new session secret.
 

@@ -44,6 +44,7 @@ from tournament.web import (
     players,
     public,
     receipts,
+    registration,
     running,
     screen,
 )
@@ -110,7 +111,10 @@ def create_app(db_url: str | None = None, *, csrf_secret: str | None = None) -> 
     environment = pages.environment()
     environment.globals["static"] = assets.url
     app = Litestar(
-        route_handlers=[*public.HANDLERS, *api.HANDLERS, *players.HANDLERS, *organiser.HANDLERS, *people.HANDLERS, *desk.HANDLERS, *screen.HANDLERS, *running.HANDLERS, *downloads.HANDLERS, assets.router()],
+        route_handlers=[
+            *public.HANDLERS, *api.HANDLERS, *players.HANDLERS, *organiser.HANDLERS, *people.HANDLERS, *desk.HANDLERS,
+            *registration.HANDLERS, *screen.HANDLERS, *running.HANDLERS, *downloads.HANDLERS, assets.router(),
+        ],
         template_config=TemplateConfig(
             engine=JinjaTemplateEngine.from_environment(environment),
             engine_callback=lambda engine: engine.register_template_callable("form_key", receipts.form_key),

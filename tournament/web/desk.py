@@ -32,6 +32,8 @@ def my_event(session: Session, event_id: str, player_id: str, message: str = "")
     if place is not None:
         waiting = service.registration(session, event_id).waiting[place - 1]
         return MyEvent(event_id, player_id, waiting.name, "waiting", place, False, waiting.checked_in, None, None, [], message)
+    if player_id not in service.display_names(session, event_id):  # off the waitlist, never given a place
+        return MyEvent(event_id, player_id, player_id, "left", None, False, False, None, None, [], message)
     me = service.get_player(session, event_id, player_id)
     call = next((c for c in service.judge_calls(session, event_id) if c.player == player_id), None)
     return MyEvent(

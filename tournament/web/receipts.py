@@ -64,6 +64,11 @@ def owner_of(who: service.Identity | None) -> str:
     return "organiser" if who.role == "organiser" else f"player {who.event_id} {who.player}"
 
 
+def registrant(address: str) -> str:
+    """Whose receipt a public registration is: the address it came from, limited as a player is (WRITES)."""
+    return f"register {address}"[:160]
+
+
 @dataclass(frozen=True)
 class Outcome:
     """What a change gives back: the page's notice; `detail`, the API's answer (msgspec JSON); `secret`, a code
@@ -124,7 +129,7 @@ def once(request: Request[Any, Any, Any], key: str, owner: str, change: Callable
 
 def _make(session: Session, key: str, owner: str, where: str, change: Callable[[Session], Outcome], status: int) -> Answer:
     now = datetime.now(UTC)
-    if owner.startswith("player "):
+    if owner.startswith(("player ", "register ")):  # a player's changes; an address's public registrations
         recent = session.scalar(select(func.count()).select_from(Receipt).where(Receipt.owner == owner, Receipt.created_at > now - WINDOW))
         if (recent or 0) >= WRITES:
             raise TooManyWrites(f"too many changes at once: at most {WRITES} a minute; wait a moment and look at your page")

@@ -1,0 +1,208 @@
+"""Registration before the day (issue 26): the public form `/e/EVENT/register`, and the organiser's settings,
+check-in and the one action that leaves out who has not come (`/admin/e/EVENT/registration`). Thin handlers
+over `service.signup`; a player checks themselves in from `/me` (`web/desk.py`).
+
+A registration is a change made by nobody signed in: its receipt is its address's (`receipts.registrant`), so
+an address may register as often as a player may write (receipts.WRITES a minute). It answers with the
+player's session (a cookie; the API's `session`) and a one-time code for another phone, shown once.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+import msgspec
+from litestar import Request, Response, get, post
+from litestar.concurrency import sync_to_thread
+from litestar.params import FromPath, FromQuery, JSONBody
+from litestar.response import Redirect, Template
+from sqlalchemy.orm import Session
+
+from schemas.tournament import LeftOut, Registration
+from schemas.web import PlayerRef, RegistrationSettings, SignedUp, SignUp
+from tournament import service
+from tournament.web import receipts
+from tournament.web.auth import client, keep, organiser
+from tournament.web.common import json_post, reading, whole_number
+from tournament.web.public import page
+
+
+def _sign_up(request: Request[Any, Any, Any], key: str, event_id: str, name: str, player_id: str | None, *, api: bool) -> receipts.Answer:
+    def change(session: Session) -> receipts.Outcome:
+        done = service.sign_up(session, event_id, name, player_id)
+        code, secret = service.enrol(session, event_id, done.player)
+        if api:
+            return receipts.Outcome("", private=msgspec.json.encode(SignedUp(event_id, done.player, secret, code, done.position)))
+        where = "you have a place" if done.position is None else f"the event is full: you are number {done.position} on the waitlist"
+        shown = service.clean_name(name)
+        who = shown if shown == done.player else f"{shown} ({done.player})"
+        return receipts.Outcome(f"Registered as {who}: {where}.", secret=code, private=secret)
+
+    return receipts.once(request, key, receipts.registrant(client(request)), change)
+
+
+@get("/e/{event_id:str}/register", include_in_schema=False)
+async def register_page(request: Request[Any, Any, Any], event_id: FromPath[str], r: FromQuery[str] = "") -> Template:
+    """The public registration form, with where registration stands, and the answer to the last one (`?r=KEY`)."""
+    # async, with its own thread: Litestar 2.25 wraps a sync_to_thread handler twice when a POST shares its path
+    return await sync_to_thread(_register_page, request, event_id, r)
+
+
+def _register_page(request: Request[Any, Any, Any], event_id: str, r: str) -> Template:
+    shown = receipts.shown(request, r, receipts.registrant(client(request)))
+    with reading(request) as session:
+        event = service.get_event(session, event_id)
+        return page(
+            request, "register", session, event, registration=service.registration(session, event_id),
+            notice=shown.get("notice"), error=shown.get("error"), code=shown.get("secret"), hold="secret" in shown,
+            now=datetime.now(UTC),
+        )
+
+
+@post("/e/{event_id:str}/register", include_in_schema=False)
+async def register_form(request: Request[Any, Any, Any], event_id: FromPath[str]) -> Response[Any]:
+    form = await request.form()
+    key = receipts.given_key(form.get("_key"), "_key")
+    player_id = str(form.get("id", "")).strip() or None
+    answer = await sync_to_thread(_sign_up, request, key, event_id, str(form.get("name", "")), player_id, api=False)
+    done = Redirect(f"/e/{event_id}/register?r={key}", status_code=303)
+    return keep(done, request, answer.private, "player") if answer.private else done
+
+
+@json_post("/api/events/{event_id:str}/register", sync_to_thread=True, tags=["public"])
+def api_register(request: Request[Any, Any, Any], event_id: FromPath[str], data: JSONBody[SignUp]) -> Response[SignedUp]:
+    """Register for the event: a place, or the waitlist once it is full (`place`); 409 when registration is not
+    open, has closed or the event is full without a waitlist. The session and code are given once."""
+    key = receipts.given_key(request.headers.get("idempotency-key"), "Idempotency-Key")
+    return receipts.api_answer(_sign_up(request, key, event_id, data.name, data.id, api=True))
+
+
+# The organiser's side -----------------------------------------------------------------------------
+
+
+def settings_from(form: Any) -> RegistrationSettings:
+    """The settings form: a cap (empty: none), a closing time in UTC (empty: none), two checkboxes."""
+    cap = whole_number(form, "cap") if str(form.get("cap") or "").strip() else None
+    closes = str(form.get("closes") or "").strip()
+    try:
+        closes_at = datetime.fromisoformat(closes).replace(tzinfo=UTC) if closes else None
+    except ValueError:
+        raise service.Usage(f"closes: write a date and time like 2026-12-05T09:00, not {closes!r}") from None
+    return RegistrationSettings(form.get("open") == "yes", cap, closes_at, form.get("waitlist") == "yes")
+
+
+def _settle(session: Session, event_id: str, wanted: RegistrationSettings) -> Registration:
+    return service.set_registration(
+        session, event_id, open=wanted.open, cap=wanted.cap, closes_at=wanted.closes_at, waitlist=wanted.waitlist
+    )
+
+
+def _named(session: Session, event_id: str, ids: list[str]) -> str:
+    """Players (and people waiting) by the names people read."""
+    names = service.display_names(session, event_id) | {w.player: w.name for w in service.registration(session, event_id).waiting}
+    return ", ".join(names.get(i, i) for i in ids) or "nobody"
+
+
+def _check_in(session: Session, event_id: str, player: str) -> str:
+    service.check_in(session, event_id, player)
+    return f"{_named(session, event_id, [player])} is checked in"
+
+
+def _absent(session: Session, event_id: str) -> LeftOut:
+    dropped, promoted = service.leave_out_absent(session, event_id)
+    return LeftOut(dropped, promoted)
+
+
+def _said(session: Session, event_id: str, left: LeftOut) -> str:
+    return (f"left out of round 1 (not checked in): {_named(session, event_id, left.dropped)}; "
+            f"from the waitlist: {_named(session, event_id, left.promoted)}")
+
+
+@get("/admin/e/{event_id:str}/registration", include_in_schema=False)
+async def registration_page(request: Request[Any, Any, Any], event_id: FromPath[str], r: FromQuery[str] = "") -> Template:
+    """The settings, every player with a place and whether they checked in, the waitlist, the one action."""
+    return await sync_to_thread(_registration_page, request, event_id, r)  # async: as `register_page`
+
+
+def _registration_page(request: Request[Any, Any, Any], event_id: str, r: str) -> Template:
+    organiser(request)
+    shown = receipts.shown(request, r, "organiser")
+    with reading(request) as session:
+        event = service.get_event(session, event_id)
+        everyone = [p for p in service.players(session, event_id) if p.dropped_round is None]
+        return page(
+            request, "registration", session, event, registration=service.registration(session, event_id), players=everyone,
+            notice=shown.get("notice"), error=shown.get("error"),
+        )
+
+
+def _acting(request: Request[Any, Any, Any], event_id: str, form: Any, action: Any) -> Response[Any]:
+    who = organiser(request)
+    key = receipts.given_key(form.get("_key"), "_key")
+    receipts.once(request, key, receipts.owner_of(who), lambda session: receipts.Outcome(action(session)))
+    return Redirect(f"/admin/e/{event_id}/registration?r={key}", status_code=303)
+
+
+@post("/admin/e/{event_id:str}/registration", include_in_schema=False)
+async def settings_form(request: Request[Any, Any, Any], event_id: FromPath[str]) -> Response[Any]:
+    form = await request.form()
+
+    def settle(session: Session) -> str:
+        done = _settle(session, event_id, settings_from(form))
+        return f"registration is {'open' if done.open else 'closed'}"
+
+    return await sync_to_thread(_acting, request, event_id, form, settle)
+
+
+@post("/admin/e/{event_id:str}/checkin", include_in_schema=False)
+async def checkin_form(request: Request[Any, Any, Any], event_id: FromPath[str]) -> Response[Any]:
+    form = await request.form()
+    return await sync_to_thread(_acting, request, event_id, form, lambda s: _check_in(s, event_id, str(form.get("player", ""))))
+
+
+@post("/admin/e/{event_id:str}/absent", include_in_schema=False)
+async def absent_form(request: Request[Any, Any, Any], event_id: FromPath[str]) -> Response[Any]:
+    form = await request.form()
+    return await sync_to_thread(_acting, request, event_id, form, lambda s: _said(s, event_id, _absent(s, event_id)))
+
+
+@get("/api/admin/events/{event_id:str}/registration", sync_to_thread=True, tags=["organiser"])
+def api_registration(request: Request[Any, Any, Any], event_id: FromPath[str]) -> Registration:
+    """The registration settings, the players with a place and checked in, the waitlist in order."""
+    organiser(request)
+    with reading(request) as session:
+        return service.registration(session, event_id)
+
+
+def _change(request: Request[Any, Any, Any], change: Any) -> Response[Any]:
+    return receipts.api_change(request, receipts.owner_of(organiser(request)), change)
+
+
+@json_post("/api/admin/events/{event_id:str}/registration", sync_to_thread=True, tags=["organiser"])
+def api_settings(request: Request[Any, Any, Any], event_id: FromPath[str], data: JSONBody[RegistrationSettings]) -> Response[Registration]:
+    """Open or close public registration, with a cap, a closing time and a waitlist (a higher cap promotes)."""
+    return _change(request, lambda s: _settle(s, event_id, data))
+
+
+@json_post("/api/admin/events/{event_id:str}/checkin", sync_to_thread=True, tags=["organiser"])
+def api_checkin(request: Request[Any, Any, Any], event_id: FromPath[str], data: JSONBody[PlayerRef]) -> Response[Registration]:
+    """Check a player (or someone waiting) in before round 1 (409 a second time)."""
+
+    def change(session: Session) -> Registration:
+        service.check_in(session, event_id, data.player)
+        return service.registration(session, event_id)
+
+    return _change(request, change)
+
+
+@json_post("/api/admin/events/{event_id:str}/absent", sync_to_thread=True, tags=["organiser"])
+def api_absent(request: Request[Any, Any, Any], event_id: FromPath[str]) -> Response[LeftOut]:
+    """T-96: drop who has not checked in, and give their places to the waitlist's checked-in, in order."""
+    return _change(request, lambda s: _absent(s, event_id))
+
+
+HANDLERS = [
+    register_page, register_form, api_register, registration_page, settings_form, checkin_form, absent_form,
+    api_registration, api_settings, api_checkin, api_absent,
+]
