@@ -43,6 +43,12 @@ def _refresh_twice(page: Any, db: str) -> None:
     assert _types(db) == before
 
 
+def _submit(page: Any, button: Any) -> None:
+    """Press a form's button and wait for the page its redirect leads to."""
+    with page.expect_navigation():
+        button.click()
+
+
 def _form(page: Any, action: str) -> Any:
     return page.locator(f"form[action$='/{action}']")
 
@@ -74,7 +80,7 @@ def _day(page: Any, db: str, tmp_path: Path, shots: Path) -> None:
         new.locator("[name=seed]").fill("11")
         new.locator("[name=rated]").check()
         page.screenshot(path=str(shots / f"new-event-{page.viewport_size['width']}.png"), full_page=True)
-        new.locator("button").click()
+        _submit(page, new.locator("button"))
         assert _said(page).startswith("created cup: Swiss rounds")
         _refresh_twice(page, db)
 
@@ -82,52 +88,52 @@ def _day(page: Any, db: str, tmp_path: Path, shots: Path) -> None:
         csv.write_text("name,id\n" + "".join(f"Player {n:02d},p{n:02d}\n" for n in range(1, 13)), encoding="utf-8")
         upload = page.locator("form[action$='/register'][enctype='multipart/form-data']")
         upload.locator("input[type=file]").set_input_files(str(csv))
-        upload.locator("button").click()
+        _submit(page, upload.locator("button"))
         assert _said(page) == "registered 12 players"
         for name in ("Zoë Quinn", "Ana Lima", "Bo Chen", "Cy Diaz"):
             one = page.locator("form[action$='/register']:not([enctype])")
             one.locator("[name=name]").fill(name)
-            one.locator("button").click()
+            _submit(page, one.locator("button"))
             assert _said(page) == f"registered {name}"
         _refresh_twice(page, db)
 
         rename = _form(page, "rename")
         rename.locator("select").select_option("p01")
         rename.locator("[name=name]").fill("Ann Player")
-        rename.locator("button").click()
+        _submit(page, rename.locator("button"))
         assert _said(page) == "p01 is now shown as Ann Player"
         pause = _form(page, "pause")
         pause.locator("select").select_option("p02")
-        pause.locator("button[value=yes]").click()
+        _submit(page, pause.locator("button[value=yes]"))
         _form(page, "pause").locator("select").select_option("p02")
-        _form(page, "pause").locator("button[value=no]").click()
+        _submit(page, _form(page, "pause").locator("button[value=no]"))
         assert "back" in _said(page)
         bye = _form(page, "bye")
         bye.locator("select").select_option("p03")
         bye.locator("[name=round]").fill("2")
-        bye.locator("button:not([name])").click()
+        _submit(page, bye.locator("button:not([name])"))
         assert _said(page) == "p03: a bye in round 2"
         _form(page, "bye").locator("select").select_option("p03")
-        _form(page, "bye").locator("button[name=cancel]").click()
+        _submit(page, _form(page, "bye").locator("button[name=cancel]"))
         assert "taken back" in _said(page)
 
-        _form(page, "pair").locator("button").click()
+        _submit(page, _form(page, "pair").locator("button"))
         assert _said(page) == "round 1 is paired"
-        _form(page, "clock").locator("button").click()
+        _submit(page, _form(page, "clock").locator("button"))
         assert "the clock runs 50 minutes" in _said(page)
         _form(page, "extend").locator("[name=reason]").fill("a judge call")
-        _form(page, "extend").locator("button").click()
+        _submit(page, _form(page, "extend").locator("button"))
         assert "5 more minutes" in _said(page)
         swap = _form(page, "swap")
         swap.locator("[name=a]").select_option("p04")
         swap.locator("[name=b]").select_option("p05")
         swap.locator("[name=reason]").fill("sat at each other's seats")
-        swap.locator("button").click()
+        _submit(page, swap.locator("button"))
         assert _said(page) == "swapped p04 and p05 in round 1"
         _form(page, "unpair").locator("[name=reason]").fill("a player arrived late")
-        _form(page, "unpair").locator("button").click()
+        _submit(page, _form(page, "unpair").locator("button"))
         assert _said(page) == "round 1 is taken back; pair it again"
-        _form(page, "pair").locator("button").click()
+        _submit(page, _form(page, "pair").locator("button"))
         page.screenshot(path=str(shots / f"organiser-round-{page.viewport_size['width']}.png"), full_page=True)
 
         with page.expect_download() as slips:
@@ -155,14 +161,14 @@ def _day(page: Any, db: str, tmp_path: Path, shots: Path) -> None:
                     page.keyboard.press("Enter")
                 assert _said(page) == "round 1: 0 result(s) entered, 1 corrected; every table has a result"
             if number < 3:
-                _form(page, "pair").locator("button").click()
+                _submit(page, _form(page, "pair").locator("button"))
         _form(page, "cut").locator("select").select_option("4")
-        _form(page, "cut").locator("button").click()
+        _submit(page, _form(page, "cut").locator("button"))
         assert _said(page).startswith("top 4: ")
         for tables in (2, 1):  # the semifinals, then the final
-            _form(page, "pair").locator("button").click()
+            _submit(page, _form(page, "pair").locator("button"))
             assert _type_round(page) == tables
-        _form(page, "finish").locator("button").click()
+        _submit(page, _form(page, "finish").locator("button"))
         assert _said(page) == "cup is finished after round 5"
         _refresh_twice(page, db)
         page.screenshot(path=str(shots / f"organiser-finished-{page.viewport_size['width']}.png"), full_page=True)
