@@ -90,7 +90,7 @@ def _day(page: Any, db: str, tmp_path: Path, shots: Path) -> None:
         upload.locator("input[type=file]").set_input_files(str(csv))
         _submit(page, upload.locator("button"))
         assert _said(page) == "registered 12 players"
-        for name in ("Zoë Quinn", "Ana Lima", "Bo Chen", "Cy Diaz"):
+        for name in ("Zoë Quinn", "Ana Lima", "Bo Chen", "Cy Maximiliana Wolfeschlegelsteinhausenbergerdorff"):
             one = page.locator("form[action$='/register']:not([enctype])")
             one.locator("[name=name]").fill(name)
             _submit(page, one.locator("button"))
@@ -135,6 +135,7 @@ def _day(page: Any, db: str, tmp_path: Path, shots: Path) -> None:
         assert _said(page) == "round 1 is taken back; pair it again"
         _submit(page, _form(page, "pair").locator("button"))
         page.screenshot(path=str(shots / f"organiser-round-{page.viewport_size['width']}.png"), full_page=True)
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), "the organiser's page is wider than the window"
 
         with page.expect_download() as slips:
             page.click("a[href$='/files/slips.html']")
