@@ -91,6 +91,9 @@ class DeckRules(ABC, Generic[D]):
     """
 
     copies: ClassVar[bool] = True
+    # A player may bring one deck to every game (a tournament's registered list); False where a game's decks
+    # must differ from each other (stccg-multiplayer's missions, SG-1.4), so two fixed decks may not meet.
+    carried: ClassVar[bool] = True
     sections: ClassVar[tuple[str, ...]] = ()
     aliases: ClassVar[dict[str, str]] = {}
     fields: ClassVar[tuple[str, ...]] = ()
@@ -99,6 +102,10 @@ class DeckRules(ABC, Generic[D]):
     @abstractmethod
     def deck_of(self, setup: Any, player: str) -> D:
         """`player`'s deck in a game's setup, as a deck file gives it; KeyError when the setup has none for them."""
+
+    def with_deck(self, setup: Any, player: str, deck: D) -> Any:
+        """The setup with `player`'s deck replaced by `deck` (a bot bringing its registered list to a game)."""
+        raise NotImplementedError(f"{type(self).__name__} does not carry a deck from game to game")
 
     @abstractmethod
     def problems(self, deck: D, whose: str = "the") -> Iterator[Illegal]:

@@ -13,6 +13,7 @@ from typing import Literal
 
 import msgspec
 
+from schemas.deck import DeckProblem
 from schemas.log import Hash
 
 EXPORT_FORMAT: Literal["tournament-export/1"] = "tournament-export/1"
@@ -302,6 +303,53 @@ class RejudgedTable(msgspec.Struct, forbid_unknown_fields=True):
     recorded: str
     now: str
     games: list[RejudgedGame]
+
+
+class DeckEntry(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
+    """A player's deck list in an event (`tournament decks --json`, `/api/.../decks`): `verdict` is `legal`,
+    `illegal` (every rule it breaks in `problems`) or `none` (no list yet). `kind` is the deck's main facet's
+    value (crossover: its game), `facets` all of them. `text` (the list) and `sha256` are shown only to
+    whoever may see the list: its player, the organiser, or everyone once the lists are published."""
+
+    player: str
+    name: str
+    verdict: Literal["legal", "illegal", "none"]
+    summary: str = ""
+    kind: str | None = None
+    facets: dict[str, str] = msgspec.field(default_factory=dict)
+    problems: list[DeckProblem] = msgspec.field(default_factory=list)
+    sha256: Hash | None = None
+    text: str | None = None
+    dropped: bool = False
+
+
+class DeckKind(msgspec.Struct, forbid_unknown_fields=True):
+    """One kind of deck in an event's metagame: how many players brought it (and how many of them made the
+    top cut), its match record against other kinds (mirror matches left out) and its win rate (None: no
+    such match yet), and what else its decks show (`details`: e.g. crossover's leaders, most common first)."""
+
+    kind: str
+    players: int
+    top_cut: int
+    wins: int
+    losses: int
+    draws: int
+    win_rate: float | None
+    details: list[str] = msgspec.field(default_factory=list)
+
+
+class Metagame(msgspec.Struct, forbid_unknown_fields=True):
+    """What an event's players brought (`tournament meta --json`): the kinds of deck by the game's main facet
+    (`facet`, e.g. `game`), most played first; `unknown` counts the players without a legal list."""
+
+    event: str
+    name: str
+    ruleset: str
+    facet: str
+    players: int
+    unknown: int
+    top_cut: int
+    kinds: list[DeckKind]
 
 
 class JudgeCallRow(msgspec.Struct, forbid_unknown_fields=True):

@@ -8,7 +8,7 @@ page-refresh probe, a player's match, claims and the judge queue, sessions.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Literal
+from typing import Annotated, Literal
 
 import msgspec
 
@@ -65,6 +65,7 @@ class Claim(msgspec.Struct, forbid_unknown_fields=True):
     kind: Literal["result", "places", "logs"]
     confirms: str | None = None
     last_lines: list[str] = msgspec.field(default_factory=list)  # SHA-256 of each uploaded log's last line
+    said: str = ""  # the claimed score in words, with names ("Hiroshi Tanaka wins 2-1"); for logs, what the referee read
 
 
 class TableClaims(msgspec.Struct, forbid_unknown_fields=True):
@@ -160,6 +161,12 @@ class Extension(msgspec.Struct, forbid_unknown_fields=True):
     table: int
     minutes: int
     reason: str | None = None
+
+
+class DeckSubmission(msgspec.Struct, forbid_unknown_fields=True):
+    """`POST /api/me/deck`: the player's deck list, as text (`4 Name` lines) or as one player's deck in JSON."""
+
+    text: str
 
 
 class Leave(msgspec.Struct, forbid_unknown_fields=True):
@@ -258,6 +265,16 @@ class Screen(msgspec.Struct, forbid_unknown_fields=True):
     notice: str | None
     link: str
     finished: bool = False
+
+
+class DeckRuling(msgspec.Struct, forbid_unknown_fields=True):
+    """`POST /api/admin/events/{id}/decks/rule`: a judge's ruling on a table refused for its decks, with its
+    `reason`: `accept` the refused logs' result, or (false) the default penalty (T-115). A result of the judge's
+    own goes through `/rule`, as for any open table."""
+
+    table: Annotated[int, msgspec.Meta(ge=1, le=2_147_483_647)]
+    reason: str
+    accept: bool = False
 
 
 class NewEvent(msgspec.Struct, forbid_unknown_fields=True):

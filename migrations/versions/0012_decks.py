@@ -8,6 +8,9 @@ Create Date: 2026-11-28 14:00:00
 
 from __future__ import annotations
 
+import json
+from datetime import UTC, datetime
+
 import sqlalchemy as sa
 from alembic import op
 
@@ -49,6 +52,54 @@ def upgrade() -> None:
     sa.ForeignKeyConstraint(['event_id'], ['events.id'], name=op.f('fk_deck_checks_event_id_events')),
     sa.PrimaryKeyConstraint('event_id', 'seq', name=op.f('pk_deck_checks'))
     )
+    _from_the_log()
+
+
+def _from_the_log() -> None:
+    """Events written by this code, then downgraded, keep what their logs say: the policy, the deadline, the
+    publication, every list and every refusal and its ruling (as `eventlog.project` writes them)."""
+    connection = op.get_bind()
+    events = sa.table(
+        'events', sa.column('id'), sa.column('decks_policy'), sa.column('decks_deadline', sa.DateTime(timezone=True)),
+        sa.column('decks_published'),
+    )
+    lists = sa.table('deck_lists', *(sa.column(c) for c in (
+        'event_id', 'player', 'sha256', 'text', 'verdict', 'summary', 'facets', 'problems', 'seq', 'reason')))
+    checks = sa.table('deck_checks', *(sa.column(c) for c in (
+        'event_id', 'seq', 'round', 'table', 'players', 'differences', 'ruled_seq', 'ruling')))
+    entries = connection.execute(sa.text(
+        "SELECT event_id, seq, type, payload FROM event_log WHERE type IN "
+        "('deck_registered', 'deck_policy_set', 'decks_published', 'decks_differ', 'deck_ruled') ORDER BY event_id, seq"
+    ))
+    for event_id, seq, kind, payload in entries:
+        data = json.loads(bytes(payload))
+        at_event = events.c.id == event_id
+        if kind == 'deck_policy_set':
+            deadline = datetime.fromisoformat(data['deadline'].replace('Z', '+00:00')).astimezone(UTC) if data.get('deadline') else None
+            connection.execute(events.update().where(at_event).values(decks_policy=data['policy'], decks_deadline=deadline))
+        elif kind == 'decks_published':
+            connection.execute(events.update().where(at_event).values(decks_published=True))
+        elif kind == 'deck_registered':
+            connection.execute(events.update().where(at_event, events.c.decks_policy.is_(None)).values(decks_policy='unpaired'))
+            connection.execute(lists.delete().where(lists.c.event_id == event_id, lists.c.player == data['player']))
+            connection.execute(lists.insert().values(
+                event_id=event_id, player=data['player'], sha256=data['sha256'], text=data['text'], verdict=data['verdict'],
+                summary=data['summary'], facets=_compact(data.get('facets', {})), problems=_compact(data.get('problems', [])),
+                seq=seq, reason=data.get('reason'),
+            ))
+        elif kind == 'decks_differ':
+            connection.execute(checks.insert().values(
+                event_id=event_id, seq=seq, round=data['round'], table=data['table'], players=' '.join(sorted(data['differences'])),
+                differences=_compact(data['differences']),
+            ))
+        else:
+            where = sa.and_(checks.c.event_id == event_id, checks.c.seq == data['check'])
+            connection.execute(checks.update().where(where).values(ruled_seq=seq, ruling=data['reason']))
+
+
+def _compact(value: object) -> bytes:
+    """JSON as msgspec writes it (no spaces), so the rows are the projection's byte for byte."""
+    return json.dumps(value, separators=(',', ':'), ensure_ascii=False).encode()
 
 
 def downgrade() -> None:

@@ -46,10 +46,16 @@ def swapped(deck: Deck) -> Deck:
 
 def crossover_log(a: str, b: str, seed: int, *, event: Event | None = None, decks: dict[str, Deck] | None = None) -> bytes:
     """A whole bot game of crossover between a and b with their own decks (or `decks`)."""
-    chosen = {a: deck_of(a), b: deck_of(b)} | (decks or {})
-    setup = Setup(first=random.Random(seed).choice([a, b]), decks=chosen)
+    return table_log([a, b], seed, event=event, decks=decks)
+
+
+def table_log(players: list[str], seed: int, *, event: Event | None = None, decks: dict[str, Deck] | None = None) -> bytes:
+    """A whole bot game of crossover at a table of `players` (seat order; seat one first) with their own decks (or `decks`)."""
+    chosen = {p: deck_of(p) for p in players} | (decks or {})
+    first = players[0] if len(players) > 2 else random.Random(seed).choice(players)
+    setup = Setup(first=first, decks=chosen)
     header = Header(
-        log=LOG_FORMAT, ruleset="crossover", game=f"test-{seed}", players=[a, b],
+        log=LOG_FORMAT, ruleset="crossover", game=f"test-{seed}", players=players,
         setup=msgspec.Raw(msgspec.json.encode(setup)), event=event,
     )
     return b"".join(line + b"\n" for line in encode_lines(header, play(header, seed)))

@@ -7,9 +7,19 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from schemas.log import Event
-from tests.tournament.decklib import crossover_log, deck_of, list_text, swapped, write_lists
+from tests.tournament.decklib import (
+    crossover_log,
+    deck_of,
+    list_text,
+    swapped,
+    table_log,
+    write_lists,
+)
 from tests.tournament.tlib import cli, cli_json, tables
 from tournament import service
 
@@ -96,6 +106,12 @@ def test_t112_a_deadline_time_and_the_policy_after_round_1(db_url: str, tmp_path
     cli(db_url, "decks", "ev", "--deadline", "2020-01-01T09:00Z")
     refused = cli(db_url, "decks", "ev", "--from", str(folder), code=service.EXIT_CONFLICT)
     assert "deadline" in refused.stderr
+    from datetime import UTC, datetime, timedelta, timezone
+
+    # half an hour ago, written in a zone five hours east: its wall clock reads hours ahead, and it is past all the same
+    east = (datetime.now(UTC) - timedelta(minutes=30)).astimezone(timezone(timedelta(hours=5)))
+    cli(db_url, "decks", "ev", "--deadline", east.strftime("%Y-%m-%dT%H:%M%z"))
+    cli(db_url, "decks", "ev", "--from", str(folder), code=service.EXIT_CONFLICT)
     assert status(db_url) == dict.fromkeys(PLAYERS, "none")
     cli(db_url, "decks", "ev", "--deadline", "2099-01-01T09:00+01:00")
     cli(db_url, "decks", "ev", "--from", str(folder))
@@ -218,3 +234,123 @@ def test_a_judge_may_accept_the_refused_logs(db_url: str, tmp_path: Path) -> Non
     ruled = cli_json(db_url, "deck-ruling", "ev", "--table", "1", "--accept", "--reason", "both lists had a typo")
     assert ruled["table"]["source"] == "log" and sum(ruled["table"]["games"].values()) + ruled["table"]["draws"] == 1
     cli(db_url, "verify", "ev")
+
+
+def test_publish_and_the_metagame_from_the_command_line(db_url: str, tmp_path: Path) -> None:
+    folder = made(db_url, tmp_path, players=["ann", "bob", "cat", "dan"])
+    cli(db_url, "decks", "ev", "--from", str(folder))
+    cli(db_url, "pair", "ev")
+    for table in tables(db_url, "ev"):
+        cli(db_url, "report", "ev", "--table", str(table["table"]), "1-0")
+    winners = {t["players"][0] for t in tables(db_url, "ev")}
+    meta = cli_json(db_url, "meta", "ev")
+    kinds = {k["kind"]: k for k in meta["kinds"]}
+    assert meta["facet"] == "game" and sum(k["players"] for k in kinds.values()) == 4 and meta["unknown"] == 0
+    game = {e["player"]: e["facets"]["game"] for e in cli_json(db_url, "decks", "ev")["players"]}
+    for kind in kinds.values():  # mirrors left out: a kind's record counts only its matches against other kinds
+        mine = [p for p in game if game[p] == kind["kind"]]
+        assert kind["wins"] <= sum(p in winners for p in mine)
+    cli(db_url, "meta", "ev", "-o", str(tmp_path / "meta.svg"))
+    cli(db_url, "meta", "ev", "-o", str(tmp_path / "meta.html"))
+    assert (tmp_path / "meta.svg").read_text().startswith("<svg") and "<svg" in (tmp_path / "meta.html").read_text()
+    assert "players by game" in (tmp_path / "meta.html").read_text()
+    cli(db_url, "meta", "ev", "-o", str(tmp_path / "meta.png"), code=service.EXIT_USAGE)
+    cli(db_url, "decks", "ev", "-o", str(tmp_path / "lists.csv"))
+    cli(db_url, "decks", "ev", "-o", str(tmp_path / "lists.json"))
+    listed = json.loads((tmp_path / "lists.json").read_text())
+    assert [e["text"] for e in listed] == [list_text(deck_of(p)) for p in ["ann", "bob", "cat", "dan"]]
+    assert cli(db_url, "decks", "ev", "--publish").stdout.strip() == "ev: the lists are public"
+    assert "already" in cli(db_url, "decks", "ev", "--publish").stdout
+    assert json.loads(cli(db_url, "log", "ev", "--json").stdout)[-1]["type"] == "decks_published"
+    cli(db_url, "verify", "ev")
+
+
+def test_the_metagame_worked_by_hand() -> None:
+    from tournament.formats.metagame import kinds_of
+
+    decks = {"a": ("X", "L1"), "b": ("Y", "L2"), "c": ("X", "L1, L3"), "d": ("Z", "none")}
+    tables: list[dict[str, Any]] = [{"a": "win", "b": "loss"}, {"c": "win", "a": "loss"}, {"d": "draw", "b": "draw"}, {"z": "win", "d": "loss"}]
+    found = {k.kind: k for k in kinds_of(decks, tables, {"a"})}
+    assert [k.kind for k in kinds_of(decks, tables, {"a"})] == ["X", "Y", "Z"]  # most played first
+    x, y, z = found["X"], found["Y"], found["Z"]
+    assert (x.players, x.top_cut, x.wins, x.losses, x.draws, x.win_rate, x.details) == (2, 1, 1, 0, 0, 1.0, ["L1", "L3"])
+    assert (y.players, y.top_cut, y.wins, y.losses, y.draws, y.win_rate) == (1, 0, 0, 1, 1, 0.25)
+    assert (z.wins, z.losses, z.draws, z.win_rate, z.details) == (0, 0, 1, 0.5, [])  # no kind known for z: no record
+
+
+@pytest.mark.parametrize("ruleset", ["crossover", "basictcg-mtg"])
+def test_the_demo_registers_each_bots_list_and_brings_it_to_every_game(db_url: str, tmp_path: Path, ruleset: str) -> None:
+    ran = cli_json(db_url, "demo", "--ruleset", ruleset, "--players", "4", "--rounds", "2", "--best-of", "1", "--logs", str(tmp_path))
+    shown = cli_json(db_url, "decks", ran["event"])
+    assert [p["verdict"] for p in shown["players"]] == ["legal"] * 4 and shown["without_legal_list"] == []
+    log = json.loads(cli(db_url, "log", ran["event"], "--json").stdout)
+    assert sum(e["type"] == "deck_registered" for e in log) == 4
+    assert not any(e["type"] == "decks_differ" for e in log)  # every game's decks are the lists
+    assert sum(e["type"] == "result_reported" for e in log) == 4
+    assert cli_json(db_url, "meta", ran["event"])["players"] == 4
+    cli(db_url, "verify", ran["event"])
+
+
+@pytest.mark.parametrize("ruleset", ["cardwars", "stccg-multiplayer"])
+def test_a_demo_whose_decks_are_fixed_or_made_per_game_registers_none(db_url: str, tmp_path: Path, ruleset: str) -> None:
+    ran = cli_json(db_url, "demo", "--ruleset", ruleset, "--players", "4", "--rounds", "1", "--best-of", "1", "--logs", str(tmp_path))
+    log = json.loads(cli(db_url, "log", ran["event"], "--json").stdout)
+    assert not any(e["type"].startswith("deck") for e in log)
+
+
+def test_t115_a_pod_places_the_offender_last_and_keeps_the_others_order() -> None:
+    from tournament.service.claims import _last_places
+
+    assert _last_places({"a": 1, "b": 2, "c": 3, "d": 4}, {"b"}) == {"a": 1, "c": 2, "d": 3, "b": 4}
+    assert _last_places({"a": 1, "b": 1, "c": 3}, {"a"}) == {"b": 1, "c": 2, "a": 3}
+    assert _last_places({"a": 1, "b": 2, "c": 2, "d": 4}, {"a", "d"}) == {"b": 1, "c": 1, "a": 3, "d": 3}
+
+
+def test_t115_a_pod_refused_for_a_deck_and_ruled_by_default(db_url: str, tmp_path: Path) -> None:
+    cli(db_url, "create", "ev", "--ruleset", "crossover", "--format", "pods", "--table-size", "4", "--no-require-chain", "--seed", "3")
+    cli(db_url, "register", "ev", "ann", "bob", "cat", "dan")
+    cli(db_url, "decks", "ev", "--from", str(write_lists(tmp_path / "lists", ["ann", "bob", "cat", "dan"])))
+    cli(db_url, "pair", "ev")
+    (table,) = tables(db_url, "ev")
+    seats = table["players"]
+    offender = seats[1]
+    log = tmp_path / "pod.jsonl"
+    log.write_bytes(table_log(seats, 11, event=Event(tournament="ev", round=1, table=1), decks={offender: swapped(deck_of(offender))}))
+    refused = cli(db_url, "report", "ev", "--table", "1", "--log", str(log), code=service.EXIT_LOG_REJECTED)
+    assert f"{offender}: " in refused.stderr
+    ruled = cli_json(db_url, "deck-ruling", "ev", "--table", "1", "--reason", "deck problem")
+    places = ruled["table"]["places"]
+    others = [places[p] for p in seats if p != offender]
+    assert places[offender] == 4 and max(others) <= 3 and min(others) == 1  # last; the others as the log placed them
+    cli(db_url, "verify", "ev")
+
+
+def test_an_event_with_lists_downgraded_and_upgraded_again_verifies(db_url: str, tmp_path: Path) -> None:
+    """Migration 0012 rebuilds the lists, the policy, the deadline, the publication and the refusals from the log."""
+    from alembic import command
+
+    from tournament.storage.db import make_engine
+    from tournament.storage.dbinfo import alembic_config
+
+    folder = made(db_url, tmp_path, players=["ann", "bob", "cat", "dan", "eve"], listed=["ann", "bob", "cat", "dan"])
+    (folder / "dan.txt").write_text(list_text(deck_of("dan")).replace("game: ", "game: x"))
+    cli(db_url, "decks", "ev", "--deadline", "2099-01-01T09:00+01:00")
+    cli(db_url, "decks", "ev", "--from", str(folder))
+    cli(db_url, "pair", "ev")
+    (first, *_) = tables(db_url, "ev")
+    a, b = first["players"]
+    log = tmp_path / "g.jsonl"
+    log.write_bytes(crossover_log(a, b, 5, decks={a: swapped(deck_of(a))}))
+    cli(db_url, "report", "ev", "--table", "1", "--log", str(log), code=service.EXIT_LOG_REJECTED)
+    cli(db_url, "deck-ruling", "ev", "--table", "1", "--reason", "default")
+    cli(db_url, "report", "ev", "--table", "1", "--log", str(log), code=service.EXIT_CONFLICT)  # a second refusal stays open
+    cli(db_url, "decks", "ev", "--publish")
+    before = cli_json(db_url, "decks", "ev")
+    engine = make_engine(db_url)
+    config = alembic_config()
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.downgrade(config, "0011")
+    engine.dispose()
+    cli(db_url, "verify", "ev")  # every command migrates to the newest revision first
+    assert cli_json(db_url, "decks", "ev") == before

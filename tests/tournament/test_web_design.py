@@ -4,7 +4,8 @@ One walk of `tour.PAGES` (an event day in every state) at a phone's 390 px and
 a laptop's 1366 px checks, on each page: no Content-Security-Policy violation
 and no script error (issue 22, defect 7: the policy allows nothing inline),
 nothing wider than the phone; one stylesheet (the design's, no other
-sheet and no inline style); every control and menu link at least 44 px for a thumb. The pages' scripts are checked to work under the
+sheet and no inline style); axe-core finds no serious or critical
+accessibility violation; every control and menu link at least 44 px for a thumb. The pages' scripts are checked to work under the
 policy: the join page takes the code from the link's `#`, the round clock
 counts down, the poll reloads a page when the event changes, find-your-seat
 finds. Screenshots of every page at both widths go to $HEADJUDGE_SCREENSHOTS
@@ -19,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from axe_playwright_python.sync_playwright import Axe
 from sqlalchemy.orm import Session
 
 from tests.tournament.tour import PAGES, Tour, build
@@ -45,6 +47,21 @@ SMALL_TARGETS = """
   .filter(([r, e]) => r.height < TAP || r.width < TAP)
   .map(([r, e]) => e.outerHTML.slice(0, 80) + ' ' + Math.round(r.width) + 'x' + Math.round(r.height))
 """.replace("TAP", str(TAP))
+
+
+def serious(page: Any) -> list[str]:
+    """axe-core's serious and critical violations of the page (WCAG 2.1 A and AA and best practice).
+    axe is the copy bundled by the PyPI package axe-playwright-python (no npm); Playwright's `evaluate`
+    runs it through the DevTools protocol, which the page's Content-Security-Policy does not govern, so
+    the page is checked under its real policy and no inline script is allowed for the test's sake."""
+    found = AXE.run(page).response["violations"]
+    return [
+        f"{v['id']} ({v['impact']}): {v['help']} at {[n['target'] for n in v['nodes']][:3]}"
+        for v in found if v["impact"] in ("serious", "critical")
+    ]
+
+
+AXE = Axe()
 SHEETS = "[...document.styleSheets].map(s => s.href && new URL(s.href).pathname)"
 
 
@@ -119,6 +136,8 @@ def test_every_page_under_the_policy_at_both_widths(visitors: dict[str, Visitor]
                 assert v.problems() == [], f"{visit.name} at {width} px"
                 assert v.page.evaluate(SHEETS) == [v.page.evaluate("new URL(document.styleSheets[0].href).pathname")] == ["/static/headjudge.css"]
                 assert v.page.evaluate(SMALL_TARGETS) == [], f"{visit.name} at {width} px: targets under {TAP} px"
+                assert serious(v.page) == [], f"{visit.name} at {width} px: accessibility"
+                assert v.problems() == [], f"{visit.name} at {width} px after axe"
                 if width == WIDTHS[0]:
                     wide = v.page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
                     assert wide <= 0, f"{visit.name} is {wide} px wider than the phone"

@@ -13,6 +13,7 @@ from tests.tournament.webkit import (
     database,
     make_event,
     organiser,
+    served_by_workers,
     serving,
     sign_in,
 )
@@ -76,6 +77,17 @@ SPENT_TWICE = 100  # codes, each sent twice at once
 
 def test_a_code_sent_twice_at_once_makes_one_session(db_url: str) -> None:
     """On PostgreSQL two transactions read the code unspent at once; the spending is one conditional UPDATE."""
+    _spend_each_code_twice_at_once(db_url, workers=1)
+
+
+@pytest.mark.pg
+def test_a_code_sent_twice_at_once_to_two_workers_makes_one_session(pg_url: str) -> None:
+    """`serve --workers 2` on PostgreSQL, where issue 22 found 35 codes of 200 with two sessions."""
+    _spend_each_code_twice_at_once(pg_url, workers=2)
+
+
+def _spend_each_code_twice_at_once(db_url: str, workers: int) -> None:
+    """Every player's code sent twice at once: one 201 and one 401 each, and one session each in the database."""
     import asyncio
     import threading
 
@@ -86,7 +98,7 @@ def test_a_code_sent_twice_at_once_makes_one_session(db_url: str) -> None:
 
     make_event(db_url, [f"p{n:03}" for n in range(SPENT_TWICE)], pair=False)
     keys = codes(db_url)
-    with serving(db_url) as base:
+    with serving(db_url) if workers == 1 else served_by_workers(db_url, workers) as base:
 
         async def spend_all() -> list[tuple[str, int]]:
             limits = httpx.Limits(max_connections=2 * SPENT_TWICE)

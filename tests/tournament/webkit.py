@@ -112,3 +112,37 @@ def serving(db_url: str, *, poll_seconds: float | None = None) -> Iterator[str]:
     finally:
         server.should_exit = True
         thread.join(timeout=15)
+
+
+@contextmanager
+def served_by_workers(db_url: str, workers: int) -> Iterator[str]:
+    """`tournament serve --workers N` as an organiser starts it (PostgreSQL), on 127.0.0.1: its base URL, then stopped."""
+    import os
+    import socket
+    import subprocess
+    import sys
+    import time
+
+    import httpx
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = int(sock.getsockname()[1])
+    env = dict(os.environ, TOURNAMENT_ADMIN_TOKEN=ORGANISER_TOKEN)
+    command = [sys.executable, "-m", "tournament", "serve", "--db", db_url, "--port", str(port), "--workers", str(workers)]
+    server = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            assert server.poll() is None, server.stderr.read().decode() if server.stderr else "the server stopped"
+            assert time.monotonic() < deadline, "the server did not answer within 60 s"
+            try:
+                if httpx.get(f"{base}/api/events", timeout=2).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                time.sleep(0.2)
+        yield base
+    finally:
+        server.terminate()
+        server.wait(timeout=30)

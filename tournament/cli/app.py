@@ -450,6 +450,9 @@ def demo_cmd(
     for command in ("log", "verify", "pairings", "standings", *(("bracket",) if drawn else ())):
         say(f"  tournament {command} {ran.event_id}{db_flag}")
     say(f"  tournament standings {ran.event_id}{db_flag} --format html -o standings.html")
+    if ran.decks:
+        say(f"  tournament decks {ran.event_id}{db_flag}            # each bot's registered list, checked against every game")
+        say(f"  tournament meta {ran.event_id}{db_flag} -o meta.html  # the metagame")
 
 
 @db_app.command("upgrade")

@@ -6,10 +6,12 @@ from datetime import datetime
 from pathlib import Path
 from typing import Annotated
 
+import msgspec
 import typer
 
 from referee.console import INT32_MAX, emit_json, err, out, say
 from referee.decks import LIST_LIMIT
+from schemas.deck import Difference
 from tournament.cli.common import (
     DbOpt,
     EventArg,
@@ -19,7 +21,10 @@ from tournament.cli.common import (
     reading,
     service,
     transaction,
+    write_bytes,
+    write_text,
 )
+from tournament.output import metagame
 
 app = typer.Typer()
 ReasonOpt = Annotated[str | None, typer.Option("--reason", help="After the deadline: the judge's reason for the change (logged).")]
@@ -78,6 +83,7 @@ def decks(
     ] = None,
     publish: Annotated[bool, typer.Option("--publish", help="Make every list public (pages, CSV and JSON on `tournament serve`).")] = False,
     reason: ReasonOpt = None,
+    target: Annotated[Path | None, typer.Option("--out", "-o", help="Write every list to a file: FILE.csv or FILE.json (with each list's text).")] = None,
     db: DbOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -107,12 +113,22 @@ def decks(
             changed = service.publish(session, event)
         say(f"{event}: the lists are public" + ("" if changed else " already"))
         return
+    if target is not None and target.suffix.lower() not in (".csv", ".json"):
+        fail(f"-o {target}: write a .csv or a .json file")
     with reading(db) as session:
         found = service.get_event(session, event)
         service.rules_for(found)
         rows = service.statuses(session, event)
         passed = service.deadline_passed(found)
-    _show(event, rows, found.decks_policy, passed, as_json)
+        refused = [(c.round, c.table, service.decoded(c)) for c in service.open_checks(session, event)]
+    if target is not None:
+        entries = [service.entry_of(r, whole=True) for r in rows]
+        if target.suffix.lower() == ".csv":
+            write_text(metagame.lists_csv(entries), target)
+        else:
+            write_bytes(msgspec.json.format(msgspec.json.encode(entries), indent=2) + b"\n", target)
+        return
+    _show(event, rows, found.decks_policy, passed, as_json, refused)
 
 
 def _items(source: Path) -> list[service.Submitted]:
@@ -125,12 +141,17 @@ def _items(source: Path) -> list[service.Submitted]:
         fail(exc.message, exc.code)
 
 
-def _show(event: str, rows: list[service.DeckStatus], policy: str | None, passed: bool, as_json: bool) -> None:
+Refused = list[tuple[int, int, dict[str, list[Difference]]]]
+
+
+def _show(event: str, rows: list[service.DeckStatus], policy: str | None, passed: bool, as_json: bool, refused: Refused) -> None:
+    """The lists, who has no legal one, and the tables refused for their decks that wait for a judge."""
     active = [r for r in rows if not r.dropped]
     missing = [r for r in active if r.verdict != "legal"]
     if as_json:
+        waiting = [{"round": n, "table": t, "differences": found} for n, t, found in refused]
         emit_json({"event": event, "policy": policy, "deadline_passed": passed, "players": rows,
-                   "without_legal_list": [r.player for r in missing]})  # fmt: skip
+                   "without_legal_list": [r.player for r in missing], "refused": waiting})  # fmt: skip
         return
     from rich.table import Table
 
@@ -145,6 +166,10 @@ def _show(event: str, rows: list[service.DeckStatus], policy: str | None, passed
         what = "not paired" if policy == "unpaired" else "dropped"
         when = "now" if passed else "at the deadline"
         err.print(f"{len(missing)} player(s) without a legal list: {', '.join(r.name for r in missing)} ({what} {when})", markup=False)
+    for number, at, found in refused:
+        err.print(f"table {at} of round {number} waits for a judge (`deck-ruling`): its decks are not the lists", markup=False)
+        for line in service.difference_lines(found):
+            err.print(f"  {line}", markup=False)
 
 
 @app.command("deck-ruling", rich_help_panel="Decks")
@@ -174,3 +199,26 @@ def deck_ruling(
         emit_json({"event": event, "table": row})
         return
     say(f"ruled on table {table} of round {state.table.round}: {state.state}")
+
+
+@app.command(rich_help_panel="Decks")
+def meta(
+    event: EventArg,
+    target: Annotated[Path | None, typer.Option("--out", "-o", help="meta.html (a printable page) or meta.svg (the picture alone).")] = None,
+    db: DbOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """The metagame: players per kind of deck (its game, quadrants or colours), each kind's match wins, the top cut marked."""
+    if target is not None and target.suffix.lower() not in (".html", ".svg"):
+        fail(f"-o {target}: write a .html or an .svg file")
+    with reading(db) as session:
+        found = service.metagame(session, event)
+        info = export.event_info(service.get_event(session, event))
+    if as_json:
+        emit_json(found)
+    elif target is not None:
+        write_text(metagame.to_svg(found) if target.suffix.lower() == ".svg" else metagame.to_html(found, info), target)
+    else:
+        say(f"{found.name}: {found.players} players by {found.facet}" + (f" ({found.unknown} without a legal list)" if found.unknown else ""))
+        for kind in found.kinds:
+            say(f"  {kind.kind}: {metagame.players_text(kind)}; {metagame.record_text(kind)}")

@@ -84,13 +84,41 @@ def shown_names(row: TableRow) -> list[str]:
     return row.names or row.players
 
 
+def ranked(row: TableRow) -> list[tuple[int, str]]:
+    """(place, name), best first (seat order among equals); empty before the places are reported."""
+    if row.places is None:
+        return []
+    places = row.places
+    return sorted(((places[p], name) for p, name in zip(row.players, shown_names(row), strict=True)), key=lambda p: p[0])
+
+
+def ordinal(n: int) -> str:
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
+def score_words(players: Sequence[str], names: Mapping[str, str], games: Mapping[str, int] | None, draws: int = 0,
+                places: Mapping[str, int] | None = None) -> str:
+    """A result as people say it, with names: "Hiroshi Tanaka wins 2-1", "Draw, 1-1 (1 drawn game)",
+    "Intentional draw", or a pod's "1st Ann Lee, 2nd Bob"."""
+    name = [names.get(p, p) for p in players]
+    if places is not None:
+        ranked = sorted(zip(players, name, strict=True), key=lambda p: places[p[0]])
+        return ", ".join(f"{ordinal(places[p])} {n}" for p, n in ranked)
+    if games is None:
+        return ""
+    won = [games.get(p, 0) for p in players]
+    drawn = f" ({draws} drawn game{'s' if draws != 1 else ''})" if draws else ""
+    if len(players) != 2:
+        return ", ".join(f"{n} {w}" for n, w in zip(name, won, strict=True)) + drawn
+    if won[0] == won[1]:
+        return "Intentional draw" if won[0] == 0 and not draws else f"Draw, {won[0]}-{won[1]}{drawn}"
+    first = 0 if won[0] > won[1] else 1
+    return f"{name[first]} wins {won[first]}-{won[1 - first]}{drawn}"
+
+
 def places_text(row: TableRow) -> str:
     """`Ann Lee 1, Cat 2, Bob 2`: the places, best first (seat order among equals)."""
-    if row.places is None:
-        return ""
-    places = row.places
-    ranked = sorted(zip(row.players, shown_names(row), strict=True), key=lambda p: places[p[0]])
-    return ", ".join(f"{name} {places[p]}" for p, name in ranked)
+    return ", ".join(f"{name} {place}" for place, name in ranked(row))
 
 
 def pairing_cells(

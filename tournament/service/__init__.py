@@ -37,6 +37,9 @@ from tournament.service.amend import (
     unpair,
 )
 from tournament.service.calls import (
+    MAX_TEXT as MAX_CALL_TEXT,
+)
+from tournament.service.calls import (
     answer_call,
     call_judge,
     judge_calls,
@@ -46,6 +49,7 @@ from tournament.service.claims import (
     Table,
     TableState,
     claim,
+    claimed_scores,
     confirm,
     current_tables,
     judge_queue,
@@ -72,8 +76,11 @@ from tournament.service.decks import (
     deadline_passed,
     decoded,
     difference_lines,
+    entry_of,
     lists_from_csv,
     lists_from_folder,
+    may_see,
+    metagame,
     open_checks,
     publish,
     register_lists,
@@ -82,6 +89,7 @@ from tournament.service.decks import (
     statuses,
 )
 from tournament.service.decks import differences as deck_differences
+from tournament.service.decks import refuse as refuse_decks
 from tournament.service.elimination import (
     absent_from,
     bracket,
@@ -234,6 +242,7 @@ __all__ = [
     "EXIT_WRONG_TABLE",
     "FORMATS",
     "ID_PATTERN",
+    "MAX_CALL_TEXT",
     "NOTICE",
     "POLICIES",
     "SEEDED",
@@ -272,6 +281,7 @@ __all__ = [
     "check_public_url",
     "check_tally",
     "claim",
+    "claimed_scores",
     "clean_name",
     "clock",
     "confirm",
@@ -288,6 +298,7 @@ __all__ = [
     "enrol",
     "ensure_organiser",
     "entrants",
+    "entry_of",
     "exchange_code",
     "extend",
     "find_match",
@@ -316,6 +327,8 @@ __all__ = [
     "lock_event",
     "match_over",
     "matches",
+    "may_see",
+    "metagame",
     "namesakes",
     "next_pods",
     "next_round",
@@ -337,6 +350,7 @@ __all__ = [
     "publish",
     "record_guess",
     "referee_reason",
+    "refuse_decks",
     "register",
     "register_lists",
     "register_people",

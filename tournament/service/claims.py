@@ -214,7 +214,7 @@ def claim(
         if not table.pod:
             raise Usage("a match reports games won, not places")
         check_places(places, set(table.players), table.where)
-    if records and (found := decks.differences(session, event, [r.text for r in records])):
+    if records and (found := decks.differences(session, event, [r.text for r in records], table.players)):
         decks.refuse(session, event, table.round, table.number, found, records)  # the table waits for a judge
         return state_of(session, table, event.id)
     last = [last_line_hash(r.text) for r in records]
@@ -236,6 +236,19 @@ def _standing(session: Session, event: Event, table: Table, claimed: ResultClaim
     assert entry is not None, "a claim's row points at its log entry"
     standing: ResultClaimed = decode(entry)
     return [r.sha256 for r in standing.logs] == [r.sha256 for r in claimed.logs]
+
+
+def claimed_scores(session: Session, event_id: str, claims: Sequence[Claim]) -> dict[str, tuple[dict[str, int] | None, int, dict[str, int] | None]]:
+    """Each claim's (games, drawn games, places) by its player, as claimed: typed, or read by the referee from
+    the uploaded logs (the claim's log entry holds them); a confirmation has the score of the claim it confirms."""
+    own: dict[str, tuple[dict[str, int] | None, int, dict[str, int] | None]] = {}
+    for c in claims:
+        if c.confirms is None:
+            entry = session.get(LogEntry, (event_id, c.seq))
+            assert entry is not None, "a claim's row points at its log entry"
+            payload: ResultClaimed = decode(entry)
+            own[c.player] = (payload.games, payload.draws, payload.places)
+    return own | {c.player: own[c.confirms] for c in claims if c.confirms is not None and c.confirms in own}
 
 
 def confirm(session: Session, event_id: str, player: str, claimant: str, last_lines: Sequence[str] = ()) -> TableState:

@@ -30,6 +30,8 @@ from referee.deckcheck import game_differences
 from referee.decks import BOM, LIST_LIMIT, DeckMalformed, DeckRules, read, verdict_of
 from referee.rulesets import get as get_ruleset
 from schemas.deck import DeckProblem, Difference
+from schemas.tournament import DeckEntry, Metagame
+from tournament.formats.metagame import Outcome, kinds_of
 from tournament.service.errors import Conflict, NotFound, Usage
 from tournament.service.queries import get_event, lock_event, players
 from tournament.storage.eventlog import (
@@ -42,7 +44,7 @@ from tournament.storage.eventlog import (
     append,
     append_many,
 )
-from tournament.storage.models import DeckCheck, DeckList, Event, Player
+from tournament.storage.models import DeckCheck, DeckList, Event, Match, Player, PodSeat
 
 POLICIES = ("unpaired", "dropped")
 
@@ -201,7 +203,8 @@ def set_policy(session: Session, event_id: str, policy: str, deadline: datetime 
         raise Conflict(f"{event_id!r} has paired round 1: its deck deadline is past, and its policy applied")
     if deadline is not None and deadline.tzinfo is None:
         raise Usage("--deadline needs its time zone (2026-12-05T09:30+01:00, or ...Z for UTC)")
-    append(session, event.id, DeckPolicySet(policy, deadline))  # type: ignore[arg-type]
+    # kept in UTC: SQLite keeps a time without its zone
+    append(session, event.id, DeckPolicySet(policy, deadline.astimezone(UTC) if deadline else None))  # type: ignore[arg-type]
     return event
 
 
@@ -266,13 +269,14 @@ def _deadline_text(event: Event) -> str:
 # -- every game log against the lists ------------------------------------------------------------
 
 
-def differences(session: Session, event: Event, logs: Sequence[bytes]) -> dict[str, list[Difference]]:
-    """Each player whose deck in one of `logs` is not their registered list, with the differences card by card
-    (a player without a list is not compared: the policy dealt with them). What a live table calls too."""
+def differences(session: Session, event: Event, logs: Sequence[bytes], players: Iterable[str]) -> dict[str, list[Difference]]:
+    """Each of the table's `players` whose deck in one of `logs` is not their registered list, with the
+    differences card by card (a player without a list is not compared: the policy dealt with them). What a live
+    table calls too."""
     if event.decks_policy is None or not logs:
         return {}
-    rows = session.scalars(select(DeckList).filter_by(event_id=event.id))
-    registered = {row.player: row.text.encode() for row in rows}
+    query = select(DeckList.player, DeckList.text).where(DeckList.event_id == event.id, DeckList.player.in_(list(players)))
+    registered = {player: text.encode() for player, text in session.execute(query)}
     found: dict[str, list[Difference]] = {}
     for data in logs:
         for player, changed in game_differences(data, registered).items():
@@ -311,3 +315,61 @@ def decoded(check: DeckCheck) -> dict[str, list[Difference]]:
 def difference_lines(found: dict[str, list[Difference]]) -> list[str]:
     """The differences as lines for people: `ann: Dodge Roll: in the game (...), not registered`."""
     return [f"{player}: {d.message}" for player in sorted(found) for d in found[player]]
+
+
+# -- what the lists show --------------------------------------------------------------------------
+
+
+def entry_of(status: DeckStatus, *, whole: bool) -> DeckEntry:
+    """A player's list as the wire shows it; `whole`: with its text and SHA-256 (its player, the organiser, or
+    published lists)."""
+    facets = status.facets or {}
+    return DeckEntry(
+        status.player, status.name, status.verdict, status.summary,  # type: ignore[arg-type]
+        next(iter(facets.values()), None), facets, status.problems or [],
+        status.sha256 if whole else None, status.text if whole else None, status.dropped,
+    )
+
+
+def may_see(event: Event, viewer: str | None, organiser: bool, player: str) -> bool:
+    """Whether a list may be shown whole: published lists to everyone; before, only to its player and the
+    organiser (the judges act through the organiser's session). T-116."""
+    return event.decks_published or organiser or viewer == player
+
+
+def metagame(session: Session, event_id: str) -> Metagame:
+    """The kinds of deck the event's players brought (their legal lists' main facet), with each kind's record."""
+    event = get_event(session, event_id)
+    rules_for(event)
+    rows = list(session.scalars(select(DeckList).filter_by(event_id=event_id, verdict="legal")))
+    decks: dict[str, tuple[str, str]] = {}
+    facet = ""
+    for row in rows:
+        facets = msgspec.json.decode(row.facets, type=dict[str, str])
+        values = list(facets.items())
+        if values:
+            facet = values[0][0]
+            decks[row.player] = (values[0][1], values[1][1] if len(values) > 1 else "")
+    tables: list[dict[str, Outcome]] = []
+    for match in session.scalars(select(Match).filter_by(event_id=event_id).where(Match.games_a.is_not(None))):
+        a, b = match.games_a or 0, match.games_b or 0
+        tables.append({match.player_a: _outcome(a, b), match.player_b: _outcome(b, a)})
+    pods: dict[tuple[int, int], dict[str, int]] = {}
+    for seat in session.scalars(select(PodSeat).filter_by(event_id=event_id).where(PodSeat.place.is_not(None))):
+        pods.setdefault((seat.round, seat.table), {})[seat.player] = seat.place or 0
+    for places in pods.values():
+        if len(places) > 1:
+            firsts = sum(1 for p in places.values() if p == 1)
+            tables.append({p: ("win" if firsts == 1 else "draw") if place == 1 else "loss" for p, place in places.items()})
+    cut = set()
+    if event.format == "swiss" and event.bracket_round is not None:
+        cut = set(session.scalars(select(Player.name).filter_by(event_id=event_id).where(Player.seed.is_not(None))))
+    active = [p for p in players(session, event_id) if p.dropped_round is None or p.name in decks]
+    return Metagame(
+        event.id, event.name, event.ruleset, facet or "kind", len(active), sum(1 for p in active if p.name not in decks),
+        len(cut), kinds_of(decks, tables, cut),
+    )
+
+
+def _outcome(mine: int, theirs: int) -> Outcome:
+    return "win" if mine > theirs else "loss" if mine < theirs else "draw"

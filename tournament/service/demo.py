@@ -3,7 +3,9 @@
 Each step is its own transaction, as a real event's would be: create,
 register, and per round pair, then play every table with bots, write each
 game's log to disk and report it through the same checks a scorekeeper's
-report goes through (the referee replays every log). A Swiss event plays its
+report goes through (the referee replays every log). In a game whose
+players register deck lists, each bot registers one and brings that deck to
+every game, so every log is compared with the lists too. A Swiss event plays its
 rounds, then its top cut if it has one; a bracket or round robin plays until
 it is over.
 """
@@ -14,12 +16,14 @@ import random
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import msgspec
 from sqlalchemy import Engine
 from sqlalchemy.orm import Session
 
 from referee.bots import play
+from referee.decks import encode_json, write_text
 from referee.engine import judge
 from referee.logio import encode_lines
 from referee.outfile import write_file
@@ -38,6 +42,7 @@ class Demo:
     event_id: str
     logs: Path
     games: int
+    decks: int = 0  # lists registered
 
 
 def bot_names(count: int) -> list[str]:
@@ -54,10 +59,38 @@ def free_event_id(engine: Engine, directory: Path, base: str = "demo") -> str:
     raise service.Conflict("too many demo events in this database")
 
 
-def game_logs(event: Event, round_number: int, table: int, seats: list[str]) -> Iterator[tuple[str, bytes]]:
+def bot_decks(ruleset_id: str, names: list[str], seed: int) -> dict[str, Any]:
+    """One deck a bot, for a game whose players register lists and bring them to every game (crossover,
+    basictcg-mtg); none for a fixed deck, or where a game's decks depend on each other (stccg-multiplayer)."""
+    ruleset = get_ruleset(ruleset_id)
+    rules = ruleset.deck_rules()
+    if rules is None or not rules.carried:
+        return {}
+    decks = {}
+    for name in names:
+        seats = [name, *(f"{name}-x{k}" for k in range(1, ruleset.min_players))]
+        decks[name] = rules.deck_of(ruleset.default_setup(seats, random.Random(f"{seed}/deck/{name}")), name)
+    return decks
+
+
+def deck_lists(ruleset_id: str, decks: dict[str, Any]) -> list[service.Submitted]:
+    """The bots' decks as the lists they register (text, or JSON for a deck a text list cannot hold)."""
+    rules = get_ruleset(ruleset_id).deck_rules()
+    assert rules is not None
+    lists = []
+    for name, deck in decks.items():
+        try:
+            data = write_text(rules, deck).encode()
+        except ValueError:
+            data = encode_json(deck)
+        lists.append(service.Submitted(f"{name}'s list", name, data))
+    return lists
+
+
+def game_logs(event: Event, round_number: int, table: int, seats: list[str], decks: dict[str, Any] | None = None) -> Iterator[tuple[str, bytes]]:
     """Bot games at one table (players in seat order) until the match is decided: (file name, chained log bytes) each.
 
-    A pod plays one game (its event is a best of 1).
+    A pod plays one game (its event is a best of 1). `decks`: the bots' registered decks, brought to every game.
     """
     ruleset = get_ruleset(event.ruleset)
     wins = dict.fromkeys(seats, 0)
@@ -69,6 +102,10 @@ def game_logs(event: Event, round_number: int, table: int, seats: list[str]) -> 
         setup = ruleset.default_setup(seats, random.Random(f"{seed}/setup"))
         if event.format == "pods":  # seat one plays first: pods rotate that seat to share the first turn
             setup = msgspec.structs.replace(setup, first=seats[0])
+        rules = ruleset.deck_rules()
+        if decks and rules is not None:
+            for player in seats:
+                setup = rules.with_deck(setup, player, decks[player])
         header = Header(
             log=LOG_FORMAT,
             ruleset=event.ruleset,
@@ -118,8 +155,13 @@ def run(
             session, event_id, name="Demo event", ruleset=ruleset, profile="mtg", best_of=best_of, seed=seed, format=format,
             table_size=table_size,
         )
+    names = bot_names(players)
+    decks = bot_decks(ruleset, names, seed)
     with Session(engine) as session, session.begin():
-        service.register(session, event_id, bot_names(players))
+        service.register(session, event_id, names)
+    if decks:  # each bot registers its list, and brings that deck to every game (every log is compared with it)
+        with Session(engine) as session, session.begin():
+            service.register_lists(session, event_id, deck_lists(ruleset, decks))
     logs = directory / event_id
     logs.mkdir(parents=True, exist_ok=True)
     games = 0
@@ -142,7 +184,7 @@ def run(
                 tables = [(m.number, [m.player_a, m.player_b]) for m in service.matches(session, event_id, number)]
         for table, seats in tables:
             played = []
-            for name, data in game_logs(event, number, table, seats):
+            for name, data in game_logs(event, number, table, seats, decks):
                 write_file(logs / name, data)
                 played.append((str(logs / name), data))
             with Session(engine) as session, session.begin():
@@ -152,7 +194,7 @@ def run(
                     service.report(session, event_id, table, logs=played)
             games += len(played)
             on_table()
-    return Demo(event_id, logs, games)
+    return Demo(event_id, logs, games, len(decks))
 
 
 def tables_expected(format: str, players: int, rounds: int, cut: int | None, table_size: int | None = None) -> int:

@@ -227,9 +227,10 @@ def report(
     (confirmed on `tournament serve`; its reason says by whom), and otherwise
     the slip the players signed. Reporting what is already there changes
     nothing; a different result for a reported table needs `correction` (and
-    a reason). Logs whose decks are not the registered lists are refused into
-    the judge queue (logged; `differences` says how), unless `check_decks` is
-    off (a judge's ruling on them, or a claim checked when it was made).
+    a reason). New logs whose decks are not the registered lists are refused
+    into the judge queue (logged; `differences` says how), unless `check_decks`
+    is off (a judge's ruling on them, or a claim checked when it was made) or
+    a judge corrects the result.
     """
     event = lock_event(session, event_id)
     match = find_match(session, event, table, round_number)
@@ -239,10 +240,6 @@ def report(
     if logs:
         tally, records = judge_logs(event, match, logs)
         check_new_logs(session, event_id, match, records)
-        found = decks.differences(session, event, [r.text for r in records]) if check_decks else {}
-        if found:
-            decks.refuse(session, event, match.round, match.number, found, records)
-            return Reported(match, tally, changed=False, differences=found)
     else:
         assert result is not None
         tally, records = result, []
@@ -259,6 +256,11 @@ def report(
             )
     elif correction:
         raise Conflict(f"{_where(match)} has no result to correct yet; use `tournament report`")
+    if records and check_decks and not correction:  # a judge's correction is a ruling: its logs are not refused
+        found = decks.differences(session, event, [r.text for r in records], [match.player_a, match.player_b])
+        if found:
+            decks.refuse(session, event, match.round, match.number, found, records)
+            return Reported(match, tally, changed=False, differences=found)
     kind = ResultCorrected if correction else ResultReported
     append(session, event.id, kind(match.round, match.number, tally.games, tally.draws, source, reason, records))
     return Reported(match, tally, changed=True)
@@ -320,10 +322,6 @@ def report_pod(
         if len(logs) != 1:
             raise LogRejected(f"a pod plays one game; give its one log, not {len(logs)}")
         places, record = judge_pod_log(session, event, pod, names, where, *logs[0])
-        found = decks.differences(session, event, [record.text]) if check_decks else {}
-        if found:
-            decks.refuse(session, event, pod.round, pod.number, found, [record])
-            return PodResult(pod, seats, changed=False, differences=found)
     assert places is not None
     check_places(places, names, where)
     stored = {s.player: s.place for s in seats}
@@ -335,6 +333,11 @@ def report_pod(
             raise Conflict(f"{where} already has a result; use `tournament correct` with a --reason to change it")
     elif correction:
         raise Conflict(f"{where} has no result to correct yet; use `tournament report`")
+    if record is not None and check_decks and not correction:
+        found = decks.differences(session, event, [record.text], names)
+        if found:
+            decks.refuse(session, event, pod.round, pod.number, found, [record])
+            return PodResult(pod, seats, changed=False, differences=found)
     kind = PodCorrected if correction else PodReported
     append(session, event.id, kind(pod.round, pod.number, places, source, reason, record))
     return PodResult(pod, seats, changed=True)

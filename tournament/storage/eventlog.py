@@ -660,7 +660,7 @@ def _project_deck(
     session: Session, event: Event, entry: Entry, payload: DeckRegistered | DeckPolicySet | DecksPublished | DecksDiffer | DeckRuled
 ) -> None:
     if isinstance(payload, DeckPolicySet):
-        event.decks_policy, event.decks_deadline = payload.policy, payload.deadline
+        event.decks_policy, event.decks_deadline = payload.policy, as_utc(payload.deadline) if payload.deadline else None
     elif isinstance(payload, DecksPublished):
         event.decks_published = True
     elif isinstance(payload, DeckRegistered):

@@ -31,11 +31,12 @@ from sqlalchemy.orm import Session
 
 from schemas.web import ErrorBody
 from tournament import service
-from tournament.output import pages
+from tournament.output import pages, render
 from tournament.storage.db import first_line, make_engine, open_database
 from tournament.web import (
     api,
     assets,
+    decks,
     desk,
     downloads,
     headers,
@@ -110,10 +111,11 @@ def create_app(db_url: str | None = None, *, csrf_secret: str | None = None) -> 
 
     environment = pages.environment()
     environment.globals["static"] = assets.url
+    environment.globals["words"] = render.score_words  # a result in words, with names
     app = Litestar(
         route_handlers=[
             *public.HANDLERS, *api.HANDLERS, *players.HANDLERS, *organiser.HANDLERS, *people.HANDLERS, *desk.HANDLERS,
-            *registration.HANDLERS, *screen.HANDLERS, *running.HANDLERS, *downloads.HANDLERS, assets.router(),
+            *decks.HANDLERS, *registration.HANDLERS, *screen.HANDLERS, *running.HANDLERS, *downloads.HANDLERS, assets.router(),
         ],
         template_config=TemplateConfig(
             engine=JinjaTemplateEngine.from_environment(environment),

@@ -18,7 +18,7 @@ from schemas.tournament import RoundInfo
 from schemas.web import ClockStart, Code, Extension, Joined, PlayerRef, Ruling, SignIn, TableClaims
 from tournament import service
 from tournament.service import export
-from tournament.web import dayview, receipts, views
+from tournament.web import dayview, decks, receipts, views
 from tournament.web.auth import client, identity, keep, organiser
 from tournament.web.common import json_post, public_url, reading, whole_number, whole_numbers
 from tournament.web.public import page
@@ -75,6 +75,7 @@ def admin_event(request: Request[Any, Any, Any], event_id: FromPath[str], r: Fro
             notice=shown.get("notice"), error=shown.get("error"), code=code, qr=views.qr(code.link) if code else None,
             ends_at=service.round_ends(session, event_id, event.rounds) if event.rounds else None,
             hold=code is not None, screen_notice=event.notice, **dayview.day_context(session, event),  # no reload while a code is on screen: it is shown once
+            decks=decks.missing_lists(session, event),
             calls=service.judge_calls(session, event_id),
         )
 
@@ -134,7 +135,8 @@ def pair_next(session: Session, event_id: str) -> str:
 
 def drop_player(session: Session, event_id: str, player: str) -> str:
     conceded = service.drop(session, event_id, player)
-    return f"{player} dropped" + (f"; table {conceded.number} goes to the opponent" if conceded else "")
+    name = views.names(session, event_id).get(player, player)
+    return f"{name} dropped" + (f"; table {conceded.number} goes to the opponent" if conceded else "")
 
 
 def new_code(request: Request[Any, Any, Any], session: Session, event_id: str, player: str) -> Code:
@@ -167,6 +169,23 @@ async def extend_form(request: Request[Any, Any, Any], event_id: FromPath[str]) 
     return await sync_to_thread(
         acting, request, event_id, form, lambda s: extend_table(s, event_id, whole_number(form, "table"), whole_number(form, "minutes"), reason)
     )
+
+
+@get("/admin/e/{event_id:str}/drop", include_in_schema=False)
+async def drop_page(request: Request[Any, Any, Any], event_id: FromPath[str], player: FromQuery[str] = "") -> Template:
+    """The second step of a drop: what it does to the player's table, and that it cannot be undone (T-73)."""
+    # async, with its own thread: a sync_to_thread GET sharing its path with a POST is wrapped twice (players.join_page)
+    return await sync_to_thread(_drop_page, request, event_id, player)
+
+
+def _drop_page(request: Request[Any, Any, Any], event_id: str, player: str) -> Template:
+    organiser(request)
+    with reading(request) as session:
+        event = service.get_event(session, event_id)
+        found = service.get_player(session, event_id, player)
+        seat = service.seat_of(session, event, player) if event.rounds and found.dropped_round is None else None
+        return page(request, "admin_drop", session, event, player=player, shown=views.names(session, event_id).get(player, player),
+                    dropped=found.dropped_round is not None, table=seat.number if seat and not seat.done and not seat.pod else None, hold=True)
 
 
 @post("/admin/e/{event_id:str}/drop", include_in_schema=False)
@@ -253,6 +272,6 @@ def api_code(request: Request[Any, Any, Any], event_id: FromPath[str], data: JSO
 
 
 HANDLERS = [
-    admin, admin_login, admin_event, rule_form, pair_form, clock_form, extend_form, drop_form, code_form,
+    admin, admin_login, admin_event, drop_page, rule_form, pair_form, clock_form, extend_form, drop_form, code_form,
     api_login, api_tables, api_rule, api_pair, api_clock, api_extend, api_drop, api_code,
 ]

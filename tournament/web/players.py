@@ -23,7 +23,7 @@ from sqlalchemy.orm import Session
 from schemas.web import Confirmation, Joined, MatchView, ResultClaim, SignIn, TableClaims
 from tournament import service
 from tournament.output import people as people_text
-from tournament.web import desk, receipts, views
+from tournament.web import decks, desk, receipts, views
 from tournament.web.auth import COOKIE, client, forget, identity, keep, player
 from tournament.web.common import json_post, reading, whole_number, whole_numbers, writing
 from tournament.web.public import page
@@ -103,7 +103,8 @@ def me(request: Request[Any, Any, Any], r: FromQuery[str] = "") -> Response[Any]
         mine = desk.my_event(session, who.event_id, who.player)
         view = None if mine.state in ("waiting", "left") else views.match_view(session, who.event_id, who.player)
         return page(request, "me", session, event, view=view, my=mine, names=views.names(session, who.event_id), result=people_text.match_text,
-                    notice=shown.get("notice"), error=shown.get("error"), refused=shown.get("refused"))
+                    notice=shown.get("notice"), error=shown.get("error"), refused=shown.get("refused"),
+                    deck=decks.my_deck(session, event, who.player))
 
 
 def _run(session: Session, who: service.Identity, action: str, **kwargs: Any) -> service.TableState:
@@ -165,6 +166,32 @@ async def confirm_form(request: Request[Any, Any, Any]) -> Response[Any]:
     return await sync_to_thread(_act, request, form, "confirm", lambda: {"claimant": str(form.get("claimant", "")), "last_lines": lines})
 
 
+def _dispute(session: Session, who: service.Identity, claimant: str, text: str) -> str:
+    """"That's not right": the player's words, with the claim they dispute, go to the judge as a judge call
+    (T-72), instead of a competing score."""
+    assert who.event_id is not None and who.player is not None
+    view = views.match_view(session, who.event_id, who.player)
+    claim = next((c for c in view.table.claims if c.player == claimant and not c.confirms), None) if view.table else None
+    if claim is None:
+        raise service.NotFound(f"{claimant} has no claim at your table")
+    said = f"Not right: {views.names(session, who.event_id).get(claimant, claimant)} says {claim.said}. {' '.join(text.split())}"
+    limit = service.MAX_CALL_TEXT
+    call = service.call_judge(session, who.event_id, who.player, said if len(said) <= limit else said[: limit - 1] + "…")
+    return f"A judge is called to table {call.table} with what you wrote."
+
+
+@post("/me/dispute", include_in_schema=False)
+async def dispute_form(request: Request[Any, Any, Any]) -> Response[Any]:
+    """A player disagrees with another's claim: what happened, in their words, goes to the judge queue."""
+    form = await request.form()
+    claimant, text = str(form.get("claimant", "")), str(form.get("text", ""))
+    who = await sync_to_thread(player, request)
+    key = receipts.given_key(form.get("_key"), "_key")
+    await sync_to_thread(receipts.once, request, key, receipts.owner_of(who),
+                         lambda session: receipts.Outcome(_dispute(session, who, claimant, text)))
+    return Redirect(f"/me?r={key}", status_code=303)
+
+
 # The JSON twins (an `Idempotency-Key` header makes a repeat get the first answer) -------------------
 
 
@@ -190,7 +217,7 @@ def _answer(request: Request[Any, Any, Any], action: str, **kwargs: Any) -> Resp
     event_id = who.event_id
 
     def change(session: Session) -> TableClaims:
-        return views.table_claims(session, service.get_event(session, event_id), _run(session, who, action, **kwargs))
+        return views.table_claims(session, service.get_event(session, event_id), _run(session, who, action, **kwargs), who.player)
 
     return receipts.api_change(request, receipts.owner_of(who), change)
 
@@ -220,4 +247,4 @@ def api_confirm(request: Request[Any, Any, Any], data: JSONBody[Confirmation]) -
     return _answer(request, "confirm", claimant=data.claimant, last_lines=data.last_lines)
 
 
-HANDLERS = [join_page, join, sign_out, me, report_form, upload_form, confirm_form, api_join, api_me, api_claim, api_logs, api_confirm]
+HANDLERS = [join_page, join, sign_out, me, report_form, upload_form, confirm_form, dispute_form, api_join, api_me, api_claim, api_logs, api_confirm]

@@ -92,11 +92,10 @@ def pods(request: Request[Any, Any, Any], event_id: FromPath[str]) -> Template:
     """Every pods round's tables, seats in order (seat 1 plays first), with places once reported."""
     with reading(request) as session:
         event = service.get_event(session, event_id)
-        drawn = [] if event.format != "pods" else [
-            pictures.Picture(f"Round {n}", text=render.pod_text(export.pairing_rows(session, event_id, n)))
-            for n in range(event.rounds, 0, -1)
+        rounds = [] if event.format != "pods" else [
+            (n, export.pairing_rows(session, event_id, n)) for n in range(event.rounds, 0, -1)
         ]
-        return page(request, "pictures", session, event, heading="Pods", pictures=drawn,
+        return page(request, "pods", session, event, rounds=rounds, ranked=render.ranked,
                     empty="This event does not play pods." if event.format != "pods" else "No round paired yet.")
 
 

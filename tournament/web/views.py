@@ -13,6 +13,7 @@ from schemas.deck import Difference
 from schemas.tournament import EventInfo, RoundInfo, TableRow
 from schemas.web import Claim, MatchView, RefereeError, Seat, TableClaims, Version
 from tournament import service
+from tournament.output import render
 from tournament.service import export
 from tournament.storage.models import Event
 
@@ -75,8 +76,10 @@ def by_name(info: RoundInfo, shown: dict[str, str]) -> list[tuple[str, str, str]
     return [(name, "bye" if table is None else str(table), ", ".join(others)) for name, table, others in seated(info, shown)]
 
 
-def table_claims(session: Session, event: Event, state: service.TableState) -> TableClaims:
-    """A table of the current round with its claims, as the player's page and the organiser's show it."""
+def table_claims(session: Session, event: Event, state: service.TableState, viewer: str | None = None) -> TableClaims:
+    """A table of the current round with its claims, as the player's page and the organiser's show it. A player
+    (`viewer`) is shown only their own deck's differences: the other side names the opponent's registered
+    cards, which are private until the lists are published (T-116)."""
     table = state.table
     shown, ends = names(session, event.id), service.round_ends(session, event.id, table.round)
     if table.pod:
@@ -84,14 +87,17 @@ def table_claims(session: Session, event: Event, state: service.TableState) -> T
         row = export.pod_row(pod, seated, shown, ends)
     else:
         row = export.table_row(session, service.find_match(session, event, table.number, table.round), shown, ends)
+    scores = service.claimed_scores(session, event.id, state.claims)
     claims = [
-        Claim(c.player, c.text, c.key, c.kind, c.confirms, c.last_lines.split())  # type: ignore[arg-type]
+        Claim(c.player, c.text, c.key, c.kind, c.confirms, c.last_lines.split(),  # type: ignore[arg-type]
+              render.score_words(row.players, shown, *scores[c.player]) if c.player in scores else c.text)
         for c in state.claims
     ]
     refused: dict[str, list[Difference]] = {}
     for check in state.checks:
         for player, found in service.decoded(check).items():
-            refused.setdefault(player, []).extend(found)
+            if viewer is None or viewer == player:
+                refused.setdefault(player, []).extend(found)
     return TableClaims(row, state.state, claims, refused)  # type: ignore[arg-type]
 
 
@@ -99,7 +105,7 @@ def match_view(session: Session, event_id: str, player: str) -> MatchView:
     event = service.get_event(session, event_id)
     seat = service.seat_of(session, event, player)
     if seat is not None:
-        return MatchView(event_id, player, event.rounds, table_claims(session, event, service.state_of(session, seat, event_id)))
+        return MatchView(event_id, player, event.rounds, table_claims(session, event, service.state_of(session, seat, event_id), player))
     info = current_round(session, event)  # a bye, or not paired: only then is the whole round read
     resting = info is not None and player in {*([info.bye] if info.bye else []), *info.advanced, *info.byes}
     return MatchView(event_id, player, event.rounds, None, bye=resting)

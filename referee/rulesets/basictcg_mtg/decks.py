@@ -14,6 +14,8 @@ from collections import Counter
 from collections.abc import Iterator, Mapping
 from typing import get_args
 
+import msgspec
+
 from referee.decks import DeckList, DeckMalformed, DeckRules, Entry, card_of
 from referee.ruleset import Illegal
 from referee.rulesets.basictcg_mtg.cards import BUILT_IN, level_of
@@ -51,6 +53,11 @@ class BasicTcgDecks(DeckRules[bt.PlayerDeck]):
         deck = setup.decks[player]
         names = set(deck.values())
         return bt.PlayerDeck({name: spec for name, spec in setup.cards.items() if name in names}, dict(deck))
+
+    def with_deck(self, setup: bt.Setup, player: str, deck: bt.PlayerDeck) -> bt.Setup:
+        """The player's deck under ids of their own (`PLAYER-1`, ...: an id is in one deck only, BT-1.4)."""
+        ids = {f"{player}-{n}": name for n, name in enumerate(deck.deck.values(), start=1)}
+        return msgspec.structs.replace(setup, cards=setup.cards | deck.cards, decks=setup.decks | {player: ids})
 
     def problems(self, deck: bt.PlayerDeck, whose: str = "the") -> Iterator[Illegal]:
         return problems(deck.cards, deck.deck, whose)

@@ -96,6 +96,9 @@ class CrossoverDecks(DeckRules[xo.Deck]):
     def deck_of(self, setup: xo.Setup, player: str) -> xo.Deck:
         return setup.decks[player]
 
+    def with_deck(self, setup: xo.Setup, player: str, deck: xo.Deck) -> xo.Setup:
+        return msgspec.structs.replace(setup, decks=setup.decks | {player: deck})
+
     def problems(self, deck: xo.Deck, whose: str = "the") -> Iterator[Illegal]:
         return problems(deck, whose)
 

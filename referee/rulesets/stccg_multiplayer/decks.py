@@ -50,6 +50,7 @@ def problems(deck: sg.Deck, whose: str = "the", taken: Set[str] = frozenset()) -
 class StccgDecks(DeckRules[sg.Deck]):
     """stccg-multiplayer's deck rules, and its decks as lists of three sections."""
 
+    carried = False  # SG-1.4: no mission twice among a game's decks, so two fixed decks may not be able to meet
     sections = (MISSIONS_SECTION, SEEDS_SECTION, DRAW_SECTION)
     aliases: ClassVar[dict[str, str]] = {"mission": MISSIONS_SECTION, "seeds": SEEDS_SECTION, "seed": SEEDS_SECTION, "draw": DRAW_SECTION}
     deck_type = sg.Deck

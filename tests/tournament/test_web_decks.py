@@ -1,0 +1,189 @@
+"""Deck lists on `tournament serve` (issue 25): a player's form on /me and its API twin, privacy before
+publication with each role's session (T-116), publication, a web upload refused for its decks, the metagame."""
+
+from __future__ import annotations
+
+import json
+
+from sqlalchemy.orm import Session
+
+from schemas.log import Event
+from tests.tournament.decklib import crossover_log, deck_of, list_text, swapped
+from tests.tournament.test_web_forms import csrf, sign_in_page
+from tests.tournament.webkit import client, codes, database, make_event, organiser, sign_in, tables
+from tournament import service
+from tournament.service.verification import verify
+
+PLAYERS = ("ann", "bob", "cat", "dan")
+
+
+def verified(db_url: str) -> None:
+    with database(db_url) as engine, Session(engine) as session:
+        found = verify(session, "ev")
+        assert found.ok, found.problems
+
+
+def test_t116_a_list_is_seen_by_its_player_and_the_organiser_until_published(db_url: str) -> None:
+    make_event(db_url, PLAYERS, ruleset="crossover", pair=False)
+    keys = codes(db_url)
+    with client(db_url) as c:
+        ann, bob, boss = sign_in(c, keys["ann"]), sign_in(c, keys["bob"]), organiser(c)
+        assert c.get("/api/me/deck", headers=ann).json()["verdict"] == "none"
+        sent = c.post("/api/me/deck", headers=ann, json={"text": list_text(deck_of("ann"))})
+        assert sent.status_code == 201 and sent.json()["verdict"] == "legal", sent.text
+        bad = c.post("/api/me/deck", headers=bob, json={"text": "game: dothack\nNobody Knows Me\n"})
+        assert bad.status_code == 400 and "your list line 2, field card: unknown card 'Nobody Knows Me'" in bad.json()["error"]
+        illegal = c.post("/api/me/deck", headers=bob, json={"text": list_text(deck_of("bob")).replace("game: ", "game: x")})
+        assert illegal.json()["verdict"] == "illegal" and illegal.json()["problems"][0]["rule"] == "XO-1.4"
+        text = list_text(deck_of("ann"))
+        for who, status in ((ann, 200), (boss, 200), (bob, 403), ({}, 403)):
+            answer = c.get("/api/events/ev/decks/ann", headers=who)
+            assert answer.status_code == status, (who, answer.text)
+            if status == 200:
+                assert answer.json()["text"] == text
+            else:
+                assert text not in answer.text
+        for path in ("/api/events/ev/decks", "/api/events/ev/meta"):
+            assert c.get(path, headers=ann).status_code == 403 and c.get(path).status_code == 403
+            assert c.get(path, headers=boss).status_code == 200
+        assert [e["verdict"] for e in c.get("/api/events/ev/decks", headers=boss).json()] == ["legal", "illegal", "none", "none"]
+        assert c.get("/e/ev/decks.csv").status_code == 403 and c.get("/e/ev/decks/ann").status_code == 403
+        assert c.post("/api/admin/events/ev/decks/publish", headers=ann).status_code == 403
+        assert c.post("/api/admin/events/ev/decks/publish", headers=boss).status_code == 201
+        assert c.get("/api/events/ev/decks/ann").json()["text"] == text
+        assert c.get("/api/events/ev/decks").json()[0]["kind"] == c.get("/api/events/ev/decks/ann").json()["facets"]["game"]
+        assert text.split("\n")[1] in c.get("/e/ev/decks/ann").text
+        assert c.get("/e/ev/decks.csv").text.startswith("player,name,verdict,kind,summary,sha256,list")
+        assert json.loads(c.get("/e/ev/decks.json").text)[0]["text"] == text
+    verified(db_url)
+
+
+def test_the_form_on_me_shows_the_verdict_at_once_and_after_the_deadline_refuses(db_url: str) -> None:
+    make_event(db_url, PLAYERS, ruleset="crossover", pair=False)
+    keys = codes(db_url)
+    with client(db_url) as c:
+        token = sign_in_page(c, keys["ann"])
+        page = c.get("/me").text
+        assert "My deck list" in page and "no list registered yet" in page
+        done = c.post("/me/deck", data={"list": list_text(deck_of("ann")), "_csrf_token": token, "_key": "k" * 22})
+        assert done.status_code == 200 and done.url.query.decode() == "r=" + "k" * 22
+        assert "Your list is legal" in done.text and "Legal: 20 cards" in done.text
+        again = c.post("/me/deck", data={"list": "junk (", "_csrf_token": token, "_key": "k" * 22})
+        assert "Your list is legal" in again.text, "a used key answers with its receipt, applying nothing"
+        refused = c.post("/me/deck", files={"file": ("a.txt", b"game: dothack\n(\n")}, data={"_csrf_token": csrf(c.get("/me").text)})
+        assert "parenthesis is not closed" in refused.text
+    with database(db_url) as engine, Session(engine) as session, session.begin():
+        service.register_lists(session, "ev", [service.Submitted(p, p, list_text(deck_of(p)).encode()) for p in PLAYERS[1:]])
+        service.pair(session, "ev")
+    with client(db_url) as c:
+        token = sign_in_page(c, codes(db_url)["ann"])
+        assert "only through a judge" in c.get("/me").text, "past the deadline the page shows the list, not the form"
+        late = c.post("/me/deck", data={"list": list_text(deck_of("bob")), "_csrf_token": token})
+        assert "deadline" in late.text and "judge" in late.text
+
+
+def test_an_upload_whose_deck_differs_waits_for_a_judge(db_url: str) -> None:
+    make_event(db_url, PLAYERS, ruleset="crossover", pair=False)
+    keys = codes(db_url)
+    with database(db_url) as engine, Session(engine) as session, session.begin():
+        service.register_lists(session, "ev", [service.Submitted(p, p, list_text(deck_of(p)).encode()) for p in PLAYERS])
+        service.pair(session, "ev")
+    (a, b), _ = tables(db_url)
+    cheat = crossover_log(a, b, 9, event=Event(tournament="ev", round=1, table=1), decks={a: swapped(deck_of(a))})
+    with client(db_url) as c:
+        ha, boss = sign_in(c, keys[a]), organiser(c)
+        answer = c.post("/api/me/logs", headers=ha, files={"log": ("g1.jsonl", cheat)})
+        assert answer.status_code == 201 and answer.json()["state"] == "decks", answer.text
+        assert [d["change"] for d in answer.json()["decks"][a]] == ["stats"]
+        hb = sign_in(c, keys[b])
+        assert c.get("/api/me", headers=hb).json()["table"]["decks"] == {}, "b does not see a's registered cards (T-116)"
+        assert list(c.get("/api/me", headers=ha).json()["table"]["decks"]) == [a]
+        queue = [t for t in c.get("/api/admin/events/ev/tables", headers=boss).json() if t["state"] == "decks"]
+        assert [t["table"]["table"] for t in queue] == [1]
+        ruled = c.post("/api/admin/events/ev/rule", headers=boss, json={"table": 1, "reason": "deck problem", "games": {a: 0, b: 1}})
+        assert ruled.status_code == 201
+        assert c.get("/api/events/ev/round").json()["tables"][0]["games"] == {a: 0, b: 1}
+    verified(db_url)
+    with database(db_url) as engine, Session(engine) as session:
+        assert service.open_checks(session, "ev") == []
+
+
+def test_the_same_list_sent_at_once_from_many_requests_is_registered_once(db_url: str) -> None:
+    import threading
+
+    import httpx
+
+    from tests.tournament.webkit import serving
+
+    make_event(db_url, PLAYERS, ruleset="crossover", pair=False)
+    keys = codes(db_url)
+    text = list_text(deck_of("ann"))
+    with serving(db_url) as base, httpx.Client(base_url=base, timeout=60) as http:
+        session = http.post("/api/join", json={"code": keys["ann"]}).json()["session"]
+        answers: list[int] = []
+
+        def send() -> None:
+            with httpx.Client(base_url=base, timeout=60) as own:
+                answers.append(own.post("/api/me/deck", headers={"Authorization": f"Bearer {session}"}, json={"text": text}).status_code)
+
+        threads = [threading.Thread(target=send) for _ in range(6)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(timeout=60)
+    assert answers == [201] * 6
+    with database(db_url) as engine, Session(engine) as s:
+        from tournament.storage.models import LogEntry
+
+        assert s.query(LogEntry).filter_by(event_id="ev", type="deck_registered").count() == 1
+    verified(db_url)
+
+
+def test_the_organisers_pages_name_who_has_no_legal_list_and_publish(db_url: str) -> None:
+    from tests.tournament.webkit import ORGANISER_TOKEN
+
+    make_event(db_url, PLAYERS, ruleset="crossover", pair=False, display={"bob": "Bob <b>Ray</b>"})
+    codes(db_url)
+    with database(db_url) as engine, Session(engine) as session, session.begin():
+        service.register_lists(session, "ev", [service.Submitted(p, p, list_text(deck_of(p)).encode()) for p in ("ann", "cat")])
+    with client(db_url) as c:
+        token = csrf(c.get("/admin").text)
+        c.post("/admin/login", data={"token": ORGANISER_TOKEN, "_csrf_token": token})
+        event_page = c.get("/admin/e/ev").text
+        assert "2 without a legal list (Bob &lt;b&gt;Ray&lt;/b&gt;, dan)" in event_page
+        lists = c.get("/admin/e/ev/decks").text
+        assert "2 without a legal list" in lists and "Publish every list" in lists and "<b>Ray</b>" not in lists
+        published = c.post("/admin/e/ev/decks/publish", data={"_csrf_token": csrf(lists), "_key": "p" * 22})
+        assert published.status_code == 200 and "The lists are public now." in published.text
+        assert published.url.path == "/admin/e/ev/decks"
+    with client(db_url) as anonymous:
+        assert anonymous.get("/e/ev/decks").status_code == 200 and anonymous.get("/e/ev/meta").status_code == 200
+
+
+def test_the_organiser_rules_on_a_refused_table_from_the_web(db_url: str) -> None:
+    from tests.tournament.webkit import ORGANISER_TOKEN
+
+    make_event(db_url, PLAYERS, ruleset="crossover", pair=False)
+    keys = codes(db_url)
+    with database(db_url) as engine, Session(engine) as session, session.begin():
+        service.register_lists(session, "ev", [service.Submitted(p, p, list_text(deck_of(p)).encode()) for p in PLAYERS])
+        service.pair(session, "ev")
+    (a, b), (c_, d) = tables(db_url)
+    with client(db_url) as c:
+        ha, hc, boss = sign_in(c, keys[a]), sign_in(c, keys[c_]), organiser(c)
+        c.post("/api/me/logs", headers=ha, files={"log": ("g.jsonl", crossover_log(a, b, 3, decks={b: swapped(deck_of(b))}))})
+        c.post("/api/me/logs", headers=hc, files={"log": ("g.jsonl", crossover_log(c_, d, 4, decks={c_: swapped(deck_of(c_))}))})
+        assert c.post("/api/admin/events/ev/decks/rule", headers=ha, json={"table": 1, "reason": "x"}).status_code == 403
+        assert c.post("/api/admin/events/ev/decks/rule", headers=boss, json={"table": 0, "reason": "x"}).status_code == 400
+        ruled = c.post("/api/admin/events/ev/decks/rule", headers=boss, json={"table": 1, "reason": "deck problem"})
+        assert ruled.status_code == 201 and ruled.json()["games"] == {a: 1, b: 0} and ruled.json()["source"] == "judge"
+    with client(db_url) as c:
+        token = csrf(c.get("/admin").text)
+        c.post("/admin/login", data={"token": ORGANISER_TOKEN, "_csrf_token": token})
+        page = c.get("/admin/e/ev").text
+        assert "Let the refused logs&#39; result stand" in page or "Let the refused logs' result stand" in page
+        done = c.post("/admin/e/ev/decks/rule", data={"table": "2", "reason": "a typo in the list", "accept": "yes", "_csrf_token": csrf(page)})
+        assert done.status_code == 200 and "the refused logs' result stands" in done.text.replace("&#39;", "'")
+        row = c.get("/api/events/ev/round").json()["tables"][1]
+        assert row["source"] == "log" and row["reason"] == "a typo in the list"
+    verified(db_url)

@@ -1,0 +1,114 @@
+"""What players and organisers read on `tournament serve` (issue 22, "What players and organisers see"),
+through Litestar's test client: names and scores in words, tables a phone can hold, the words of each state."""
+
+from __future__ import annotations
+
+import re
+
+from litestar.testing import TestClient
+from sqlalchemy.orm import Session
+
+from tests.tournament.webkit import (
+    ORGANISER_TOKEN,
+    client,
+    codes,
+    database,
+    make_event,
+    organiser,
+    tables,
+)
+from tournament import service
+from tournament.output import render
+
+
+def cells(html: str, table_class: str) -> list[list[str]]:
+    """The text of each body row of the first `<table class=table_class>`, tags stripped."""
+    table = html.split(f'<table class="{table_class}"', 1)[1].split("</table>", 1)[0]
+    body = table.split("<tbody>", 1)[1]
+    return [
+        [re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", c)).strip() for c in re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)]
+        for row in re.findall(r"<tr[^>]*>(.*?)</tr>", body, re.S)
+    ]
+
+
+def test_pods_are_a_table_with_seats_and_places(db_url: str) -> None:
+    make_event(db_url, ["ann", "bob", "cat", "dan", "eve", "fay"], format="pods", table_size=3, ruleset="crossover",
+               display={"ann": "Ann Lee"})
+    with database(db_url) as engine, Session(engine) as s, s.begin():
+        _pod, seats = service.pod_tables(s, "ev", 1)[0]
+        service.claim(s, "ev", seats[0].player, places={p.player: k for k, p in enumerate(reversed(seats), start=1)})
+        for other in seats[1:]:
+            service.confirm(s, "ev", other.player, seats[0].player)
+        seated = [service.display_names(s, "ev")[p.player] for p in seats]
+    with client(db_url) as c:
+        page = c.get("/e/ev/pods").text
+    assert "<pre" not in page
+    first = cells(page, "pods")[0]
+    assert first[0] == "1" and first[1] == " ".join(seated) and first[2] == " ".join(reversed(seated))
+    assert cells(page, "pods")[1][2] == "not reported"
+
+
+def form_token(c: TestClient, path: str) -> dict[str, str]:  # type: ignore[type-arg]
+    """The CSRF token and a fresh one-time key of the first form on `path`."""
+    page = c.get(path).text
+    token = re.search(r'name="_csrf_token" value="([^"]+)"', page)
+    key = re.search(r'name="_key" value="([^"]+)"', page)
+    assert token and key, path
+    return {"_csrf_token": token.group(1), "_key": key.group(1)}
+
+
+def test_claims_read_in_names_and_words_and_the_form_starts_empty(db_url: str) -> None:
+    make_event(db_url, display={"ann": "Hiroshi Tanaka", "bob": "Amara Okafor", "cat": "Lena Fischer", "dan": "Mateo García"},
+               best_of=3)
+    keys = codes(db_url)
+    (a, b), _ = tables(db_url)
+    names = {"ann": "Hiroshi Tanaka", "bob": "Amara Okafor", "cat": "Lena Fischer", "dan": "Mateo García"}
+    with client(db_url) as c:
+        c.get(f"/join#code={keys[a]}")
+        c.post("/join", data={**form_token(c, "/join"), "code": keys[a]})
+        mine = c.get("/me").text
+        assert 'value="0"' not in mine and re.search(rf'name="games.{a}"[^>]*required', mine), "no pre-filled 0-0"
+        c.post("/me/result", data={**form_token(c, "/me"), f"games.{a}": "0", f"games.{b}": "2"})
+        assert f"{names[b]} wins 2-0" in c.get("/me").text
+    with client(db_url) as c:
+        c.post("/join", data={**form_token(c, "/join"), "code": keys[b]})
+        theirs = c.get("/me").text
+        assert f"Yes, {names[b]} wins 2-0" in theirs and "That's not right" in theirs
+        assert f"{a} 0-2 {b}" not in theirs and f">{a}<" not in theirs, "no ids"
+        assert 'action="/me/result"' not in theirs, "no competing score to type"
+        said = c.post("/me/dispute", data={**form_token(c, "/me"), "claimant": a, "text": "I conceded game 2"})
+        assert 'role="alert"' not in said.text and "A judge is called to table 1" in said.text
+    with client(db_url) as c:
+        boss = organiser(c)
+        calls = c.get("/api/admin/events/ev/calls", headers=boss).json()
+        assert calls[0]["text"] == f"Not right: {names[a]} says {names[b]} wins 2-0. I conceded game 2"
+        tables_ = c.get("/api/admin/events/ev/tables", headers=boss).json()
+        assert tables_[0]["claims"][0]["said"] == f"{names[b]} wins 2-0"
+
+
+def test_score_words() -> None:
+    names = {"a": "Ann Lee", "b": "Bob"}
+    assert render.score_words(["a", "b"], names, {"a": 2, "b": 1}) == "Ann Lee wins 2-1"
+    assert render.score_words(["a", "b"], names, {"a": 0, "b": 2}, 1) == "Bob wins 2-0 (1 drawn game)"
+    assert render.score_words(["a", "b"], names, {"a": 1, "b": 1}, 1) == "Draw, 1-1 (1 drawn game)"
+    assert render.score_words(["a", "b"], names, {"a": 0, "b": 0}) == "Intentional draw"
+    assert render.score_words(["a", "b"], names, None, 0, {"a": 2, "b": 1}) == "1st Bob, 2nd Ann Lee"
+    assert [render.ordinal(n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 22)] == ["1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd"]
+
+
+def test_a_drop_asks_first_and_says_it_cannot_be_undone(db_url: str) -> None:
+    make_event(db_url, display={"ann": "Hiroshi Tanaka"})
+    codes(db_url)
+    with client(db_url) as c:
+        organiser(c)
+        c.post("/admin/login", data={**form_token(c, "/admin"), "token": ORGANISER_TOKEN})
+        event_page = c.get("/admin/e/ev").text
+        assert re.search(r'<form method="get" action="/admin/e/ev/drop"', event_page), "the first step is a GET"
+        asked = c.get("/admin/e/ev/drop", params={"player": "ann"})
+        assert asked.status_code == 200 and "Drop Hiroshi Tanaka?" in asked.text and "cannot be undone" in asked.text
+        assert "goes to the opponent" in asked.text
+        with database(db_url) as engine, Session(engine) as s:
+            assert service.get_player(s, "ev", "ann").dropped_round is None, "asking changes nothing"
+        done = c.post("/admin/e/ev/drop", data={**form_token(c, "/admin/e/ev/drop?player=ann"), "player": "ann"})
+        assert "Hiroshi Tanaka dropped" in done.text
+        assert "has dropped already" in c.get("/admin/e/ev/drop", params={"player": "ann"}).text
