@@ -113,7 +113,10 @@ def test_t112_a_deadline_time_and_the_policy_after_round_1(db_url: str, tmp_path
     cli(db_url, "decks", "ev", "--deadline", east.strftime("%Y-%m-%dT%H:%M%z"))
     cli(db_url, "decks", "ev", "--from", str(folder), code=service.EXIT_CONFLICT)
     assert status(db_url) == dict.fromkeys(PLAYERS, "none")
-    cli(db_url, "decks", "ev", "--deadline", "2099-01-01T09:00+01:00")
+    cli(db_url, "decks", "ev", "--policy", "dropped")
+    said = cli(db_url, "decks", "ev", "--deadline", "2099-01-01T09:00+01:00").stdout
+    assert "is dropped; the deadline is 2099-01-01 08:00 UTC" in said, said  # the policy stays; the time in UTC
+    assert "is unpaired; the deadline is 2099-01-01 08:00 UTC" in cli(db_url, "decks", "ev", "--policy", "unpaired").stdout
     cli(db_url, "decks", "ev", "--from", str(folder))
     cli(db_url, "pair", "ev")
     assert "round 1" in cli(db_url, "decks", "ev", "--policy", "dropped", code=service.EXIT_CONFLICT).stderr
@@ -334,7 +337,10 @@ def test_an_event_with_lists_downgraded_and_upgraded_again_verifies(db_url: str,
 
     folder = made(db_url, tmp_path, players=["ann", "bob", "cat", "dan", "eve"], listed=["ann", "bob", "cat", "dan"])
     (folder / "dan.txt").write_text(list_text(deck_of("dan")).replace("game: ", "game: x"))
-    cli(db_url, "decks", "ev", "--deadline", "2099-01-01T09:00+01:00")
+    cli(db_url, "decks", "ev", "--policy", "dropped")
+    said = cli(db_url, "decks", "ev", "--deadline", "2099-01-01T09:00+01:00").stdout
+    assert "is dropped; the deadline is 2099-01-01 08:00 UTC" in said, said  # the policy stays; the time in UTC
+    assert "is unpaired; the deadline is 2099-01-01 08:00 UTC" in cli(db_url, "decks", "ev", "--policy", "unpaired").stdout
     cli(db_url, "decks", "ev", "--from", str(folder))
     cli(db_url, "pair", "ev")
     (first, *_) = tables(db_url, "ev")

@@ -178,3 +178,19 @@ def test_a_player_sees_their_own_tables_and_results(db_url: str) -> None:
     first = mine["matches"][0]
     assert (first["round"], first["table"], first["opponents"], first["outcome"]) == (1, 1, [b], "win")
     assert [m["round"] for m in mine["matches"]] == [1, 2] and mine["matches"][1]["outcome"] is None
+
+
+def test_a_judge_call_from_a_pod(db_url: str) -> None:
+    make_event(db_url, players=("ann", "bob", "cat", "dan", "eve"), format="pods", table_size=4, ruleset="crossover")
+    [pod] = tables(db_url)  # four at table 1; the fifth has the bye, a table of one
+    [alone] = {"ann", "bob", "cat", "dan", "eve"} - set(pod)
+    with database(db_url) as engine, Session(engine) as session, session.begin():
+        call = service.call_judge(session, "ev", pod[-1], "who plays first?")
+        assert (call.table, call.round) == (1, 1)
+        try:
+            service.call_judge(session, "ev", alone, "")
+        except service.WrongTable as exc:
+            assert exc.message == f"{alone!r} is not at a table: round 1 (a bye, or not paired); a judge comes to a table"
+        else:
+            raise AssertionError("a call from a pods bye")
+    verified(db_url)

@@ -191,3 +191,17 @@ def test_two_registrations_for_the_last_place_at_once(pg_url: str) -> None:
                 service.leave(session, "ev", a.json()["player"])
         barrier.reset()
     verified(pg_url)
+
+
+def test_registrations_are_limited_by_address_and_the_form_needs_its_csrf_token(db_url: str) -> None:
+    opened(db_url, cap=None)
+    with client(db_url) as c:
+        for n in range(12):
+            assert register(c, f"Player {n}").status_code == 201
+        before = head(db_url)
+        refused(register(c, "One too many"), 429, "too many changes at once: at most 12 a minute", service.EXIT_USAGE)
+        assert head(db_url) == before
+        page = c.get("/e/ev/register")
+        assert page.status_code == 200 and 'name="_csrf_token"' in page.text
+        forged = c.post("/e/ev/register", data={"name": "Mallory"}, follow_redirects=False)
+        assert forged.status_code == 403 and head(db_url) == before

@@ -68,7 +68,10 @@ def test_a_judge_call_reaches_the_organiser_who_answers_it(page: Any, second: An
     make_event(db, display={"ann": HOSTILE_PERSON})
     keys = codes(db)
     (a, _b), _ = tables(db)
-    with serving(db) as base:
+    with serving(db, poll_seconds=0.5) as base:
+        organiser_signs_in(second, base)
+        second.goto(f"{base}/admin/e/ev")  # open before the call: the call reaches it by itself
+        assert second.locator("#open-calls").count() == 0
         join(page, base, keys[a])
         page.fill("#call input[name=text]", "my opponent's deck has 41 cards")
         page.click("button:has-text('Call a judge to table 1')")
@@ -83,8 +86,7 @@ def test_a_judge_call_reaches_the_organiser_who_answers_it(page: Any, second: An
         assert entries(db, "judge_called") == 1
         looks_right(page, tmp_path / "me-call.png")
 
-        organiser_signs_in(second, base)
-        second.goto(f"{base}/admin/e/ev")
+        second.wait_for_selector("#open-calls", timeout=15_000)  # the page's poll saw the log move and reloaded
         alert = second.locator("#open-calls")
         assert alert.get_attribute("role") == "alert"
         colours = alert.evaluate("e => [getComputedStyle(e).borderLeftColor, getComputedStyle(e).backgroundColor]")

@@ -112,3 +112,57 @@ def test_a_drop_asks_first_and_says_it_cannot_be_undone(db_url: str) -> None:
         done = c.post("/admin/e/ev/drop", data={**form_token(c, "/admin/e/ev/drop?player=ann"), "player": "ann"})
         assert "Hiroshi Tanaka dropped" in done.text
         assert "has dropped already" in c.get("/admin/e/ev/drop", params={"player": "ann"}).text
+
+
+def test_public_pairings_have_four_columns_points_and_one_time_zone(db_url: str) -> None:
+    make_event(db_url, ["ann", "bob", "cat", "dan", "eve"], display={"ann": "Hiroshi Tanaka"})
+    with database(db_url) as engine, Session(engine) as s, s.begin():
+        for m in service.matches(s, "ev", 1):
+            service.report(s, "ev", m.number, result=service.Tally({m.player_a: 1, m.player_b: 0}), reason="slip")
+        service.pair(s, "ev")
+        service.start_round(s, "ev", 50)
+    with client(db_url) as c:
+        page = c.get("/e/ev").text
+    assert "Result from" not in page and "Reason" not in page and ">slip<" not in page, "no internal columns"
+    heads = re.findall(r"<th[^>]*>([^<]*)</th>", page.split('<table class="pairings"')[1].split("</thead>")[0])
+    assert heads == ["Table", "Player", "Opponent", "Result"]
+    rows = cells(page, "pairings")
+    assert all(re.search(r"\d+ pts$", row[1]) for row in rows), rows
+    assert page.count(render.zone_name()) == 1 and " UTC</span>" not in page
+
+
+def test_standings_in_a_round_are_provisional_find_a_row_and_explain_the_columns(db_url: str) -> None:
+    make_event(db_url, display={"ann": "Hiroshi Tanaka", "bob": "Amara Okafor"})
+    with database(db_url) as engine, Session(engine) as s, s.begin():
+        for m in service.matches(s, "ev", 1):
+            service.report(s, "ev", m.number, result=service.Tally({m.player_a: 1, m.player_b: 0}))
+        service.pair(s, "ev")
+    with client(db_url) as c:
+        page = c.get("/e/ev/standings", params={"q": "tanaka"}).text
+        assert "provisional, round 2 in play" in page and "Complete after round 1" in page
+        marked = re.findall(r'<tr class="mine">(.*?)</tr>', page, re.S)
+        assert len(marked) == 1 and "Hiroshi Tanaka" in marked[0]
+        assert "<summary>What the columns mean</summary>" in page and "<dt>omw%</dt><dd>Opponents&#39; match win %</dd>" in page
+        with database(db_url) as engine, Session(engine) as s, s.begin():
+            for m in service.matches(s, "ev", 2):
+                service.report(s, "ev", m.number, result=service.Tally({m.player_a: 1, m.player_b: 0}))
+        assert "Standings after round 2" in c.get("/e/ev/standings").text
+
+
+def test_a_signed_in_player_sees_their_own_row_marked(db_url: str) -> None:
+    make_event(db_url, display={"ann": "Hiroshi Tanaka"})
+    keys = codes(db_url)
+    with client(db_url) as c:
+        c.post("/join", data={**form_token(c, "/join"), "code": keys["ann"]})
+        for path in ("/e/ev/standings", "/e/ev"):
+            marked = re.findall(r'<tr class="mine">(.*?)</tr>', c.get(path).text, re.S)
+            assert len(marked) == 1 and "Hiroshi Tanaka" in marked[0], path
+
+
+def test_events_with_one_name_are_told_apart_by_id_and_date(db_url: str) -> None:
+    make_event(db_url, event="spring", name="Spring Open")
+    make_event(db_url, event="spring-2", name="Spring Open")
+    with client(db_url) as c:
+        page = c.get("/").text
+    assert "id spring<" in page and "id spring-2<" in page
+    assert len(re.findall(r"\d{1,2} \w{3} \d{4}", page)) == 2

@@ -48,6 +48,7 @@ PAGES = [
     Visit("find-seat", "public", "/e/spring?q=tana"),
     Visit("round-1", "public", "/e/spring/round/1"),
     Visit("standings", "public", "/e/spring/standings"),
+    Visit("standings-find", "public", "/e/spring/standings?q=tanaka"),
     Visit("double-round", "public", "/e/spring-de"),
     Visit("double-bracket", "public", "/e/spring-de/bracket"),
     Visit("double-standings", "public", "/e/spring-de/standings"),
@@ -67,6 +68,7 @@ PAGES = [
     Visit("me-pod", "pod", "/me"),
     Visit("admin", "organiser", "/admin"),
     Visit("admin-event", "organiser", "/admin/e/spring"),
+    Visit("admin-drop", "organiser", "/admin/e/spring/drop?player=hiroshi"),
     Visit("admin-double", "organiser", "/admin/e/spring-de"),
     Visit("admin-pods", "organiser", "/admin/e/pods"),
 ]

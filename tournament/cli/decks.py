@@ -102,9 +102,10 @@ def decks(
         return
     if policy is not None or deadline is not None:
         with transaction(db) as session:
-            found = service.set_policy(session, event, policy or "unpaired", deadline)
+            found = service.set_policy(session, event, policy, deadline)
             said = f"{event}: a player without a legal list at the deadline is {found.decks_policy}; the deadline is " + (
-                f"{deadline:%Y-%m-%d %H:%M %z}" if deadline else "round 1's pairing"
+                f"{found.decks_deadline:%Y-%m-%d %H:%M} UTC, or round 1's pairing if it comes first" if found.decks_deadline
+                else "round 1's pairing"
             )
         say(said)
         return
@@ -162,7 +163,9 @@ def _show(event: str, rows: list[service.DeckStatus], policy: str | None, passed
         shown = row.summary if row.verdict != "illegal" else "; ".join(p.message for p in row.problems or [])
         table.add_row(row.name, row.verdict if row.verdict != "none" else "no list", shown)
     out.print(table)
-    if missing:
+    if policy is None:
+        err.print(f"{event} asks for no deck lists yet: its first list (or `decks --policy`) asks for them (T-110)", markup=False)
+    elif missing:
         what = "not paired" if policy == "unpaired" else "dropped"
         when = "now" if passed else "at the deadline"
         err.print(f"{len(missing)} player(s) without a legal list: {', '.join(r.name for r in missing)} ({what} {when})", markup=False)

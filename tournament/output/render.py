@@ -76,6 +76,11 @@ def clock_text(moment: datetime | None) -> str:
     return moment.astimezone().strftime("%H:%M") if moment else ""
 
 
+def zone_name() -> str:
+    """The venue's time zone, as the pages name it once: the machine's (`TZ` changes it), like `clock_text`."""
+    return datetime.now().astimezone().tzname() or "local time"
+
+
 POD_COLUMNS = ("table", "seats", "places", "source", "reason")
 
 

@@ -43,6 +43,7 @@ from tournament.storage.eventlog import (
     PlayerDropped,
     append,
     append_many,
+    as_utc,
 )
 from tournament.storage.models import DeckCheck, DeckList, Event, Match, Player, PodSeat
 
@@ -93,8 +94,7 @@ def deadline_passed(event: Event, now: datetime | None = None) -> bool:
         return True
     if event.decks_deadline is None:
         return False
-    deadline = event.decks_deadline if event.decks_deadline.tzinfo else event.decks_deadline.replace(tzinfo=UTC)
-    return (now or datetime.now(UTC)) >= deadline
+    return (now or datetime.now(UTC)) >= as_utc(event.decks_deadline)
 
 
 def _entry(event: Event, rules: DeckRules[Any], item: Submitted, reason: str | None) -> DeckRegistered:
@@ -193,16 +193,19 @@ def lists_from_csv(data: bytes, source: str) -> list[Submitted]:
     return items
 
 
-def set_policy(session: Session, event_id: str, policy: str, deadline: datetime | None) -> Event:
-    """The organiser's deck rules: the policy (T-113) and the deadline's time (None: round 1's pairing)."""
+def set_policy(session: Session, event_id: str, policy: str | None, deadline: datetime | None) -> Event:
+    """The organiser's deck rules: the policy (T-113) and the deadline's time (T-112); what is not given (None)
+    stays as it was (at first: `unpaired`, and round 1's pairing)."""
     event = lock_event(session, event_id)
     rules_for(event)
+    policy = policy or event.decks_policy or "unpaired"
     if policy not in POLICIES:
         raise Usage(f"--policy must be one of {', '.join(POLICIES)}, not {policy!r}")
     if event.rounds > 0:
         raise Conflict(f"{event_id!r} has paired round 1: its deck deadline is past, and its policy applied")
     if deadline is not None and deadline.tzinfo is None:
         raise Usage("--deadline needs its time zone (2026-12-05T09:30+01:00, or ...Z for UTC)")
+    deadline = deadline or (as_utc(event.decks_deadline) if event.decks_deadline else None)
     # kept in UTC: SQLite keeps a time without its zone
     append(session, event.id, DeckPolicySet(policy, deadline.astimezone(UTC) if deadline else None))  # type: ignore[arg-type]
     return event

@@ -112,6 +112,10 @@ def create_app(db_url: str | None = None, *, csrf_secret: str | None = None) -> 
     environment = pages.environment()
     environment.globals["static"] = assets.url
     environment.globals["words"] = render.score_words  # a result in words, with names
+    environment.globals["clock"] = render.clock_text  # a time as the venue reads it (HH:MM, the event's zone)
+    environment.globals["zone"] = render.zone_name
+    environment.globals["result"] = render.result_text  # "2-1", "ID": a table's result in a column
+    environment.globals["ranked"] = render.ranked  # a pod's places, best first
     app = Litestar(
         route_handlers=[
             *public.HANDLERS, *api.HANDLERS, *players.HANDLERS, *organiser.HANDLERS, *people.HANDLERS, *desk.HANDLERS,

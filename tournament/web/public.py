@@ -18,6 +18,7 @@ from tournament.output import pictures, render
 from tournament.service import export
 from tournament.storage.models import Event
 from tournament.web import views
+from tournament.web.auth import identity
 from tournament.web.common import reading
 
 
@@ -29,6 +30,12 @@ def page(request: Request[Any, Any, Any], name: str, session: Session | None = N
     context.setdefault("event", None)
     context.setdefault("version", None)
     return Template(template_name=f"web/{name}.html.j2", context={"poll_seconds": request.app.state.poll_seconds, **context})
+
+
+def signed_in(request: Request[Any, Any, Any], event_id: str) -> str | None:
+    """The player reading the page, when they are signed in to this event (their row is marked)."""
+    who = identity(request)
+    return who.player if who is not None and who.role == "player" and who.event_id == event_id else None
 
 
 @get("/", sync_to_thread=True, include_in_schema=False)
@@ -49,6 +56,8 @@ def _round_page(request: Request[Any, Any, Any], event_id: str, number: int | No
             header=header, cells=cells, text_columns=render.TEXT_COLUMNS, headings=render.HEADINGS, by_name=views.by_name(info, shown) if info else [],
             by="name" if by == "name" else "table", q=q, seats=views.seats(session, event, q) if q and number == event.rounds else [],
             names=shown, ends_at=service.round_ends(session, event_id, number) if number else None,
+            points={r.player: r.points for r in export.standing_rows(session, event_id)} if info and event.format != "pods" else {},
+            resting=[*([info.bye] if info and info.bye else []), *(info.advanced if info else [])], me=signed_in(request, event_id),
         )
 
 
@@ -64,16 +73,22 @@ def round_page(request: Request[Any, Any, Any], event_id: FromPath[str], number:
 
 
 @get("/e/{event_id:str}/standings", sync_to_thread=True, include_in_schema=False)
-def standings(request: Request[Any, Any, Any], event_id: FromPath[str]) -> Template:
+def standings(request: Request[Any, Any, Any], event_id: FromPath[str], q: FromQuery[str] = "") -> Template:
+    """The standings: provisional while a round is played; the reader's own row, or the rows `q` finds, marked."""
     with reading(request) as session:
         event = service.get_event(session, event_id)
         drawn = export.bracket_info(session, event_id)
         # After a top cut: the Swiss standings as they were at the cut, and the bracket's places apart (T-48).
         cut = event.format == "swiss" and event.bracket_round is not None and drawn is not None
-        header, cells = render.standing_cells(export.standing_rows(session, event_id, swiss_only=cut))
+        rows = export.standing_rows(session, event_id, swiss_only=cut)
+        header, cells = render.standing_cells(rows)
+        me, wanted = signed_in(request, event_id), views.folded(q)
+        marked = [k for k, r in enumerate(rows) if r.player == me or (wanted and wanted in views.folded(r.name or r.player))]
+        playing = event.rounds > 0 and not event.finished and any(not t.done for t in service.current_tables(session, event))
         return page(
             request, "standings", session, event, header=header, cells=cells, text_columns=render.TEXT_COLUMNS, short=render.SHORT,
             headings=render.HEADINGS, places=render.place_cells(drawn) if cut and drawn else None,
+            provisional=playing and not cut, q=q, marked=marked,
         )
 
 
@@ -95,7 +110,7 @@ def pods(request: Request[Any, Any, Any], event_id: FromPath[str]) -> Template:
         rounds = [] if event.format != "pods" else [
             (n, export.pairing_rows(session, event_id, n)) for n in range(event.rounds, 0, -1)
         ]
-        return page(request, "pods", session, event, rounds=rounds, ranked=render.ranked,
+        return page(request, "pods", session, event, rounds=rounds,
                     empty="This event does not play pods." if event.format != "pods" else "No round paired yet.")
 
 

@@ -15,12 +15,13 @@
     }
   }
 
-  /* Each round clock counts down in the reader's own time. */
+  /* Each round clock counts down; the end time stays as the page wrote it, in the event's time zone (named once
+     beside it), never the reader's phone's. */
   var clocks = document.querySelectorAll("[data-ends]");
   function tick() {
     clocks.forEach(function (el) {
       var left = Math.round((Date.parse(el.dataset.ends) - Date.now()) / 1000);
-      var at = new Date(el.dataset.ends).toLocaleTimeString([], {hour: "2-digit", minute: "2-digit"});
+      var at = el.dataset.at;
       el.textContent = left > 0
         ? at + " (" + Math.floor(left / 60) + ":" + String(left % 60).padStart(2, "0") + " left)"
         : at + " (time is up)";
