@@ -128,7 +128,8 @@ class EventInfo(msgspec.Struct, forbid_unknown_fields=True):
     losses (`loss`) or not at all (`none`). `require_chain`: the event accepts only hash-chained
     game logs. `head`: the head of the event's log when this was made (`EVENT@SEQ:HASH`, the last entry's
     number and the first 16 hex digits of its hash), for people to keep and `tournament verify --against`
-    to check; empty in exports from before."""
+    to check; empty in exports from before. `tables`: the event's live tables (`off`, `paper`: players record
+    their physical cards, `digital`: the server deals)."""
 
     id: str
     name: str
@@ -146,6 +147,7 @@ class EventInfo(msgspec.Struct, forbid_unknown_fields=True):
     require_chain: bool = False  # game logs must be hash-chained; `create` sets it unless --no-require-chain (False: exports from before)
     head: str = ""
     rated: bool = False  # its matches count for the ratings (`create --rated`)
+    tables: str = "off"  # live tables (`create --tables`): off, paper or digital
 
 
 class BracketPair(msgspec.Struct, forbid_unknown_fields=True):

@@ -48,6 +48,7 @@ CASES: dict[str, tuple[list[str], list[str]]] = {
     "pods": (["pods.py", "--quick", "--players", "13"], ["players round  search s", "fewest"]),
     "pod solvers": (["pod_solvers.py", "--players", "13", "--limit", "2"], ["total seconds: cp-sat"]),
     "serve": (["serve.py", "--players", "4"], ["lost writes: 0  duplicated writes: 0  log verifies: yes"]),
+    "table": (["table.py", "--tables", "2"], ["tables 2 records", "lost 0 forked 0"]),
     "decks": (["decks.py", "--lists", "8", "--repeat", "1"], ["8 crossover lists", "decks --from FOLDER", "verify EVENT", "referee verdicts only"]),
 }
 

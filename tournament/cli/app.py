@@ -19,7 +19,7 @@ import typer
 
 from referee import console
 from referee.console import INT32_MAX, INT64_MAX, emit_json, err, out, say
-from tournament.cli import decks, desk, people, persons, rejudge, results, rounds
+from tournament.cli import decks, desk, people, persons, rejudge, results, rounds, tables
 from tournament.cli.common import (
     DbOpt,
     EventArg,
@@ -80,6 +80,7 @@ app.add_typer(results.app)  # report, correct, results, enter
 app.add_typer(rejudge.app)  # rejudge: the stored logs judged again
 app.add_typer(decks.app)  # deck, decks, deck-ruling
 app.add_typer(desk.app)  # calls, answer; registration, checkin, absent
+app.add_typer(tables.app)  # table: a live table's game, or its log so far
 
 
 # Commands --------------------------------------------------------------------
@@ -103,6 +104,9 @@ def create(
         bool, typer.Option("--require-chain/--no-require-chain", help="Accept only hash-chained game logs (records with `prev`).")
     ] = True,
     rated: Annotated[bool, typer.Option("--rated", help="Its matches count for the ratings (`tournament ratings`).")] = False,
+    tables: Annotated[
+        str, typer.Option("--tables", help="Live tables: off (results as logs or slips), paper (players record their cards), digital (the server deals).")
+    ] = "off",
     db: DbOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -112,6 +116,7 @@ def create(
         created = service.create_event(
             session, event, name=name, ruleset=ruleset, profile=profile, best_of=best_of, seed=pairing_seed, format=fmt,
             table_size=table_size, points=points, late_entry=late_entry, require_chain=require_chain, rated=rated,
+            tables=tables,
         )
         info = export.event_info(created)
     if as_json:
@@ -120,6 +125,7 @@ def create(
         say(
             f"created {info.id}: {service.FORMATS[info.format]}, {info.ruleset}, best of {info.best_of}, "
             f"tiebreakers {info.profile}, seed {info.seed}" + (", rated" if info.rated else "")
+            + (f", {info.tables} tables" if info.tables != "off" else "")
         )
 
 

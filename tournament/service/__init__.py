@@ -23,10 +23,12 @@ One module per concern; callers use `service.<name>` for all of them:
 - `calls`: players' judge calls and the organiser's answers; `signup`: public registration, the waitlist, check-in;
 - `rejudge`: every stored log judged again by today's referee (nothing changed).
 
-Three modules are imported by name, not through `service.<name>`, and use it:
+These modules are imported by name, not through `service.<name>`, and use it:
 `export` (standings, pairings, brackets and whole events as the Structs of
 `schemas/tournament.py`, and the views kept for reads), `verification`
-(`tournament verify`) and `demo` (a whole bot event).
+(`tournament verify`), `demo` (a whole bot event), and the live tables:
+`livetable` (games played record by record) and `witness` (acknowledgements,
+confirmations, the report by itself, judge calls, bot seats).
 May import `storage`, `formats`, `schemas` and `referee`; not `output`, `web` or `cli`.
 """
 

@@ -35,6 +35,9 @@ FORMATS = {
 # A late entry's missed rounds (ruling T-20): a match loss each (the MTR's way, the default) or not counted.
 LATE_ENTRY = ("loss", "none")
 
+# Live tables (service/tables.py): none (results as logs or slips), players recording physical cards, or the server dealing.
+TABLES = ("off", "paper", "digital")
+
 SEEDED = ("single", "double", "roundrobin")  # formats seeded before round 1 (by `seed`, or at random by `pair`)
 
 # Ids a web address could mistake for something else: the first words of `tournament serve`'s routes, and the
@@ -45,7 +48,7 @@ ROUTE_WORDS = frozenset({"api", "admin", "e", "join", "me", "signout", "static",
 def create_event(
     session: Session, event_id: str, *, name: str, ruleset: str, profile: str, best_of: int, seed: int,
     format: str = "swiss", table_size: int | None = None, points: str = "3,1", late_entry: str = "loss",
-    require_chain: bool = True, rated: bool = False,
+    require_chain: bool = True, rated: bool = False, tables: str = "off",
 ) -> Event:
     check_id("event id", event_id)
     if event_id.lower() in ROUTE_WORDS:
@@ -76,11 +79,13 @@ def create_event(
         raise Usage(f"--best-of must be an odd number of games, not {best_of}")
     if late_entry not in LATE_ENTRY:
         raise Usage(f"--late-entry must be {' or '.join(LATE_ENTRY)}, not {late_entry!r}")
+    if tables not in TABLES:
+        raise Usage(f"--tables must be {', '.join(TABLES)}, not {tables!r}")
     if session.get(Event, event_id) is not None:
         raise Conflict(f"event {event_id!r} already exists")
     append(
         session, event_id,
-        EventCreated(name or event_id, ruleset, profile, best_of, seed, format, size, points, late_entry, require_chain, rated),
+        EventCreated(name or event_id, ruleset, profile, best_of, seed, format, size, points, late_entry, require_chain, rated, tables),
     )
     return get_event(session, event_id)
 

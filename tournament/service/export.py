@@ -163,7 +163,7 @@ def event_info(event: Event) -> EventInfo:
     return EventInfo(
         event.id, event.name, event.ruleset, event.profile, event.best_of, event.seed, as_utc(event.created_at), event.rounds,
         event.format, event.bracket_round, event.table_size, event.points, event.late_entry, event.require_chain,
-        head_text(event.id, event.last_seq, event.last_hash), event.rated,
+        head_text(event.id, event.last_seq, event.last_hash), event.rated, event.tables,
     )
 
 

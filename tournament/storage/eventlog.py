@@ -62,6 +62,7 @@ class EventCreated(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=Tru
     late_entry: str = "none"
     require_chain: bool = False  # game logs must be hash-chained (`prev`); events before it did not ask
     rated: bool = False  # its matches count for the ratings (`create --rated`)
+    tables: str = "off"  # live tables: off, paper or digital (`create --tables`)
 
 
 class PlayerRegistered(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
@@ -481,6 +482,7 @@ def project(session: Session, entry: Entry, payload: Payload) -> None:
                 best_of=payload.best_of, format=payload.format, table_size=payload.table_size, points=payload.points,
                 seed=payload.seed, created_at=entry.at, rounds=0, late_entry=payload.late_entry,
                 require_chain=payload.require_chain, rated=payload.rated, finished=False, registration_open=False,
+                tables=payload.tables,
                 registration_waitlist=True,
                 last_seq=entry.seq, last_hash=entry.hash,
             )

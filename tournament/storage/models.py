@@ -77,6 +77,9 @@ class Event(Base):
     registration_cap: Mapped[int | None] = mapped_column(Integer)
     registration_closes_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     registration_waitlist: Mapped[bool] = mapped_column(Boolean, server_default=true())  # a full event keeps a waitlist
+    # Live tables (`create --tables`): "off" (results reported as before), "paper" (players record their own
+    # physical cards) or "digital" (the server deals from a committed seed). Service: tournament/service/livetable.py.
+    tables: Mapped[str] = mapped_column(String(8), server_default="off")
     # Deck lists (T-110): None while the event asks for none, else what befalls a player without a legal list at the
     # deadline ("unpaired" or "dropped"); the deadline is round 1's pairing, or this time if it comes first.
     decks_policy: Mapped[str | None] = mapped_column(String(16))
@@ -312,6 +315,71 @@ PROJECTION: tuple[type[Base], ...] = (
     Event, Player, Round, RoundBye, Match, GameLog, Pod, PodSeat, Claim, Waiting, JudgeCall, DeckList, DeckCheck,
 )
 """The tables rebuilt from the log, in the order rows must be written."""
+
+
+# Live tables (tournament/service/tables.py): each game being played, line by line. Not the event's history: a
+# finished game's log goes into the event log when its result is reported (source `log`); until then these rows
+# are the game log itself, chained by the referee's own `prev` hashes.
+
+
+class LiveGame(Base):
+    """One game of a table being played live: the head of its log (`seq`, `head`), guarded by a conditional update so
+    two appends built on one head cannot both land. `seed`: a digital table's secret, revealed in the log's last record."""
+
+    __tablename__ = "live_games"
+
+    event_id: Mapped[str] = mapped_column(ID, ForeignKey("events.id"), primary_key=True)
+    round: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game: Mapped[int] = mapped_column(Integer, primary_key=True)  # 1, 2, 3 within a match
+    mode: Mapped[str] = mapped_column(String(8))  # paper or digital
+    seed: Mapped[str | None] = mapped_column(String(64))
+    seq: Mapped[int] = mapped_column(Integer)  # the last record's seq; 0: the header alone
+    head: Mapped[str] = mapped_column(HASH)  # SHA-256 of the last line
+    over: Mapped[bool] = mapped_column(Boolean, server_default=false())  # ended by the rules (and revealed, if dealt)
+    reported: Mapped[bool] = mapped_column(Boolean, server_default=false())  # its match's result went to the event log
+    bots: Mapped[str] = mapped_column(String(200), server_default="")  # seats the server's bot plays, space-separated
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class LiveLine(Base):
+    """One line of a live game's log (seq 0 is the header); the key makes a second line at one seq impossible."""
+
+    __tablename__ = "live_lines"
+    __table_args__ = (
+        ForeignKeyConstraint(
+            ["event_id", "round", "table", "game"],
+            ["live_games.event_id", "live_games.round", "live_games.table", "live_games.game"],
+        ),
+    )
+
+    event_id: Mapped[str] = mapped_column(ID, primary_key=True)
+    round: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
+    line: Mapped[bytes] = mapped_column(LargeBinary)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class LiveWitness(Base):
+    """What a seat's device has acknowledged of a live game: the head it saw, and its confirmation of the last line."""
+
+    __tablename__ = "live_witness"
+    __table_args__ = (
+        ForeignKeyConstraint(
+            ["event_id", "round", "table", "game"],
+            ["live_games.event_id", "live_games.round", "live_games.table", "live_games.game"],
+        ),
+    )
+
+    event_id: Mapped[str] = mapped_column(ID, primary_key=True)
+    round: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player: Mapped[str] = mapped_column(ID, primary_key=True)
+    seen: Mapped[int] = mapped_column(Integer)  # the seq of the last record acknowledged
+    confirmed: Mapped[str | None] = mapped_column(HASH)  # the last line's SHA-256 the player confirmed; None until then
 
 
 # Sign-in secrets (`tournament serve`): not part of an event's history, so not in the event log.

@@ -40,6 +40,7 @@ from tournament.web import (
     desk,
     downloads,
     headers,
+    live,
     organiser,
     people,
     players,
@@ -48,6 +49,7 @@ from tournament.web import (
     registration,
     running,
     screen,
+    tables,
 )
 from tournament.web.common import Database, status_of, wants_json
 from tournament.web.views import referee_error
@@ -109,6 +111,7 @@ def create_app(db_url: str | None = None, *, csrf_secret: str | None = None) -> 
     else:  # PostgreSQL: writers queue on the event's row (SELECT ... FOR UPDATE), across workers
         db = Database(db_engine, db_engine, nullcontext())
 
+    hub = live.Hub(url)  # live messages: web/live.py
     environment = pages.environment()
     environment.globals["static"] = assets.url
     environment.globals["words"] = render.score_words  # a result in words, with names
@@ -119,7 +122,7 @@ def create_app(db_url: str | None = None, *, csrf_secret: str | None = None) -> 
     app = Litestar(
         route_handlers=[
             *public.HANDLERS, *api.HANDLERS, *players.HANDLERS, *organiser.HANDLERS, *people.HANDLERS, *desk.HANDLERS,
-            *decks.HANDLERS, *registration.HANDLERS, *screen.HANDLERS, *running.HANDLERS, *downloads.HANDLERS, assets.router(),
+            *decks.HANDLERS, *registration.HANDLERS, *screen.HANDLERS, *tables.HANDLERS, *running.HANDLERS, *downloads.HANDLERS, assets.router(),
         ],
         template_config=TemplateConfig(
             engine=JinjaTemplateEngine.from_environment(environment),
@@ -141,10 +144,12 @@ def create_app(db_url: str | None = None, *, csrf_secret: str | None = None) -> 
             Exception: _unexpected,
         },
         request_max_body_size=MAX_UPLOAD,
-        on_shutdown=[db.dispose],
+        on_startup=[hub.start],
+        on_shutdown=[db.dispose, hub.close],
         logging_config=None,
     )
     app.state.database = db
+    app.state.live = hub
     app.state.poll_seconds = POLL_SECONDS
     # where phones reach this server: `serve` says (TOURNAMENT_PUBLIC_URL), else what `serve --public-url` stored
     app.state.public_url = os.environ.get("TOURNAMENT_PUBLIC_URL") or _stored_public_url(db_engine)

@@ -1,0 +1,193 @@
+"""Live tables under load: N tables of bots play whole games record by record over HTTP on loopback.
+
+    python bench/table.py --tables 100                       # SQLite, one worker
+    python bench/table.py --tables 100 --pg --workers 2      # a throwaway PostgreSQL cluster, two workers
+    python bench/table.py --tables 100 --db postgresql://... --workers 2
+
+An event with 2N players and digital tables (crossover: the server deals) is
+made through the service, round 1 paired, a code per player; `tournament serve`
+runs as its own process on 127.0.0.1. Every player signs in, then all N tables
+play at once: at each table the player to act reads their seat's view
+(`GET .../tables/T?since=SEQ`) and records one of the records it offers
+(`POST .../records` on the head they saw), until the game ends and both
+confirm its last line, which reports the result. The latency measured is the
+append's: the request, the referee's judgement and the commit.
+
+The last line: `tables N records R appends/s A p50 X ms p99 Y ms lost 0 forked 0`,
+where R counts every record of the finished logs (the players' and the
+server's deals), A the players' accepted appends a second of the play, a
+`lost` append one answered 201 whose record is not in the table's log at the
+seq it was given, and a `forked` table one whose log the referee does not judge
+a whole chained game (or one not reported by itself). Every loop is bounded:
+at most 500 tables, 3,000 records a table, a timeout per request and for the run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import io
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import msgspec
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.serve import free_port, start_server
+from referee.engine import judge
+from tournament import service
+from tournament.storage.db import open_database
+from tournament.storage.models import LiveGame, LiveLine
+
+EVENT = "tables"
+MOST_TABLES = 500
+MOST_RECORDS = 3000  # a table's records at most, before the bench gives up on it
+RUN_TIMEOUT = 1800  # seconds for the whole run
+
+
+def prepare(url: str, tables: int) -> tuple[dict[str, str], list[tuple[int, str, str]]]:
+    _, engine = open_database(url)
+    ids = [f"p{n:04d}" for n in range(1, 2 * tables + 1)]
+    with Session(engine) as session, session.begin():
+        service.create_event(session, EVENT, name="Table load", ruleset="crossover", profile="mtg", best_of=1, seed=1, tables="digital")
+        service.register(session, EVENT, ids)
+        service.pair(session, EVENT)
+        codes = {p: service.issue_code(session, EVENT, p) for p in ids}
+        seats = [(m.number, m.player_a, m.player_b) for m in service.matches(session, EVENT, 1)]
+    engine.dispose()
+    return codes, seats
+
+
+class Table:
+    """One table's bots: their sessions, and what the server accepted from them."""
+
+    def __init__(self, number: int, heads: dict[str, dict[str, str]]) -> None:
+        self.number, self.heads = number, heads
+        self.accepted: list[tuple[int, str, str]] = []  # (seq, by, type) of each record the server took
+        self.latencies: list[float] = []
+        self.refused = 0
+
+    async def play(self, http: httpx.AsyncClient, rng: random.Random) -> None:
+        path = f"/api/events/{EVENT}/tables/{self.number}"
+        seq = 0
+        players = list(self.heads)
+        view: dict[str, Any] = {}
+        for _ in range(MOST_RECORDS):
+            acting = None
+            for player in players:
+                view = (await http.get(path, params={"since": seq}, headers=self.heads[player])).raise_for_status().json()
+                seq = view["seq"]
+                if view["over"] or view["legal"]:
+                    acting = player
+                    break
+            if view["over"] or acting is None:
+                break
+            record = rng.choice(view["legal"])
+            started = time.perf_counter()
+            answer = await http.post(f"{path}/records", json={"after": seq, "record": record}, headers=self.heads[acting])
+            self.latencies.append(time.perf_counter() - started)
+            if answer.status_code != 201:
+                self.refused += 1
+                continue
+            done = answer.json()
+            first = done["records"][0]
+            self.accepted.append((seq + 1, first["by"], first["type"]))
+            seq = done["seq"]
+        for player in players:
+            await http.post(f"{path}/confirm", json={"game": view["game"], "seq": view["seq"]}, headers=self.heads[player])
+
+
+async def load(base: str, codes: dict[str, str], seats: list[tuple[int, str, str]]) -> tuple[list[Table], float]:
+    limits = httpx.Limits(max_connections=200, max_keepalive_connections=200)
+    async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as http:
+        async def join(player: str) -> tuple[str, dict[str, str]]:
+            answer = (await http.post("/api/join", json={"code": codes[player]})).raise_for_status()
+            return player, {"Authorization": f"Bearer {answer.json()['session']}"}
+
+        heads = dict(await asyncio.gather(*(join(p) for p in codes)))
+        tables = [Table(number, {a: heads[a], b: heads[b]}) for number, a, b in seats]
+        started = time.perf_counter()
+        await asyncio.gather(*(t.play(http, random.Random(t.number)) for t in tables))
+        return tables, time.perf_counter() - started
+
+
+def audit(url: str, tables: list[Table]) -> tuple[int, int, int]:
+    """(records in the logs, lost appends, forked tables)."""
+    _, engine = open_database(url)
+    records = lost = forked = 0
+    with Session(engine) as session:
+        reported = {m.number for m in service.matches(session, EVENT, 1) if m.source == "log"}
+        for table in tables:
+            lines = list(session.scalars(select(LiveLine.line).filter_by(event_id=EVENT, round=1, table=table.number, game=1).order_by(LiveLine.seq)))
+            records += len(lines) - 1
+            decoded = [msgspec.json.decode(line) for line in lines[1:]]
+            for seq, by, kind in table.accepted:
+                if seq > len(decoded) or (decoded[seq - 1]["by"], decoded[seq - 1]["type"]) != (by, kind):
+                    lost += 1
+            verdict = judge(io.BytesIO(b"".join(line + b"\n" for line in lines))).verdict
+            game = session.get(LiveGame, (EVENT, 1, table.number, 1))
+            if verdict.verdict != "complete" or verdict.chain != "verified" or game is None or table.number not in reported:
+                forked += 1
+    engine.dispose()
+    return records, lost, forked
+
+
+def run(url: str, count: int, workers: int) -> None:
+    codes, seats = prepare(url, count)
+    port = free_port()
+    server = start_server(url, port, workers)
+    try:
+        tables, elapsed = asyncio.run(asyncio.wait_for(load(f"http://127.0.0.1:{port}", codes, seats), RUN_TIMEOUT))
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+    records, lost, forked = audit(url, tables)
+    latencies = sorted(x for t in tables for x in t.latencies)
+    appends = sum(len(t.accepted) for t in tables)
+    p50 = statistics.median(latencies) * 1000
+    p99 = latencies[min(len(latencies) - 1, int(0.99 * len(latencies)))] * 1000
+    backend = url.split(":", 1)[0].split("+")[0]
+    print(f"{count} tables ({2 * count} players), {backend}, {workers} worker(s); {sum(t.refused for t in tables)} appends refused")
+    print(f"tables {count} records {records} appends/s {appends / elapsed:.0f} p50 {p50:.0f} ms p99 {p99:.0f} ms lost {lost} forked {forked}")
+    if lost or forked:
+        raise SystemExit(1)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tables", type=int, default=10, help=f"tables playing at once (1 to {MOST_TABLES})")
+    parser.add_argument("--workers", type=int, default=1, help="uvicorn workers (PostgreSQL only above 1)")
+    parser.add_argument("--db", help="a database URL (default: a fresh SQLite file)")
+    parser.add_argument("--pg", action="store_true", help="start a throwaway PostgreSQL cluster (initdb/pg_ctl)")
+    args = parser.parse_args()
+    if not 1 <= args.tables <= MOST_TABLES:
+        parser.error(f"--tables must be 1 to {MOST_TABLES}")
+    cluster = None
+    with tempfile.TemporaryDirectory(prefix="bench-table-") as scratch:
+        url = args.db or f"sqlite:///{Path(scratch) / 'bench.db'}"
+        if args.pg:
+            from tests.tournament.conftest import Cluster, pg_tool
+
+            initdb, pg_ctl = pg_tool("initdb"), pg_tool("pg_ctl")
+            if not (initdb and pg_ctl):
+                raise SystemExit("--pg needs PostgreSQL's initdb and pg_ctl (Debian: the postgresql package)")
+            cluster = Cluster(initdb, pg_ctl)
+            url = cluster.start()
+        try:
+            run(url, args.tables, args.workers)
+        finally:
+            if cluster is not None:
+                cluster.stop()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,555 @@
+"""Live tables (issue 24): each game of a paired table recorded record by record, each record judged at once.
+
+An event made with `--tables paper` or `--tables digital` has a live table for
+every pairing (and pod) of a round. A table's games are referee logs kept in
+`live_lines` (tournament/storage/models.py), one row a line, the header written
+by the server from the players' setup. An append names the head it was built on
+(`after`, the last record's seq, as an event store's expected-version append):
+the referee judges the record against the game at that head, and the write is
+one conditional UPDATE of the game's head (`... WHERE seq = after`) plus the new
+lines, whose primary key is their seq. Of two appends built on one head only the
+first can move the head: the second finds no row to update (PostgreSQL re-reads
+the row once the first commits; SQLite runs one writer at a time) and is refused
+with the head it missed. A log never forks, and a refused record writes nothing.
+
+The game as it stands is kept per process (`_cache`), keyed by the database and
+the head's hash: the hash of the last line holds, through the chain, every line
+before it, so a kept game is used only when the database's head is that very
+hash, whichever worker wrote it; otherwise the game is judged again from its
+lines. Nothing that matters lives only in one process.
+
+Paper: every player records their own actions and their own draws (a `chance`
+record naming the card, hidden from the others by the game's `record_view`).
+Digital: the server deals every chance record from the game's secret seed
+(referee/dealing.py), committed in the header and revealed in the log's last
+record when the game ends; a bot may play a seat the organiser gives it.
+Witness, auto-report and the judge's calls: tournament/service/witness.py.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+from collections import OrderedDict
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+import msgspec
+from sqlalchemy import select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from referee import dealing
+from referee.decks import read as read_deck
+from referee.engine import Replay, advance, judge
+from referee.linecheck import DECODE_ERRORS, ENCODER, explain
+from referee.logio import line_hash, record_decoder, record_to_dict, setup_decoder
+from referee.ruleset import CHANCE, JUDGE, Illegal, Ruleset, Seat
+from referee.rulesets import get as get_ruleset
+from schemas.log import LOG_FORMAT, Header, Record, Reveal, Time
+from schemas.log import Event as Place
+from schemas.table import Appended, GameSummary, TableView, WitnessRow
+from tournament.service.errors import EXIT_LOG_REJECTED, Conflict, NotFound, TournamentError, Usage
+from tournament.service.queries import find_match, find_pod, get_event
+from tournament.service.results import match_over
+from tournament.storage.models import DeckList, Event, LiveGame, LiveLine, LiveWitness, Match
+
+MODES = ("off", "paper", "digital")
+LEGAL_SHOWN = 200  # records a seat is offered at most; past that the recorder's form takes one typed in
+LEGAL_COUNTED = 1000  # the rest are counted this far (a block or a payment can have millions of ways)
+CACHED_GAMES = 512  # games kept as they stand, per process (a kept game is a few hundred KiB at most)
+TABLE_RULE = "T-81"  # who may make which record at a live table (tournament/README.md, "Tables")
+
+
+class Refused(TournamentError):
+    """A record the table does not take: the rule it breaks, why, and what the seat may record instead."""
+
+    code = EXIT_LOG_REJECTED
+
+    def __init__(self, message: str, rule: str | None, seq: int, legal: list[dict[str, Any]], more: int = 0) -> None:
+        super().__init__(message)
+        self.rule, self.seq, self.legal, self.more = rule, seq, legal, more
+
+
+class Stale(Conflict):
+    """An append built on a head that is no longer the game's: `seq` is the head now."""
+
+    def __init__(self, message: str, seq: int) -> None:
+        super().__init__(message)
+        self.seq = seq
+
+
+class NotStarted(NotFound):
+    """A table nobody has opened yet: `open_table` starts its first game (a write), then it can be read."""
+
+
+def open_table(session: Session, event_id: str, table: int, round_number: int | None = None) -> LiveGame:
+    """The game being played at the table, its first game started now if nobody had opened the table yet."""
+    return current_game(session, seating(session, event_id, table, round_number))
+
+
+@dataclass
+class Live:
+    """A game at its head: the referee's replay (state, dealt draws), and where the head is."""
+
+    replay: Replay
+    header: Header
+    ruleset: Ruleset
+    seq: int
+    head: str
+    records: list[Record] = field(default_factory=list)  # the log's records, for the seats' views
+
+
+_cache: OrderedDict[tuple[str, str], Live] = OrderedDict()  # (database, head hash) -> the game there
+_cache_lock = threading.Lock()
+
+
+def _db(session: Session) -> str:
+    bind = session.get_bind()
+    return str(bind.engine.url)
+
+
+def _take(session: Session, head: str) -> Live | None:
+    with _cache_lock:
+        return _cache.pop((_db(session), head), None)
+
+
+def _keep(session: Session, live: Live) -> None:
+    with _cache_lock:
+        _cache[(_db(session), live.head)] = live
+        while len(_cache) > CACHED_GAMES:
+            _cache.popitem(last=False)
+
+
+# -- the table and its games ---------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Seating:
+    """A table of a round: its players in seat order, and whether it is a pod."""
+
+    event: Event
+    round: int
+    table: int
+    players: list[str]
+    pod: bool
+
+
+def seating(session: Session, event_id: str, table: int, round_number: int | None = None) -> Seating:
+    """The live table `table` of the round (the current one by default); NotFound or Usage if there is none."""
+    event = get_event(session, event_id)
+    if event.tables == "off":
+        raise Usage(f"{event_id!r} has no live tables (created with --tables off); results are reported as logs or slips")
+    if event.format == "pods":
+        pod, seats = find_pod(session, event, table, round_number)
+        if pod.source == "bye":
+            raise NotFound(f"table {table} of round {pod.round} is a bye; nothing is played there")
+        return Seating(event, pod.round, pod.number, [s.player for s in seats], pod=True)
+    match = find_match(session, event, table, round_number)
+    return Seating(event, match.round, match.number, [match.player_a, match.player_b], pod=False)
+
+
+def _header(session: Session, seat: Seating, game: int, seed: str | None, now: datetime) -> Header:
+    """A game's first line: the players' setup (the ruleset's own for them, seeded by the event, table and game,
+    with each player's registered deck list where the game has decks: service/decks.py), where it belongs in
+    the event, and a digital game's commitment to its seed."""
+    event = seat.event
+    ruleset = get_ruleset(event.ruleset)
+    rng = random.Random(f"{event.id}/{event.seed}/{seat.round}/{seat.table}/{game}")
+    setup = ruleset.default_setup(list(seat.players), rng)
+    rules = ruleset.deck_rules()
+    if rules is not None:
+        lists = session.scalars(select(DeckList).where(DeckList.event_id == event.id, DeckList.player.in_(seat.players)))
+        for row in lists:
+            try:
+                setup = rules.with_deck(setup, row.player, read_deck(row.text.encode(), rules))
+            except NotImplementedError:  # a game whose decks do not carry over: the report's deck check says so (T-114)
+                break
+    return Header(
+        log=LOG_FORMAT, ruleset=event.ruleset, game=f"{event.id}-r{seat.round}-t{seat.table}-g{game}",
+        players=list(seat.players), setup=msgspec.Raw(msgspec.json.encode(setup)),
+        event=Place(event.id, seat.round, seat.table), started_at=now.replace(microsecond=0),
+        deal=dealing.header_deal(seed) if seed is not None else None,
+    )
+
+
+def games(session: Session, seat: Seating) -> list[LiveGame]:
+    """The table's games so far, in order."""
+    query = select(LiveGame).filter_by(event_id=seat.event.id, round=seat.round, table=seat.table)
+    return list(session.scalars(query.order_by(LiveGame.game).execution_options(populate_existing=True)))
+
+
+def current_game(session: Session, seat: Seating) -> LiveGame:
+    """The game being played at the table (its first, started now if need be), or the last one once the match is over."""
+    found = games(session, seat)
+    if found:
+        return found[-1]
+    return start_game(session, seat, 1)
+
+
+def start_game(session: Session, seat: Seating, number: int, bots: str = "") -> LiveGame:
+    """Start game `number`: its header line, then whatever the server makes before anyone acts (a digital game's
+    opening deal). Two requests starting it at once: one insert wins, the other reads the winner's game."""
+    now = datetime.now(UTC)
+    seed = dealing.new_seed() if seat.event.tables == "digital" else None
+    header = _header(session, seat, number, seed, now)
+    line = ENCODER.encode(header)
+    key = {"event_id": seat.event.id, "round": seat.round, "table": seat.table, "game": number}
+    try:
+        with session.begin_nested():
+            session.add(LiveGame(**key, mode=seat.event.tables, seed=seed, seq=0, head=line_hash(line), over=False,
+                                 reported=False, bots=bots, created_at=now))
+            session.flush()
+            session.add(LiveLine(**key, seq=0, line=line, at=now))
+            session.flush()
+    except IntegrityError:  # started at the same moment by another request
+        game = session.get(LiveGame, tuple(key.values()), populate_existing=True)
+        assert game is not None
+        return game
+    game = session.get(LiveGame, tuple(key.values()))
+    assert game is not None
+    serve(session, game)
+    return game
+
+
+def serve(session: Session, game: LiveGame) -> None:
+    """Make the records that are the server's to make now (a deal, a bot's move), if any."""
+    live = _judged(session, game)
+    before = game.seq
+    lines = _server_records(game, live, [])
+    if lines:
+        _write(session, game, live, before, lines)
+    _keep(session, live)
+
+
+def game_row(session: Session, event_id: str, round_number: int, table: int, game: int) -> LiveGame:
+    row = session.get(LiveGame, (event_id, round_number, table, game), populate_existing=True)
+    if row is None:
+        raise NotFound(f"table {table} of round {round_number} has no game {game}")
+    return row
+
+
+def lines_of(session: Session, game: LiveGame) -> list[bytes]:
+    """A game's log so far, line by line (the header first)."""
+    query = select(LiveLine.line).filter_by(event_id=game.event_id, round=game.round, table=game.table, game=game.game)
+    return list(session.scalars(query.order_by(LiveLine.seq)))
+
+
+def log_bytes(session: Session, game: LiveGame) -> bytes:
+    """A game's log as a file: each line and its newline."""
+    return b"".join(line + b"\n" for line in lines_of(session, game))
+
+
+def _judged(session: Session, game: LiveGame) -> Live:
+    """The game at its head: kept from an earlier request if the head is the same, else judged from its lines."""
+    live = _take(session, game.head)
+    if live is not None and live.seq == game.seq:
+        return live
+    lines = lines_of(session, game)
+    replay = judge(lines, f"table {game.table} game {game.game}")
+    if replay.verdict.verdict not in ("ongoing", "complete") or replay.header is None or replay.ruleset is None:
+        raise Conflict(f"table {game.table} game {game.game}: the stored log is {replay.verdict.verdict}; ask the organiser")
+    decode = record_decoder(replay.header.ruleset).decode
+    records = [decode(line) for line in lines[1:]]
+    return Live(replay, replay.header, replay.ruleset, game.seq, game.head, records)
+
+
+# -- appending ------------------------------------------------------------------
+
+
+def append(
+    session: Session, event_id: str, table: int, seat: Seat, record: dict[str, Any], after: int, *, round_number: int | None = None,
+) -> tuple[LiveGame, Appended]:
+    """Judge `record`, made by `seat` (a player at the table, or JUDGE) on the head `after` of the game being played,
+    and write it with whatever the server makes after it; Refused (nothing written) if the referee or the table
+    refuses it, Stale if the head moved."""
+    placed = seating(session, event_id, table, round_number)
+    if seat != JUDGE and seat not in placed.players:
+        raise Refused(f"{seat} does not play at table {placed.table}", TABLE_RULE, 0, [])
+    game = current_game(session, placed)
+    if game.seq != after:
+        raise Stale(f"the game moved on: its head is record {game.seq}, not {after}; read it again and record anew", game.seq)
+    if game.over:
+        raise Refused(f"game {game.game} is over; nothing more can be recorded", TABLE_RULE, game.seq, [])
+    live = _judged(session, game)
+    try:
+        if game.mode == "digital" and record.get("by") == CHANCE:  # the seat chose to draw; the seed says what comes
+            parsed = _dealt(live, game, record)
+        else:
+            parsed = _read(live, record, game)
+        _permitted(game, seat, parsed)
+        line = ENCODER.encode(parsed)
+        advance(live.replay, parsed, parsed.seq + 1)
+    except Illegal as exc:
+        _keep(session, live)  # an illegal record leaves the game as it was
+        legal, more = options(live, game, seat)
+        raise Refused(f"{exc.rule}: {exc.message}", exc.rule, game.seq, legal, more) from None
+    live.records.append(parsed)
+    lines = _server_records(game, live, [line])
+    _write(session, game, live, after, lines)
+    over = bool(game.over)
+    next_game = None
+    if over:
+        next_game = _next_game(session, placed, game)
+    _keep(session, live)
+    views = [_record_view(live, r, seat) for r in live.records[after:]]
+    return game, Appended(game.game, game.seq, views, over, next_game)
+
+
+def _read(live: Live, record: dict[str, Any], game: LiveGame) -> Record:
+    """The record sent, with its place in the log filled in; Usage names the field it cannot take."""
+    data = {k: v for k, v in record.items() if k not in ("seq", "prev", "dealt")}
+    data["seq"], data["prev"] = game.seq + 1, game.head
+    try:
+        parsed: Record = record_decoder(live.header.ruleset).decode(ENCODER.encode(data))
+    except (*DECODE_ERRORS, OverflowError, TypeError) as exc:
+        bad = explain(exc) if isinstance(exc, DECODE_ERRORS) else None
+        where = f"field {bad.field}: " if bad is not None and bad.field else ""
+        raise Usage(f"record: {where}{bad.message if bad is not None else exc}") from None
+    if type(parsed) is Reveal:
+        raise Refused("only the server reveals a digital game's seed, when the game ends", TABLE_RULE, game.seq, [])
+    return parsed
+
+
+def _dealt(live: Live, game: LiveGame, asked: dict[str, Any]) -> Record:
+    """The chance record the seed deals where a seat asks to draw at a digital table (`asked` names the kind of draw,
+    its type and whose: any card it names is the seed's to choose)."""
+    kind = {k: v for k, v in asked.items() if k not in ("card", "seq", "prev", "dealt")}
+    state = live.replay.state
+    event = next(
+        (r for r in live.ruleset.legal(state) if r.by == CHANCE and _without_card(record_to_dict(r)) == kind), None
+    )
+    if event is None:
+        raise Illegal(TABLE_RULE, f"no draw of that kind ({kind.get('type')}) can be made here")
+    seq = game.seq + 1
+    dealt = dealing.deal(live.ruleset, state, game.seed or "", seq, event)
+    return msgspec.structs.replace(dealt, seq=seq, prev=game.head)
+
+
+def _without_card(data: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in data.items() if k != "card"}
+
+
+def _permitted(game: LiveGame, seat: Seat, record: Record) -> None:
+    """T-81: a player records their own actions (and at a paper table their own draws); the judge, judge records."""
+    bots = game.bots.split()
+    if seat == JUDGE:
+        if record.by != JUDGE:
+            raise Illegal(TABLE_RULE, "a judge makes only judge records (time, game_loss); the players record their own play")
+        return
+    if record.by == JUDGE:
+        raise Illegal(TABLE_RULE, "only a judge makes judge records")
+    if seat in bots:
+        raise Illegal(TABLE_RULE, f"the server's bot plays {seat}'s seat")
+    if record.by == CHANCE:
+        if getattr(record, "player", seat) != seat:
+            raise Illegal(TABLE_RULE, f"a draw is recorded by the player who draws, not by {seat}")
+        return
+    if record.by != seat:
+        raise Illegal(TABLE_RULE, f"{seat} records their own actions, not {record.by}'s")
+
+
+def _server_records(game: LiveGame, live: Live, lines: list[bytes]) -> list[bytes]:
+    """After a record: the records the server makes itself, each judged like any other (a digital game's dealt
+    cards and, once it is over, its seed's reveal; a bot seat's moves); `lines` with theirs added."""
+    ruleset, replay = live.ruleset, live.replay
+    bots = set(game.bots.split())
+    every_seat_a_bot = bots >= set(live.header.players)
+    revealed = False
+    while not revealed:
+        state = replay.state
+        seq = game.seq + len(lines) + 1
+        record: Record | None = None
+        if ruleset.result(state) is not None:
+            if game.mode != "digital":
+                break
+            record, revealed = dealing.reveal(game.seed or ""), True
+        else:
+            to_act = set(ruleset.to_act(state))
+            if every_seat_a_bot and ruleset.turn_limit(state):
+                record = Time(by=JUDGE)
+            elif game.mode == "digital" and to_act == {CHANCE}:
+                event = dealing.due_event(ruleset, state)
+                assert event is not None, "chance is to act, so a chance record is legal"
+                record = dealing.deal(ruleset, state, game.seed or "", seq, event)
+            elif bots and to_act and to_act <= bots | {CHANCE}:
+                record = ruleset.sample(state, random.Random(f"{game.event_id}/{game.round}/{game.table}/{game.game}/{seq}"))
+                if record.by == CHANCE and game.mode == "digital":
+                    record = dealing.deal(ruleset, state, game.seed or "", seq, record)
+        if record is None:
+            break
+        prev = line_hash(lines[-1]) if lines else game.head
+        record = msgspec.structs.replace(record, seq=seq, prev=prev)
+        advance(replay, record, seq + 1)  # a record the server makes is legal: an Illegal here is a bug, and a 500
+        live.records.append(record)
+        lines.append(ENCODER.encode(record))
+    return lines
+
+
+def _write(session: Session, game: LiveGame, live: Live, after: int, lines: list[bytes]) -> None:
+    """Move the head from `after` past `lines` and store them, or raise Stale if another append moved it first."""
+    seq, head = after + len(lines), line_hash(lines[-1])
+    over = live.ruleset.result(live.replay.state) is not None and (live.replay.ledger is None or live.replay.ledger.revealed)
+    key = {"event_id": game.event_id, "round": game.round, "table": game.table, "game": game.game}
+    moved = session.execute(
+        update(LiveGame).filter_by(**key, seq=after).values(seq=seq, head=head, over=over).execution_options(synchronize_session=False)
+    )
+    if moved.rowcount != 1:  # type: ignore[attr-defined]
+        current = session.scalar(select(LiveGame.seq).filter_by(**key))
+        raise Stale(f"another record was made first: the head is record {current}, not {after}", current or 0)
+    now = datetime.now(UTC)
+    session.add_all(LiveLine(**key, seq=after + number, line=line, at=now) for number, line in enumerate(lines, start=1))
+    session.flush()
+    game.seq, game.head, game.over = seq, head, over
+    live.seq, live.head = seq, head
+
+
+def _next_game(session: Session, seat: Seating, game: LiveGame) -> int | None:
+    """Once a game of a match ends, the next one starts, unless the match is decided (a pod plays one game)."""
+    if seat.pod or match_decided(session, seat):
+        return None
+    return start_game(session, seat, game.game + 1, game.bots).game
+
+
+def results(session: Session, seat: Seating) -> list[tuple[LiveGame, Any]]:
+    """Each game of the table with its Result (None while played)."""
+    found = []
+    for game in games(session, seat):
+        live = _judged(session, game)
+        found.append((game, live.ruleset.result(live.replay.state) if game.over else None))
+        _keep(session, live)
+    return found
+
+
+def match_decided(session: Session, seat: Seating) -> bool:
+    """Whether the games played so far decide the table's match (a pod: its one game is over)."""
+    return _decided(seat, results(session, seat))
+
+
+def _decided(seat: Seating, played: list[tuple[LiveGame, Any]]) -> bool:
+    if seat.pod:
+        return bool(played) and played[0][0].over
+    wins = dict.fromkeys(seat.players, 0)
+    over = [result for game, result in played if game.over]
+    for result in over:
+        if len(result.winners) == 1:
+            wins[result.winners[0]] += 1
+    return match_over(seat.event, seat.round, wins, len(over))
+
+
+# -- what each seat sees -------------------------------------------------------
+
+
+def _record_view(live: Live, record: Record, seat: Seat) -> dict[str, Any]:
+    """A record as `seat` sees it. Made from the game at its head: a card a record showed stays shown (the
+    views hide what was drawn, never what a later record revealed), and a game's `record_view` reads only
+    the state for cards still face down there."""
+    view = live.ruleset.record_view(record, seat, live.replay.state)
+    view.pop("prev", None)
+    return view
+
+
+def options(live: Live, game: LiveGame, seat: Seat) -> tuple[list[dict[str, Any]], int]:
+    """The records `seat` may make now, at most LEGAL_SHOWN, and how many more; a digital game's draws once per kind."""
+    ruleset, state = live.ruleset, live.replay.state
+    if game.over or ruleset.result(state) is not None:
+        return [], 0
+    if seat == JUDGE:
+        return [{"type": "time", "by": JUDGE}, *({"type": "game_loss", "by": JUDGE, "player": p} for p in live.header.players)], 0
+    to_act = ruleset.to_act(state)
+    if seat is None or seat in game.bots.split() or (seat not in to_act and CHANCE not in to_act):
+        return [], 0  # not theirs to act: the game's legal listing (combinatorial in some games) is not walked
+    shown: list[dict[str, Any]] = []
+    kinds: set[bytes] = set()
+    more = 0
+    for record in _seat_records(ruleset, state, seat, game.mode == "paper"):
+        data = record_to_dict(record)
+        if record.by == CHANCE and game.mode == "digital":
+            kind = ENCODER.encode(_without_card(data))
+            if kind in kinds:
+                continue
+            kinds.add(kind)
+            data = _without_card(data) | {"dealt": True}
+        if len(shown) < LEGAL_SHOWN:
+            shown.append(data)
+        else:
+            more += 1
+            if more >= LEGAL_COUNTED:
+                break
+    return shown, more
+
+
+def _seat_records(ruleset: Ruleset, state: Any, seat: str, paper: bool) -> Iterator[Record]:
+    """The seat's own legal records, and the draws that are theirs to record (at a paper table, a chance record no
+    player owns too: someone at the table writes down what came)."""
+    for record in ruleset.legal(state):
+        if record.by == seat or (record.by == CHANCE and getattr(record, "player", None) in ((seat, None) if paper else (seat,))):
+            yield record
+
+
+def view(session: Session, event_id: str, table: int, seat: Seat, *, since: int = 0, round_number: int | None = None,
+         game_number: int | None = None) -> TableView:
+    """The table as `seat` may see it: the game being played (or `game_number`), its records after `since`."""
+    placed = seating(session, event_id, table, round_number)
+    if seat not in (JUDGE, None) and seat not in placed.players:
+        raise NotFound(f"{seat} does not play at table {placed.table}")
+    played = results(session, placed)
+    if not played:
+        raise NotStarted(f"table {placed.table} of round {placed.round} has not started; opening it starts it")
+    chosen = [g for g, _ in played if game_number is None or g.game == game_number]
+    if not chosen:
+        raise NotFound(f"table {placed.table} has no game {game_number}")
+    game = chosen[-1]
+    decided = _decided(placed, played)
+    reported = _reported(session, placed)
+    live = _judged(session, game)  # taken from the cache until kept again: nothing else may use it meanwhile
+    ruleset, state = live.ruleset, live.replay.state
+    legal, more = options(live, game, seat)
+    result = ruleset.result(state)
+    since = max(0, min(since, game.seq))
+    records = [_record_view(live, r, seat) for r in live.records[since:]]
+    seen = {w.player: w for w in witnesses(session, game)}
+    witness = [WitnessRow(p, seen[p].seen if p in seen else 0, p in seen and seen[p].confirmed is not None) for p in placed.players]
+    summaries = [
+        GameSummary(g.game, g.seq, bool(g.over), list(r.winners) if r is not None else None, r.reason if r is not None else None)
+        for g, r in played
+    ]
+    _keep(session, live)
+    return TableView(
+        placed.event.id, placed.round, placed.table, game.mode, placed.event.ruleset, placed.players, seat,  # type: ignore[arg-type]
+        game.game, game.seq, since, bool(game.over), list(ruleset.to_act(state)), msgspec.to_builtins(result) if result else None,
+        ruleset.seat_view(state, seat), records, legal, more, summaries, witness, game.bots.split(), decided, reported,
+    )
+
+
+def _reported(session: Session, seat: Seating) -> bool:
+    if seat.pod:
+        pod, _ = find_pod(session, seat.event, seat.table, seat.round)
+        return pod.source is not None
+    match = session.get(Match, (seat.event.id, seat.round, seat.table))
+    return match is not None and match.games_a is not None
+
+
+def witnesses(session: Session, game: LiveGame) -> list[LiveWitness]:
+    query = select(LiveWitness).filter_by(event_id=game.event_id, round=game.round, table=game.table, game=game.game)
+    return list(session.scalars(query))
+
+
+def state_text(session: Session, game: LiveGame) -> str:
+    """The game as the referee writes it for people (`referee replay`'s text): the judge's whole view."""
+    live = _judged(session, game)
+    _keep(session, live)
+    return live.ruleset.render(live.replay.state)
+
+
+def judge_view(session: Session, game: LiveGame) -> dict[str, Any]:
+    """What the game's own drawing (`view.html.j2`, as `referee show`) needs, with everything in view."""
+    live = _judged(session, game)
+    _keep(session, live)
+    return live.ruleset.view(live.replay.state)
+
+
+def setup_of(header: Header) -> Any:
+    return setup_decoder(header.ruleset).decode(header.setup)

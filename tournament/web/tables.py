@@ -1,0 +1,211 @@
+"""Live tables on `tournament serve` (service/livetable.py, service/witness.py): the JSON API and the live stream.
+
+Who is asking decides what is sent: a player at the table gets their seat's
+view (the public state and their own hidden cards), the organiser the judge's
+(everything), anyone else the spectator's (the public state). A player acts
+only for their own seat at their own table, the organiser only as the judge.
+
+An append is not a receipt's change (web/receipts.py): its `after`, the head it
+was built on, already makes a repeat harmless (the repeat is refused with the
+head, where the client finds its record), and a game needs hundreds of records,
+far past a player's limit of changes a minute (T-85).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncIterator
+from typing import Any
+
+import msgspec
+from litestar import MediaType, Request, Response, get
+from litestar.concurrency import sync_to_thread
+from litestar.params import FromPath, FromQuery, JSONBody
+from litestar.response import ServerSentEvent, ServerSentEventMessage
+from sqlalchemy.orm import Session
+
+from referee.ruleset import JUDGE, Seat
+from schemas.table import BotSeat, LastLine, RecordSent, Refusal, Seen, TableView
+from tournament import service
+from tournament.service import livetable, witness
+from tournament.web import live
+from tournament.web.auth import identity, organiser
+from tournament.web.common import json_post, reading, status_of, writing
+
+KEEPALIVE_SECONDS = 15  # a comment line this often keeps proxies from closing a quiet stream
+STREAM_SECONDS = 600  # a stream ends after this long; the browser reconnects with Last-Event-ID at once
+
+
+def channel(event_id: str, round_number: int, table: int) -> str:
+    return f"table {event_id} {round_number} {table}"
+
+
+def seat_of(request: Request[Any, Any, Any], event_id: str) -> Seat:
+    """The seat the request may see: the player's own (their event), the judge's (the organiser), else a spectator's."""
+    who = identity(request)
+    if who is None:
+        return None
+    if who.role == "organiser":
+        return JUDGE
+    return who.player if who.event_id == event_id else None
+
+
+def read_view(request: Request[Any, Any, Any], event_id: str, table: int, seat: Seat, since: int, game: int | None) -> TableView:
+    """The table as `seat` sees it; a table nobody opened is opened (its first game started) first."""
+    try:
+        with reading(request) as session:
+            return livetable.view(session, event_id, table, seat if _at_table(session, event_id, table, seat) else None,
+                                  since=since, game_number=game)
+    except livetable.NotStarted:
+        with writing(request) as session:
+            livetable.open_table(session, event_id, table)
+        with reading(request) as session:
+            return livetable.view(session, event_id, table, seat if _at_table(session, event_id, table, seat) else None,
+                                  since=since, game_number=game)
+
+
+def _at_table(session: Session, event_id: str, table: int, seat: Seat) -> bool:
+    """A player sees their own seat only at their own table; elsewhere they are a spectator."""
+    return seat in (JUDGE, None) or seat in livetable.seating(session, event_id, table).players
+
+
+@get("/api/events/{event_id:str}/tables/{table:int}", sync_to_thread=True, tags=["tables"])
+def table_view(
+    request: Request[Any, Any, Any], event_id: FromPath[str], table: FromPath[int], since: FromQuery[int] = 0, game: FromQuery[int | None] = None,
+) -> TableView:
+    """A live table as the asker may see it: the game being played (or `game`), its records after `since`."""
+    _check_numbers(table, since, game)
+    return read_view(request, event_id, table, seat_of(request, event_id), since, game)
+
+
+def _check_numbers(table: int, since: int, game: int | None) -> None:
+    if not 1 <= table <= 1_000_000 or not 0 <= since <= 1_000_000 or (game is not None and not 1 <= game <= 1_000):
+        raise service.Usage("table is 1 to 1,000,000, since 0 to 1,000,000, game 1 to 1,000")
+
+
+def _refusal(exc: service.TournamentError) -> Response[Refusal]:
+    if isinstance(exc, livetable.Refused):
+        body = Refusal(status_of(exc), exc.message, exc.rule, exc.seq, exc.legal, exc.more, exc.code)
+    else:
+        body = Refusal(status_of(exc), exc.message, None, getattr(exc, "seq", 0), [], 0, exc.code)
+    return Response(body, status_code=body.status, media_type=MediaType.JSON)
+
+
+def _acting_seat(request: Request[Any, Any, Any], event_id: str) -> str:
+    """The seat a write comes from: the signed-in player's (of this event) or, for the organiser, the judge's."""
+    seat = seat_of(request, event_id)
+    if seat is None:
+        organiser(request)  # no session: 401; a player of another event: 403
+        raise service.NotFound(f"you play no table of {event_id!r}")
+    return seat
+
+
+@json_post("/api/events/{event_id:str}/tables/{table:int}/records", sync_to_thread=True, tags=["tables"], status_code=201)
+def append_record(
+    request: Request[Any, Any, Any], event_id: FromPath[str], table: FromPath[int], data: JSONBody[RecordSent]
+) -> Response[Any]:
+    """Record for your seat (or, as the organiser, the judge's records), on the head you saw (`after`). Refused:
+    422 with the rule, why and what you may record instead; 409 with the head when someone recorded first."""
+    _check_numbers(table, 0, None)
+    seat = _acting_seat(request, event_id)
+    try:
+        with writing(request) as session:
+            game, done = livetable.append(session, event_id, table, seat, data.record, data.after)
+            live.publish(request.app, session, channel(event_id, game.round, table), f"{game.game}:{game.seq}")
+            if done.next_game is not None:
+                live.publish(request.app, session, channel(event_id, game.round, table), f"{done.next_game}:0")
+    except (livetable.Refused, livetable.Stale) as exc:
+        return _refusal(exc)
+    return Response(done, status_code=201, media_type=MediaType.JSON)
+
+
+class SeenAnswer(msgspec.Struct):
+    seen: int
+
+
+class Confirmed(msgspec.Struct):
+    reported: bool
+
+
+@json_post("/api/events/{event_id:str}/tables/{table:int}/seen", sync_to_thread=True, tags=["tables"])
+def seen(request: Request[Any, Any, Any], event_id: FromPath[str], table: FromPath[int], data: JSONBody[Seen]) -> SeenAnswer:
+    """Your device holds game `game` up to record `seq` (the witness)."""
+    seat = _acting_seat(request, event_id)
+    with writing(request) as session:
+        return SeenAnswer(witness.acknowledge(session, event_id, table, seat, data.game, data.seq))
+
+
+@json_post("/api/events/{event_id:str}/tables/{table:int}/confirm", sync_to_thread=True, tags=["tables"])
+def confirm(request: Request[Any, Any, Any], event_id: FromPath[str], table: FromPath[int], data: JSONBody[LastLine]) -> Confirmed:
+    """You confirm that game `game` ended at record `seq`; once every player confirmed every game of a decided
+    match, its result is reported (`reported`)."""
+    seat = _acting_seat(request, event_id)
+    with writing(request) as session:
+        reported = witness.confirm(session, event_id, table, seat, data.game, data.seq)
+        game = livetable.current_game(session, livetable.seating(session, event_id, table))
+        live.publish(request.app, session, channel(event_id, game.round, table), f"{game.game}:{game.seq}")
+    return Confirmed(reported)
+
+
+@json_post("/api/admin/events/{event_id:str}/tables/{table:int}/bot", sync_to_thread=True, tags=["tables"])
+def seat_bot(request: Request[Any, Any, Any], event_id: FromPath[str], table: FromPath[int], data: JSONBody[BotSeat]) -> list[str]:
+    """The organiser seats the server's bot for a player at a digital table (T-84): the seats the bot plays."""
+    organiser(request)
+    with writing(request) as session:
+        bots = witness.seat_bot(session, event_id, table, data.player, rated=data.rated)
+        game = livetable.current_game(session, livetable.seating(session, event_id, table))
+        live.publish(request.app, session, channel(event_id, game.round, table), f"{game.game}:{game.seq}")
+    return bots
+
+
+def last_seen(header: str | None) -> tuple[int, int]:
+    """`Last-Event-ID` (`GAME:SEQ`, as this stream numbers its events) as (game, seq); (0, 0) when absent or odd."""
+    game, _, seq = (header or "").partition(":")
+    if game.isdigit() and seq.isdigit() and len(game) < 7 and len(seq) < 8:
+        return int(game), int(seq)
+    return 0, 0
+
+
+def _encode(view: TableView) -> str:
+    return msgspec.json.encode(view).decode()
+
+
+async def _stream(
+    request: Request[Any, Any, Any], event_id: str, round_number: int, table: int, seat: Seat, game: int, seq: int
+) -> AsyncIterator[ServerSentEventMessage]:
+    """The table from (`game`, `seq`) on: at once, then after each change, the seat's view with the records it has
+    not had (a new game's from its first); a keepalive comment while nothing changes."""
+    ends = time.monotonic() + STREAM_SECONDS
+    first = True
+    async with live.subscribe(request.app, channel(event_id, round_number, table)) as queue:
+        while time.monotonic() < ends:
+            view = await sync_to_thread(read_view, request, event_id, table, seat, seq, None)
+            if view.game != game:  # a game the client has not seen: all of it
+                view = await sync_to_thread(read_view, request, event_id, table, seat, 0, None)
+            if first or (view.game, view.seq) != (game, seq):
+                yield ServerSentEventMessage(data=_encode(view), event="table", id=f"{view.game}:{view.seq}")
+                game, seq, first = view.game, view.seq, False
+            try:
+                await asyncio.wait_for(queue.get(), KEEPALIVE_SECONDS)
+            except TimeoutError:
+                yield ServerSentEventMessage(comment="keepalive")
+
+
+def _round_of(request: Request[Any, Any, Any], event_id: str, table: int) -> int:
+    with reading(request) as session:
+        return livetable.seating(session, event_id, table).round
+
+
+@get("/api/events/{event_id:str}/tables/{table:int}/live", tags=["tables"])
+async def table_live(request: Request[Any, Any, Any], event_id: FromPath[str], table: FromPath[int]) -> ServerSentEvent:
+    """Server-sent events: the table as the asker may see it, then each change within a second of its commit.
+    Reconnecting with `Last-Event-ID` (`GAME:SEQ`) sends only what came after it."""
+    _check_numbers(table, 0, None)
+    seat = await sync_to_thread(seat_of, request, event_id)
+    game, seq = last_seen(request.headers.get("last-event-id"))
+    round_number = await sync_to_thread(_round_of, request, event_id, table)  # refused here, before the stream starts
+    return ServerSentEvent(_stream(request, event_id, round_number, table, seat, game, seq))
+
+
+HANDLERS = [table_view, append_record, seen, confirm, seat_bot, table_live]
