@@ -275,3 +275,89 @@ class DeckRuling(msgspec.Struct, forbid_unknown_fields=True):
     table: Annotated[int, msgspec.Meta(ge=1, le=2_147_483_647)]
     reason: str
     accept: bool = False
+
+
+class NewEvent(msgspec.Struct, forbid_unknown_fields=True):
+    """`tournament create`'s options: a new event (`seed` null: a random one, kept in the log)."""
+
+    id: str
+    name: str = ""
+    ruleset: str = "cardwars"
+    format: str = "swiss"
+    best_of: int = 1
+    profile: str = "mtg"
+    seed: int | None = None
+    table_size: int | None = None
+    points: str = "3,1"
+    late_entry: str = "loss"
+    require_chain: bool = True
+    rated: bool = False
+
+
+class NewPlayer(msgspec.Struct, forbid_unknown_fields=True):
+    """A player to register (as `register NAME [--id ID] [--rating N]`)."""
+
+    name: str
+    id: str | None = None
+    rating: int | None = None
+
+
+class NewPlayers(msgspec.Struct, forbid_unknown_fields=True):
+    """Players to register, all or none: `players`, or `csv`, a file's text as `register --from` reads it."""
+
+    players: list[NewPlayer] = msgspec.field(default_factory=list)
+    csv: str | None = None
+
+
+class Rename(msgspec.Struct, forbid_unknown_fields=True):
+    player: str
+    name: str
+
+
+class Pause(msgspec.Struct, forbid_unknown_fields=True):
+    """Pause a player (`paused` true) or resume them."""
+
+    player: str
+    paused: bool = True
+
+
+class Bye(msgspec.Struct, forbid_unknown_fields=True):
+    """A pre-assigned bye in a round not yet paired; `round` null takes it back."""
+
+    player: str
+    round: int | None
+
+
+class Swap(msgspec.Struct, forbid_unknown_fields=True):
+    players: tuple[str, str]
+    reason: str
+
+
+class Reason(msgspec.Struct, forbid_unknown_fields=True):
+    reason: str | None = None
+
+
+class Pairing(msgspec.Struct, forbid_unknown_fields=True):
+    """Pair the current round again (`reason` kept); `reseed`: with a new random seed (kept in the round's entry)."""
+
+    reason: str | None = None
+    reseed: bool = False
+
+
+class RoundResults(msgspec.Struct, forbid_unknown_fields=True):
+    """A round's slips at once (`scores`: table number -> `2-1`, `1-1-1`, `0-0`; a pod `1-3-2-4`), all or none;
+    a table that has a result already is corrected, with `reason`."""
+
+    scores: dict[int, str]
+    reason: str | None = None
+
+
+class Cut(msgspec.Struct, forbid_unknown_fields=True):
+    size: int
+
+
+class Done(msgspec.Struct, forbid_unknown_fields=True):
+    """An organiser's change: what it did, in words (as the page says), and the event after it."""
+
+    message: str
+    event: EventInfo

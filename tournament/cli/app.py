@@ -44,7 +44,7 @@ from tournament.cli.common import (
     write_text,
 )
 from tournament.cli.serve import serve as serve_cmd
-from tournament.output import pictures, render
+from tournament.output import files, pictures, render
 from tournament.storage import viewcache
 
 app = typer.Typer(
@@ -234,26 +234,15 @@ def standings_cmd(
 
 def show_standings(view: viewcache.Standings, fmt: str, target: Path | None, limit: int) -> None:
     info, rows, drawn = view.event, view.rows, view.bracket
-    drawings = [pictures.bracket_picture(drawn)] if drawn else []
-    drawings += [pictures.Picture(f"Round {n}", text=render.pod_text(tables)) for n, tables in enumerate(view.pods, start=1)]
     title = f"{info.name}: standings after round {info.rounds}"
     header, cells = render.standing_cells(rows)
-    if fmt == "json":
-        write_text(msgspec.json.encode(rows).decode(), target)
-    elif fmt == "csv" or (fmt == "table" and target is not None):
-        write_text(render.to_csv(header, cells), target)
+    if fmt in files.FORMATS or target is not None:  # a `table` sent to a file is written as CSV
+        write_text(files.standings_file(view, fmt if fmt in files.FORMATS else "csv"), target)
     elif view.swiss is not None and drawn is not None and info.bracket_round is not None:
         # After a top cut, pages show the Swiss standings as they were at the cut and the bracket's places apart,
         # so no bracket result seems to re-rank the Swiss table.
-        caption = f"Swiss standings at the cut, after round {info.bracket_round - 1}"
-        places = ("Top cut: places", *render.place_cells(drawn))
-        if fmt == "html":
-            write_text(render.to_html(title, caption, info, *render.standing_cells(view.swiss), drawings, [places]), target)
-        else:
-            out.print(render.to_rich(caption, *render.standing_cells(view.swiss), width=out.width))
-            out.print(render.to_rich(*places, width=out.width))
-    elif fmt == "html":
-        write_text(render.to_html(title, "Standings", info, header, cells, drawings), target)
+        out.print(render.to_rich(f"Swiss standings at the cut, after round {info.bracket_round - 1}", *render.standing_cells(view.swiss), width=out.width))
+        out.print(render.to_rich("Top cut: places", *render.place_cells(drawn), width=out.width))
     else:
         shown = cells[:limit] if limit else cells
         out.print(render.to_rich(title, header, shown, width=out.width))

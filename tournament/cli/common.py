@@ -18,13 +18,12 @@ from importlib.machinery import ModuleSpec, PathFinder
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
-import msgspec
 import typer
 
 from referee import console
 from referee.console import err, out
 from schemas.tournament import EventInfo, RoundInfo
-from tournament.output import printables, render
+from tournament.output import files, render
 
 _LAZY: dict[str, ModuleSpec] = {}  # the packages `lazy` made and has not run: where their modules are
 
@@ -167,23 +166,10 @@ def write_bytes(data: bytes, target: Path) -> None:
 
 def show_round(info: RoundInfo, fmt: str, target: Path | None, event: EventInfo, by: str = "table") -> None:
     """A round's pairings in `fmt`, by table or alphabetically `by` name; a `table` sent to a file is written as CSV."""
-    is_pods = event.format == "pods"
-    if by == "name":
-        header, cells = printables.by_name_cells(info, is_pods)
+    if fmt in files.FORMATS or target is not None:  # a `table` sent to a file is written as CSV
+        write_text(files.round_file(info, event, fmt if fmt in files.FORMATS else "csv", by), target)
     else:
-        header, cells = render.pairing_cells(info.tables, info.bye, pods=is_pods, advanced=[*info.byes, *info.advanced], names=info.names)
-    title = f"{event.name}: round {info.number}"
-    if fmt == "json":
-        write_text(msgspec.json.encode(info).decode(), target)
-    elif fmt == "csv":
-        write_text(render.to_csv(header, cells), target)
-    elif fmt == "html":
-        caption = f"Pairings, round {info.number}" + (", by name" if by == "name" else "")
-        write_text(render.to_html(title, caption, event, header, cells), target)
-    elif target is not None:
-        write_text(render.to_csv(header, cells), target)
-    else:
-        out.print(render.to_rich(title, header, cells, width=out.width))
+        out.print(render.to_rich(f"{event.name}: round {info.number}", *files.round_cells(info, event, by), width=out.width))
         if info.repeats is not None:
             out.print(pods.repeats_text(info.repeats, info.proven))
 

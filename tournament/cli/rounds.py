@@ -184,3 +184,14 @@ def notice(
         emit_json({"event": event, "notice": shown})
     else:
         say(f"the big screen of {event} shows: {shown}" if shown else f"the big screen of {event} shows no notice")
+
+
+@app.command(rich_help_panel="Rounds and the clock")
+def finish(event: EventArg, db: DbOpt = None, as_json: JsonOpt = False) -> None:
+    """End the event once every table has a result: no more rounds or players (T-104); results may still be corrected."""
+    with transaction(db) as session:
+        rounds = service.finish(session, event).rounds
+    if as_json:
+        emit_json({"event": event, "finished": True, "rounds": rounds})
+    else:
+        say(f"{event} is finished after round {rounds}")

@@ -134,6 +134,7 @@ from tournament.service.notices import NOTICE, set_notice
 from tournament.service.pairings import (
     CUT_SIZES,
     cut,
+    finish,
     next_pods,
     next_round,
     pair,
@@ -304,6 +305,7 @@ __all__ = [
     "extend",
     "find_match",
     "find_pod",
+    "finish",
     "get_event",
     "get_person",
     "get_player",

@@ -25,6 +25,7 @@ from tournament.service.errors import (
 from tournament.service.events import FORMATS, SEEDED
 from tournament.service.queries import (
     lock_event,
+    lock_open_event,
     matches,
     players,
     pod_tables,
@@ -40,6 +41,7 @@ from tournament.storage.eventlog import (
     TYPES,
     BracketSeeded,
     Entry,
+    EventFinished,
     Payload,
     PodsPaired,
     RoundPaired,
@@ -56,7 +58,7 @@ def pair(session: Session, event_id: str, seed: int | None = None) -> Round:
     A single or double elimination or round robin not seeded by `seed` is seeded here: by rating (highest
     first), the unrated after them, ties at random from the event seed.
     """
-    event = lock_event(session, event_id)
+    event = lock_open_event(session, event_id)
     if seed is not None and (event.format in SEEDED or event.bracket_round is not None):
         raise Usage(f"{event_id!r} pairs a bracket or round robin, which follows from its seeds: no --reseed")
     _refuse_open_tables(session, event, f"pairing round {event.rounds + 1}")
@@ -111,6 +113,16 @@ def _refuse_open_tables(session: Session, event: Event, doing: str) -> None:
         )
 
 
+def finish(session: Session, event_id: str) -> Event:
+    """The organiser ends the event once every table has a result: it pairs no more rounds and takes no more players (T-104)."""
+    event = lock_open_event(session, event_id)
+    if event.rounds == 0:
+        raise Conflict(f"{event_id!r} has played no round; there is nothing to finish")
+    _refuse_open_tables(session, event, "finishing the event")
+    append(session, event_id, EventFinished())
+    return event
+
+
 def seed(session: Session, event_id: str, names: Sequence[str]) -> list[str]:
     """Seed an elimination or round robin by hand (best first), before its first round."""
     event = lock_event(session, event_id)
@@ -134,7 +146,7 @@ CUT_SIZES = (2, 4, 8, 16, 32, 64)
 
 def cut(session: Session, event_id: str, size: int) -> list[str]:
     """End a Swiss event's Swiss rounds: the top `size` active players of the standings, seeded in that order."""
-    event = lock_event(session, event_id)
+    event = lock_open_event(session, event_id)
     if size not in CUT_SIZES:
         raise Usage(f"--cut must be one of {', '.join(map(str, CUT_SIZES))}, not {size}")
     if event.format != "swiss":

@@ -8,6 +8,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from tournament.service.errors import (
+    Conflict,
     NotFound,
     Usage,
 )
@@ -37,6 +38,14 @@ def lock_event(session: Session, event_id: str) -> Event:
     event = session.scalars(query.execution_options(populate_existing=True)).one_or_none()
     if event is None:
         raise NotFound(f"unknown event {event_id!r}")
+    return event
+
+
+def lock_open_event(session: Session, event_id: str) -> Event:
+    """`lock_event` for a change that adds rounds or players: refused once the organiser finished the event (T-104)."""
+    event = lock_event(session, event_id)
+    if event.finished:
+        raise Conflict(f"{event_id!r} is finished: no more rounds and no more players")
     return event
 
 

@@ -20,6 +20,7 @@ from tournament.service.queries import (
     get_player,
     had_bye,
     lock_event,
+    lock_open_event,
     open_match,
     players,
 )
@@ -49,7 +50,7 @@ def register_people(session: Session, event_id: str, people: Sequence[Person]) -
     After round 1 is paired they are late entries joining the next round. One
     query for the ids taken and one flush, however many people.
     """
-    event = lock_event(session, event_id)
+    event = lock_open_event(session, event_id)
     if event.bracket_round is not None:
         raise Conflict(f"{event_id!r} has seeded its {FORMATS[event.format] if event.format != 'swiss' else 'top cut'}; no more entries")
     found = persons.known_people(session, people)

@@ -151,6 +151,10 @@ class TimeExtended(msgspec.Struct, forbid_unknown_fields=True):
     reason: str | None = None
 
 
+class EventFinished(msgspec.Struct, forbid_unknown_fields=True):
+    """The organiser finished the event: no more rounds and no more players (T-104)."""
+
+
 class NoticeSet(msgspec.Struct, forbid_unknown_fields=True):
     """The line the big screen shows under the round (`/e/EVENT/screen`); null takes it down."""
 
@@ -315,7 +319,7 @@ Payload = (
     EventCreated | PlayerRegistered | PlayerDropped | BracketSeeded | RoundPaired | ResultReported | ResultCorrected
     | PodsPaired | PodReported | PodCorrected | ResultClaimed | ClaimConfirmed | ClaimRuled
     | PlayerRenamed | PlayerPaused | PlayerResumed | ByeAssigned | RoundUnpaired | PlayersSwapped | RoundStarted | TimeExtended
-    | PlayerLinked | DeckRegistered | DeckPolicySet | DecksPublished | DecksDiffer | DeckRuled | DeskPayload | NoticeSet
+    | PlayerLinked | DeckRegistered | DeckPolicySet | DecksPublished | DecksDiffer | DeckRuled | DeskPayload | NoticeSet | EventFinished
 )
 
 PAYLOADS: dict[str, type[Any]] = {
@@ -342,6 +346,7 @@ PAYLOADS: dict[str, type[Any]] = {
     "time_extended": TimeExtended,
     "player_linked": PlayerLinked,
     "notice_set": NoticeSet,
+    "event_finished": EventFinished,
     "deck_registered": DeckRegistered,
     "deck_policy_set": DeckPolicySet,
     "decks_published": DecksPublished,
@@ -539,6 +544,8 @@ def project(session: Session, entry: Entry, payload: Payload) -> None:
         paired = session.get(Round, (key, payload.round))
         assert paired is not None
         paired.started_at, paired.minutes = entry.at, payload.minutes
+    elif isinstance(payload, EventFinished):
+        event.finished = True
     elif isinstance(payload, NoticeSet):
         event.notice = payload.text
     elif isinstance(payload, TimeExtended):

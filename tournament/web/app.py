@@ -38,6 +38,7 @@ from tournament.web import (
     assets,
     decks,
     desk,
+    downloads,
     headers,
     live,
     organiser,
@@ -46,6 +47,7 @@ from tournament.web import (
     public,
     receipts,
     registration,
+    running,
     screen,
     tables,
 )
@@ -120,7 +122,7 @@ def create_app(db_url: str | None = None, *, csrf_secret: str | None = None) -> 
     app = Litestar(
         route_handlers=[
             *public.HANDLERS, *api.HANDLERS, *players.HANDLERS, *organiser.HANDLERS, *people.HANDLERS, *desk.HANDLERS,
-            *decks.HANDLERS, *registration.HANDLERS, *screen.HANDLERS, *tables.HANDLERS, assets.router(),
+            *decks.HANDLERS, *registration.HANDLERS, *screen.HANDLERS, *tables.HANDLERS, *running.HANDLERS, *downloads.HANDLERS, assets.router(),
         ],
         template_config=TemplateConfig(
             engine=JinjaTemplateEngine.from_environment(environment),

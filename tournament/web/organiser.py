@@ -18,7 +18,7 @@ from schemas.tournament import RoundInfo
 from schemas.web import ClockStart, Code, Extension, Joined, PlayerRef, Ruling, SignIn, TableClaims
 from tournament import service
 from tournament.service import export
-from tournament.web import decks, receipts, views
+from tournament.web import dayview, decks, receipts, views
 from tournament.web.auth import client, identity, keep, organiser
 from tournament.web.common import json_post, public_url, reading, whole_number, whole_numbers
 from tournament.web.public import page
@@ -38,8 +38,12 @@ def admin(request: Request[Any, Any, Any], r: FromQuery[str] = "") -> Template:
     who = identity(request)
     if who is None or who.role != "organiser":
         return page(request, "admin_login", **receipts.shown(request, r, ""))
+    shown = receipts.shown(request, r, "organiser")
     with reading(request) as session:
-        return page(request, "admin", events=views.events(session))
+        return page(
+            request, "admin", events=views.events(session), notice=shown.get("notice"), error=shown.get("error"),
+            **dayview.new_event_context(),
+        )
 
 
 @post("/admin/login", include_in_schema=False)
@@ -70,7 +74,7 @@ def admin_event(request: Request[Any, Any, Any], event_id: FromPath[str], r: Fro
             active=[p.name for p in everyone if p.dropped_round is None], everyone=[p.name for p in everyone],
             notice=shown.get("notice"), error=shown.get("error"), code=code, qr=views.qr(code.link) if code else None,
             ends_at=service.round_ends(session, event_id, event.rounds) if event.rounds else None,
-            hold=code is not None, screen_notice=event.notice,  # no reload while a code is on screen: it is shown once
+            hold=code is not None, screen_notice=event.notice, **dayview.day_context(session, event),  # no reload while a code is on screen: it is shown once
             decks=decks.missing_lists(session, event),
             calls=service.judge_calls(session, event_id),
         )

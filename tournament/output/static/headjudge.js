@@ -42,7 +42,9 @@
     setInterval(function () {
       fetch(poll.pollUrl, {cache: "no-store"}).then(function (r) { return r.ok ? r.json() : null; }).then(function (v) {
         if (!v || String(v.seq) === poll.seq) { return; }
-        var typing = document.activeElement && /^(INPUT|TEXTAREA|SELECT)$/.test(document.activeElement.tagName);
+        /* a box focused by the page itself (the round's first score) but still as drawn is no one typing */
+        var el = document.activeElement;
+        var typing = el && (/^(TEXTAREA|SELECT)$/.test(el.tagName) || (el.tagName === "INPUT" && el.value !== el.defaultValue));
         if (typing) { document.getElementById("changed").hidden = false; } else { location.reload(); }
       }).catch(function () {});
     }, Number(poll.pollMs));
