@@ -84,9 +84,10 @@ def organiser(c: TestClient) -> dict[str, str]:  # type: ignore[type-arg]
 
 
 @contextmanager
-def serving(db_url: str, *, poll_seconds: float | None = None) -> Iterator[str]:
+def serving(db_url: str, *, poll_seconds: float | None = None, **state: float) -> Iterator[str]:
     """A real uvicorn server on 127.0.0.1 (a free port) in a thread: its base URL, stopped afterwards.
-    `poll_seconds`: how often its pages ask whether the event changed (a test waits through refreshes)."""
+    `poll_seconds`: how often its pages ask whether the event changed while their live stream is down (a test
+    waits through refreshes); `state`: other settings of the app (`keepalive_seconds`, `stream_seconds`)."""
     import socket
     import threading
     import time
@@ -99,7 +100,10 @@ def serving(db_url: str, *, poll_seconds: float | None = None) -> Iterator[str]:
     app = create_app(db_url)
     if poll_seconds is not None:
         app.state.poll_seconds = poll_seconds
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    for name, value in state.items():
+        setattr(app.state, name, value)
+    # pages still open hold their live stream: cut them at the end rather than wait for them
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", timeout_graceful_shutdown=2))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 30
