@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import time
 from collections import Counter
 from collections.abc import AsyncIterator, Iterator
@@ -32,12 +33,15 @@ STREAM_SECONDS = 600.0  # a stream ends after this long (a worker holds no strea
 RETRY_MS = 2000  # how long the browser waits before it reconnects after a stream ends or drops
 WATCH_SECONDS = 2.0  # how often a worker reads the heads of the events its streams follow (`Heads`; T-126)
 
+log = logging.getLogger("tournament.web.follow")
+
 
 class Heads:
-    """One reader a worker, for what no message says: every `WATCH_SECONDS` (`app.state.watch_seconds`) it reads the heads of the events this
-    worker's streams follow, and a head that moved is sent on the event's channel like a message. On SQLite a
-    CLI command (another process) announces nothing; on PostgreSQL a notification is lost while a worker's
-    listener reconnects. Its cost is one read of a few rows every two seconds a worker, however many phones."""
+    """One reader a worker, for what no message says: every `WATCH_SECONDS` (`app.state.watch_seconds`) it reads
+    the heads of the events this worker's streams follow, and a head that moved is sent on the event's channel
+    like a message. On SQLite a CLI command (another process) announces nothing; on PostgreSQL a notification
+    is lost while a worker's listener reconnects. Its cost is one read of a few rows every two seconds a
+    worker, however many phones."""
 
     def __init__(self) -> None:
         self.following: Counter[str] = Counter()
@@ -60,7 +64,11 @@ class Heads:
     async def _watch(self, app: Any) -> None:
         while self.following:
             await asyncio.sleep(app.state.watch_seconds)
-            heads = await sync_to_thread(_heads, app, list(self.following))
+            try:
+                heads = await sync_to_thread(_heads, app, list(self.following))
+            except Exception as exc:  # the database restarted: the streams still have their messages; read again later
+                log.warning("live pages: reading the heads failed (%s)", exc)
+                continue
             for event_id, head in heads.items():
                 if event_id in self.known and head != self.known[event_id]:
                     self.known[event_id] = head
