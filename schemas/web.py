@@ -292,6 +292,8 @@ class NewEvent(msgspec.Struct, forbid_unknown_fields=True):
     late_entry: str = "loss"
     require_chain: bool = True
     rated: bool = False
+    tables: str = "off"
+    registration: RegistrationSettings | None = None  # public registration (`tournament registration`); null: closed
 
 
 class NewPlayer(msgspec.Struct, forbid_unknown_fields=True):

@@ -128,6 +128,7 @@ from tournament.service.errors import (
 from tournament.service.events import (
     FORMATS,
     SEEDED,
+    TABLES,
     create_event,
 )
 from tournament.service.notices import NOTICE, set_notice
@@ -243,6 +244,7 @@ __all__ = [
     "EXIT_VERIFY_FAILED",
     "EXIT_WRONG_TABLE",
     "FORMATS",
+    "TABLES",
     "ID_PATTERN",
     "MAX_CALL_TEXT",
     "NOTICE",
