@@ -81,13 +81,17 @@ class TableClaims(msgspec.Struct, forbid_unknown_fields=True):
 
 
 class MatchView(msgspec.Struct, forbid_unknown_fields=True):
-    """A signed-in player's view: their event, themselves, and their table of the current round."""
+    """A signed-in player's view: their event, themselves, and their table of the current round. `state` as
+    `MyEvent`'s: `waiting` at `place` on the waitlist (no table), `left` the waitlist; `promoted` from it."""
 
     event: str
     player: str
     round: int
     table: TableClaims | None
     bye: bool = False
+    state: Literal["registered", "waiting", "dropped", "left"] = "registered"
+    place: int | None = None
+    promoted: bool = False
 
 
 class Joined(msgspec.Struct, forbid_unknown_fields=True):

@@ -41,6 +41,9 @@ def test_a_cap_and_a_waitlist_promoted_in_order(db_url: str) -> None:
         refused(register(c, "Eve", id="cat"), 409, "'cat' is already registered in 'ev'", service.EXIT_CONFLICT)
         dan_in = bearer(dan["session"])
         assert c.get("/api/me/event", headers=dan_in).json()["state"] == "waiting"
+        table = c.get("/api/me", headers=dan_in)  # the player's table: none, and why (not a 404)
+        assert table.status_code == 200, table.text
+        assert (table.json()["state"], table.json()["place"], table.json()["table"]) == ("waiting", 2, None)
         boss = organiser(c)
         state = c.get("/api/admin/events/ev/registration", headers=boss).json()
         assert (state["registered"], [w["player"] for w in state["waiting"]]) == (2, ["cat", "dan"])
@@ -49,10 +52,13 @@ def test_a_cap_and_a_waitlist_promoted_in_order(db_url: str) -> None:
         assert left["message"] == "You left the event before round 1."
         promoted = c.get("/api/me/event", headers=bearer(cat["session"])).json()
         assert (promoted["state"], promoted["promoted"]) == ("registered", True)
+        assert {k: c.get("/api/me", headers=bearer(cat["session"])).json()[k] for k in ("state", "place", "promoted")} == {
+            "state": "registered", "place": None, "promoted": True}
         assert c.get("/api/me/event", headers=dan_in).json()["place"] == 1
         # a waiting player may leave the waitlist too
         gone = c.post("/api/me/drop", headers=dan_in, json={"confirm": True}).json()
         assert gone["message"] == "You left the waitlist."
+        assert c.get("/api/me", headers=dan_in).json()["state"] == "left"
         # a higher cap promotes at once
         assert register(c, "Fay").json()["place"] == 1
         raised = c.post("/api/admin/events/ev/registration", headers=boss, json={"open": True, "cap": 3})
