@@ -8,7 +8,17 @@ from typing import Annotated
 import typer
 
 from referee.console import INT32_MAX, emit_json, out, say
-from tournament.cli.common import CapOpt, ClosesOpt, DbOpt, EventArg, JsonOpt, closing_time, reading, service, transaction
+from tournament.cli.common import (
+    CapOpt,
+    ClosesOpt,
+    DbOpt,
+    EventArg,
+    JsonOpt,
+    closing_time,
+    reading,
+    service,
+    transaction,
+)
 
 app = typer.Typer()
 PANEL = "Front desk"

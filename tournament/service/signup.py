@@ -34,6 +34,7 @@ from tournament.storage.desklog import (
 from tournament.storage.eventlog import append, as_utc
 from tournament.storage.models import Event, LogEntry, Waiting
 
+
 def set_registration(
     session: Session, event_id: str, *, open: bool, cap: int | None = None, closes_at: datetime | None = None, waitlist: bool = True,
 ) -> Registration:

@@ -42,7 +42,7 @@ def admin(request: Request[Any, Any, Any], r: FromQuery[str] = "") -> Template:
     with reading(request) as session:
         return page(
             request, "admin", events=views.events(session), notice=shown.get("notice"), error=shown.get("error"),
-            **dayview.new_event_context(),
+            typed=shown.get("typed", {}), **dayview.new_event_context(),
         )
 
 
@@ -72,8 +72,8 @@ def admin_event(request: Request[Any, Any, Any], event_id: FromPath[str], r: Fro
         return page(
             request, "admin_event", session, event, tables=_claims(session, event_id), names=views.names(session, event_id),
             active=[p.name for p in everyone if p.dropped_round is None], everyone=[p.name for p in everyone],
-            notice=shown.get("notice"), error=shown.get("error"), code=code, qr=views.qr(code.link) if code else None,
-            ends_at=service.round_ends(session, event_id, event.rounds) if event.rounds else None,
+            notice=shown.get("notice"), error=shown.get("error"), typed=shown.get("typed", {}), code=code,
+            qr=views.qr(code.link) if code else None, ends_at=service.round_ends(session, event_id, event.rounds) if event.rounds else None,
             hold=code is not None, screen_notice=event.notice, **dayview.day_context(session, event),  # no reload while a code is on screen: it is shown once
             decks=decks.missing_lists(session, event),
             calls=service.judge_calls(session, event_id),
@@ -91,7 +91,7 @@ def acting(request: Request[Any, Any, Any], event_id: str, form: Any, action: Ca
             return receipts.Outcome(f"{done.player}: a new sign-in code, shown once", msgspec.json.encode(done.player), secret=done.code)
         return receipts.Outcome(done)
 
-    receipts.once(request, key, receipts.owner_of(who), change)
+    receipts.once(request, key, receipts.owner_of(who), change, kept=receipts.typed(form))
     return Redirect(f"/admin/e/{event_id}?r={key}", status_code=303)
 
 

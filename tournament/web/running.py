@@ -27,8 +27,8 @@ from schemas.web import (
     Pairing,
     Pause,
     Reason,
-    Rename,
     RegistrationSettings,
+    Rename,
     RoundResults,
     Swap,
 )
@@ -195,6 +195,7 @@ async def create_form(request: Request[Any, Any, Any]) -> Response[Any]:
     key = receipts.given_key(form.get("_key"), "_key")
     answer = await sync_to_thread(
         receipts.once, request, key, receipts.owner_of(who), lambda s: receipts.Outcome(create(s, _form_event(form))),
+        kept=receipts.typed(form),
     )
     return Redirect(f"/admin/e/{_text(form, 'id')}?r={key}" if answer.ok else f"/admin?r={key}", status_code=303)
 
