@@ -271,6 +271,14 @@ class Screen(msgspec.Struct, forbid_unknown_fields=True):
     finished: bool = False
 
 
+class DeckPolicy(msgspec.Struct, forbid_unknown_fields=True):
+    """`POST /api/admin/events/{id}/decks/policy` (`decks --policy --deadline`): a player without a legal list at
+    the deadline is `unpaired` or `dropped` (T-113); the `deadline` with its UTC offset (T-112). Null: as it is."""
+
+    policy: str | None = None
+    deadline: datetime | None = None
+
+
 class DeckRuling(msgspec.Struct, forbid_unknown_fields=True):
     """`POST /api/admin/events/{id}/decks/rule`: a judge's ruling on a table refused for its decks, with its
     `reason`: `accept` the refused logs' result, or (false) the default penalty (T-115). A result of the judge's

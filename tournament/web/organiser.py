@@ -82,17 +82,14 @@ def admin_event(request: Request[Any, Any, Any], event_id: FromPath[str], r: Fro
 
 def acting(request: Request[Any, Any, Any], event_id: str, form: Any, action: Callable[[Session], str | Code]) -> Response[Any]:
     """One organiser form, once for its key, in one transaction; then the event's page, saying what happened."""
-    who = organiser(request)
-    key = receipts.given_key(form.get("_key"), "_key")
 
-    def change(session: Session) -> receipts.Outcome:
+    def change(session: Session) -> str | receipts.Outcome:
         done = action(session)
         if isinstance(done, Code):  # the code waits in the receipt until the page shows it, once
             return receipts.Outcome(f"{done.player}: a new sign-in code, shown once", msgspec.json.encode(done.player), secret=done.code)
-        return receipts.Outcome(done)
+        return done
 
-    receipts.once(request, key, receipts.owner_of(who), change, kept=receipts.typed(form))
-    return Redirect(f"/admin/e/{event_id}?r={key}", status_code=303)
+    return receipts.organiser_form(request, form, f"/admin/e/{event_id}", change)
 
 
 def _form_ruling(form: Any) -> Ruling:

@@ -30,6 +30,7 @@ from typing import Any
 
 import msgspec
 from litestar import MediaType, Request, Response
+from litestar.response import Redirect
 from sqlalchemy import delete, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
@@ -37,6 +38,7 @@ from sqlalchemy.orm import Session
 from schemas.web import ErrorBody
 from tournament import service
 from tournament.storage.models import Receipt
+from tournament.web.auth import organiser
 from tournament.web.common import reading, status_of, writing
 from tournament.web.views import referee_error
 
@@ -145,6 +147,20 @@ def once(
             if found is None:
                 raise
             return _read(found, owner, where)
+
+
+def organiser_form(request: Request[Any, Any, Any], form: Any, back: str, change: Callable[[Session], str | Outcome]) -> Response[Any]:
+    """An organiser's page form, once for its key (its fields kept with a refusal: `typed`); then a redirect to
+    the page `back` with `?r=KEY`, which says what happened."""
+    who = organiser(request)
+    key = given_key(form.get("_key"), "_key")
+
+    def made(session: Session) -> Outcome:
+        done = change(session)
+        return done if isinstance(done, Outcome) else Outcome(done)
+
+    once(request, key, owner_of(who), made, kept=typed(form))
+    return Redirect(f"{back}?r={key}", status_code=303)
 
 
 def _make(
