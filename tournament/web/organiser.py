@@ -181,8 +181,9 @@ def _drop_page(request: Request[Any, Any, Any], event_id: str, player: str) -> T
         event = service.get_event(session, event_id)
         found = service.get_player(session, event_id, player)
         seat = service.seat_of(session, event, player) if event.rounds and found.dropped_round is None else None
+        playing = seat.number if seat and not seat.done else None  # a table of this round without its result
         return page(request, "admin_drop", session, event, player=player, shown=views.names(session, event_id).get(player, player),
-                    dropped=found.dropped_round is not None, table=seat.number if seat and not seat.done and not seat.pod else None, hold=True)
+                    dropped=found.dropped_round is not None, table=playing, pod=seat is not None and seat.pod, hold=True)
 
 
 @post("/admin/e/{event_id:str}/drop", include_in_schema=False)
