@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from sqlalchemy.orm import Session
 
-from tests.tournament.decklib import deck_of, list_text, swapped
+from tests.tournament.decklib import deck_of, list_text
 from tests.tournament.webkit import ORGANISER_TOKEN, database
 from tournament import service
 
@@ -130,7 +130,7 @@ def build(db_url: str) -> Tour:
                              open_registration=True, cap=3)
         signed = [service.sign_up(s, "summer", n).player for n in PEOPLE[:4]]
         service.register_lists(s, "summer", [service.Submitted(signed[0], signed[0], list_text(deck_of(signed[0])).encode()),
-                                             service.Submitted(signed[1], signed[1], list_text(swapped(deck_of(signed[1]))).encode())])
+                                             service.Submitted(signed[1], signed[1], list_text(deck_of(signed[1])).replace("game: ", "game: x").encode())])
         waiting, _secret = service.enrol(s, "summer", signed[3])
 
         code = {
