@@ -9,8 +9,8 @@ from sqlalchemy.orm import Session
 
 from schemas.log import Event
 from tests.tournament.decklib import crossover_log, deck_of, list_text, swapped
-from tests.tournament.tlib import cli
 from tests.tournament.test_desk import kinds
+from tests.tournament.tlib import cli
 from tests.tournament.webkit import (
     client,
     codes,
