@@ -25,7 +25,6 @@ from tests.tournament.test_web_desk import join, looks_right, organiser_signs_in
 from tests.tournament.webkit import codes, database, make_event, serving, tables
 from tournament import service
 from tournament.service import livetable
-from tournament.storage.models import LiveLine
 
 pytestmark = pytest.mark.browser
 
@@ -215,6 +214,46 @@ def test_a_paper_cardwars_game_on_two_phones(browser: Any, phones: dict[str, Pho
         assert records > 20
         looks_right(ann.page, tmp_path / "recorder-end.png")
         looks_right(judge.page, tmp_path / "judge-end.png")
+        confirm_and_see_the_standings(db, base, ann, bob)
+        for phone in phones.values():
+            assert phone.page.evaluate("window.__problems") == []
+
+
+def test_a_digital_crossover_game_on_two_phones(browser: Any, phones: dict[str, Phone], db: str, tmp_path: Path) -> None:
+    make_event(db, ["ann", "bob"], display=NAMES, tables="digital", ruleset="crossover")
+    with serving(db) as base:
+        ann, bob, judge = start(browser, phones, db, base)
+        assert "the server deals" in ann.page.locator("main").inner_text()
+        records = play(db, ann, bob, judge, seed=5)
+        assert records > 20
+        with database(db) as engine, Session(engine) as session:
+            log = livetable.log_bytes(session, livetable.current_game(session, livetable.seating(session, "ev", 1)))
+            assert b'"reveal"' in log.splitlines()[-1], "the server revealed the seed at the end"
+        looks_right(bob.page, tmp_path / "crossover-end.png")
+        confirm_and_see_the_standings(db, base, ann, bob)
+        for phone in phones.values():
+            assert phone.page.evaluate("window.__problems") == []
+
+
+@pytest.mark.parametrize("width", [390, 1366])
+def test_the_table_pages_at_both_widths_and_the_judges_record(
+    browser: Any, phones: dict[str, Phone], db: str, tmp_path: Path, width: int
+) -> None:
+    """axe finds nothing serious on the recorder and the judge's page; the judge ends the game with a game loss
+    tapped on their page, and the players' pages follow by themselves."""
+    make_event(db, ["ann", "bob"], display=NAMES, tables="paper")
+    with serving(db) as base:
+        ann, bob, judge = start(browser, phones, db, base, width)
+        for who, phone in (("ann", ann), ("judge", judge)):
+            assert serious(phone.page) == [], f"{who} at {width} px"
+            assert phone.page.evaluate(SHEETS) == ["/static/headjudge.css"]
+            assert phone.page.evaluate("document.documentElement.scrollWidth - window.innerWidth") <= 0
+            phone.page.screenshot(path=str(tmp_path / f"{who}-{width}.png"), full_page=True)
+        judge.page.click("#panel button:has-text('game_loss')")
+        judge.page.click(f"#panel button:has-text('player {NAMES['bob']}')")
+        for phone in (ann, bob, judge):
+            phone.page.wait_for_selector("#panel[data-over='yes']", timeout=15_000)
+        assert f"{NAMES['ann']} won" in ann.page.locator("#panel .seat").inner_text()
         confirm_and_see_the_standings(db, base, ann, bob)
         for phone in phones.values():
             assert phone.page.evaluate("window.__problems") == []

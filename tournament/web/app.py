@@ -49,8 +49,8 @@ from tournament.web import (
     registration,
     running,
     screen,
-    tables,
     tablepages,
+    tables,
 )
 from tournament.web.common import Database, status_of, wants_json
 from tournament.web.views import referee_error
