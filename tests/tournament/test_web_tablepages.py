@@ -157,7 +157,8 @@ def confirm_and_see_the_standings(db: str, base: str, ann: Phone, bob: Phone) ->
     for phone in (ann, bob):
         phone.page.locator("#panel button.confirm").click()
     for phone in (ann, bob):
-        phone.page.wait_for_selector("#reported", timeout=15_000)
+        phone.page.wait_for_selector("#reported", timeout=15_000)  # the first to confirm hears the second by itself
+        assert phone.page.locator("#refusal").is_hidden()
     with database(db) as engine, Session(engine) as session:
         (match,) = service.matches(session, "ev", 1)
         assert match.games_a is not None and match.source == "log", "reported by itself, from the log"

@@ -91,7 +91,7 @@
     } else if (button.classList.contains("confirm")) {
       button.disabled = true;
       post("/confirm", {game: Number(button.dataset.game), seq: Number(button.dataset.seq)}).then(function (answer) {
-        if (answer.status !== 200) { refuse(answer.data); }
+        if (answer.status >= 300) { refuse(answer.data); }
         return load();
       });
     }
