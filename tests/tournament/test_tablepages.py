@@ -11,10 +11,13 @@ import json
 import re
 from typing import Any
 
+from sqlalchemy.orm import Session
+
 from referee.ruleset import JUDGE
 from tests.tournament.tablelib import live_event, look
 from tests.tournament.test_web_tables import live_event as api_event
-from tests.tournament.webkit import ORGANISER_TOKEN, client, sign_in
+from tests.tournament.webkit import ORGANISER_TOKEN, client, database, sign_in
+from tournament import service
 from tournament.output import recorder
 
 PAGE = "/e/ev/tables/1"
@@ -90,3 +93,7 @@ def test_each_reader_sees_their_own_seat(db_url: str) -> None:
         c.cookies.set("hj_session", c.post("/api/admin/login", json={"code": ORGANISER_TOKEN}).json()["session"])
         judged = c.get(f"{PAGE}/judge").text
         assert "the judge's view" in judged and "game_loss" in judged and "&#34;type&#34;:&#34;draw&#34;" not in judged
+        assert f'href="{PAGE}/judge"' in c.get("/admin/e/ev").text  # from the organiser's round
+        with database(db_url) as engine, Session(engine) as session, session.begin():
+            service.call_judge(session, "ev", "bob", "the log is not right")
+        assert f'href="{PAGE}/judge"' in c.get("/admin/e/ev/calls").text  # and from the open call
