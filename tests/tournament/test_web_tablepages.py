@@ -207,6 +207,10 @@ def test_a_paper_cardwars_game_on_two_phones(browser: Any, phones: dict[str, Pho
         # ann draws first, naming her card; bob has nothing to record yet
         assert ann.page.locator("#panel .taps button").count() and not bob.page.locator("#panel .taps button").count()
         illegal_attempt(db, ann, {"type": "play_resource", "card": "AS", "by": "ann"}, "CW-2.1")
+        assert f"player {NAMES['ann']}" in ann.page.locator("#refusal li").first.inner_text(), "names, not ids"
+        ann.page.fill("#typed", "[1, 2]")
+        ann.page.click("button:has-text('Record it')")
+        assert ann.page.locator("#refusal .why").inner_text().startswith("record: write one JSON object")
         for _ in range(2):  # a page left open through two refreshes shows the same table
             ann.page.reload()
             panel_at(ann.page, head(db)[0])

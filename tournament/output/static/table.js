@@ -9,6 +9,7 @@
   var base = root.dataset.base;
   var status = document.getElementById("live-state");
   var refusal = document.getElementById("refusal");
+  var names = JSON.parse(root.dataset.names || "{}");  /* player id -> name, for the alternatives a refusal lists */
 
   function panel() { return document.getElementById("panel"); }
   function head() { var p = panel(); return {game: Number(p.dataset.game), seq: Number(p.dataset.seq)}; }
@@ -60,7 +61,8 @@
     (data.legal || []).slice(0, 30).forEach(function (record) {
       var item = document.createElement("li");
       item.textContent = Object.keys(record).filter(function (k) { return k !== "by"; }).map(function (k) {
-        return k === "type" ? record[k] : k + " " + JSON.stringify(record[k]);
+        var value = record[k];
+        return k === "type" ? value : k + " " + (typeof value === "string" ? (names[value] || value) : JSON.stringify(value));
       }).join(" · ");
       list.appendChild(item);
     });
@@ -102,7 +104,11 @@
     event.preventDefault();
     var text = event.target.querySelector("textarea").value;
     var data;
-    try { data = JSON.parse(text); } catch (e) { refuse({rule: "record", error: "record: this is not JSON (" + e.message + ")"}); return; }
+    try { data = JSON.parse(text); } catch (e) { data = null; }
+    if (!data || typeof data !== "object" || Array.isArray(data)) {
+      refuse({rule: "record", error: "record: write one JSON object, such as {\"type\": \"pass\", \"by\": \"…\"}"});
+      return;
+    }
     record(data);
   });
 
