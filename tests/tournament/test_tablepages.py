@@ -19,6 +19,7 @@ from tests.tournament.test_web_tables import live_event as api_event
 from tests.tournament.webkit import ORGANISER_TOKEN, client, database, sign_in
 from tournament import service
 from tournament.output import recorder
+from tournament.service import livetable
 
 PAGE = "/e/ev/tables/1"
 
@@ -97,3 +98,18 @@ def test_each_reader_sees_their_own_seat(db_url: str) -> None:
         with database(db_url) as engine, Session(engine) as session, session.begin():
             service.call_judge(session, "ev", "bob", "the log is not right")
         assert f'href="{PAGE}/judge"' in c.get("/admin/e/ev/calls").text  # and from the open call
+
+
+def test_a_game_of_a_best_of_three_waits_for_its_confirmation_while_the_next_is_played(db_url: str) -> None:
+    codes = api_event(db_url, best_of=3)
+    with client(db_url) as c:
+        ann = sign_in(c, codes["ann"])
+        token = page_session(c, ann)
+        with database(db_url) as engine, Session(engine) as session, session.begin():
+            livetable.append(session, "ev", 1, JUDGE, {"type": "game_loss", "by": JUDGE, "player": "bob"}, 0)
+        panel = c.get(f"{PAGE}/panel").text
+        assert 'data-game="2"' in panel and 'data-game="1" data-seq="1"' in panel, "game 2 is played; game 1 waits for ann"
+        assert "Yes: confirm game 1" in panel and "the judge: game_loss (player bob)" in panel
+        confirmed = c.post(f"{PAGE}/confirm", json={"game": 1, "seq": 1}, headers={"X-CSRFToken": token})
+        assert confirmed.status_code == 201 and confirmed.json() == {"reported": False}
+        assert "confirm game 1" not in c.get(f"{PAGE}/panel").text
