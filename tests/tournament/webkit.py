@@ -36,13 +36,14 @@ def database(db_url: str) -> Iterator[Engine]:
 def make_event(
     db_url: str, players: Sequence[str] = ("ann", "bob", "cat", "dan"), *, event: str = "ev", name: str = "Spring Open",
     format: str = "swiss", table_size: int | None = None, ruleset: str = "cardwars", best_of: int = 1, pair: bool = True,
-    display: dict[str, str] | None = None,
+    display: dict[str, str] | None = None, tables: str = "off",
 ) -> None:
-    """An event with its players (ids; `display` gives some a display name) and, with `pair`, round 1 paired."""
+    """An event with its players (ids; `display` gives some a display name) and, with `pair`, round 1 paired;
+    `tables`: its live tables (`create --tables`)."""
     with database(db_url) as engine, Session(engine) as session, session.begin():
         service.create_event(
             session, event, name=name, ruleset=ruleset, profile="mtg", best_of=best_of, seed=7, format=format,
-            table_size=table_size,
+            table_size=table_size, tables=tables,
         )
         shown = display or {}
         service.register_people(session, event, [service.Person(shown.get(p, p), p) for p in players])

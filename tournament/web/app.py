@@ -49,6 +49,7 @@ from tournament.web import (
     registration,
     running,
     screen,
+    tablepages,
     tables,
 )
 from tournament.web.common import Database, status_of, wants_json
@@ -122,7 +123,7 @@ def create_app(db_url: str | None = None, *, csrf_secret: str | None = None) -> 
     app = Litestar(
         route_handlers=[
             *public.HANDLERS, *api.HANDLERS, *players.HANDLERS, *organiser.HANDLERS, *people.HANDLERS, *desk.HANDLERS,
-            *decks.HANDLERS, *registration.HANDLERS, *screen.HANDLERS, *tables.HANDLERS, *running.HANDLERS, *downloads.HANDLERS, assets.router(),
+            *decks.HANDLERS, *registration.HANDLERS, *screen.HANDLERS, *tables.HANDLERS, *tablepages.HANDLERS, *running.HANDLERS, *downloads.HANDLERS, assets.router(),
         ],
         template_config=TemplateConfig(
             engine=JinjaTemplateEngine.from_environment(environment),
