@@ -1,16 +1,22 @@
-"""Helpers for the web tests: an event built through the service, and a Litestar test client over it."""
+"""Helpers for the web tests: an event built through the service, a Litestar test client over it, a real server,
+and what the Chromium tests do on every page (sign in, refresh, look)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+import io
+import re
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
 
 from litestar.testing import TestClient
-from sqlalchemy import Engine
+from sqlalchemy import Engine, func, select
 from sqlalchemy.orm import Session
 
 from tournament import service
 from tournament.storage.db import open_database
+from tournament.storage.models import LogEntry
 from tournament.web import create_app
 
 # An event name may carry anything; a display name anything but control and format characters.
@@ -30,13 +36,14 @@ def database(db_url: str) -> Iterator[Engine]:
 def make_event(
     db_url: str, players: Sequence[str] = ("ann", "bob", "cat", "dan"), *, event: str = "ev", name: str = "Spring Open",
     format: str = "swiss", table_size: int | None = None, ruleset: str = "cardwars", best_of: int = 1, pair: bool = True,
-    display: dict[str, str] | None = None,
+    display: dict[str, str] | None = None, tables: str = "off",
 ) -> None:
-    """An event with its players (ids; `display` gives some a display name) and, with `pair`, round 1 paired."""
+    """An event with its players (ids; `display` gives some a display name) and, with `pair`, round 1 paired;
+    `tables`: its live tables (`create --tables`)."""
     with database(db_url) as engine, Session(engine) as session, session.begin():
         service.create_event(
             session, event, name=name, ruleset=ruleset, profile="mtg", best_of=best_of, seed=7, format=format,
-            table_size=table_size,
+            table_size=table_size, tables=tables,
         )
         shown = display or {}
         service.register_people(session, event, [service.Person(shown.get(p, p), p) for p in players])
@@ -81,6 +88,67 @@ def organiser(c: TestClient) -> dict[str, str]:  # type: ignore[type-arg]
     answer = c.post("/api/admin/login", json={"code": ORGANISER_TOKEN})
     assert answer.status_code == 201, answer.text
     return bearer(answer.json()["session"])
+
+
+def csrf(page: str) -> str:
+    """The CSRF token a page's forms carry."""
+    found = re.search(r'name="_csrf_token" value="([^"]+)"', page)
+    assert found, "the form carries a CSRF token"
+    return found.group(1)
+
+
+def organiser_page(c: Any) -> str:
+    """Sign the test client in as the organiser through the page form: the CSRF token for its forms."""
+    token = csrf(c.get("/admin").text)
+    signed_in = c.post("/admin/login", data={"token": ORGANISER_TOKEN, "_csrf_token": token})
+    assert signed_in.status_code == 200 and "Organiser" in signed_in.text
+    return token
+
+
+def player_page(c: Any, code: str) -> str:
+    """Sign the test client in as a player through the page form (`/join`): the CSRF token for its forms."""
+    token = csrf(c.get("/join").text)
+    c.post("/join", data={"code": code, "_csrf_token": token})
+    return token
+
+
+def entries(db_url: str, kind: str, event: str = "ev") -> int:
+    """How many entries of one type the event's log has."""
+    with database(db_url) as engine, Session(engine) as session:
+        return session.scalar(select(func.count()).select_from(LogEntry).filter_by(event_id=event, type=kind)) or 0
+
+
+# In Chromium (a Playwright page) ---------------------------------------------------------------------
+
+
+def join(page: Any, base: str, code: str) -> None:
+    """Open the slip's link (code after `#`): the page signs in by itself and lands on the player's page."""
+    page.goto(f"{base}/join#code={code}")
+    page.wait_for_url(f"{base}/me")
+
+
+def organiser_signs_in(page: Any, base: str) -> None:
+    page.goto(f"{base}/admin")
+    page.fill("#token", ORGANISER_TOKEN)
+    page.click("button:has-text('Sign in')")
+
+
+def looks_right(page: Any, shot: Path) -> None:
+    """Nothing wider than the phone, no script from a name ran, and the screenshot is not blank."""
+    from PIL import Image, ImageStat
+
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), f"{page.url} is wider than the phone"
+    assert page.evaluate("window.__injected === undefined"), "no script ran from a name"
+    page.screenshot(path=str(shot), full_page=True)
+    image = Image.open(io.BytesIO(shot.read_bytes())).convert("L")
+    assert image.width == 390 and max(ImageStat.Stat(image).stddev) > 20, f"{shot.name} is blank"
+
+
+def refreshed_twice(page: Any, check: Callable[[], Any]) -> None:
+    """The page left open through two refreshes stays right (`check` after each)."""
+    for _ in range(2):
+        page.reload()
+        check()
 
 
 @contextmanager

@@ -50,6 +50,7 @@ from tournament.web import (
     registration,
     running,
     screen,
+    tablepages,
     tables,
 )
 from tournament.web.common import Database, status_of, wants_json
@@ -124,7 +125,8 @@ def create_app(db_url: str | None = None, *, csrf_secret: str | None = None) -> 
     app = Litestar(
         route_handlers=[
             *public.HANDLERS, *api.HANDLERS, *players.HANDLERS, *organiser.HANDLERS, *people.HANDLERS, *desk.HANDLERS,
-            *decks.HANDLERS, *registration.HANDLERS, *screen.HANDLERS, *tables.HANDLERS, *follow.HANDLERS, *running.HANDLERS, *downloads.HANDLERS, assets.router(),
+            *decks.HANDLERS, *registration.HANDLERS, *screen.HANDLERS, *tables.HANDLERS, *tablepages.HANDLERS, *follow.HANDLERS,
+            *running.HANDLERS, *downloads.HANDLERS, assets.router(),
         ],
         template_config=TemplateConfig(
             engine=JinjaTemplateEngine.from_environment(environment),
