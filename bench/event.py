@@ -191,17 +191,11 @@ def cluster_if_needed(backends: list[str]) -> Iterator[None]:
     if "postgresql" not in backends or os.environ.get("TOURNAMENT_TEST_PG_URL"):
         yield
         return
-    from tests.tournament.conftest import Cluster, pg_tool
+    from tests.tournament.conftest import throwaway_cluster
 
-    initdb, pg_ctl = pg_tool("initdb"), pg_tool("pg_ctl")
-    if not (initdb and pg_ctl):
-        raise SystemExit("PostgreSQL: no initdb/pg_ctl found; set TOURNAMENT_TEST_PG_URL or use --backends sqlite")
-    cluster = Cluster(initdb, pg_ctl)
-    try:
-        _SERVER.append(cluster.start())
+    with throwaway_cluster() as url:
+        _SERVER.append(url)
         yield
-    finally:
-        cluster.stop()
 
 
 def main() -> None:

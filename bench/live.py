@@ -38,8 +38,6 @@ import asyncio
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -168,27 +166,6 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))] * 1000
 
 
-@contextmanager
-def database(args: argparse.Namespace, scratch: str) -> Iterator[str]:
-    """The URL to run on: --db, a throwaway PostgreSQL cluster (--pg), or a fresh SQLite file."""
-    if not args.pg:
-        yield args.db or f"sqlite:///{Path(scratch) / 'bench.db'}"
-        return
-    from tests.tournament.conftest import (  # the tests' throwaway cluster (fsync off)
-        Cluster,
-        pg_tool,
-    )
-
-    initdb, pg_ctl = pg_tool("initdb"), pg_tool("pg_ctl")
-    if not (initdb and pg_ctl):
-        raise SystemExit("--pg needs PostgreSQL's initdb and pg_ctl (Debian: the postgresql package)")
-    cluster = Cluster(initdb, pg_ctl)
-    try:
-        yield cluster.start()
-    finally:
-        cluster.stop()
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--phones", type=int, default=5, help=f"phones holding the stream (1 to {MOST_PHONES})")
@@ -204,7 +181,9 @@ def main() -> None:
                                    ("idle", args.idle, 0, 600), ("gap", args.gap, 0, 60), ("workers", args.workers, 1, 8)):
         if not low <= value <= high:
             parser.error(f"--{name} must be {low} to {high}, not {value}")
-    with tempfile.TemporaryDirectory(prefix="bench-live-") as scratch, database(args, scratch) as url:
+    from tests.tournament.conftest import bench_database  # --pg: the tests' cluster
+
+    with tempfile.TemporaryDirectory(prefix="bench-live-") as scratch, bench_database(args.pg, args.db, scratch) as url:
         prepare(url, args.changes)
         port = free_port()
         server = start_server(url, port, args.workers)

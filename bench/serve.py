@@ -220,25 +220,10 @@ def main() -> None:
     args = parser.parse_args()
     if not 2 <= args.players <= MOST_PLAYERS or args.players % 2:
         parser.error(f"--players must be even, 2 to {MOST_PLAYERS}")
-    cluster = None
-    with tempfile.TemporaryDirectory(prefix="bench-serve-") as scratch:
-        url = args.db or f"sqlite:///{Path(scratch) / 'bench.db'}"
-        if args.pg:
-            from tests.tournament.conftest import (  # the tests' throwaway cluster (fsync off)
-                Cluster,
-                pg_tool,
-            )
+    from tests.tournament.conftest import bench_database  # --pg: the tests' cluster
 
-            initdb, pg_ctl = pg_tool("initdb"), pg_tool("pg_ctl")
-            if not (initdb and pg_ctl):
-                raise SystemExit("--pg needs PostgreSQL's initdb and pg_ctl (Debian: the postgresql package)")
-            cluster = Cluster(initdb, pg_ctl)
-            url = cluster.start()
-        try:
-            run(url, args.players, args.workers)
-        finally:
-            if cluster is not None:
-                cluster.stop()
+    with tempfile.TemporaryDirectory(prefix="bench-serve-") as scratch, bench_database(args.pg, args.db, scratch) as url:
+        run(url, args.players, args.workers)
 
 
 def run(url: str, players: int, workers: int) -> None:

@@ -131,6 +131,29 @@ def pg_url(pg_server: Server) -> Iterator[str]:
 
 
 @contextmanager
+def throwaway_cluster() -> Iterator[str]:
+    """A bench's `--pg`: the URL of a throwaway cluster, stopped afterwards (SystemExit without PostgreSQL's tools)."""
+    initdb, pg_ctl = pg_tool("initdb"), pg_tool("pg_ctl")
+    if not (initdb and pg_ctl):
+        raise SystemExit("--pg needs PostgreSQL's initdb and pg_ctl (Debian: the postgresql package)")
+    cluster = Cluster(initdb, pg_ctl)
+    try:
+        yield cluster.start()
+    finally:
+        cluster.stop()
+
+
+@contextmanager
+def bench_database(pg: bool, db: str | None, scratch: str) -> Iterator[str]:
+    """A bench's database: `--db`, else a throwaway cluster (`--pg`), else a fresh SQLite file in `scratch`."""
+    if db or not pg:
+        yield db or f"sqlite:///{Path(scratch) / 'bench.db'}"
+        return
+    with throwaway_cluster() as url:
+        yield url
+
+
+@contextmanager
 def scratch_database(admin_url: str, prefix: str = "t") -> Iterator[str]:
     """A new, empty database on the server at `admin_url` (a user who may create databases), dropped afterwards."""
     name = f"{prefix}_{uuid.uuid4().hex[:16]}"
