@@ -37,9 +37,10 @@ from datetime import UTC, datetime
 from typing import Any
 
 import msgspec
-from sqlalchemy import select, update
+from sqlalchemy import URL, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
+from sqlalchemy.orm.attributes import set_committed_value
 
 from referee import dealing
 from referee.decks import read as read_deck
@@ -54,7 +55,7 @@ from schemas.table import Appended, GameSummary, TableView, WitnessRow
 from tournament.service.errors import EXIT_LOG_REJECTED, Conflict, NotFound, TournamentError, Usage
 from tournament.service.queries import find_match, find_pod, get_event
 from tournament.service.results import match_over
-from tournament.storage.models import DeckList, Event, LiveGame, LiveLine, LiveWitness, Match
+from tournament.storage.models import DeckList, Event, LiveGame, LiveLine, LiveWitness
 
 MODES = ("off", "paper", "digital")
 LEGAL_SHOWN = 200  # records a seat is offered at most; past that the recorder's form takes one typed in
@@ -102,13 +103,12 @@ class Live:
     records: list[Record] = field(default_factory=list)  # the log's records, for the seats' views
 
 
-_cache: OrderedDict[tuple[str, str], Live] = OrderedDict()  # (database, head hash) -> the game there
+_cache: OrderedDict[tuple[URL, str], Live] = OrderedDict()  # (database, head hash) -> the game there
 _cache_lock = threading.Lock()
 
 
-def _db(session: Session) -> str:
-    bind = session.get_bind()
-    return str(bind.engine.url)
+def _db(session: Session) -> URL:
+    return session.get_bind().engine.url  # the reading and the writing engines of one database share it
 
 
 def _take(session: Session, head: str) -> Live | None:
@@ -128,13 +128,14 @@ def _keep(session: Session, live: Live) -> None:
 
 @dataclass(frozen=True)
 class Seating:
-    """A table of a round: its players in seat order, and whether it is a pod."""
+    """A table of a round: its players in seat order, whether it is a pod, and whether its result is in."""
 
     event: Event
     round: int
     table: int
     players: list[str]
     pod: bool
+    reported: bool
 
 
 def seating(session: Session, event_id: str, table: int, round_number: int | None = None) -> Seating:
@@ -146,9 +147,9 @@ def seating(session: Session, event_id: str, table: int, round_number: int | Non
         pod, seats = find_pod(session, event, table, round_number)
         if pod.source == "bye":
             raise NotFound(f"table {table} of round {pod.round} is a bye; nothing is played there")
-        return Seating(event, pod.round, pod.number, [s.player for s in seats], pod=True)
+        return Seating(event, pod.round, pod.number, [s.player for s in seats], pod=True, reported=pod.source is not None)
     match = find_match(session, event, table, round_number)
-    return Seating(event, match.round, match.number, [match.player_a, match.player_b], pod=False)
+    return Seating(event, match.round, match.number, [match.player_a, match.player_b], pod=False, reported=match.games_a is not None)
 
 
 def _header(session: Session, seat: Seating, game: int, seed: str | None, now: datetime) -> Header:
@@ -259,16 +260,45 @@ def _judged(session: Session, game: LiveGame) -> Live:
 # -- appending ------------------------------------------------------------------
 
 
+@dataclass
+class Judged:
+    """A record judged on the head it names, with the records the server makes after it: not written yet."""
+
+    placed: Seating
+    game: LiveGame
+    live: Live
+    after: int
+    lines: list[bytes]
+    seat: Seat
+
+
 def append(
     session: Session, event_id: str, table: int, seat: Seat, record: dict[str, Any], after: int, *, round_number: int | None = None,
 ) -> tuple[LiveGame, Appended]:
     """Judge `record`, made by `seat` (a player at the table, or JUDGE) on the head `after` of the game being played,
     and write it with whatever the server makes after it; Refused (nothing written) if the referee or the table
-    refuses it, Stale if the head moved."""
+    refuses it, Stale if the head moved. One session; `tournament serve` judges in a reading session and writes
+    in a short writing one (`judge_record`, then `write`)."""
+    try:
+        judged = judge_record(session, event_id, table, seat, record, after, round_number=round_number)
+    except NotStarted:
+        open_table(session, event_id, table, round_number)
+        judged = judge_record(session, event_id, table, seat, record, after, round_number=round_number)
+    return write(session, judged)
+
+
+def judge_record(
+    session: Session, event_id: str, table: int, seat: Seat, record: dict[str, Any], after: int, *, round_number: int | None = None,
+) -> Judged:
+    """`append`'s judgement, which writes nothing: Refused, Stale, NotStarted (nobody opened the table), or the record
+    and the server's records after it, to `write` if the head is still `after` then."""
     placed = seating(session, event_id, table, round_number)
     if seat != JUDGE and seat not in placed.players:
         raise Refused(f"{seat} does not play at table {placed.table}", TABLE_RULE, 0, [])
-    game = current_game(session, placed)
+    found = games(session, placed)
+    if not found:
+        raise NotStarted(f"table {placed.table} of round {placed.round} has not started; opening it starts it")
+    game = found[-1]
     if game.seq != after:
         raise Stale(f"the game moved on: its head is record {game.seq}, not {after}; read it again and record anew", game.seq)
     if game.over:
@@ -287,15 +317,20 @@ def append(
         legal, more = options(live, game, seat)
         raise Refused(f"{exc.rule}: {exc.message}", exc.rule, game.seq, legal, more) from None
     live.records.append(parsed)
-    lines = _server_records(game, live, [line])
-    _write(session, game, live, after, lines)
-    over = bool(game.over)
-    next_game = None
-    if over:
-        next_game = _next_game(session, placed, game)
+    return Judged(placed, game, live, after, _server_records(game, live, [line]), seat)
+
+
+def write(session: Session, judged: Judged) -> tuple[LiveGame, Appended]:
+    """Store a judged record (Stale if the head moved since it was judged), and start the match's next game if it
+    ended one. The judged game is kept only once written: a record refused here leaves no trace in the cache."""
+    game, live, after = judged.game, judged.live, judged.after
+    _write(session, game, live, after, judged.lines)
     _keep(session, live)
-    views = [_record_view(live, r, seat) for r in live.records[after:]]
-    return game, Appended(game.game, game.seq, views, over, next_game)
+    next_game = None
+    if game.over:  # the seating again, from this session: the judgement's may have come from a reading one
+        next_game = _next_game(session, seating(session, game.event_id, game.table, game.round), game)
+    views = [_record_view(live, r, judged.seat) for r in live.records[after:]]
+    return game, Appended(game.game, game.seq, views, bool(game.over), next_game)
 
 
 def _read(live: Live, record: dict[str, Any], game: LiveGame) -> Record:
@@ -393,16 +428,18 @@ def _write(session: Session, game: LiveGame, live: Live, after: int, lines: list
     seq, head = after + len(lines), line_hash(lines[-1])
     over = live.ruleset.result(live.replay.state) is not None and (live.replay.ledger is None or live.replay.ledger.revealed)
     key = {"event_id": game.event_id, "round": game.round, "table": game.table, "game": game.game}
-    moved = session.execute(
-        update(LiveGame).filter_by(**key, seq=after).values(seq=seq, head=head, over=over).execution_options(synchronize_session=False)
+    moved = session.execute(  # the bots too: the server's records were made for the seats the bots had then
+        update(LiveGame).filter_by(**key, seq=after, bots=game.bots).values(seq=seq, head=head, over=over)
+        .execution_options(synchronize_session=False)
     )
     if moved.rowcount != 1:  # type: ignore[attr-defined]
         current = session.scalar(select(LiveGame.seq).filter_by(**key))
-        raise Stale(f"another record was made first: the head is record {current}, not {after}", current or 0)
+        raise Stale(f"another record (or a bot's seat) was made first: the head is record {current}; read it again", current or 0)
     now = datetime.now(UTC)
     session.add_all(LiveLine(**key, seq=after + number, line=line, at=now) for number, line in enumerate(lines, start=1))
     session.flush()
-    game.seq, game.head, game.over = seq, head, over
+    for name, value in (("seq", seq), ("head", head), ("over", over)):  # as the UPDATE left the row: no second UPDATE
+        set_committed_value(game, name, value)
     live.seq, live.head = seq, head
 
 
@@ -490,11 +527,14 @@ def _seat_records(ruleset: Ruleset, state: Any, seat: str, paper: bool) -> Itera
 
 
 def view(session: Session, event_id: str, table: int, seat: Seat, *, since: int = 0, round_number: int | None = None,
-         game_number: int | None = None) -> TableView:
-    """The table as `seat` may see it: the game being played (or `game_number`), its records after `since`."""
+         game_number: int | None = None, elsewhere_spectator: bool = False) -> TableView:
+    """The table as `seat` may see it: the game being played (or `game_number`), its records after `since`. A player
+    of another table is refused (NotFound), or with `elsewhere_spectator` sees what a spectator sees."""
     placed = seating(session, event_id, table, round_number)
     if seat not in (JUDGE, None) and seat not in placed.players:
-        raise NotFound(f"{seat} does not play at table {placed.table}")
+        if not elsewhere_spectator:
+            raise NotFound(f"{seat} does not play at table {placed.table}")
+        seat = None
     played = results(session, placed)
     if not played:
         raise NotStarted(f"table {placed.table} of round {placed.round} has not started; opening it starts it")
@@ -503,7 +543,6 @@ def view(session: Session, event_id: str, table: int, seat: Seat, *, since: int 
         raise NotFound(f"table {placed.table} has no game {game_number}")
     game = chosen[-1]
     decided = _decided(placed, played)
-    reported = _reported(session, placed)
     live = _judged(session, game)  # taken from the cache until kept again: nothing else may use it meanwhile
     ruleset, state = live.ruleset, live.replay.state
     legal, more = options(live, game, seat)
@@ -520,16 +559,8 @@ def view(session: Session, event_id: str, table: int, seat: Seat, *, since: int 
     return TableView(
         placed.event.id, placed.round, placed.table, game.mode, placed.event.ruleset, placed.players, seat,  # type: ignore[arg-type]
         game.game, game.seq, since, bool(game.over), list(ruleset.to_act(state)), msgspec.to_builtins(result) if result else None,
-        ruleset.seat_view(state, seat), records, legal, more, summaries, witness, game.bots.split(), decided, reported,
+        ruleset.seat_view(state, seat), records, legal, more, summaries, witness, game.bots.split(), decided, placed.reported,
     )
-
-
-def _reported(session: Session, seat: Seating) -> bool:
-    if seat.pod:
-        pod, _ = find_pod(session, seat.event, seat.table, seat.round)
-        return pod.source is not None
-    match = session.get(Match, (seat.event.id, seat.round, seat.table))
-    return match is not None and match.games_a is not None
 
 
 def witnesses(session: Session, game: LiveGame) -> list[LiveWitness]:
