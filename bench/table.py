@@ -87,6 +87,7 @@ class Table:
         self.number, self.heads = number, heads
         self.accepted: list[tuple[int, str, str]] = []  # (seq, by, type) of each record the server took
         self.latencies: list[float] = []
+        self.reads: list[float] = []  # the views' (a phone reads its seat's view after each record)
         self.refused = 0
 
     async def play(self, phones: dict[str, httpx.AsyncClient], rng: random.Random, think: float) -> None:
@@ -97,7 +98,9 @@ class Table:
         for _ in range(MOST_RECORDS):
             acting = None
             for player in players:
+                started = time.perf_counter()
                 view = (await phones[player].get(path, params={"since": seq}, headers=self.heads[player])).raise_for_status().json()
+                self.reads.append(time.perf_counter() - started)
                 seq = view["seq"]
                 if view["over"] or view["legal"]:
                     acting = player
@@ -159,6 +162,12 @@ def audit(url: str, tables: list[Table]) -> tuple[int, int, int]:
     return records, lost, forked
 
 
+def percentiles(seconds: list[float]) -> tuple[float, float]:
+    """p50 and p99 in milliseconds."""
+    ordered = sorted(seconds)
+    return statistics.median(ordered) * 1000, ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))] * 1000
+
+
 def run(url: str, count: int, workers: int, think: float) -> None:
     codes, seats = prepare(url, count)
     port = free_port()
@@ -171,14 +180,14 @@ def run(url: str, count: int, workers: int, think: float) -> None:
         server.terminate()
         server.wait(timeout=30)
     records, lost, forked = audit(url, tables)
-    latencies = sorted(x for t in tables for x in t.latencies)
     appends = sum(len(t.accepted) for t in tables)
-    p50 = statistics.median(latencies) * 1000
-    p99 = latencies[min(len(latencies) - 1, int(0.99 * len(latencies)))] * 1000
+    p50, p99 = percentiles([x for t in tables for x in t.latencies])
+    reads50, reads99 = percentiles([x for t in tables for x in t.reads])
     backend = url.split(":", 1)[0].split("+")[0]
     pace = f"a think of {think / 2:g} to {think * 3 / 2:g} s before each record" if think else "no think time (saturated)"
     print(f"{count} tables ({2 * count} players), {backend}, {workers} worker(s), {pace}; {sum(t.refused for t in tables)} appends refused")
     print(f"{elapsed:.1f} s of play; CPU seconds: server {server_cpu:.1f}, bench client {client_cpu:.1f}; load average {os.getloadavg()[0]:.2f}")
+    print(f"views read: {sum(len(t.reads) for t in tables)}, p50 {reads50:.0f} ms p99 {reads99:.0f} ms")
     print(f"tables {count} records {records} appends/s {appends / elapsed:.0f} p50 {p50:.0f} ms p99 {p99:.0f} ms lost {lost} forked {forked}")
     if lost or forked:
         raise SystemExit(1)

@@ -12,11 +12,13 @@ first can move the head: the second finds no row to update (PostgreSQL re-reads
 the row once the first commits; SQLite runs one writer at a time) and is refused
 with the head it missed. A log never forks, and a refused record writes nothing.
 
-The game as it stands is kept per process (`_cache`), keyed by the database and
-the head's hash: the hash of the last line holds, through the chain, every line
-before it, so a kept game is used only when the database's head is that very
-hash, whichever worker wrote it; otherwise the game is judged again from its
-lines. Nothing that matters lives only in one process.
+The game as it stands is kept per process (`_cache`), with the hash of the head
+it stands at: the hash of the last line holds, through the chain, every line
+before it, so a kept game is used as it is only when the database's head is
+that very hash. A game kept at an earlier head (another worker wrote since) is
+brought up by the lines after it, each chained to the one before and judged
+again; otherwise the game is judged again from all its lines. Nothing that
+matters lives only in one process.
 
 Paper: every player records their own actions and their own draws (a `chance`
 record naming the card, hidden from the others by the game's `record_view`).
@@ -100,10 +102,11 @@ class Live:
     ruleset: Ruleset
     seq: int
     head: str
+    key: tuple[str, int, int, int]  # the game's: event, round, table, game
     records: list[Record] = field(default_factory=list)  # the log's records, for the seats' views
 
 
-_cache: OrderedDict[tuple[URL, str], Live] = OrderedDict()  # (database, head hash) -> the game there
+_cache: OrderedDict[tuple[URL, str, int, int, int], Live] = OrderedDict()  # (database, *the game's key) -> the game as kept
 _cache_lock = threading.Lock()
 
 
@@ -111,14 +114,19 @@ def _db(session: Session) -> URL:
     return session.get_bind().engine.url  # the reading and the writing engines of one database share it
 
 
-def _take(session: Session, head: str) -> Live | None:
+def _game_key(game: LiveGame) -> tuple[str, int, int, int]:
+    return game.event_id, game.round, game.table, game.game
+
+
+def _take(session: Session, game: LiveGame) -> Live | None:
+    """The game as this process last kept it, taken out until kept again (two requests never share one)."""
     with _cache_lock:
-        return _cache.pop((_db(session), head), None)
+        return _cache.pop((_db(session), *_game_key(game)), None)
 
 
 def _keep(session: Session, live: Live) -> None:
     with _cache_lock:
-        _cache[(_db(session), live.head)] = live
+        _cache[(_db(session), *live.key)] = live
         while len(_cache) > CACHED_GAMES:
             _cache.popitem(last=False)
 
@@ -244,17 +252,44 @@ def log_bytes(session: Session, game: LiveGame) -> bytes:
 
 
 def _judged(session: Session, game: LiveGame) -> Live:
-    """The game at its head: kept from an earlier request if the head is the same, else judged from its lines."""
-    live = _take(session, game.head)
-    if live is not None and live.seq == game.seq:
+    """The game at its head: kept from an earlier request if the head is the same (or brought up from an earlier
+    head of it), else judged from its lines."""
+    live = _take(session, game)
+    if live is not None and live.seq == game.seq and live.head == game.head:
         return live
+    if live is not None and live.seq < game.seq:
+        found = _caught_up(session, game, live)
+        if found is not None:
+            return found
     lines = lines_of(session, game)
     replay = judge(lines, f"table {game.table} game {game.game}")
     if replay.verdict.verdict not in ("ongoing", "complete") or replay.header is None or replay.ruleset is None:
         raise Conflict(f"table {game.table} game {game.game}: the stored log is {replay.verdict.verdict}; ask the organiser")
     decode = record_decoder(replay.header.ruleset).decode
     records = [decode(line) for line in lines[1:]]
-    return Live(replay, replay.header, replay.ruleset, game.seq, game.head, records)
+    return Live(replay, replay.header, replay.ruleset, game.seq, game.head, _game_key(game), records)
+
+
+def _caught_up(session: Session, game: LiveGame, live: Live) -> Live | None:
+    """`live`, kept at an earlier head of `game`, brought to the game's head by the lines written after it (by
+    another worker), each chained to the one before and judged again; None if they do not follow from it."""
+    query = select(LiveLine.line).filter_by(event_id=game.event_id, round=game.round, table=game.table, game=game.game)
+    decode = record_decoder(live.header.ruleset).decode
+    head = live.head
+    for line in session.scalars(query.where(LiveLine.seq > live.seq).order_by(LiveLine.seq)):
+        try:
+            record = decode(line)
+            if record.seq != live.seq + 1 or record.prev != head:
+                return None
+            advance(live.replay, record, record.seq + 1)
+        except (Illegal, *DECODE_ERRORS):
+            return None
+        live.records.append(record)
+        live.seq, head = record.seq, line_hash(line)
+    if (live.seq, head) != (game.seq, game.head):
+        return None
+    live.head = head
+    return live
 
 
 # -- appending ------------------------------------------------------------------
