@@ -11,6 +11,8 @@ lines, whose primary key is their seq. Of two appends built on one head only the
 first can move the head: the second finds no row to update (PostgreSQL re-reads
 the row once the first commits; SQLite runs one writer at a time) and is refused
 with the head it missed. A log never forks, and a refused record writes nothing.
+`tournament serve` judges a record in a reading transaction and then writes it in a
+short one that holds only the head's move and the lines (`judge_record`, `write`; T-129).
 
 The game as it stands is kept per process (`_cache`), with the hash of the head
 it stands at: the hash of the last line holds, through the chain, every line
