@@ -81,13 +81,17 @@ class TableClaims(msgspec.Struct, forbid_unknown_fields=True):
 
 
 class MatchView(msgspec.Struct, forbid_unknown_fields=True):
-    """A signed-in player's view: their event, themselves, and their table of the current round."""
+    """A signed-in player's view: their event, themselves, and their table of the current round. `state` as
+    `MyEvent`'s: `waiting` at `place` on the waitlist (no table), `left` the waitlist; `promoted` from it."""
 
     event: str
     player: str
     round: int
     table: TableClaims | None
     bye: bool = False
+    state: Literal["registered", "waiting", "dropped", "left"] = "registered"
+    place: int | None = None
+    promoted: bool = False
 
 
 class Joined(msgspec.Struct, forbid_unknown_fields=True):
@@ -267,6 +271,14 @@ class Screen(msgspec.Struct, forbid_unknown_fields=True):
     finished: bool = False
 
 
+class DeckPolicy(msgspec.Struct, forbid_unknown_fields=True):
+    """`POST /api/admin/events/{id}/decks/policy` (`decks --policy --deadline`): a player without a legal list at
+    the deadline is `unpaired` or `dropped` (T-113); the `deadline` with its UTC offset (T-112). Null: as it is."""
+
+    policy: str | None = None
+    deadline: datetime | None = None
+
+
 class DeckRuling(msgspec.Struct, forbid_unknown_fields=True):
     """`POST /api/admin/events/{id}/decks/rule`: a judge's ruling on a table refused for its decks, with its
     `reason`: `accept` the refused logs' result, or (false) the default penalty (T-115). A result of the judge's
@@ -292,6 +304,8 @@ class NewEvent(msgspec.Struct, forbid_unknown_fields=True):
     late_entry: str = "loss"
     require_chain: bool = True
     rated: bool = False
+    tables: str = "off"
+    registration: RegistrationSettings | None = None  # public registration (`tournament registration`); null: closed
 
 
 class NewPlayer(msgspec.Struct, forbid_unknown_fields=True):

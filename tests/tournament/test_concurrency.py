@@ -127,3 +127,35 @@ def test_first_use_from_several_processes_migrates_once(db_url: str) -> None:
         assert proc.returncode == 0, stderr
     make_event(db_url)
     assert seqs(db_url) == [1]
+
+
+def test_many_first_connections_to_a_new_file_all_switch_it_to_wal(tmp_path) -> None:
+    """Two connections switching a new file to WAL at once can deadlock, and SQLite then answers "locked" without
+    waiting (about 1 in 2,000 opens in 16 threads before db._wal tried again); every open must succeed."""
+    import threading
+
+    from tournament.storage.db import make_engine
+
+    failures: list[str] = []
+    for round_number in range(40):
+        path = tmp_path / f"new-{round_number}.db"
+        path.touch()  # a file in rollback mode, as a first `create` finds it
+        start = threading.Barrier(16)
+
+        def open_one(url: str = f"sqlite:///{path}", start: threading.Barrier = start) -> None:
+            engine = make_engine(url)
+            start.wait()
+            try:
+                with engine.connect() as connection:
+                    assert connection.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
+            except Exception as exc:  # every failure is reported by the assert below
+                failures.append(repr(exc))
+            finally:
+                engine.dispose()
+
+        threads = [threading.Thread(target=open_one) for _ in range(16)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(timeout=60)
+    assert failures == []

@@ -9,7 +9,16 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from tests.tournament.tlib import cli, cli_json
-from tests.tournament.webkit import client, codes, database, make_event, organiser, sign_in, tables
+from tests.tournament.webkit import (
+    client,
+    codes,
+    database,
+    make_event,
+    organiser,
+    player_page,
+    sign_in,
+    tables,
+)
 from tournament import service
 from tournament.service.verification import verify
 from tournament.storage.models import LogEntry
@@ -162,6 +171,15 @@ def test_no_drop_once_the_last_round_is_paired(db_url: str) -> None:
             "'ev' is over (its last round is paired): there is no later round to drop from", service.EXIT_CONFLICT,
         )
         assert head(db_url) == before
+    with client(db_url) as c:  # the page's form: the same words on the page its redirect leads to
+        token = player_page(c, codes(db_url)["bob"])
+        sent = c.post("/me/drop", data={"confirm": "yes", "_csrf_token": token}, follow_redirects=False)
+        assert sent.status_code == 303
+        shown = c.get(sent.headers["location"])
+        assert shown.status_code == 200 and "there is no later round to drop from" in shown.text and 'role="alert"' in shown.text
+    over = "tournament: 'ev' is over (its last round is paired): there is no later round to drop from"
+    assert over in cli(db_url, "drop", "ev", "bob", code=service.EXIT_CONFLICT).stderr, "the organiser's drop too (T-120)"
+    assert head(db_url) == before
 
 
 def test_a_player_sees_their_own_tables_and_results(db_url: str) -> None:

@@ -41,6 +41,9 @@ def test_a_cap_and_a_waitlist_promoted_in_order(db_url: str) -> None:
         refused(register(c, "Eve", id="cat"), 409, "'cat' is already registered in 'ev'", service.EXIT_CONFLICT)
         dan_in = bearer(dan["session"])
         assert c.get("/api/me/event", headers=dan_in).json()["state"] == "waiting"
+        table = c.get("/api/me", headers=dan_in)  # the player's table: none, and why (not a 404)
+        assert table.status_code == 200, table.text
+        assert (table.json()["state"], table.json()["place"], table.json()["table"]) == ("waiting", 2, None)
         boss = organiser(c)
         state = c.get("/api/admin/events/ev/registration", headers=boss).json()
         assert (state["registered"], [w["player"] for w in state["waiting"]]) == (2, ["cat", "dan"])
@@ -49,10 +52,13 @@ def test_a_cap_and_a_waitlist_promoted_in_order(db_url: str) -> None:
         assert left["message"] == "You left the event before round 1."
         promoted = c.get("/api/me/event", headers=bearer(cat["session"])).json()
         assert (promoted["state"], promoted["promoted"]) == ("registered", True)
+        assert {k: c.get("/api/me", headers=bearer(cat["session"])).json()[k] for k in ("state", "place", "promoted")} == {
+            "state": "registered", "place": None, "promoted": True}
         assert c.get("/api/me/event", headers=dan_in).json()["place"] == 1
         # a waiting player may leave the waitlist too
         gone = c.post("/api/me/drop", headers=dan_in, json={"confirm": True}).json()
         assert gone["message"] == "You left the waitlist."
+        assert c.get("/api/me", headers=dan_in).json()["state"] == "left"
         # a higher cap promotes at once
         assert register(c, "Fay").json()["place"] == 1
         raised = c.post("/api/admin/events/ev/registration", headers=boss, json={"open": True, "cap": 3})
@@ -205,3 +211,47 @@ def test_registrations_are_limited_by_address_and_the_form_needs_its_csrf_token(
         assert page.status_code == 200 and 'name="_csrf_token"' in page.text
         forged = c.post("/e/ev/register", data={"name": "Mallory"}, follow_redirects=False)
         assert forged.status_code == 403 and head(db_url) == before
+
+
+def test_create_sets_public_registration_on_the_cli_the_api_and_the_organisers_form(db_url: str) -> None:
+    """Every option of `create` at creation, on both doors: registration's cap, closing time and waitlist (T-98)
+    with the other settings; a bad one refused with the CLI's message and nothing written."""
+    made = cli_json(db_url, "create", "cli", "--registration", "--cap", "8", "--closes", "2099-01-02T09:00+01:00", "--no-waitlist",
+                    "--tables", "paper")
+    assert made["tables"] == "paper"
+    info = cli_json(db_url, "registration", "cli")
+    assert (info["open"], info["cap"], info["closes_at"], info["waitlist"]) == (True, 8, "2099-01-02T08:00:00Z", False)
+    assert kinds(db_url, "cli") == ["event_created", "registration_set"]
+    cli_json(db_url, "create", "plain")
+    assert kinds(db_url, "plain") == ["event_created"], "closed registration needs no entry"
+    assert "offset" in cli(db_url, "create", "bad", "--closes", "2099-01-02T09:00", code=service.EXIT_USAGE).stderr
+    assert "cap" in cli(db_url, "create", "bad", "--cap", "0", code=service.EXIT_USAGE).stderr
+    with database(db_url) as engine, Session(engine) as session, session.begin():
+        service.ensure_organiser(session, "organiser-token-for-tests-0123456789")
+    with client(db_url) as c:
+        admin = organiser(c)
+        body = {"id": "api", "tables": "digital", "registration": {"open": True, "cap": 2, "closes_at": "2099-01-02T09:00:00+01:00"}}
+        refused(c.post("/api/admin/events", json=body, headers=admin), 400, "event id 'api' is a word", service.EXIT_USAGE)
+        answer = c.post("/api/admin/events", json={**body, "id": "web"}, headers=admin)
+        assert answer.status_code == 201, answer.text
+        assert answer.json()["message"].endswith("public registration open") and answer.json()["event"]["tables"] == "digital"
+        got = c.get("/api/admin/events/web/registration", headers=admin).json()
+        assert (got["open"], got["cap"], got["closes_at"], got["waitlist"]) == (True, 2, "2099-01-02T08:00:00Z", True)
+        refused(c.post("/api/admin/events", json={"id": "big", "registration": {"open": True, "cap": 10_001}}, headers=admin),
+                400, "cap: write a number of players from 1 to 10000, not 10001", service.EXIT_USAGE)
+        c.get("/admin")
+        token = str(c.cookies["csrftoken"])
+        c.post("/admin/login", data={"token": "organiser-token-for-tests-0123456789", "_csrf_token": token})
+        form = {"_csrf_token": token, "id": "form", "open": "yes", "cap": "3", "closes": "2099-01-02T08:00", "waitlist": "yes",
+                "tables": "paper", "require_chain": "yes"}
+        done = c.post("/admin/events", data={**form, "_key": "k" * 22}, follow_redirects=False)
+        assert done.status_code == 303 and done.headers["location"].startswith("/admin/e/form?r=")
+        assert "public registration open" in c.get(done.headers["location"]).text
+        got = c.get("/api/admin/events/form/registration", headers=admin).json()
+        assert (got["open"], got["cap"], got["closes_at"], got["waitlist"]) == (True, 3, "2099-01-02T08:00:00Z", True)
+        assert c.get("/api/events/form").json()["tables"] == "paper"
+        assert "form" in c.get("/admin").text and 'name="cap"' in c.get("/admin").text
+        bad = c.post("/admin/events", data={**form, "id": "bad", "cap": "0", "_key": "b" * 22}, follow_redirects=False)
+        assert bad.status_code == 303 and "cap: write a number of players from 1 to 10000, not 0" in c.get(bad.headers["location"]).text
+        assert c.get("/api/events/bad").status_code == 404, "a refused form wrote nothing"
+    assert kinds(db_url, "web") == kinds(db_url, "form") == ["event_created", "registration_set"]

@@ -9,8 +9,20 @@ from sqlalchemy.orm import Session
 
 from schemas.log import Event
 from tests.tournament.decklib import crossover_log, deck_of, list_text, swapped
-from tests.tournament.test_web_forms import csrf, sign_in_page
-from tests.tournament.webkit import client, codes, database, make_event, organiser, sign_in, tables
+from tests.tournament.test_desk import kinds
+from tests.tournament.tlib import cli
+from tests.tournament.webkit import (
+    client,
+    codes,
+    csrf,
+    database,
+    make_event,
+    organiser,
+    organiser_page,
+    player_page,
+    sign_in,
+    tables,
+)
 from tournament import service
 from tournament.service.verification import verify
 
@@ -62,7 +74,7 @@ def test_the_form_on_me_shows_the_verdict_at_once_and_after_the_deadline_refuses
     make_event(db_url, PLAYERS, ruleset="crossover", pair=False)
     keys = codes(db_url)
     with client(db_url) as c:
-        token = sign_in_page(c, keys["ann"])
+        token = player_page(c, keys["ann"])
         page = c.get("/me").text
         assert "My deck list" in page and "no list registered yet" in page
         done = c.post("/me/deck", data={"list": list_text(deck_of("ann")), "_csrf_token": token, "_key": "k" * 22})
@@ -76,7 +88,7 @@ def test_the_form_on_me_shows_the_verdict_at_once_and_after_the_deadline_refuses
         service.register_lists(session, "ev", [service.Submitted(p, p, list_text(deck_of(p)).encode()) for p in PLAYERS[1:]])
         service.pair(session, "ev")
     with client(db_url) as c:
-        token = sign_in_page(c, codes(db_url)["ann"])
+        token = player_page(c, codes(db_url)["ann"])
         assert "only through a judge" in c.get("/me").text, "past the deadline the page shows the list, not the form"
         late = c.post("/me/deck", data={"list": list_text(deck_of("bob")), "_csrf_token": token})
         assert "deadline" in late.text and "judge" in late.text
@@ -140,15 +152,12 @@ def test_the_same_list_sent_at_once_from_many_requests_is_registered_once(db_url
 
 
 def test_the_organisers_pages_name_who_has_no_legal_list_and_publish(db_url: str) -> None:
-    from tests.tournament.webkit import ORGANISER_TOKEN
-
     make_event(db_url, PLAYERS, ruleset="crossover", pair=False, display={"bob": "Bob <b>Ray</b>"})
     codes(db_url)
     with database(db_url) as engine, Session(engine) as session, session.begin():
         service.register_lists(session, "ev", [service.Submitted(p, p, list_text(deck_of(p)).encode()) for p in ("ann", "cat")])
     with client(db_url) as c:
-        token = csrf(c.get("/admin").text)
-        c.post("/admin/login", data={"token": ORGANISER_TOKEN, "_csrf_token": token})
+        organiser_page(c)
         event_page = c.get("/admin/e/ev").text
         assert "2 without a legal list (Bob &lt;b&gt;Ray&lt;/b&gt;, dan)" in event_page
         lists = c.get("/admin/e/ev/decks").text
@@ -161,8 +170,6 @@ def test_the_organisers_pages_name_who_has_no_legal_list_and_publish(db_url: str
 
 
 def test_the_organiser_rules_on_a_refused_table_from_the_web(db_url: str) -> None:
-    from tests.tournament.webkit import ORGANISER_TOKEN
-
     make_event(db_url, PLAYERS, ruleset="crossover", pair=False)
     keys = codes(db_url)
     with database(db_url) as engine, Session(engine) as session, session.begin():
@@ -178,12 +185,47 @@ def test_the_organiser_rules_on_a_refused_table_from_the_web(db_url: str) -> Non
         ruled = c.post("/api/admin/events/ev/decks/rule", headers=boss, json={"table": 1, "reason": "deck problem"})
         assert ruled.status_code == 201 and ruled.json()["games"] == {a: 1, b: 0} and ruled.json()["source"] == "judge"
     with client(db_url) as c:
-        token = csrf(c.get("/admin").text)
-        c.post("/admin/login", data={"token": ORGANISER_TOKEN, "_csrf_token": token})
+        organiser_page(c)
         page = c.get("/admin/e/ev").text
         assert "Let the refused logs&#39; result stand" in page or "Let the refused logs' result stand" in page
         done = c.post("/admin/e/ev/decks/rule", data={"table": "2", "reason": "a typo in the list", "accept": "yes", "_csrf_token": csrf(page)})
         assert done.status_code == 200 and "the refused logs' result stands" in done.text.replace("&#39;", "'")
         row = c.get("/api/events/ev/round").json()["tables"][1]
         assert row["source"] == "log" and row["reason"] == "a typo in the list"
+    verified(db_url)
+
+
+def test_the_deck_policy_and_deadline_from_the_organisers_decks_page(db_url: str) -> None:
+    """`decks --policy --deadline` on the organiser's decks page and its API twin: the same service call and
+    words, post/redirect/get, a bad deadline or policy refused naming the field with nothing written."""
+    make_event(db_url, PLAYERS, ruleset="crossover", pair=False)
+    codes(db_url)
+    said = "ev: a player without a legal list at the deadline is dropped; the deadline is 2099-01-02 08:00 UTC, or round 1's pairing if it comes first"
+    with client(db_url) as c:
+        token = organiser_page(c)
+        page = c.get("/admin/e/ev/decks").text
+        assert 'action="/admin/e/ev/decks/policy"' in page and '<option value="unpaired" selected>' in page
+        sent = c.post("/admin/e/ev/decks/policy", data={"policy": "dropped", "deadline": "2099-01-02T08:00", "_csrf_token": token,
+                                                        "_key": "d" * 22}, follow_redirects=False)
+        assert sent.status_code == 303 and sent.headers["location"] == f"/admin/e/ev/decks?r={'d' * 22}"
+        page = c.get(sent.headers["location"]).text.replace("&#39;", "'")
+        assert said in page and '<option value="dropped" selected>' in page and 'value="2099-01-02T08:00"' in page
+        again = c.post("/admin/e/ev/decks/policy", data={"policy": "dropped", "_csrf_token": token, "_key": "d" * 22})
+        assert again.status_code == 200 and kinds(db_url).count("deck_policy_set") == 1, "a resend applies nothing"
+        before = kinds(db_url)
+        for field, value, words in (("deadline", "soon", "deadline: write a date and time like 2026-12-05T09:00, not 'soon'"),
+                                    ("policy", "kicked", "--policy must be one of unpaired, dropped, not 'kicked'")):
+            bad = c.post("/admin/e/ev/decks/policy", data={field: value, "_csrf_token": token}, follow_redirects=False)
+            shown = c.get(bad.headers["location"]).text.replace("&#39;", "'")
+            assert words in shown, words
+            if field == "deadline":
+                assert 'name="deadline" value="soon"' in shown, "the form comes back as typed"
+        assert kinds(db_url) == before, "a refused form wrote nothing"
+        boss = organiser(c)
+        api = c.post("/api/admin/events/ev/decks/policy", headers=boss, json={"policy": "unpaired", "deadline": "2099-01-02T09:00:00+01:00"})
+        assert api.status_code == 201 and api.json()["message"] == said.replace("dropped", "unpaired")
+        refused = c.post("/api/admin/events/ev/decks/policy", headers=boss, json={"deadline": "2099-01-02T09:00:00"})
+        assert refused.status_code == 400 and refused.json()["error"] == "--deadline needs its time zone (2026-12-05T09:30+01:00, or ...Z for UTC)"
+    assert cli(db_url, "decks", "ev", "--policy", "dropped").stdout.strip().startswith("ev: a player without a legal list at the deadline is dropped")
+    assert kinds(db_url).count("deck_policy_set") == 3
     verified(db_url)

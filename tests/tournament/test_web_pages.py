@@ -116,6 +116,27 @@ def test_a_drop_asks_first_and_says_it_cannot_be_undone(db_url: str) -> None:
         assert "has dropped already" in c.get("/admin/e/ev/drop", params={"player": "ann"}).text
 
 
+def test_a_pods_drop_says_the_player_stays_in_their_pod(db_url: str) -> None:
+    """T-15: a pod is not conceded; the organiser's and the player's drop pages say what happens to the table."""
+    make_event(db_url, ["ann", "bob", "cat", "dan"], format="pods", table_size=4, ruleset="crossover", display={"ann": "Hiroshi Tanaka"})
+    keys = codes(db_url)
+    with client(db_url) as c:
+        c.post("/admin/login", data={**form_token(c, "/admin"), "token": ORGANISER_TOKEN})
+        asked = c.get("/admin/e/ev/drop", params={"player": "ann"}).text.replace("&#39;", "'")
+        assert "Their pod at table 1 of this round has no result yet: they stay in it, nothing is conceded" in asked
+        assert "goes to the opponent" not in asked
+    with client(db_url) as c:
+        c.post("/join", data={**form_token(c, "/join"), "code": keys["ann"]})
+        assert "A pod you are playing now is not given away: you stay in it" in c.get("/me/drop").text
+
+
+def test_the_bracket_page_says_bracket_once(db_url: str) -> None:
+    make_event(db_url, format="single")
+    with client(db_url) as c:
+        page = c.get("/e/ev/bracket").text
+    assert re.findall(r"<h[12]>Bracket</h[12]>", page) == ["<h1>Bracket</h1>"] and 'aria-label="Bracket"' in page
+
+
 def test_public_pairings_have_four_columns_points_and_one_time_zone(db_url: str) -> None:
     make_event(db_url, ["ann", "bob", "cat", "dan", "eve"], display={"ann": "Hiroshi Tanaka"})
     with database(db_url) as engine, Session(engine) as s, s.begin():

@@ -11,7 +11,14 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from tests.tournament.tlib import cli
-from tests.tournament.webkit import ORGANISER_TOKEN, client, database, organiser
+from tests.tournament.webkit import (
+    ORGANISER_TOKEN,
+    client,
+    database,
+    make_event,
+    organiser,
+    organiser_page,
+)
 from tournament import service
 from tournament.service import verification
 from tournament.storage.models import LogEntry
@@ -147,3 +154,34 @@ def test_finish_from_the_command_line(tmp_path: Any) -> None:
     assert "is finished" in cli(db, "register", "ev", "cat", code=7).stderr
     cli(db, "correct", "ev", "--table", "1", "--reason", "misread", "0-1")  # a mistake found later is still put right
     cli(db, "verify", "ev")
+
+
+def test_a_refused_round_comes_back_as_typed_with_the_clis_message(tmp_path: Any) -> None:
+    """The results form (a round at a time), refused, shows the form again with every box as typed and the
+    CLI's message, and writes nothing; so does the new-event form."""
+    import html
+
+    db = f"sqlite:///{tmp_path / 't.db'}"
+    make_event(db, players=[f"p{n}" for n in range(1, 7)])
+    _empty(db)
+    with client(db) as c:
+        token = organiser_page(c)
+        before = _entries(db)
+        typed = {"score.1": "1-0", "score.2": "3-x", "score.3": "0-1", "reason": "slips"}
+        sent = c.post("/admin/e/ev/results", data={**typed, "_csrf_token": token, "_key": "r" * 22}, follow_redirects=False)
+        assert sent.status_code == 303 and sent.headers["location"] == f"/admin/e/ev?r={'r' * 22}"
+        page = html.unescape(c.get(sent.headers["location"]).text)
+        assert "table 2, field result: '3-x' is not a score" in page
+        for table, score in (1, "1-0"), (2, "3-x"), (3, "0-1"):
+            assert f'name="score.{table}" value="{score}"' in page, f"table {table} as typed"
+        assert 'name="reason" maxlength="200" value="slips"' in page
+        assert _entries(db) == before, "a refused round wrote nothing"
+        assert 'name="score.2" value=""' in html.unescape(c.get("/admin/e/ev").text), "the page without the receipt is as stored"
+        bad = {"id": "cup", "name": "Cup", "best_of": "2", "seed": "5", "cap": "12", "open": "yes", "tables": "paper"}
+        sent = c.post("/admin/events", data={**bad, "_csrf_token": token, "_key": "n" * 22}, follow_redirects=False)
+        page = html.unescape(c.get(sent.headers["location"]).text)
+        assert "--best-of must be an odd number of games, not 2" in page
+        for name, value in ("id", "cup"), ("name", "Cup"), ("best_of", "2"), ("seed", "5"), ("cap", "12"):
+            assert f'value="{value}"' in page.split(f'name="{name}"')[1].split(">")[0], name
+        assert '<option value="paper" selected>' in page and 'name="open" value="yes" checked' in page
+        assert _entries(db) == before

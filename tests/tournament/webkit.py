@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from typing import Any
 
 from litestar.testing import TestClient
 from sqlalchemy import Engine
@@ -81,6 +83,28 @@ def organiser(c: TestClient) -> dict[str, str]:  # type: ignore[type-arg]
     answer = c.post("/api/admin/login", json={"code": ORGANISER_TOKEN})
     assert answer.status_code == 201, answer.text
     return bearer(answer.json()["session"])
+
+
+def csrf(page: str) -> str:
+    """The CSRF token a page's forms carry."""
+    found = re.search(r'name="_csrf_token" value="([^"]+)"', page)
+    assert found, "the form carries a CSRF token"
+    return found.group(1)
+
+
+def organiser_page(c: Any) -> str:
+    """Sign the test client in as the organiser through the page form: the CSRF token for its forms."""
+    token = csrf(c.get("/admin").text)
+    signed_in = c.post("/admin/login", data={"token": ORGANISER_TOKEN, "_csrf_token": token})
+    assert signed_in.status_code == 200 and "Organiser" in signed_in.text
+    return token
+
+
+def player_page(c: Any, code: str) -> str:
+    """Sign the test client in as a player through the page form (`/join`): the CSRF token for its forms."""
+    token = csrf(c.get("/join").text)
+    c.post("/join", data={"code": code, "_csrf_token": token})
+    return token
 
 
 @contextmanager

@@ -21,12 +21,15 @@ from referee import console
 from referee.console import INT32_MAX, INT64_MAX, emit_json, err, out, say
 from tournament.cli import decks, desk, people, persons, rejudge, results, rounds, tables
 from tournament.cli.common import (
+    CapOpt,
+    ClosesOpt,
     DbOpt,
     EventArg,
     FormatOpt,
     JsonOpt,
     OutOpt,
     check_format,
+    closing_time,
     database,
     demo,
     eventlog,
@@ -107,16 +110,21 @@ def create(
     tables: Annotated[
         str, typer.Option("--tables", help="Live tables: off (results as logs or slips), paper (players record their cards), digital (the server deals).")
     ] = "off",
+    open_registration: Annotated[bool, typer.Option("--registration", help="Open public registration (/e/EVENT/register) now.")] = False,
+    cap: CapOpt = None,
+    closes: ClosesOpt = None,
+    waitlist: Annotated[bool, typer.Option("--waitlist/--no-waitlist", help="Public registration: a waitlist once full (the default) or none.")] = True,
     db: DbOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Create an event."""
+    """Create an event (with `tournament registration`'s settings, when given)."""
     pairing_seed = random.SystemRandom().getrandbits(32) if seed is None else seed
+    closes_at = closing_time(closes)
     with transaction(db, create=True) as session:
         created = service.create_event(
             session, event, name=name, ruleset=ruleset, profile=profile, best_of=best_of, seed=pairing_seed, format=fmt,
             table_size=table_size, points=points, late_entry=late_entry, require_chain=require_chain, rated=rated,
-            tables=tables,
+            tables=tables, open_registration=open_registration, cap=cap, closes_at=closes_at, waitlist=waitlist,
         )
         info = export.event_info(created)
     if as_json:

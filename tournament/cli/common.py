@@ -14,6 +14,7 @@ import importlib.util
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from datetime import datetime
 from importlib.machinery import ModuleSpec, PathFinder
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn
@@ -78,6 +79,20 @@ EventArg = Annotated[str, typer.Argument(help="The event id.", metavar="EVENT")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")]
 FormatOpt = Annotated[str, typer.Option("--format", "-f", help="table, csv, json or html.")]
 OutOpt = Annotated[Path | None, typer.Option("--out", "-o", help="Write to this file instead of stdout.")]
+
+
+CapOpt = Annotated[int | None, typer.Option("--cap", min=1, max=10_000, help="Public registration: at most this many players.")]
+ClosesOpt = Annotated[
+    str | None, typer.Option("--closes", help="When public registration closes, with its UTC offset: 2026-12-05T09:00+01:00.")
+]
+
+
+def closing_time(closes: str | None) -> datetime | None:
+    """`--closes`: an ISO date and time (the service refuses one without its offset)."""
+    try:
+        return datetime.fromisoformat(closes) if closes else None
+    except ValueError:
+        fail(f"--closes {closes!r}: write a date and time with its offset, like 2026-12-05T09:00+01:00")
 
 
 def fail(message: str, code: int | None = None) -> NoReturn:

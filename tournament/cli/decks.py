@@ -102,11 +102,7 @@ def decks(
         return
     if policy is not None or deadline is not None:
         with transaction(db) as session:
-            found = service.set_policy(session, event, policy, deadline)
-            said = f"{event}: a player without a legal list at the deadline is {found.decks_policy}; the deadline is " + (
-                f"{found.decks_deadline:%Y-%m-%d %H:%M} UTC, or round 1's pairing if it comes first" if found.decks_deadline
-                else "round 1's pairing"
-            )
+            said = service.policy_said(service.set_policy(session, event, policy, deadline))
         say(said)
         return
     if publish:

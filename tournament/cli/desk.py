@@ -8,7 +8,17 @@ from typing import Annotated
 import typer
 
 from referee.console import INT32_MAX, emit_json, out, say
-from tournament.cli.common import DbOpt, EventArg, JsonOpt, fail, reading, service, transaction
+from tournament.cli.common import (
+    CapOpt,
+    ClosesOpt,
+    DbOpt,
+    EventArg,
+    JsonOpt,
+    closing_time,
+    reading,
+    service,
+    transaction,
+)
 
 app = typer.Typer()
 PANEL = "Front desk"
@@ -57,21 +67,16 @@ def answer(
 def registration(
     event: EventArg,
     open_: Annotated[bool | None, typer.Option("--open/--close", help="Open or close public registration (/e/EVENT/register).")] = None,
-    cap: Annotated[int | None, typer.Option("--cap", min=1, max=10_000, help="At most this many players.")] = None,
+    cap: CapOpt = None,
     no_cap: Annotated[bool, typer.Option("--no-cap", help="Take the cap away.")] = False,
-    closes: Annotated[str | None, typer.Option("--closes", help="When registration closes, with its UTC offset: 2026-12-05T09:00+01:00.")] = None,
+    closes: ClosesOpt = None,
     waitlist: Annotated[bool | None, typer.Option("--waitlist/--no-waitlist", help="A waitlist once full (the default) or none.")] = None,
     db: DbOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Public registration: its settings (options change them), the players with a place, who checked in, the waitlist."""
-    from datetime import datetime
-
     changing = open_ is not None or cap is not None or no_cap or closes is not None or waitlist is not None
-    try:
-        closes_at = datetime.fromisoformat(closes) if closes else None
-    except ValueError:
-        fail(f"--closes {closes!r}: write a date and time with its offset, like 2026-12-05T09:00+01:00")
+    closes_at = closing_time(closes)
     if changing:
         with transaction(db) as session:
             now = service.registration(session, event)

@@ -84,6 +84,7 @@ from tournament.service.decks import (
     may_see,
     metagame,
     open_checks,
+    policy_said,
     publish,
     register_lists,
     rules_for,
@@ -128,6 +129,7 @@ from tournament.service.errors import (
 from tournament.service.events import (
     FORMATS,
     SEEDED,
+    TABLES,
     create_event,
 )
 from tournament.service.notices import NOTICE, set_notice
@@ -248,6 +250,7 @@ __all__ = [
     "NOTICE",
     "POLICIES",
     "SEEDED",
+    "TABLES",
     "Clock",
     "Conflict",
     "DeckStatus",
@@ -347,6 +350,7 @@ __all__ = [
     "pod_entrants",
     "pod_tables",
     "pods_paired",
+    "policy_said",
     "promoted",
     "public_url",
     "publish",

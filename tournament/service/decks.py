@@ -211,6 +211,14 @@ def set_policy(session: Session, event_id: str, policy: str | None, deadline: da
     return event
 
 
+def policy_said(event: Event) -> str:
+    """The deck policy and deadline in words (the CLI's and the organiser's page's answer)."""
+    return f"{event.id}: a player without a legal list at the deadline is {event.decks_policy}; the deadline is " + (
+        f"{as_utc(event.decks_deadline):%Y-%m-%d %H:%M} UTC, or round 1's pairing if it comes first" if event.decks_deadline
+        else "round 1's pairing"
+    )
+
+
 def publish(session: Session, event_id: str) -> bool:
     """Make every list public; False when they were already."""
     event = lock_event(session, event_id)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 from sqlalchemy.orm import Session
 
 from referee.rulesets import get as get_ruleset
@@ -16,6 +18,7 @@ from tournament.service.queries import (
     check_id,
     get_event,
 )
+from tournament.storage.desklog import RegistrationSet
 from tournament.storage.eventlog import (
     EventCreated,
     append,
@@ -44,12 +47,26 @@ SEEDED = ("single", "double", "roundrobin")  # formats seeded before round 1 (by
 # path steps `.` and `..` (browsers resolve them). Events made before this keep their ids.
 ROUTE_WORDS = frozenset({"api", "admin", "e", "join", "me", "signout", "static", "events", "schema", ".", ".."})
 
+MAX_CAP = 10_000  # players an event may cap public registration at
+CLOSED = RegistrationSet(False)  # a new event's public registration: closed, no cap, no closing time, a waitlist
+
+
+def registration_set(*, open: bool, cap: int | None, closes_at: datetime | None, waitlist: bool) -> RegistrationSet:
+    """Public registration's settings, checked (a cap in range, a closing time with its UTC offset), as logged."""
+    if cap is not None and not 1 <= cap <= MAX_CAP:
+        raise Usage(f"cap: write a number of players from 1 to {MAX_CAP}, not {cap}")
+    if closes_at is not None and closes_at.tzinfo is None:
+        raise Usage("closes: give the time with its offset from UTC, like 2026-12-05T09:00+01:00")
+    return RegistrationSet(open, cap, closes_at.astimezone(UTC) if closes_at else None, waitlist)
+
 
 def create_event(
     session: Session, event_id: str, *, name: str, ruleset: str, profile: str, best_of: int, seed: int,
     format: str = "swiss", table_size: int | None = None, points: str = "3,1", late_entry: str = "loss",
-    require_chain: bool = True, rated: bool = False, tables: str = "off",
+    require_chain: bool = True, rated: bool = False, tables: str = "off", open_registration: bool = False,
+    cap: int | None = None, closes_at: datetime | None = None, waitlist: bool = True,
 ) -> Event:
+    """A new event; with public registration's settings (`tournament registration`) when any differs from closed."""
     check_id("event id", event_id)
     if event_id.lower() in ROUTE_WORDS:
         raise Usage(f"event id {event_id!r} is a word of the web service's routes; choose another")
@@ -81,11 +98,14 @@ def create_event(
         raise Usage(f"--late-entry must be {' or '.join(LATE_ENTRY)}, not {late_entry!r}")
     if tables not in TABLES:
         raise Usage(f"--tables must be {', '.join(TABLES)}, not {tables!r}")
+    registration = registration_set(open=open_registration, cap=cap, closes_at=closes_at, waitlist=waitlist)
     if session.get(Event, event_id) is not None:
         raise Conflict(f"event {event_id!r} already exists")
     append(
         session, event_id,
         EventCreated(name or event_id, ruleset, profile, best_of, seed, format, size, points, late_entry, require_chain, rated, tables),
     )
+    if registration != CLOSED:
+        append(session, event_id, registration)
     return get_event(session, event_id)
 

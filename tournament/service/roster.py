@@ -103,16 +103,17 @@ def rename(session: Session, event_id: str, player: str, name: str) -> Player:
 
 def drop(session: Session, event_id: str, name: str, *, own: bool = False, fill: bool = True) -> Match | None:
     """Drop a player (the organiser's drop). Mid-round, their unfinished match is conceded; return it then.
-    `own`: the player drops themselves (T-93): refused once the event is over, and their match of the current
-    round is not conceded but played and reported; it is returned, open, for the caller to say so.
+    `own`: the player drops themselves (T-93): their match of the current round is not conceded but played and
+    reported; it is returned, open, for the caller to say so. Once the event is over, refused (T-120), unless the
+    organiser's drop has a match to concede.
     Before round 1, a place freed goes to the first on the waitlist (unless not `fill`: the caller fills it)."""
     event = lock_event(session, event_id)
-    if own and (event.finished or is_finished(session, event)):
-        raise Conflict(f"{event_id!r} is over (its last round is paired): there is no later round to drop from")
     player = get_player(session, event_id, name)
     if player.dropped_round is not None:
         raise Conflict(f"{name!r} already dropped (after round {player.dropped_round})")
     match = open_match(session, event, name)
+    if (own or match is None) and (event.finished or is_finished(session, event)):  # T-120: nothing left to drop from
+        raise Conflict(f"{event_id!r} is over (its last round is paired): there is no later round to drop from")
     conceded = None if own or match is None else match.number
     append(session, event.id, PlayerDropped(name, conceded, own))
     if event.rounds == 0 and fill:

@@ -19,7 +19,8 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from schemas.tournament import Registration, WaitingRow
-from tournament.service.errors import Conflict, NotFound, Usage
+from tournament.service.errors import Conflict, NotFound
+from tournament.service.events import registration_set
 from tournament.service.people import Person, clean_name, slug, taken_ids, unique_ids
 from tournament.service.queries import check_id, get_event, lock_event, players
 from tournament.service.roster import capacity, drop, promote, register_people
@@ -33,8 +34,6 @@ from tournament.storage.desklog import (
 from tournament.storage.eventlog import append, as_utc
 from tournament.storage.models import Event, LogEntry, Waiting
 
-MAX_CAP = 10_000  # players an event may cap registration at
-
 
 def set_registration(
     session: Session, event_id: str, *, open: bool, cap: int | None = None, closes_at: datetime | None = None, waitlist: bool = True,
@@ -45,11 +44,7 @@ def set_registration(
     """
     event = lock_event(session, event_id)
     _before_round_one(event, "registration")
-    if cap is not None and not 1 <= cap <= MAX_CAP:
-        raise Usage(f"cap: write a number of players from 1 to {MAX_CAP}, not {cap}")
-    if closes_at is not None and closes_at.tzinfo is None:
-        raise Usage("closes: give the time with its offset from UTC, like 2026-12-05T09:00+01:00")
-    set_to = RegistrationSet(open, cap, closes_at.astimezone(UTC) if closes_at else None, waitlist)
+    set_to = registration_set(open=open, cap=cap, closes_at=closes_at, waitlist=waitlist)
     now = RegistrationSet(event.registration_open, event.registration_cap, _aware(event.registration_closes_at), event.registration_waitlist)
     if set_to != now:
         append(session, event_id, set_to)

@@ -9,6 +9,8 @@ PostgreSQL writers queue on the event row (`SELECT ... FOR UPDATE`).
 from __future__ import annotations
 
 import gc
+import sqlite3
+import time
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, urlencode
@@ -79,7 +81,7 @@ def make_engine(url: str, *, writer: bool = True, reading: bool = False) -> Engi
             return
         # WAL: a commit appends to the log file without waiting for the disk (synchronous=NORMAL), so writers
         # queue for milliseconds, not for an fsync each; a power cut may lose the last commits, never the file.
-        dbapi_connection.execute("PRAGMA journal_mode = WAL")
+        _wal(dbapi_connection)
         dbapi_connection.execute("PRAGMA synchronous = NORMAL")
 
     @event.listens_for(engine, "begin")
@@ -87,6 +89,27 @@ def make_engine(url: str, *, writer: bool = True, reading: bool = False) -> Engi
         connection.exec_driver_sql("BEGIN IMMEDIATE" if writer and not read_only else "BEGIN")
 
     return engine
+
+
+WAL_TRIES = 100  # a new file's switch to WAL, tried this many times 0.05 s apart (5 s) before giving up
+
+
+def _wal(dbapi_connection: Any) -> None:
+    """Put the file in WAL mode; two processes opening a new file at once may each be told "locked", so try again.
+
+    A new file is in rollback mode, where two connections that both hold a shared lock and both ask to switch
+    deadlock; SQLite answers one of them "database is locked" at once, without its busy timeout (seen as a
+    rare failure of test_concurrency's first use from several processes under load). Once the file is in WAL
+    mode the pragma changes nothing and takes no lock.
+    """
+    for attempt in range(WAL_TRIES):
+        try:
+            dbapi_connection.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or attempt == WAL_TRIES - 1:
+                raise
+            time.sleep(0.05)
 
 
 def read_only_sqlite(url: str, *, reading: bool) -> bool:

@@ -17,7 +17,7 @@ PROFILES = ("mtg", "pokemon", "chess")
 
 def new_event_context() -> dict[str, Any]:
     """The choices of the new-event form: `tournament create`'s."""
-    return {"rulesets": ruleset_ids(), "formats": service.FORMATS, "profiles": PROFILES}
+    return {"rulesets": ruleset_ids(), "formats": service.FORMATS, "profiles": PROFILES, "tables": service.TABLES}
 
 
 def score_text(row: Any) -> str:

@@ -11,6 +11,7 @@ as every form) or `POST /api/me/deck`, and sees the referee's verdict at once.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
 import msgspec
@@ -23,10 +24,11 @@ from litestar.response import Redirect, Template
 from sqlalchemy.orm import Session
 
 from schemas.tournament import DeckEntry, Metagame, TableRow
-from schemas.web import DeckRuling, DeckSubmission
+from schemas.web import DeckPolicy, DeckRuling, DeckSubmission, Done
 from tournament import service
 from tournament.output import metagame
 from tournament.service import export
+from tournament.storage.eventlog import as_utc
 from tournament.storage.models import Event
 from tournament.web import receipts
 from tournament.web.auth import identity, organiser, player
@@ -223,7 +225,8 @@ def admin_decks(request: Request[Any, Any, Any], event_id: FromPath[str], r: Fro
         event = service.get_event(session, event_id)
         entries = _entries(request, session, event)
         return page(request, "admin_decks", session, event, entries=entries, notice=shown.get("notice"), error=shown.get("error"),
-                    passed=service.deadline_passed(event), policy=event.decks_policy or "unpaired", published=event.decks_published)  # fmt: skip
+                    typed=shown.get("typed", {}), passed=service.deadline_passed(event), policy=event.decks_policy or "unpaired",
+                    deadline=as_utc(event.decks_deadline) if event.decks_deadline else None, published=event.decks_published)  # fmt: skip
 
 
 @post("/admin/e/{event_id:str}/decks/publish", include_in_schema=False)
@@ -233,11 +236,40 @@ async def publish_form(request: Request[Any, Any, Any], event_id: FromPath[str])
 
 
 def _publish(request: Request[Any, Any, Any], event_id: str, form: Any) -> Response[Any]:
-    who = organiser(request)
-    key = receipts.given_key(form.get("_key"), "_key")
     said = {True: "The lists are public now.", False: "The lists were public already."}
-    receipts.once(request, key, receipts.owner_of(who), lambda session: receipts.Outcome(said[service.publish(session, event_id)]))
-    return Redirect(f"/admin/e/{event_id}/decks?r={key}", status_code=303)
+    return receipts.organiser_form(request, form, f"/admin/e/{event_id}/decks", lambda session: said[service.publish(session, event_id)])
+
+
+def deadline_from(form: Any) -> datetime | None:
+    """The decks page's deadline: a date and time in UTC (empty: as it is)."""
+    text = str(form.get("deadline") or "").strip()
+    try:
+        return datetime.fromisoformat(text).replace(tzinfo=UTC) if text else None
+    except ValueError:
+        raise service.Usage(f"deadline: write a date and time like 2026-12-05T09:00, not {text!r}") from None
+
+
+@post("/admin/e/{event_id:str}/decks/policy", include_in_schema=False)
+async def policy_form(request: Request[Any, Any, Any], event_id: FromPath[str]) -> Response[Any]:
+    """The policy for players without a legal list at the deadline, and the deadline (`decks --policy --deadline`)."""
+    form = await request.form()
+    policy = str(form.get("policy") or "").strip() or None
+
+    def change(session: Session) -> str:
+        return service.policy_said(service.set_policy(session, event_id, policy, deadline_from(form)))
+
+    return await sync_to_thread(receipts.organiser_form, request, form, f"/admin/e/{event_id}/decks", change)
+
+
+@json_post("/api/admin/events/{event_id:str}/decks/policy", sync_to_thread=True, tags=["organiser"])
+def api_policy(request: Request[Any, Any, Any], event_id: FromPath[str], data: JSONBody[DeckPolicy]) -> Response[Done]:
+    """Set the policy (T-113) and the deadline with its UTC offset (T-112), before round 1; null keeps each as it is."""
+
+    def change(session: Session) -> Done:
+        event = service.set_policy(session, event_id, data.policy, data.deadline)
+        return Done(service.policy_said(event), export.event_info(event))
+
+    return receipts.api_change(request, receipts.owner_of(organiser(request)), change)
 
 
 @json_post("/api/admin/events/{event_id:str}/decks/publish", sync_to_thread=True, tags=["organiser"])
@@ -266,11 +298,11 @@ async def rule_form(request: Request[Any, Any, Any], event_id: FromPath[str]) ->
 
 
 def _rule_form(request: Request[Any, Any, Any], event_id: str, form: Any) -> Response[Any]:
-    who = organiser(request)
-    key = receipts.given_key(form.get("_key"), "_key")
-    ruling = DeckRuling(whole_number(form, "table"), str(form.get("reason", "")), form.get("accept") == "yes")
-    receipts.once(request, key, receipts.owner_of(who), lambda session: receipts.Outcome(_rule(session, event_id, ruling)))
-    return Redirect(f"/admin/e/{event_id}?r={key}", status_code=303)
+    def change(session: Session) -> str:
+        ruling = DeckRuling(whole_number(form, "table"), str(form.get("reason", "")), form.get("accept") == "yes")
+        return _rule(session, event_id, ruling)
+
+    return receipts.organiser_form(request, form, f"/admin/e/{event_id}", change)
 
 
 @json_post("/api/admin/events/{event_id:str}/decks/rule", sync_to_thread=True, tags=["organiser"])
@@ -289,5 +321,5 @@ def api_rule(request: Request[Any, Any, Any], event_id: FromPath[str], data: JSO
 
 HANDLERS = [
     deck_form, api_my_deck, api_submit, api_decks, api_deck, api_meta, decks_page, deck_page, decks_csv, decks_json,
-    meta_page, meta_svg, admin_decks, publish_form, api_publish, rule_form, api_rule,
+    meta_page, meta_svg, admin_decks, publish_form, policy_form, api_policy, api_publish, rule_form, api_rule,
 ]

@@ -178,13 +178,7 @@ async def answer_form(request: Request[Any, Any, Any], event_id: FromPath[str]) 
         call = service.answer_call(session, event_id, whole_number(form, "number"))
         return f"call {call.number} (table {call.table}) answered"
 
-    def act() -> Response[Any]:
-        who = organiser(request)
-        key = receipts.given_key(form.get("_key"), "_key")
-        receipts.once(request, key, receipts.owner_of(who), lambda session: receipts.Outcome(answered(session)))
-        return Redirect(f"{back}?r={key}", status_code=303)
-
-    return await sync_to_thread(act)
+    return await sync_to_thread(receipts.organiser_form, request, form, back, answered)
 
 
 @get("/api/admin/events/{event_id:str}/calls", sync_to_thread=True, tags=["organiser"])

@@ -42,7 +42,7 @@ def admin(request: Request[Any, Any, Any], r: FromQuery[str] = "") -> Template:
     with reading(request) as session:
         return page(
             request, "admin", events=views.events(session), notice=shown.get("notice"), error=shown.get("error"),
-            **dayview.new_event_context(),
+            typed=shown.get("typed", {}), **dayview.new_event_context(),
         )
 
 
@@ -72,8 +72,8 @@ def admin_event(request: Request[Any, Any, Any], event_id: FromPath[str], r: Fro
         return page(
             request, "admin_event", session, event, tables=_claims(session, event_id), names=views.names(session, event_id),
             active=[p.name for p in everyone if p.dropped_round is None], everyone=[p.name for p in everyone],
-            notice=shown.get("notice"), error=shown.get("error"), code=code, qr=views.qr(code.link) if code else None,
-            ends_at=service.round_ends(session, event_id, event.rounds) if event.rounds else None,
+            notice=shown.get("notice"), error=shown.get("error"), typed=shown.get("typed", {}), code=code,
+            qr=views.qr(code.link) if code else None, ends_at=service.round_ends(session, event_id, event.rounds) if event.rounds else None,
             hold=code is not None, screen_notice=event.notice, **dayview.day_context(session, event),  # no reload while a code is on screen: it is shown once
             decks=decks.missing_lists(session, event),
             calls=service.judge_calls(session, event_id),
@@ -82,17 +82,14 @@ def admin_event(request: Request[Any, Any, Any], event_id: FromPath[str], r: Fro
 
 def acting(request: Request[Any, Any, Any], event_id: str, form: Any, action: Callable[[Session], str | Code]) -> Response[Any]:
     """One organiser form, once for its key, in one transaction; then the event's page, saying what happened."""
-    who = organiser(request)
-    key = receipts.given_key(form.get("_key"), "_key")
 
-    def change(session: Session) -> receipts.Outcome:
+    def change(session: Session) -> str | receipts.Outcome:
         done = action(session)
         if isinstance(done, Code):  # the code waits in the receipt until the page shows it, once
             return receipts.Outcome(f"{done.player}: a new sign-in code, shown once", msgspec.json.encode(done.player), secret=done.code)
-        return receipts.Outcome(done)
+        return done
 
-    receipts.once(request, key, receipts.owner_of(who), change)
-    return Redirect(f"/admin/e/{event_id}?r={key}", status_code=303)
+    return receipts.organiser_form(request, form, f"/admin/e/{event_id}", change)
 
 
 def _form_ruling(form: Any) -> Ruling:
@@ -184,8 +181,9 @@ def _drop_page(request: Request[Any, Any, Any], event_id: str, player: str) -> T
         event = service.get_event(session, event_id)
         found = service.get_player(session, event_id, player)
         seat = service.seat_of(session, event, player) if event.rounds and found.dropped_round is None else None
+        playing = seat.number if seat and not seat.done else None  # a table of this round without its result
         return page(request, "admin_drop", session, event, player=player, shown=views.names(session, event_id).get(player, player),
-                    dropped=found.dropped_round is not None, table=seat.number if seat and not seat.done and not seat.pod else None, hold=True)
+                    dropped=found.dropped_round is not None, table=playing, pod=seat is not None and seat.pod, hold=True)
 
 
 @post("/admin/e/{event_id:str}/drop", include_in_schema=False)

@@ -30,6 +30,7 @@ from typing import Any
 
 import msgspec
 from litestar import MediaType, Request, Response
+from litestar.response import Redirect
 from sqlalchemy import delete, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
@@ -37,6 +38,7 @@ from sqlalchemy.orm import Session
 from schemas.web import ErrorBody
 from tournament import service
 from tournament.storage.models import Receipt
+from tournament.web.auth import organiser
 from tournament.web.common import reading, status_of, writing
 from tournament.web.views import referee_error
 
@@ -106,18 +108,38 @@ def given_key(value: Any, what: str) -> str:
     return value
 
 
-def once(request: Request[Any, Any, Any], key: str, owner: str, change: Callable[[Session], Outcome], *, status: int = 201) -> Answer:
+class PageRefusal(ErrorBody, forbid_unknown_fields=True):
+    """A page form's refusal as its receipt keeps it: the error, and the fields as typed (`typed`), so the page
+    the redirect leads to shows the form again with them. Only that page reads it (a key is good for one request)."""
+
+    typed: dict[str, str] = msgspec.field(default_factory=dict)
+
+
+TYPED_LIMIT = 64 * 1024  # characters of typed fields a refusal keeps (a round's scores are far fewer)
+
+
+def typed(form: Any) -> dict[str, str]:
+    """A form's text fields as typed, without its CSRF token and key (and none when there are too many)."""
+    fields = {k: v for k, v in form.items() if not k.startswith("_") and isinstance(v, str)}
+    return fields if sum(len(k) + len(v) for k, v in fields.items()) <= TYPED_LIMIT else {}
+
+
+def once(
+    request: Request[Any, Any, Any], key: str, owner: str, change: Callable[[Session], Outcome], *, status: int = 201,
+    kept: dict[str, str] | None = None,
+) -> Answer:
     """Make `change` once for `key`: its receipt, made now or by an earlier request with the key.
 
     A refusal (a TournamentError) is a receipt too, and its change is rolled back; a wrong guess is counted
-    beside it. TooManyGuesses and TooManyWrites write nothing and go on to the caller (429).
+    beside it; `kept`, a page form's fields as typed (`typed`), stays with a refusal for the page to show.
+    TooManyGuesses and TooManyWrites write nothing and go on to the caller (429).
     """
     where = f"{request.method} {request.url.path}"[:300]
     try:
         with writing(request) as session:
             found = session.get(Receipt, key)
             if found is None:
-                return _make(session, key, owner, where, change, status)
+                return _make(session, key, owner, where, change, status, kept or {})
             return _read(found, owner, where)
     except IntegrityError:  # a twin with this key committed its receipt first (PostgreSQL: it waited for it)
         with reading(request) as session:
@@ -127,7 +149,23 @@ def once(request: Request[Any, Any, Any], key: str, owner: str, change: Callable
             return _read(found, owner, where)
 
 
-def _make(session: Session, key: str, owner: str, where: str, change: Callable[[Session], Outcome], status: int) -> Answer:
+def organiser_form(request: Request[Any, Any, Any], form: Any, back: str, change: Callable[[Session], str | Outcome]) -> Response[Any]:
+    """An organiser's page form, once for its key (its fields kept with a refusal: `typed`); then a redirect to
+    the page `back` with `?r=KEY`, which says what happened."""
+    who = organiser(request)
+    key = given_key(form.get("_key"), "_key")
+
+    def made(session: Session) -> Outcome:
+        done = change(session)
+        return done if isinstance(done, Outcome) else Outcome(done)
+
+    once(request, key, owner_of(who), made, kept=typed(form))
+    return Redirect(f"{back}?r={key}", status_code=303)
+
+
+def _make(
+    session: Session, key: str, owner: str, where: str, change: Callable[[Session], Outcome], status: int, kept: dict[str, str],
+) -> Answer:
     now = datetime.now(UTC)
     if owner.startswith(("player ", "register ")):  # a player's changes; an address's public registrations
         recent = session.scalar(select(func.count()).select_from(Receipt).where(Receipt.owner == owner, Receipt.created_at > now - WINDOW))
@@ -149,7 +187,7 @@ def _make(session: Session, key: str, owner: str, where: str, change: Callable[[
             service.record_guess(session, exc.counted)
         receipt.status, receipt.message = status_of(exc), exc.message
         error = ErrorBody(status_of(exc), exc.message, exc.code, referee_error(exc) if isinstance(exc, service.LogRejected) else None)
-        receipt.detail = msgspec.json.encode(error)
+        receipt.detail = msgspec.json.encode(PageRefusal(**msgspec.structs.asdict(error), typed=kept) if kept else error)
     return Answer(key, receipt.status, receipt.message, receipt.detail, receipt.secret, made.private if made else None)
 
 
@@ -160,8 +198,8 @@ def _read(found: Receipt, owner: str, where: str) -> Answer:
 
 
 def shown(request: Request[Any, Any, Any], key: str | None, owner: str) -> dict[str, Any]:
-    """What a page shows of the receipt `?r=KEY`: `notice` or `error` (and `refused`: the referee's verdict),
-    and `secret`, a code shown this once (wiped as it is read). Nothing for an unknown, expired or other's key."""
+    """What a page shows of the receipt `?r=KEY`: `notice` or `error` (and `refused`: the referee's verdict;
+    `typed`: the refused form's fields as typed), and `secret`, a code shown this once (wiped as it is read). Nothing for an unknown, expired or other's key."""
     if not key or not KEY.fullmatch(key):
         return {}
     with reading(request) as session:
@@ -176,8 +214,8 @@ def shown(request: Request[Any, Any, Any], key: str | None, owner: str) -> dict[
                 answer = Answer(answer.key, answer.status, answer.message, answer.detail, None)
     if answer.ok:
         return {"notice": answer.message, "detail": answer.detail, "secret": answer.secret}
-    error = msgspec.json.decode(answer.detail, type=ErrorBody) if answer.detail else None
-    return {"error": answer.message, "refused": error.referee if error else None}
+    error = msgspec.json.decode(answer.detail, type=PageRefusal) if answer.detail else None
+    return {"error": answer.message, "refused": error.referee if error else None, "typed": error.typed if error else {}}
 
 
 def api_answer(answer: Answer) -> Response[Any]:

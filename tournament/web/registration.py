@@ -138,10 +138,7 @@ def _registration_page(request: Request[Any, Any, Any], event_id: str, r: str) -
 
 
 def _acting(request: Request[Any, Any, Any], event_id: str, form: Any, action: Any) -> Response[Any]:
-    who = organiser(request)
-    key = receipts.given_key(form.get("_key"), "_key")
-    receipts.once(request, key, receipts.owner_of(who), lambda session: receipts.Outcome(action(session)))
-    return Redirect(f"/admin/e/{event_id}/registration?r={key}", status_code=303)
+    return receipts.organiser_form(request, form, f"/admin/e/{event_id}/registration", action)
 
 
 @post("/admin/e/{event_id:str}/registration", include_in_schema=False)

@@ -27,6 +27,7 @@ from schemas.web import (
     Pairing,
     Pause,
     Reason,
+    RegistrationSettings,
     Rename,
     RoundResults,
     Swap,
@@ -37,6 +38,7 @@ from tournament.web import dayview, receipts
 from tournament.web.auth import organiser
 from tournament.web.common import json_post, whole_number
 from tournament.web.organiser import acting
+from tournament.web.registration import settings_from
 
 
 def _within(value: int | None, name: str, low: int, high: int) -> int | None:
@@ -62,13 +64,16 @@ def create(session: Session, spec: NewEvent) -> str:
     _within(spec.best_of, "best_of", 1, INT32_MAX)
     _within(spec.table_size, "table_size", 1, INT32_MAX)
     seed = _within(spec.seed, "seed", 0, INT64_MAX)
+    public = spec.registration or RegistrationSettings(open=False)
     event = service.create_event(
         session, spec.id, name=spec.name, ruleset=spec.ruleset, profile=spec.profile, best_of=spec.best_of,
         seed=random.SystemRandom().getrandbits(32) if seed is None else seed, format=spec.format,
         table_size=spec.table_size, points=spec.points, late_entry=spec.late_entry, require_chain=spec.require_chain,
-        rated=spec.rated,
+        rated=spec.rated, tables=spec.tables, open_registration=public.open, cap=public.cap, closes_at=public.closes_at,
+        waitlist=public.waitlist,
     )
-    return f"created {event.id}: {service.FORMATS[event.format]}, {event.ruleset}, best of {event.best_of}, seed {event.seed}"
+    opened = ", public registration open" if event.registration_open else ""
+    return f"created {event.id}: {service.FORMATS[event.format]}, {event.ruleset}, best of {event.best_of}, seed {event.seed}{opened}"
 
 
 def register(session: Session, event_id: str, people: list[service.Person]) -> str:
@@ -178,6 +183,7 @@ def _form_event(form: Any) -> NewEvent:
         whole_number(form, "best_of", 1), _text(form, "profile") or "mtg", whole_number(form, "seed") if seed else None,
         whole_number(form, "table_size") if _text(form, "table_size") else None, _text(form, "points") or "3,1",
         _text(form, "late_entry") or "loss", form.get("require_chain") == "yes", form.get("rated") == "yes",
+        _text(form, "tables") or "off", settings_from(form),
     )
 
 
@@ -189,6 +195,7 @@ async def create_form(request: Request[Any, Any, Any]) -> Response[Any]:
     key = receipts.given_key(form.get("_key"), "_key")
     answer = await sync_to_thread(
         receipts.once, request, key, receipts.owner_of(who), lambda s: receipts.Outcome(create(s, _form_event(form))),
+        kept=receipts.typed(form),
     )
     return Redirect(f"/admin/e/{_text(form, 'id')}?r={key}" if answer.ok else f"/admin?r={key}", status_code=303)
 

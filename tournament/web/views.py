@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import unicodedata
 from dataclasses import dataclass
+from typing import Literal
 
 import segno
 from sqlalchemy import select
@@ -15,7 +16,7 @@ from schemas.web import Claim, MatchView, RefereeError, Seat, TableClaims, Versi
 from tournament import service
 from tournament.output import render
 from tournament.service import export
-from tournament.storage.models import Event
+from tournament.storage.models import Event, Player
 
 MAX_SEATS = 20  # find-your-seat answers at most this many players
 
@@ -102,13 +103,22 @@ def table_claims(session: Session, event: Event, state: service.TableState, view
 
 
 def match_view(session: Session, event_id: str, player: str) -> MatchView:
+    """The player's table of the current round; someone registered from the public page may have none yet
+    (on the waitlist, or off it), and says so."""
     event = service.get_event(session, event_id)
+    me = session.get(Player, (event_id, player))
+    if me is None:  # a session with no player: on the waitlist, or off it without a place (`desk.my_event`)
+        place = service.waitlist_place(session, event_id, player)
+        return MatchView(event_id, player, event.rounds, None, state="left" if place is None else "waiting", place=place)
     seat = service.seat_of(session, event, player)
+    state: Literal["registered", "dropped"] = "registered" if me.dropped_round is None else "dropped"
+    promoted = service.promoted(session, event_id, player)
     if seat is not None:
-        return MatchView(event_id, player, event.rounds, table_claims(session, event, service.state_of(session, seat, event_id), player))
+        claims = table_claims(session, event, service.state_of(session, seat, event_id), player)
+        return MatchView(event_id, player, event.rounds, claims, state=state, promoted=promoted)
     info = current_round(session, event)  # a bye, or not paired: only then is the whole round read
     resting = info is not None and player in {*([info.bye] if info.bye else []), *info.advanced, *info.byes}
-    return MatchView(event_id, player, event.rounds, None, bye=resting)
+    return MatchView(event_id, player, event.rounds, None, bye=resting, state=state, promoted=promoted)
 
 
 def referee_error(exc: service.LogRejected) -> RefereeError | None:
