@@ -145,6 +145,12 @@ def scratch_database(admin_url: str, prefix: str = "t") -> Iterator[str]:
         admin.dispose()
 
 
+@pytest.fixture
+def db(tmp_path: Path) -> str:
+    """A SQLite file for the Chromium tests (a real server in a thread)."""
+    return f"sqlite:///{tmp_path / 'tournament.db'}"
+
+
 @pytest.fixture(params=BACKENDS)
 def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     """An empty database on each backend: a SQLite file, or a fresh PostgreSQL database."""

@@ -18,32 +18,18 @@ import pytest
 from tests.tournament.webkit import (
     HOSTILE,
     HOSTILE_PERSON,
-    ORGANISER_TOKEN,
     codes,
+    join,
+    looks_right,
     make_event,
+    organiser_signs_in,
+    refreshed_twice,
     serving,
     tables,
 )
 
 pytestmark = pytest.mark.browser
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "cardwars"
-
-
-@pytest.fixture
-def db(tmp_path: Path) -> str:
-    return f"sqlite:///{tmp_path / 'tournament.db'}"
-
-
-def join(page: Any, base: str, code: str) -> None:
-    """Open the slip's link (code after `#`): the page signs in by itself and lands on the player's match."""
-    page.goto(f"{base}/join#code={code}")
-    page.wait_for_url(f"{base}/me")
-
-
-def organiser_signs_in(page: Any, base: str) -> None:
-    page.goto(f"{base}/admin")
-    page.fill("#token", ORGANISER_TOKEN)
-    page.click("button:has-text('Sign in')")
 
 
 def report(page: Any, games: dict[str, int]) -> None:
@@ -157,3 +143,26 @@ def test_a_page_renders_on_a_phone_without_overflow(page: Any, db: str, tmp_path
         image = Image.open(io.BytesIO(shot.read_bytes())).convert("L")
         assert max(ImageStat.Stat(image).stddev) > 20, "the page is blank"
         assert page.locator("td.name", has_text=LONG[0]).count() == 1
+
+
+def test_a_signed_in_player_finds_their_own_row_in_the_standings(page: Any, db: str, tmp_path: Path) -> None:
+    """Issue 22: on a phone the signed-in player's own row of the public standings is marked (bold, on the accent
+    wash), and only theirs, through two refreshes."""
+    make_event(db, ["ann", "bob", "cat", "dan"], display={"cat": "Hiroshi Tanaka"})
+    keys = codes(db)
+    with serving(db) as base:
+        join(page, base, keys["cat"])
+        page.goto(f"{base}/e/ev/standings")
+
+        def marked() -> None:
+            mine = page.locator("tbody tr.mine")
+            assert mine.count() == 1 and "Hiroshi Tanaka" in mine.inner_text()
+            looks = "r => { const s = getComputedStyle(r.querySelector('td')); return [s.backgroundColor, s.fontWeight]; }"
+            others = {tuple(page.locator("tbody tr:not(.mine)").nth(n).evaluate(looks)) for n in range(3)}
+            background, weight = mine.evaluate(looks)
+            assert weight == "700" and all(background != theirs[0] and theirs[1] != "700" for theirs in others), (background, others)
+            assert mine.is_visible()
+
+        marked()
+        refreshed_twice(page, marked)
+        looks_right(page, tmp_path / "standings-mine.png")

@@ -12,6 +12,7 @@ from tests.tournament.decklib import crossover_log, deck_of, list_text, swapped
 from tests.tournament.test_desk import kinds
 from tests.tournament.tlib import cli
 from tests.tournament.webkit import (
+    bearer,
     client,
     codes,
     csrf,
@@ -229,3 +230,18 @@ def test_the_deck_policy_and_deadline_from_the_organisers_decks_page(db_url: str
     assert cli(db_url, "decks", "ev", "--policy", "dropped").stdout.strip().startswith("ev: a player without a legal list at the deadline is dropped")
     assert kinds(db_url).count("deck_policy_set") == 3
     verified(db_url)
+
+
+def test_a_player_on_the_waitlist_of_an_event_with_lists_sees_their_page(db_url: str) -> None:
+    """Someone waiting has no list yet (it comes with a place): their page says where they stand (it was a 500)."""
+    make_event(db_url, ("ann",), ruleset="crossover", pair=False)
+    with database(db_url) as engine, Session(engine) as session, session.begin():
+        service.set_registration(session, "ev", open=True, cap=1)
+        service.sign_up(session, "ev", "Bob Ray")
+        code, secret = service.enrol(session, "ev", "bob-ray")
+    with client(db_url) as c:
+        player_page(c, code)
+        page = c.get("/me")
+        assert page.status_code == 200 and "You are on the waitlist: <b>number 1</b>" in page.text
+        answer = c.get("/api/me/deck", headers=bearer(secret))
+        assert answer.status_code == 409 and answer.json()["error"] == "you are on the waitlist: your list comes with a place"

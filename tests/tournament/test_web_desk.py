@@ -4,64 +4,25 @@ through two refreshes after its form (nothing is sent twice), and each is screen
 
 from __future__ import annotations
 
-import io
 from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import func, select
-from sqlalchemy.orm import Session
 
 from tests.tournament.webkit import (
     HOSTILE_PERSON,
-    ORGANISER_TOKEN,
     codes,
-    database,
+    entries,
+    join,
+    looks_right,
     make_event,
+    organiser_signs_in,
+    refreshed_twice,
     serving,
     tables,
 )
-from tournament.storage.models import LogEntry
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture
-def db(tmp_path: Path) -> str:
-    return f"sqlite:///{tmp_path / 'tournament.db'}"
-
-
-def entries(db: str, kind: str) -> int:
-    with database(db) as engine, Session(engine) as session:
-        return session.scalar(select(func.count()).select_from(LogEntry).filter_by(event_id="ev", type=kind)) or 0
-
-
-def join(page: Any, base: str, code: str) -> None:
-    page.goto(f"{base}/join#code={code}")
-    page.wait_for_url(f"{base}/me")
-
-
-def organiser_signs_in(page: Any, base: str) -> None:
-    page.goto(f"{base}/admin")
-    page.fill("#token", ORGANISER_TOKEN)
-    page.click("button:has-text('Sign in')")
-
-
-def looks_right(page: Any, shot: Path) -> None:
-    """Nothing wider than the phone, no script from a name ran, and the screenshot is not blank."""
-    from PIL import Image, ImageStat
-
-    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), f"{page.url} is wider than the phone"
-    assert page.evaluate("window.__injected === undefined"), "no script ran from a name"
-    page.screenshot(path=str(shot), full_page=True)
-    image = Image.open(io.BytesIO(shot.read_bytes())).convert("L")
-    assert image.width == 390 and max(ImageStat.Stat(image).stddev) > 20, f"{shot.name} is blank"
-
-
-def refreshed_twice(page: Any, check: Any) -> None:
-    for _ in range(2):
-        page.reload()
-        check()
 
 
 def test_a_judge_call_reaches_the_organiser_who_answers_it(page: Any, second: Any, db: str, tmp_path: Path) -> None:

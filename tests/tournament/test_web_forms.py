@@ -2,25 +2,20 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from tests.tournament.webkit import (
     HOSTILE_PERSON,
-    ORGANISER_TOKEN,
     client,
     codes,
+    csrf,
     make_event,
     organiser,
+    organiser_page,
+    player_page,
     sign_in,
     tables,
 )
-
-
-def csrf(page: str) -> str:
-    found = re.search(r'name="_csrf_token" value="([^"]+)"', page)
-    assert found, "the form carries a CSRF token"
-    return found.group(1)
 
 
 def test_forms_need_the_csrf_token(db_url: str) -> None:
@@ -40,23 +35,16 @@ def test_forms_need_the_csrf_token(db_url: str) -> None:
         assert c.get("/api/me").status_code == 401, "the API never reads the page cookie"
 
 
-def sign_in_page(c: Any, code: str) -> str:
-    token = csrf(c.get("/join").text)
-    c.post("/join", data={"code": code, "_csrf_token": token})
-    return token
-
-
 def test_hostile_names_are_escaped_on_the_player_and_organiser_pages(db_url: str) -> None:
     make_event(db_url, display={"ann": HOSTILE_PERSON, "bob": HOSTILE_PERSON + " 2", "cat": HOSTILE_PERSON + " 3", "dan": HOSTILE_PERSON + " 4"})
     keys = codes(db_url)
     (a, b), _ = tables(db_url)
     with client(db_url) as c:
-        token = sign_in_page(c, keys[a])
+        token = player_page(c, keys[a])
         page = c.post("/me/result", data={f"games.{a}": "1", f"games.{b}": "0", "_csrf_token": token}).text
         assert "<img src=x" not in page and "&lt;img src=x onerror=&#34;window.__injected=1&#34;&gt;" in page
     with client(db_url) as c:
-        token = csrf(c.get("/admin").text)
-        c.post("/admin/login", data={"token": ORGANISER_TOKEN, "_csrf_token": token})
+        token = organiser_page(c)
         page = c.get("/admin/e/ev").text
         assert "Judge queue (0)" in page and "<img src=x" not in page and "&lt;img src=x" in page
 
@@ -77,14 +65,13 @@ def test_a_number_field_that_is_not_plain_digits_is_refused_naming_the_field(db_
     keys = codes(db_url)
     (a, b), _ = tables(db_url)
     with client(db_url) as c:
-        token = sign_in_page(c, keys[a])
+        token = player_page(c, keys[a])
         for odd in ("\u00b2", "x", "-1"):  # a superscript two passes str.isdigit, not int()
             page = c.post("/me/result", data={f"games.{a}": odd, f"games.{b}": "0", "_csrf_token": token})
             assert [r.status_code for r in page.history] == [303] and page.url.path == "/me"
             assert "write a whole number" in page.text and f"games.{a}" in page.text and 'role="alert"' in page.text
     with client(db_url) as c:
-        token = csrf(c.get("/admin").text)
-        c.post("/admin/login", data={"token": ORGANISER_TOKEN, "_csrf_token": token})
+        token = organiser_page(c)
         page = c.post("/admin/e/ev/rule", data={"table": "\u00b2", "reason": "slip", "_csrf_token": token})
         assert page.history[0].status_code == 303 and "table: write a whole number" in page.text
         assert c.get("/api/events/ev/version").json()["seq"] == 6, "nothing was written after the pairing"
@@ -136,7 +123,7 @@ def test_a_large_upload_is_refused_on_the_page_and_the_api_even_as_it_streams_in
     make_event(db_url, ["ann", "bob"])
     keys = codes(db_url)
     with client(db_url) as c:
-        token = sign_in_page(c, keys["ann"])
+        token = player_page(c, keys["ann"])
         big = b"x" * (3 * 1024 * 1024)
         page = c.post("/me/logs", data={"_csrf_token": token}, files={"log": ("huge.jsonl", big)})
         assert page.status_code == 413 and "larger than the limit of 2048 KiB" in page.text

@@ -46,6 +46,7 @@ def db(tmp_path: Path) -> str:
 
 def test_every_route_and_every_refusal_carries_the_security_headers(db: str, monkeypatch: pytest.MonkeyPatch) -> None:
     app = create_app(db)
+    app.state.stream_seconds = 0  # the live pages' stream (web/follow.py) sends the head and ends: the walk reads it whole
     with TestClient(app=app) as c:
         walked = set()
         for signed_in in (None, organiser(c)):  # anonymous, then as the organiser (the admin API's answers too)

@@ -10,13 +10,11 @@ from __future__ import annotations
 import re
 import threading
 from datetime import timedelta
-from typing import Any
 
 import httpx
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from tests.tournament.test_web_forms import sign_in_page
 from tests.tournament.webkit import (
     ORGANISER_TOKEN,
     client,
@@ -24,6 +22,8 @@ from tests.tournament.webkit import (
     database,
     make_event,
     organiser,
+    organiser_page,
+    player_page,
     serving,
     sign_in,
     tables,
@@ -45,18 +45,12 @@ def form_fields(page: str, action: str) -> dict[str, str]:
     return dict(re.findall(r'<input type="hidden" name="(_csrf_token|_key)" value="([^"]+)">', form.group(1)))
 
 
-def organiser_signs_in(c: Any) -> None:
-    fields = form_fields(c.get("/admin").text, "/admin/login")
-    signed_in = c.post("/admin/login", data={"token": ORGANISER_TOKEN, **fields})
-    assert [r.status_code for r in signed_in.history] == [303] and signed_in.url.path == "/admin"
-
-
 def test_a_form_sent_twice_with_its_key_is_applied_once_and_answered_alike(db_url: str) -> None:
     make_event(db_url)
     keys = codes(db_url)
     (a, b), _ = tables(db_url)
     with client(db_url) as c:
-        organiser_signs_in(c)
+        organiser_page(c)
         c.post("/api/admin/events/ev/clock", headers=organiser(c), json={"minutes": 40})
         page = c.get("/admin/e/ev").text
         fields = form_fields(page, "/admin/e/ev/extend")
@@ -67,7 +61,7 @@ def test_a_form_sent_twice_with_its_key_is_applied_once_and_answered_alike(db_ur
         assert all(r.history[0].status_code == 303 and "table 1: 5 more minutes" in r.text for r in answers)
         assert c.get("/api/events/ev/round").json()["tables"][0]["extra_minutes"] == 5
     with client(db_url) as c:  # a player's report, double-tapped
-        sign_in_page(c, keys[a])
+        player_page(c, keys[a])
         fields = form_fields(c.get("/me").text, "/me/result")
         before = head(db_url)
         for _ in range(2):
@@ -80,7 +74,7 @@ def test_a_refused_form_redirects_with_its_refusal_and_writes_nothing_else(db_ur
     make_event(db_url)
     codes(db_url)
     with client(db_url) as c:
-        organiser_signs_in(c)
+        organiser_page(c)
         fields = form_fields(c.get("/admin/e/ev").text, "/admin/e/ev/pair")
         before = head(db_url)
         refused = c.post("/admin/e/ev/pair", data=fields)
@@ -98,7 +92,7 @@ def test_a_new_code_is_shown_once_on_the_page_the_form_leads_to(db_url: str) -> 
     make_event(db_url)
     codes(db_url)
     with client(db_url) as c:
-        organiser_signs_in(c)
+        organiser_page(c)
         fields = form_fields(c.get("/admin/e/ev").text, "/admin/e/ev/code")
         shown = c.post("/admin/e/ev/code", data={"player": "ann", **fields})
         code = re.search(r"<p><code>([^<]+)</code></p>", shown.text)

@@ -108,7 +108,7 @@ def test_no_refresh_after_any_form_repeats_its_change(page: Any, second: Any, tm
         submit(second, "form[action='/me/dispute']", text="I won the second game")
         watch.after(second, 1, "that's not right: a judge call")
 
-        boss.reload()
+        _reload(boss)
         submit(boss, "#table-2 form:has-text('Enter this result')", **{f"games.{c}": "0", f"games.{d}": "1", "reason": "slip"})
         watch.after(boss, 2, "a judge's result (the ruling and the result)")
         boss.locator("details summary").click()

@@ -11,29 +11,22 @@ from typing import Any
 import pytest
 from sqlalchemy.orm import Session
 
-from tests.tournament.test_web_desk import (
-    entries,
-    join,
-    looks_right,
-    organiser_signs_in,
-    refreshed_twice,
-)
 from tests.tournament.webkit import (
     HOSTILE_PERSON,
     ORGANISER_TOKEN,
     codes,
     database,
+    entries,
+    join,
+    looks_right,
     make_event,
+    organiser_signs_in,
+    refreshed_twice,
     serving,
 )
 from tournament import service
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture
-def db(tmp_path: Path) -> str:
-    return f"sqlite:///{tmp_path / 'tournament.db'}"
 
 
 def opened(db: str, cap: int, players: tuple[str, ...] = ()) -> None:

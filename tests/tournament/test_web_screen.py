@@ -18,7 +18,15 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from tests.tournament.tlib import cli, cli_json
-from tests.tournament.webkit import client, codes, database, make_event, organiser, serving
+from tests.tournament.webkit import (
+    client,
+    codes,
+    database,
+    make_event,
+    organiser,
+    organiser_page,
+    serving,
+)
 from tournament import service
 from tournament.service import verification
 from tournament.storage.models import LogEntry
@@ -113,23 +121,17 @@ def test_the_organisers_notice_form_redirects_with_a_receipt(tmp_path: Path) -> 
     make_event(db)
     codes(db)
     with client(db) as c:
-        c.post("/admin/login", data={"token": "organiser-token-for-tests-0123456789", "_csrf_token": _csrf(c)})
+        token = organiser_page(c)
         form = c.get("/admin/e/ev").text
         key = re.search(r'action="/admin/e/ev/notice".*?name="_key" value="([^"]+)"', form, re.S)
         assert key, "the organiser's page has the notice form"
-        data = {"text": "Round 2 starts at 11:30", "_key": key.group(1), "_csrf_token": _csrf(c)}
+        data = {"text": "Round 2 starts at 11:30", "_key": key.group(1), "_csrf_token": token}
         answer = c.post("/admin/e/ev/notice", data=data, follow_redirects=False)
         assert answer.status_code == 303 and answer.headers["location"] == f"/admin/e/ev?r={key.group(1)}"
         assert "the big screen shows: Round 2 starts at 11:30" in c.get(answer.headers["location"]).text
         entries = _entries(db)
         assert c.post("/admin/e/ev/notice", data=data, follow_redirects=False).status_code == 303  # a resend
         assert _entries(db) == entries
-
-
-def _csrf(c: Any) -> str:
-    if "csrftoken" not in c.cookies:
-        c.get("/admin")
-    return str(c.cookies["csrftoken"])
 
 
 @pytest.mark.parametrize("seconds", ["2", "121", "x"])

@@ -10,9 +10,11 @@ from tests.tournament.webkit import (
     ORGANISER_TOKEN,
     client,
     codes,
+    csrf,
     database,
     make_event,
     organiser,
+    organiser_page,
     served_by_workers,
     serving,
     sign_in,
@@ -21,23 +23,13 @@ from tournament import service
 from tournament.storage.models import Player
 
 
-def _organiser_page(c: object) -> str:
-    """Sign the client in as the organiser through the page form; the CSRF token it was given."""
-    from tests.tournament.test_web_forms import csrf
-
-    token = csrf(c.get("/admin").text)  # type: ignore[attr-defined]
-    signed_in = c.post("/admin/login", data={"token": ORGANISER_TOKEN, "_csrf_token": token})  # type: ignore[attr-defined]
-    assert signed_in.status_code == 200 and "Organiser" in signed_in.text
-    return token
-
-
 def test_a_forged_form_to_an_event_named_api_is_refused(db_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """The CSRF exclusion is the API's routes, not every path with `/api/` in it (an event whose id is `api`)."""
     monkeypatch.setattr(service.events, "ROUTE_WORDS", frozenset())  # an event made before such ids were refused
     make_event(db_url, event="api")
     codes(db_url, "api")
     with client(db_url) as c:
-        _organiser_page(c)
+        organiser_page(c)
         # the cookie is the organiser's; a form from another site carries no CSRF token
         forged = c.post("/admin/e/api/drop", data={"player": "ann"})
         assert forged.status_code == 403
@@ -59,7 +51,7 @@ def test_a_new_organiser_token_ends_every_organiser_session(db_url: str) -> None
     codes(db_url)  # sets ORGANISER_TOKEN
     with client(db_url) as c, client(db_url) as browser:
         boss = organiser(c)
-        _organiser_page(browser)
+        organiser_page(browser)
         assert c.get("/api/admin/events/ev/tables", headers=boss).status_code == 200
         with database(db_url) as engine, Session(engine) as session, session.begin():
             service.ensure_organiser(session, ORGANISER_TOKEN)  # a restart with the same token ends nothing
@@ -170,8 +162,6 @@ def test_a_code_typed_wrong_too_often_is_locked_and_no_other(db_url: str) -> Non
 
 
 def test_a_signed_in_player_opening_their_own_link_again_sees_their_page(db_url: str) -> None:
-    from tests.tournament.test_web_forms import csrf
-
     make_event(db_url)
     keys = codes(db_url)
     with client(db_url) as c:

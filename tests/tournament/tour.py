@@ -1,9 +1,11 @@
 """An event day in every state a page can show, for the browser tests of the design (CSP, axe, screenshots).
 
-One SQLite database holds three events: a Swiss event in round 2 (a claim
+One SQLite database holds four events: a Swiss event in round 2 (a claim
 waiting for its confirmation, a disputed table, a reported one, an open one,
 a bye, the clock running), a double elimination with the same name (so the
-events list must tell them apart), and a pods event. `PAGES` lists each page
+events list must tell them apart), a pods event with its deck lists
+published, and an event before round 1 with public registration full, a
+waitlist and lists legal, illegal and missing. `PAGES` lists each page
 to visit with who is looking.
 """
 
@@ -13,6 +15,7 @@ from dataclasses import dataclass
 
 from sqlalchemy.orm import Session
 
+from tests.tournament.decklib import deck_of, list_text
 from tests.tournament.webkit import ORGANISER_TOKEN, database
 from tournament import service
 
@@ -31,7 +34,7 @@ def ids(names: list[str]) -> list[str]:
 class Tour:
     """The event day: sign-in codes of the players whose /me pages are visited, by what they show."""
 
-    codes: dict[str, str]  # waiting (must confirm), claimed (waiting for the other), disputed, done, bye
+    codes: dict[str, str]  # waiting (must confirm), claimed (waiting for the other), disputed, done, bye, pod, waitlist
 
 
 @dataclass(frozen=True)
@@ -71,6 +74,14 @@ PAGES = [
     Visit("admin-drop", "organiser", "/admin/e/spring/drop?player=hiroshi"),
     Visit("admin-double", "organiser", "/admin/e/spring-de"),
     Visit("admin-pods", "organiser", "/admin/e/pods"),
+    Visit("decks", "public", "/e/pods/decks"),
+    Visit("deck", "public", "/e/pods/decks/ines"),
+    Visit("meta", "public", "/e/pods/meta"),
+    Visit("admin-decks-published", "organiser", "/admin/e/pods/decks"),
+    Visit("register", "public", "/e/summer/register"),
+    Visit("me-waitlist", "waitlist", "/me"),
+    Visit("admin-registration", "organiser", "/admin/e/summer/registration"),
+    Visit("admin-decks", "organiser", "/admin/e/summer/decks"),
 ]
 
 
@@ -108,14 +119,25 @@ def build(db_url: str) -> Tour:
 
         service.create_event(s, "pods", name="Friday Pods", ruleset="crossover", profile="mtg", best_of=1, seed=2, format="pods", rated=True)
         service.register_people(s, "pods", [service.Person(n, i) for n, i in zip(PODS, ids(PODS), strict=True)])
+        service.register_lists(s, "pods", [service.Submitted(p, p, list_text(deck_of(p)).encode()) for p in ids(PODS)])
+        service.publish(s, "pods")
         service.pair(s, "pods")
         pod, seats = service.pod_tables(s, "pods", 1)[0]
         service.claim(s, "pods", seats[0].player, places={p.player: k for k, p in enumerate(seats, start=1)})
+
+        # Public registration before round 1: full, one on the waitlist; a legal list, an illegal one, and none.
+        service.create_event(s, "summer", name="Summer Cup", ruleset="crossover", profile="mtg", best_of=1, seed=5,
+                             open_registration=True, cap=3)
+        signed = [service.sign_up(s, "summer", n).player for n in PEOPLE[:4]]
+        service.register_lists(s, "summer", [service.Submitted(signed[0], signed[0], list_text(deck_of(signed[0])).encode()),
+                                             service.Submitted(signed[1], signed[1], list_text(deck_of(signed[1])).replace("game: ", "game: x").encode())])
+        waiting, _secret = service.enrol(s, "summer", signed[3])
 
         code = {
             "waiting": service.issue_code(s, "spring", b1), "claimed": service.issue_code(s, "spring", a1),
             "disputed": service.issue_code(s, "spring", b2), "done": service.issue_code(s, "spring", a3),
             "bye": service.issue_code(s, "spring", resting), "pod": service.issue_code(s, "pods", seats[1].player),
+            "waitlist": waiting,
         }
         assert pod.number == 1
     return Tour(code)

@@ -1,18 +1,22 @@
-"""Helpers for the web tests: an event built through the service, and a Litestar test client over it."""
+"""Helpers for the web tests: an event built through the service, a Litestar test client over it, a real server,
+and what the Chromium tests do on every page (sign in, refresh, look)."""
 
 from __future__ import annotations
 
+import io
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 from litestar.testing import TestClient
-from sqlalchemy import Engine
+from sqlalchemy import Engine, func, select
 from sqlalchemy.orm import Session
 
 from tournament import service
 from tournament.storage.db import open_database
+from tournament.storage.models import LogEntry
 from tournament.web import create_app
 
 # An event name may carry anything; a display name anything but control and format characters.
@@ -32,13 +36,14 @@ def database(db_url: str) -> Iterator[Engine]:
 def make_event(
     db_url: str, players: Sequence[str] = ("ann", "bob", "cat", "dan"), *, event: str = "ev", name: str = "Spring Open",
     format: str = "swiss", table_size: int | None = None, ruleset: str = "cardwars", best_of: int = 1, pair: bool = True,
-    display: dict[str, str] | None = None,
+    display: dict[str, str] | None = None, tables: str = "off",
 ) -> None:
-    """An event with its players (ids; `display` gives some a display name) and, with `pair`, round 1 paired."""
+    """An event with its players (ids; `display` gives some a display name) and, with `pair`, round 1 paired;
+    `tables`: its live tables (`create --tables`)."""
     with database(db_url) as engine, Session(engine) as session, session.begin():
         service.create_event(
             session, event, name=name, ruleset=ruleset, profile="mtg", best_of=best_of, seed=7, format=format,
-            table_size=table_size,
+            table_size=table_size, tables=tables,
         )
         shown = display or {}
         service.register_people(session, event, [service.Person(shown.get(p, p), p) for p in players])
@@ -107,10 +112,50 @@ def player_page(c: Any, code: str) -> str:
     return token
 
 
+def entries(db_url: str, kind: str, event: str = "ev") -> int:
+    """How many entries of one type the event's log has."""
+    with database(db_url) as engine, Session(engine) as session:
+        return session.scalar(select(func.count()).select_from(LogEntry).filter_by(event_id=event, type=kind)) or 0
+
+
+# In Chromium (a Playwright page) ---------------------------------------------------------------------
+
+
+def join(page: Any, base: str, code: str) -> None:
+    """Open the slip's link (code after `#`): the page signs in by itself and lands on the player's page."""
+    page.goto(f"{base}/join#code={code}")
+    page.wait_for_url(f"{base}/me")
+
+
+def organiser_signs_in(page: Any, base: str) -> None:
+    page.goto(f"{base}/admin")
+    page.fill("#token", ORGANISER_TOKEN)
+    page.click("button:has-text('Sign in')")
+
+
+def looks_right(page: Any, shot: Path) -> None:
+    """Nothing wider than the phone, no script from a name ran, and the screenshot is not blank."""
+    from PIL import Image, ImageStat
+
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), f"{page.url} is wider than the phone"
+    assert page.evaluate("window.__injected === undefined"), "no script ran from a name"
+    page.screenshot(path=str(shot), full_page=True)
+    image = Image.open(io.BytesIO(shot.read_bytes())).convert("L")
+    assert image.width == 390 and max(ImageStat.Stat(image).stddev) > 20, f"{shot.name} is blank"
+
+
+def refreshed_twice(page: Any, check: Callable[[], Any]) -> None:
+    """The page left open through two refreshes stays right (`check` after each)."""
+    for _ in range(2):
+        page.reload()
+        check()
+
+
 @contextmanager
-def serving(db_url: str, *, poll_seconds: float | None = None) -> Iterator[str]:
+def serving(db_url: str, *, poll_seconds: float | None = None, **state: float) -> Iterator[str]:
     """A real uvicorn server on 127.0.0.1 (a free port) in a thread: its base URL, stopped afterwards.
-    `poll_seconds`: how often its pages ask whether the event changed (a test waits through refreshes)."""
+    `poll_seconds`: how often its pages ask whether the event changed while their live stream is down (a test
+    waits through refreshes); `state`: other settings of the app (`keepalive_seconds`, `stream_seconds`)."""
     import socket
     import threading
     import time
@@ -123,7 +168,10 @@ def serving(db_url: str, *, poll_seconds: float | None = None) -> Iterator[str]:
     app = create_app(db_url)
     if poll_seconds is not None:
         app.state.poll_seconds = poll_seconds
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    for name, value in state.items():
+        setattr(app.state, name, value)
+    # pages still open hold their live stream: cut them at the end rather than wait for them
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", timeout_graceful_shutdown=2))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 30

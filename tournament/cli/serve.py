@@ -81,5 +81,6 @@ def serve(
     uvicorn.run(
         "tournament.web.app:from_environment", factory=True, host=host, port=port, workers=workers,
         proxy_headers=True, forwarded_allow_ips="127.0.0.1", log_level="warning",
-        timeout_keep_alive=30,  # phones keep their connection between a page and its next poll
+        timeout_keep_alive=30,  # phones keep their connection between a page and the next
+        timeout_graceful_shutdown=5,  # on Ctrl+C the pages' live streams (held open for minutes) are cut after 5 s
     )

@@ -281,12 +281,7 @@ def rule(
     places: dict[str, int] | None = None,
 ) -> TableState:
     """The organiser settles an open table of the current round: accept one player's claim, or enter a result."""
-    event = lock_event(session, event_id)
-    if not reason.strip():
-        raise Usage("a ruling needs a reason")
-    table = table_at(session, event, table_number)
-    if table is None:
-        raise NotFound(f"round {event.rounds} of {event_id!r} has no table {table_number} to rule on")
+    event, table = _to_rule(session, event_id, table_number, reason)
     if table.done:
         raise Conflict(f"{table.where} already has a result; correct it instead")
     if (accept is None) == (result is None and places is None):
@@ -348,6 +343,17 @@ def _settle(session: Session, event: Event, table: Table) -> TableState:
     return state
 
 
+def _to_rule(session: Session, event_id: str, table_number: int, reason: str) -> tuple[Event, Table]:
+    """The event (locked) and its table of the current round a judge rules on, with a reason."""
+    event = lock_event(session, event_id)
+    if not reason.strip():
+        raise Usage("a ruling needs a reason")
+    table = table_at(session, event, table_number)
+    if table is None:
+        raise NotFound(f"round {event.rounds} of {event_id!r} has no table {table_number} to rule on")
+    return event, table
+
+
 def _refreshed(session: Session, event: Event, table: Table) -> Table:
     found = table_at(session, event, table.number)
     assert found is not None
@@ -375,12 +381,7 @@ def rule_decks(
     """A judge rules on a table refused for its decks (T-115), with a reason: `accept` the refused logs' result,
     enter a `result` (a pod: `places`), or, with neither, the default penalty: a player whose deck differed loses
     the match (a pod: they take the last places, the others keeping the log's order)."""
-    event = lock_event(session, event_id)
-    if not reason.strip():
-        raise Usage("a ruling needs a reason")
-    table = table_at(session, event, table_number)
-    if table is None:
-        raise NotFound(f"round {event.rounds} of {event_id!r} has no table {table_number} to rule on")
+    event, table = _to_rule(session, event_id, table_number, reason)
     state = state_of(session, table, event.id)
     if not state.checks:
         raise Conflict(f"{table.where} has no logs refused for their decks")

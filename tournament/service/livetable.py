@@ -621,3 +621,11 @@ def judge_view(session: Session, game: LiveGame) -> dict[str, Any]:
 
 def setup_of(header: Header) -> Any:
     return setup_decoder(header.ruleset).decode(header.setup)
+
+
+def setup_data(session: Session, event_id: str, round_number: int, table: int, game_number: int) -> Any:
+    """A game's setup as plain data (its header's), which a game's drawing may read beside the state (a deck's
+    card kinds); it is drawn on the server, only for the cards the seat's view shows."""
+    live = _judged(session, game_row(session, event_id, round_number, table, game_number))
+    _keep(session, live)
+    return msgspec.json.decode(live.header.setup)

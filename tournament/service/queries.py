@@ -31,6 +31,11 @@ def get_event(session: Session, event_id: str) -> Event:
     return event
 
 
+def event_heads(session: Session, event_ids: list[str]) -> dict[str, int]:
+    """Each event's log head (`last_seq`) in one read; an event that does not exist is left out."""
+    return {event_id: seq for event_id, seq in session.execute(select(Event.id, Event.last_seq).where(Event.id.in_(event_ids)))}
+
+
 def lock_event(session: Session, event_id: str) -> Event:
     """The event row, locked until commit: writers to one event queue here (PostgreSQL)."""
     query = select(Event).where(Event.id == event_id).with_for_update()

@@ -27,7 +27,7 @@ from sqlalchemy.orm import Session
 from schemas.deck import DeckProblem, Difference
 from schemas.log import FINGERPRINT_SCHEME
 from schemas.tournament import Source
-from tournament.storage import desklog
+from tournament.storage import announce, desklog
 from tournament.storage.desklog import DESK_PAYLOADS, DeskPayload
 from tournament.storage.models import (
     Claim,
@@ -419,6 +419,8 @@ def append_many(session: Session, event_id: str, payloads: Sequence[Payload]) ->
         session.add(entry)
         entries.append(entry)
     session.flush()
+    if entries:
+        announce.moved(session, event_id, entries[-1].seq)  # every change, from this one place (pages follow it)
     return entries
 
 

@@ -7,7 +7,8 @@ Modules: `app` (the factory, sessions, errors), `public` (pages), `api`
 claims, the organiser's actions), `receipts` (every change sent once:
 post/redirect/get with one-time keys), `auth` (sessions), `addresses`
 (where phones reach the server), `assets` and `headers` (the static files,
-the security headers). The command that starts it is `tournament.cli.serve`.
+the security headers), `live` and `follow` (live messages; the pages' stream
+of their event's head). The command that starts it is `tournament.cli.serve`.
 May import `service`, `output`, `storage` and `formats`; not `cli`.
 """
 

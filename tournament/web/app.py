@@ -39,6 +39,7 @@ from tournament.web import (
     decks,
     desk,
     downloads,
+    follow,
     headers,
     live,
     organiser,
@@ -49,13 +50,14 @@ from tournament.web import (
     registration,
     running,
     screen,
+    tablepages,
     tables,
 )
 from tournament.web.common import Database, status_of, wants_json
 from tournament.web.views import referee_error
 
 MAX_UPLOAD = 2 * 1024 * 1024  # bytes a request may carry: game logs are a few kilobytes
-POLL_SECONDS = 15  # how often an open page asks whether its event changed
+POLL_SECONDS = 15  # how often a page whose live stream is down asks whether its event changed (T-126)
 
 def _refusal(request: Request[Any, Any, Any], status: int, message: str, code: int | None) -> Response[Any]:
     """A refused request: a JSON `ErrorBody` under /api, else the error page."""
@@ -112,6 +114,7 @@ def create_app(db_url: str | None = None, *, csrf_secret: str | None = None) -> 
         db = Database(db_engine, db_engine, nullcontext())
 
     hub = live.Hub(url)  # live messages: web/live.py
+    heads = follow.Heads()  # the heads no message announced (web/follow.py)
     environment = pages.environment()
     environment.globals["static"] = assets.url
     environment.globals["words"] = render.score_words  # a result in words, with names
@@ -122,7 +125,8 @@ def create_app(db_url: str | None = None, *, csrf_secret: str | None = None) -> 
     app = Litestar(
         route_handlers=[
             *public.HANDLERS, *api.HANDLERS, *players.HANDLERS, *organiser.HANDLERS, *people.HANDLERS, *desk.HANDLERS,
-            *decks.HANDLERS, *registration.HANDLERS, *screen.HANDLERS, *tables.HANDLERS, *running.HANDLERS, *downloads.HANDLERS, assets.router(),
+            *decks.HANDLERS, *registration.HANDLERS, *screen.HANDLERS, *tables.HANDLERS, *tablepages.HANDLERS, *follow.HANDLERS,
+            *running.HANDLERS, *downloads.HANDLERS, assets.router(),
         ],
         template_config=TemplateConfig(
             engine=JinjaTemplateEngine.from_environment(environment),
@@ -145,12 +149,16 @@ def create_app(db_url: str | None = None, *, csrf_secret: str | None = None) -> 
         },
         request_max_body_size=MAX_UPLOAD,
         on_startup=[hub.start],
-        on_shutdown=[db.dispose, hub.close],
+        on_shutdown=[db.dispose, hub.close, heads.close],
         logging_config=None,
     )
     app.state.database = db
     app.state.live = hub
     app.state.poll_seconds = POLL_SECONDS
+    app.state.keepalive_seconds = follow.KEEPALIVE_SECONDS  # the pages' live stream (web/follow.py)
+    app.state.stream_seconds = follow.STREAM_SECONDS
+    app.state.heads = heads
+    app.state.watch_seconds = follow.WATCH_SECONDS
     # where phones reach this server: `serve` says (TOURNAMENT_PUBLIC_URL), else what `serve --public-url` stored
     app.state.public_url = os.environ.get("TOURNAMENT_PUBLIC_URL") or _stored_public_url(db_engine)
     return app

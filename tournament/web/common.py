@@ -12,6 +12,7 @@ from sqlalchemy import Engine
 from sqlalchemy.orm import Session
 
 from tournament import service
+from tournament.storage import announce
 
 # HTTP status for each service refusal (the CLI's exit code goes in the body too).
 STATUS = {
@@ -54,7 +55,8 @@ def reading(request: Request[Any, Any, Any]) -> Iterator[Session]:
 def writing(request: Request[Any, Any, Any]) -> Iterator[Session]:
     """One session and one transaction: committed when the block succeeds, else rolled back."""
     db = database(request)
-    with db.lock, Session(db.engine) as session, session.begin():
+    # the event log's appends are announced to this worker's live pages after the commit (SQLite; storage/announce.py)
+    with db.lock, Session(db.engine, info={announce.LOCAL: request.app.state.live.hand_over}) as session, session.begin():
         yield session
 
 

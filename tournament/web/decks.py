@@ -45,13 +45,14 @@ class MyDeck:
 
 
 def my_deck(session: Session, event: Event, who: str) -> MyDeck | None:
-    """The player's list for /me (None: the event's game takes no list)."""
+    """The player's list for /me (None: the event's game takes no list, or they are on the waitlist: a list comes
+    with a place)."""
     try:
         service.rules_for(event)
     except service.Usage:
         return None
-    (status,) = service.statuses(session, event.id, [who])
-    return MyDeck(service.entry_of(status, whole=True), service.deadline_passed(event))
+    found = service.statuses(session, event.id, [who])
+    return MyDeck(service.entry_of(found[0], whole=True), service.deadline_passed(event)) if found else None
 
 
 def missing_lists(session: Session, event: Event) -> list[str] | None:
@@ -96,6 +97,8 @@ def api_my_deck(request: Request[Any, Any, Any]) -> DeckEntry:
     who = player(request)
     assert who.event_id is not None and who.player is not None
     with reading(request) as session:
+        if service.waitlist_place(session, who.event_id, who.player) is not None:
+            raise service.Conflict("you are on the waitlist: your list comes with a place")
         found = my_deck(session, service.get_event(session, who.event_id), who.player)
         if found is None:
             raise service.Usage(f"{who.event_id!r} plays a game with a fixed deck: there is no list")

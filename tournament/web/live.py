@@ -1,7 +1,8 @@
 """Live messages for `tournament serve`: publish on a channel, and every subscriber on any worker hears it.
 
 A small generic API, so any page can follow what changes (a live table here;
-an event's pages may follow their event the same way):
+an event's pages follow their event's channel, which the event log itself
+publishes on at every append: storage/announce.py, web/following.py):
 
 - `publish(session, channel, message)` (a message holds no space): it goes out when the session's
   transaction commits, and never if it rolls back (a refused change tells nobody);
@@ -33,11 +34,12 @@ import logging
 from collections.abc import AsyncIterator
 from typing import Any
 
-from sqlalchemy import event, text
+from sqlalchemy import event
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session
 
-PG_CHANNEL = "headjudge_live"  # the one PostgreSQL channel; the message names our channel
+from tournament.storage.announce import PG_CHANNEL, notify
+
 QUEUE_SIZE = 256  # messages a slow subscriber may have waiting; past that the oldest are dropped (each says only "look")
 RETRY_SECONDS = 1.0  # the listener's wait before it connects again
 
@@ -60,11 +62,12 @@ class Hub:
     def publish(self, session: Session, channel: str, message: str) -> None:
         """Send `message` on `channel` once `session` commits."""
         if self.postgres:
-            session.execute(text("SELECT pg_notify(:c, :m)"), {"c": PG_CHANNEL, "m": f"{channel} {message}"})
+            notify(session, channel, message)
             return
-        event.listen(session, "after_commit", lambda _session: self._hand_over(channel, message), once=True)
+        event.listen(session, "after_commit", lambda _session: self.hand_over(channel, message), once=True)
 
-    def _hand_over(self, channel: str, message: str) -> None:
+    def hand_over(self, channel: str, message: str) -> None:
+        """From any thread: give `message` to this worker's subscribers of `channel` (SQLite, after a commit)."""
         if self.loop is not None and not self.loop.is_closed():
             self.loop.call_soon_threadsafe(self._deliver, channel, message)
 

@@ -1,7 +1,7 @@
 """The public pages (no sign-in): events, a round with find-your-seat, standings, the bracket, pods.
 
-Each page polls its event's `/api/events/{id}/version` and reloads when the
-event log moves (tournament/README.md says why a poll and not server-sent events).
+Each page follows its event's live stream (`/api/events/{id}/live`, web/follow.py) and reloads when the
+event log moves; it polls `/api/events/{id}/version` only while the stream is down (tournament/README.md, T-126).
 """
 
 from __future__ import annotations
@@ -23,13 +23,14 @@ from tournament.web.common import reading
 
 
 def page(request: Request[Any, Any, Any], name: str, session: Session | None = None, event: Event | None = None, **context: Any) -> Template:
-    """A page from `templates/web/`; an event's page gets what the layout needs to poll it."""
+    """A page from `templates/web/`; an event's page gets what the layout needs to follow it."""
     if event is not None:
         assert session is not None
         context |= {"event": export.event_info(event), "version": views.version(event)}
     context.setdefault("event", None)
     context.setdefault("version", None)
-    return Template(template_name=f"web/{name}.html.j2", context={"poll_seconds": request.app.state.poll_seconds, **context})
+    state = request.app.state
+    return Template(template_name=f"web/{name}.html.j2", context={"poll_seconds": state.poll_seconds, "keepalive_seconds": state.keepalive_seconds, **context})
 
 
 def signed_in(request: Request[Any, Any, Any], event_id: str) -> str | None:

@@ -68,16 +68,16 @@ def table_view(
     request: Request[Any, Any, Any], event_id: FromPath[str], table: FromPath[int], since: FromQuery[int] = 0, game: FromQuery[int | None] = None,
 ) -> TableView:
     """A live table as the asker may see it: the game being played (or `game`), its records after `since`."""
-    _check_numbers(table, since, game)
+    check_numbers(table, since, game)
     return read_view(request, event_id, table, seat_of(request, event_id), since, game)
 
 
-def _check_numbers(table: int, since: int, game: int | None) -> None:
+def check_numbers(table: int, since: int, game: int | None) -> None:
     if not 1 <= table <= 1_000_000 or not 0 <= since <= 1_000_000 or (game is not None and not 1 <= game <= 1_000):
         raise service.Usage("table is 1 to 1,000,000, since 0 to 1,000,000, game 1 to 1,000")
 
 
-def _refusal(exc: service.TournamentError) -> Response[Refusal]:
+def refusal(exc: service.TournamentError) -> Response[Refusal]:
     if isinstance(exc, livetable.Refused):
         body = Refusal(status_of(exc), exc.message, exc.rule, exc.seq, exc.legal, exc.more, exc.code)
     else:
@@ -100,7 +100,7 @@ def append_record(
 ) -> Response[Any]:
     """Record for your seat (or, as the organiser, the judge's records), on the head you saw (`after`). Refused:
     422 with the rule, why and what you may record instead; 409 with the head when someone recorded first."""
-    _check_numbers(table, 0, None)
+    check_numbers(table, 0, None)
     seat = _acting_seat(request, event_id)
     try:
         try:  # judged beside the other readers; the write queue then holds only the head's move and the new lines
@@ -114,7 +114,7 @@ def append_record(
                 game, done = livetable.append(session, event_id, table, seat, data.record, data.after)
                 _announce(request, session, channel(event_id, game.round, table), done)
     except (livetable.Refused, livetable.Stale) as exc:
-        return _refusal(exc)
+        return refusal(exc)
     return Response(done, status_code=201, media_type=MediaType.JSON)
 
 
@@ -183,15 +183,16 @@ async def _stream(
     """The table from (`game`, `seq`) on: at once, then after each change, the seat's view with the records it has
     not had (a new game's from its first); a keepalive comment while nothing changes."""
     ends = time.monotonic() + STREAM_SECONDS
-    first = True
+    shown: tuple[Any, ...] = ()
     async with live.subscribe(request.app, channel(event_id, round_number, table)) as queue:
         while time.monotonic() < ends:
             view = await sync_to_thread(read_view, request, event_id, table, seat, seq, None)
             if view.game != game:  # a game the client has not seen: all of it
                 view = await sync_to_thread(read_view, request, event_id, table, seat, 0, None)
-            if first or (view.game, view.seq) != (game, seq):
+            mark = (view.game, view.seq, view.reported, [w.confirmed for w in view.witness])
+            if mark != shown:  # a new record, or a confirmation (the head stays where it was)
                 yield ServerSentEventMessage(data=_encode(view), event="table", id=f"{view.game}:{view.seq}")
-                game, seq, first = view.game, view.seq, False
+                game, seq, shown = view.game, view.seq, mark
             try:
                 await asyncio.wait_for(queue.get(), KEEPALIVE_SECONDS)
             except TimeoutError:
@@ -207,7 +208,7 @@ def _round_of(request: Request[Any, Any, Any], event_id: str, table: int) -> int
 async def table_live(request: Request[Any, Any, Any], event_id: FromPath[str], table: FromPath[int]) -> ServerSentEvent:
     """Server-sent events: the table as the asker may see it, then each change within a second of its commit.
     Reconnecting with `Last-Event-ID` (`GAME:SEQ`) sends only what came after it."""
-    _check_numbers(table, 0, None)
+    check_numbers(table, 0, None)
     seat = await sync_to_thread(seat_of, request, event_id)
     game, seq = last_seen(request.headers.get("last-event-id"))
     round_number = await sync_to_thread(_round_of, request, event_id, table)  # refused here, before the stream starts

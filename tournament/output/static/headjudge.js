@@ -36,17 +36,46 @@
     });
   });
 
-  /* Ask every few seconds whether the event log moved; reload then, unless someone is typing in a form. */
-  var poll = document.body.dataset;
-  if (poll.pollUrl) {
+  /* Follow the event: its live stream (/api/events/EVENT/live) sends the event log's head at once, at each
+     change and every keepalive; when it moves past the page's own, reload (T-125). Not while someone is typing
+     or has half filled a form: say the event changed, and look again at the next head. A burst of changes
+     (a round of results keyed in a row) is one reload: the first head waits SETTLE_MS for the rest (T-127).
+     While the stream is down (closed, reconnecting, or silent past two keepalives) ask the poll URL (T-126). */
+  var live = document.body.dataset;
+  if (live.seq) {
+    var SETTLE_MS = 500;
+    var seq = Number(live.seq), stream = null, heard = 0, due = null;
+    var typing = function () {
+      /* a box focused by the page itself (the round's first score) but still as drawn is no one typing */
+      var el = document.activeElement;
+      return el && (/^(TEXTAREA|SELECT)$/.test(el.tagName) || (el.tagName === "INPUT" && el.value !== el.defaultValue));
+    };
+    var moved = function (head) {
+      if (!(head > seq) || due) { return; }
+      due = setTimeout(function () {
+        due = null;
+        if (typing()) { document.getElementById("changed").hidden = false; } else { location.reload(); }
+      }, SETTLE_MS);
+    };
+    var listen = function () {
+      stream = new EventSource(live.liveUrl);
+      stream.addEventListener("open", function () { heard = Date.now(); });
+      stream.addEventListener("head", function (e) { heard = Date.now(); moved(Number(e.data)); });
+    };
+    if (live.liveUrl && window.EventSource) { listen(); }
+    /* Leaving (a link, a form, the address bar): a reload now would cut that navigation short. Should the page
+       stay after all (a download), the closed stream is opened again at the next poll, which asks the head. */
+    window.addEventListener("beforeunload", function () {
+      clearTimeout(due);
+      due = null;
+      if (stream) { stream.close(); }
+    });
     setInterval(function () {
-      fetch(poll.pollUrl, {cache: "no-store"}).then(function (r) { return r.ok ? r.json() : null; }).then(function (v) {
-        if (!v || String(v.seq) === poll.seq) { return; }
-        /* a box focused by the page itself (the round's first score) but still as drawn is no one typing */
-        var el = document.activeElement;
-        var typing = el && (/^(TEXTAREA|SELECT)$/.test(el.tagName) || (el.tagName === "INPUT" && el.value !== el.defaultValue));
-        if (typing) { document.getElementById("changed").hidden = false; } else { location.reload(); }
+      if (stream && stream.readyState === EventSource.OPEN && Date.now() - heard < 2.5 * Number(live.liveMs)) { return; }
+      if (stream && stream.readyState !== EventSource.CONNECTING) { stream.close(); listen(); }
+      fetch(live.pollUrl, {cache: "no-store"}).then(function (r) { return r.ok ? r.json() : null; }).then(function (v) {
+        if (v) { moved(Number(v.seq)); }
       }).catch(function () {});
-    }, Number(poll.pollMs));
+    }, Number(live.pollMs));
   }
 })();

@@ -10,8 +10,8 @@
     var seconds = Number(list.dataset.pageSeconds) || 10;
     var perPage = items.length || 1, pages = 1;
     var key = "screen-page:" + location.pathname;
-    /* The page's poll reloads it whenever a result comes in: carry on from the page shown before, or the
-       later pages would never be seen during a round. */
+    /* The page reloads itself whenever a result comes in (headjudge.js follows the event): carry on from the page
+       shown before, or the later pages would never be seen during a round. */
     var saved = JSON.parse(sessionStorage.getItem(key) || "null");
     var page = saved ? saved.page + Math.floor((Date.now() - saved.at) / (seconds * 1000)) : 0;
 

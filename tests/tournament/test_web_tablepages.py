@@ -1,0 +1,264 @@
+"""A whole game recorded on two phones, in real headless Chromium against a real server (issue 24, steps 3 and 7).
+
+Two players (two browser contexts at 390x844) play a cardwars game at a paper table and a crossover game at a
+digital table to their ends, tapping the recorder's own buttons (chosen by a seeded random walk through its
+screens); the organiser watches in a third context as the judge. An illegal record typed in the form shows its
+rule and writes nothing; the players confirm the last line and the result reaches the standings with nothing
+typed. Every response player 1's browser receives (and every message of its live stream) is read for player 2's
+hidden cards.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy.orm import Session
+
+from tests.tournament.test_web_design import SHEETS, WATCH, serious
+from tests.tournament.test_web_desk import join, looks_right, organiser_signs_in
+from tests.tournament.webkit import codes, database, make_event, serving, tables
+from tournament import service
+from tournament.service import livetable
+
+pytestmark = pytest.mark.browser
+
+NAMES = {"ann": "Ann Ålvik", "bob": "Bob Okafor"}
+LIMIT = 400  # taps: a game of either ruleset ends well before this (about 60 records)
+
+# The live stream's messages as the page's own EventSource hears them (a stream's body never ends, so
+# Playwright cannot hand it over as a response).
+HEAR_STREAM = """
+window.__heard = [];
+const Native = window.EventSource;
+window.EventSource = function (url, options) {
+  const source = new Native(url, options);
+  source.addEventListener('table', e => window.__heard.push(e.data));
+  return source;
+};
+"""
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> str:
+    return f"sqlite:///{tmp_path / 'tournament.db'}"
+
+
+class Phone:
+    """One person's browser: its page, and the bodies of every response it received (read as they come)."""
+
+    def __init__(self, browser: Any, width: int = 390) -> None:
+        self.context = browser.new_context(viewport={"width": width, "height": 844})
+        self.context.add_init_script(WATCH)
+        self.context.add_init_script(HEAR_STREAM)
+        self.page = self.context.new_page()
+        self.responses: list[Any] = []
+        self.bodies: list[str] = []
+        self.page.on("response", lambda response: self.responses.append(response))
+
+    def drain(self) -> list[str]:
+        """The bodies received since the last call (the live stream's messages among them)."""
+        fresh = []
+        for response in self.responses:
+            kind = response.headers.get("content-type", "")
+            if "event-stream" in kind or not kind.startswith(("text/html", "application/json")):
+                continue  # the stream is read through the page (HEAR_STREAM); the static files hold no game
+            try:
+                fresh.append(response.body().decode())
+            except Exception:  # a redirect, or a page navigated away from before its body was read
+                continue
+        self.responses.clear()
+        heard = self.page.evaluate("window.__heard.splice(0)")
+        self.bodies += fresh + heard
+        return fresh + heard
+
+
+@pytest.fixture
+def phones(browser: Any) -> Iterator[dict[str, Phone]]:
+    made: dict[str, Phone] = {}
+    yield made
+    for phone in made.values():
+        phone.context.close()
+
+
+def hidden_now(db: str, player: str, other: str) -> set[str]:
+    """`other`'s hidden cards that `player` may not know now: not in view, not also a card of their own."""
+    with database(db) as engine, Session(engine) as session:
+        seat = livetable.seating(session, "ev", 1)
+        live = livetable._judged(session, livetable.current_game(session, seat))
+        hidden = live.ruleset.hidden(live.replay.state)
+        public = json.dumps(live.ruleset.seat_view(live.replay.state, None))
+        return {c for c in hidden.get(other, set()) - hidden.get(player, set()) if f'"{c}"' not in public}
+
+
+def leaks(bodies: list[str], cards: set[str]) -> set[str]:
+    found = set()
+    for body in bodies:
+        for card in cards:
+            if re.search(r"(?<![\w%#])" + re.escape(card) + r"(?![\w])", body):
+                found.add(card)
+    return found
+
+
+def panel_at(page: Any, seq: int) -> None:
+    page.wait_for_selector(f"#panel[data-seq='{seq}']", timeout=15_000)
+
+
+def head(db: str) -> tuple[int, bool]:
+    with database(db) as engine, Session(engine) as session:
+        game = livetable.current_game(session, livetable.seating(session, "ev", 1))
+        return game.seq, bool(game.over)
+
+
+def tap_a_record(page: Any, rng: random.Random) -> str:
+    """Tap through the recorder's screens to one record (never a concession while anything else is offered)."""
+    for _ in range(10):
+        buttons = page.locator("#panel .screen:not([hidden]) .taps button")
+        offered = [(buttons.nth(i).get_attribute("data-record"), i) for i in range(buttons.count())]
+        choices = [i for record, i in offered if not (record and '"concede"' in record)] or [i for _, i in offered]
+        chosen = buttons.nth(rng.choice(choices))
+        record = chosen.get_attribute("data-record")
+        chosen.click()
+        if record is not None:
+            return record
+    raise AssertionError("ten screens without a record")
+
+
+def play(db: str, ann: Phone, bob: Phone, judge: Phone, seed: int) -> int:
+    """The two phones record the table's game to its end; after each record, every phone shows it (the live
+    stream) and nothing ann received holds a card of bob's hidden from her. The number of records."""
+    rng = random.Random(seed)
+    seq, over = head(db)
+    for _ in range(LIMIT):
+        for phone in (ann, bob, judge):
+            panel_at(phone.page, seq)
+        assert not leaks(ann.drain(), hidden_now(db, "ann", "bob")), "bob's hidden card reached ann's browser"
+        if over:
+            return seq
+        acting = [p for p in (ann, bob) if p.page.locator("#panel .taps button").count()]
+        assert acting, "nobody has a record to make"
+        tap_a_record(rng.choice(acting).page, rng)
+        before = seq
+        for _wait in range(100):
+            seq, over = head(db)
+            if seq > before:
+                break
+            ann.page.wait_for_timeout(50)
+        assert seq > before, "the record was not written"
+    raise AssertionError(f"the game did not end in {LIMIT} records")
+
+
+def confirm_and_see_the_standings(db: str, base: str, ann: Phone, bob: Phone) -> None:
+    for phone in (ann, bob):
+        phone.page.locator("#panel button.confirm").click()
+    for phone in (ann, bob):
+        phone.page.wait_for_selector("#reported", timeout=15_000)  # the first to confirm hears the second by itself
+        assert phone.page.locator("#refusal").is_hidden()
+    with database(db) as engine, Session(engine) as session:
+        (match,) = service.matches(session, "ev", 1)
+        assert match.games_a is not None and match.source == "log", "reported by itself, from the log"
+    ann.page.click("#reported a")
+    assert NAMES["ann"] in ann.page.locator("main").inner_text()
+
+
+def illegal_attempt(db: str, phone: Phone, record: dict[str, Any], rule: str) -> None:
+    """A record typed in the form that the referee refuses: its rule and reason at once, nothing written, the
+    player where they were."""
+    before = head(db)
+    page = phone.page
+    page.click("summary:has-text('Type a record')")
+    page.fill("#typed", json.dumps(record))
+    page.click("button:has-text('Record it')")
+    page.wait_for_selector("#refusal:not([hidden])")
+    assert page.locator("#refusal .rule-id").inner_text() == rule
+    assert page.locator("#refusal .why").inner_text()
+    assert page.locator("#refusal li").count() > 0, "the records the seat may make instead"
+    assert head(db) == before and page.locator("#typed").input_value() == json.dumps(record)
+
+
+def start(browser: Any, phones: dict[str, Phone], db: str, base: str, width: int = 390) -> tuple[Phone, Phone, Phone]:
+    keys = codes(db)
+    (first, second), = tables(db)
+    assert (first, second) == ("ann", "bob")
+    for who in ("ann", "bob", "judge"):
+        phones[who] = Phone(browser, width)
+    ann, bob, judge = phones["ann"], phones["bob"], phones["judge"]
+    for who, phone in (("ann", ann), ("bob", bob)):
+        join(phone.page, base, keys[who])
+        phone.page.click("#record-link")
+        phone.page.wait_for_url(f"{base}/e/ev/tables/1")
+    organiser_signs_in(judge.page, base)
+    judge.page.goto(f"{base}/admin/e/ev")
+    judge.page.click("text=Watch table 1 as the judge")
+    judge.page.wait_for_url(f"{base}/e/ev/tables/1/judge")
+    return ann, bob, judge
+
+
+def test_a_paper_cardwars_game_on_two_phones(browser: Any, phones: dict[str, Phone], db: str, tmp_path: Path) -> None:
+    make_event(db, ["ann", "bob"], display=NAMES, tables="paper")
+    with serving(db) as base:
+        ann, bob, judge = start(browser, phones, db, base)
+        assert NAMES["ann"] in ann.page.locator("h1").inner_text()
+        # ann draws first, naming her card; bob has nothing to record yet
+        assert ann.page.locator("#panel .taps button").count() and not bob.page.locator("#panel .taps button").count()
+        illegal_attempt(db, ann, {"type": "play_resource", "card": "AS", "by": "ann"}, "CW-2.1")
+        assert f"player {NAMES['ann']}" in ann.page.locator("#refusal li").first.inner_text(), "names, not ids"
+        ann.page.fill("#typed", "[1, 2]")
+        ann.page.click("button:has-text('Record it')")
+        assert ann.page.locator("#refusal .why").inner_text().startswith("record: write one JSON object")
+        for _ in range(2):  # a page left open through two refreshes shows the same table
+            ann.page.reload()
+            panel_at(ann.page, head(db)[0])
+        looks_right(ann.page, tmp_path / "recorder-start.png")
+        records = play(db, ann, bob, judge, seed=3)
+        assert records > 20
+        looks_right(ann.page, tmp_path / "recorder-end.png")
+        looks_right(judge.page, tmp_path / "judge-end.png")
+        confirm_and_see_the_standings(db, base, ann, bob)
+        for phone in phones.values():
+            assert phone.page.evaluate("window.__problems") == []
+
+
+def test_a_digital_crossover_game_on_two_phones(browser: Any, phones: dict[str, Phone], db: str, tmp_path: Path) -> None:
+    make_event(db, ["ann", "bob"], display=NAMES, tables="digital", ruleset="crossover")
+    with serving(db) as base:
+        ann, bob, judge = start(browser, phones, db, base)
+        assert "the server deals" in ann.page.locator("main").inner_text()
+        records = play(db, ann, bob, judge, seed=5)
+        assert records > 20
+        with database(db) as engine, Session(engine) as session:
+            log = livetable.log_bytes(session, livetable.current_game(session, livetable.seating(session, "ev", 1)))
+            assert b'"reveal"' in log.splitlines()[-1], "the server revealed the seed at the end"
+        looks_right(bob.page, tmp_path / "crossover-end.png")
+        confirm_and_see_the_standings(db, base, ann, bob)
+        for phone in phones.values():
+            assert phone.page.evaluate("window.__problems") == []
+
+
+@pytest.mark.parametrize("width", [390, 1366])
+def test_the_table_pages_at_both_widths_and_the_judges_record(
+    browser: Any, phones: dict[str, Phone], db: str, tmp_path: Path, width: int
+) -> None:
+    """axe finds nothing serious on the recorder and the judge's page; the judge ends the game with a game loss
+    tapped on their page, and the players' pages follow by themselves."""
+    make_event(db, ["ann", "bob"], display=NAMES, tables="paper")
+    with serving(db) as base:
+        ann, bob, judge = start(browser, phones, db, base, width)
+        for who, phone in (("ann", ann), ("judge", judge)):
+            assert serious(phone.page) == [], f"{who} at {width} px"
+            assert phone.page.evaluate(SHEETS) == ["/static/headjudge.css"]
+            assert phone.page.evaluate("document.documentElement.scrollWidth - window.innerWidth") <= 0
+            phone.page.screenshot(path=str(tmp_path / f"{who}-{width}.png"), full_page=True)
+        judge.page.click("#panel button:has-text('game_loss')")
+        judge.page.click(f"#panel button:has-text('player {NAMES['bob']}')")
+        for phone in (ann, bob, judge):
+            phone.page.wait_for_selector("#panel[data-over='yes']", timeout=15_000)
+        assert f"{NAMES['ann']} won" in ann.page.locator("#panel .seat").inner_text()
+        confirm_and_see_the_standings(db, base, ann, bob)
+        for phone in phones.values():
+            assert phone.page.evaluate("window.__problems") == []

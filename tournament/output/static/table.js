@@ -1,0 +1,126 @@
+/* A live table's page (web/tablepages.py): follow the table's live stream, record with a tap, confirm the end.
+   The page's changing part (#panel) is drawn by the server for the reader's seat; after each change the
+   stream announces, it is fetched again. Records go to the JSON API's handlers on the page's session, with
+   the page's CSRF token in a header (T-86); a refusal is shown at once and the page stays where it was. */
+(function () {
+  "use strict";
+  var root = document.getElementById("recorder");
+  if (!root) { return; }
+  var base = root.dataset.base;
+  var status = document.getElementById("live-state");
+  var refusal = document.getElementById("refusal");
+  var names = JSON.parse(root.dataset.names || "{}");  /* player id -> name, for the alternatives a refusal lists */
+
+  function panel() { return document.getElementById("panel"); }
+  function head() { var p = panel(); return {game: Number(p.dataset.game), seq: Number(p.dataset.seq)}; }
+
+  function post(path, body) {
+    return fetch(base + path, {
+      method: "POST", credentials: "same-origin", cache: "no-store",
+      headers: {"Content-Type": "application/json", "X-CSRFToken": root.dataset.csrf},
+      body: JSON.stringify(body)
+    }).then(function (r) {
+      return r.json().then(function (data) { return {status: r.status, data: data}; },
+        function () { return {status: r.status, data: {error: "the server answered " + r.status}}; });
+    });
+  }
+
+  /* The panel as the server draws it now; an answer older than the one shown is dropped. */
+  var loading = null, again = false;
+  function load() {
+    if (loading) { again = true; return loading; }  /* asked while a fetch is out: fetch once more after it */
+    loading = fetch(base + "/panel", {credentials: "same-origin", cache: "no-store"}).then(function (r) {
+      return r.ok ? r.text() : null;
+    }).then(function (html) {
+      loading = null;
+      if (again) { again = false; load(); }
+      if (html === null) { return; }
+      var holder = document.createElement("div");
+      holder.innerHTML = html;
+      var fresh = holder.querySelector("#panel");
+      var now = head();
+      var game = Number(fresh.dataset.game), seq = Number(fresh.dataset.seq);
+      if (game < now.game || (game === now.game && seq < now.seq)) { return; }
+      panel().replaceWith(fresh);
+      seen();
+    }, function () { loading = null; });
+    return loading;
+  }
+
+  function seen() {
+    if (root.dataset.seat !== "player") { return; }
+    var h = head();
+    post("/seen", {game: h.game, seq: h.seq}).catch(function () {});
+  }
+
+  function refuse(data) {
+    refusal.querySelector(".rule-id").textContent = data.rule || "refused";
+    refusal.querySelector(".why").textContent = data.error || "";
+    var list = refusal.querySelector("ul");
+    list.textContent = "";
+    (data.legal || []).slice(0, 30).forEach(function (record) {
+      var item = document.createElement("li");
+      item.textContent = Object.keys(record).filter(function (k) { return k !== "by"; }).map(function (k) {
+        var value = record[k];
+        return k === "type" ? value : k + " " + (typeof value === "string" ? (names[value] || value) : JSON.stringify(value));
+      }).join(" · ");
+      list.appendChild(item);
+    });
+    refusal.querySelector(".instead").hidden = !(data.legal && data.legal.length);
+    refusal.hidden = false;
+    refusal.scrollIntoView({block: "nearest"});
+  }
+
+  function record(data) {
+    return post("/records", {after: head().seq, record: data}).then(function (answer) {
+      if (answer.status === 201) { refusal.hidden = true; return load(); }
+      refuse(answer.data);
+      if (answer.status === 409) { return load(); }  /* someone recorded first: the table as it is now */
+    });
+  }
+
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest("#panel button");
+    if (!button) { return; }
+    if (button.dataset.opens !== undefined) {
+      panel().querySelectorAll(".screen").forEach(function (s) { s.hidden = s.id !== "screen-" + button.dataset.opens; });
+      var shown = document.getElementById("screen-" + button.dataset.opens);
+      var first = shown && shown.querySelector("button");
+      if (first) { first.focus(); }
+    } else if (button.dataset.record !== undefined) {
+      button.disabled = true;
+      record(JSON.parse(button.dataset.record)).finally(function () { button.disabled = false; });
+    } else if (button.classList.contains("confirm")) {
+      button.disabled = true;
+      post("/confirm", {game: Number(button.dataset.game), seq: Number(button.dataset.seq)}).then(function (answer) {
+        if (answer.status >= 300) { refuse(answer.data); }
+        return load();
+      });
+    }
+  });
+
+  document.addEventListener("submit", function (event) {
+    if (event.target.id !== "typed-form") { return; }
+    event.preventDefault();
+    var text = event.target.querySelector("textarea").value;
+    var data;
+    try { data = JSON.parse(text); } catch (e) { data = null; }
+    if (!data || typeof data !== "object" || Array.isArray(data)) {
+      refuse({rule: "record", error: "record: write one JSON object, such as {\"type\": \"pass\", \"by\": \"…\"}"});
+      return;
+    }
+    record(data);
+  });
+
+  /* The table's live stream: the browser resumes by itself after a lost connection (Last-Event-ID). */
+  if (window.EventSource) {
+    var stream = new EventSource(base + "/live");
+    stream.addEventListener("table", function (event) {
+      var view = JSON.parse(event.data);
+      status.textContent = "Live: record " + view.seq + " of game " + view.game + ".";
+      load();
+    });
+    stream.addEventListener("error", function () { status.textContent = "Reconnecting to the table…"; });
+  }
+  seen();
+})();
