@@ -3,6 +3,7 @@
     python bench/table.py --tables 100                       # SQLite, one worker
     python bench/table.py --tables 100 --pg --workers 2      # a throwaway PostgreSQL cluster, two workers
     python bench/table.py --tables 100 --db postgresql://... --workers 2
+    python bench/table.py --tables 100 --think 0             # no thinking: the saturated server's throughput
 
 An event with 2N players and digital tables (crossover: the server deals) is
 made through the service, round 1 paired, a code per player; `tournament serve`
@@ -12,6 +13,16 @@ play at once: at each table the player to act reads their seat's view
 (`POST .../records` on the head they saw), until the game ends and both
 confirm its last line, which reports the result. The latency measured is the
 append's: the request, the referee's judgement and the commit.
+
+What the load models (T-128): a player thinks before each record they make,
+a time drawn uniformly between half and one and a half times `--think`
+(default 2 s, so a record every 2 s at each of the N tables: faster than a
+real card game, where a player acts every 10 to 30 s). Each player is its own
+HTTP client with its own connection, as each phone is. `--think 0` sends every
+record the moment the previous answer arrives: that measures the saturated
+server (its appends/s), and its p99 is queueing, not what a player waits at a
+table. The client's and the server's CPU seconds are printed too: both run on
+the same cores.
 
 The last line: `tables N records R appends/s A p50 X ms p99 Y ms lost 0 forked 0`,
 where R counts every record of the finished logs (the players' and the
@@ -26,7 +37,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import io
+import os
 import random
 import statistics
 import sys
@@ -42,7 +55,7 @@ from sqlalchemy.orm import Session
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.serve import free_port, start_server
+from bench.serve import cpu_seconds, free_port, start_server
 from referee.engine import judge
 from tournament import service
 from tournament.storage.db import open_database
@@ -74,9 +87,10 @@ class Table:
         self.number, self.heads = number, heads
         self.accepted: list[tuple[int, str, str]] = []  # (seq, by, type) of each record the server took
         self.latencies: list[float] = []
+        self.reads: list[float] = []  # the views' (a phone reads its seat's view after each record)
         self.refused = 0
 
-    async def play(self, http: httpx.AsyncClient, rng: random.Random) -> None:
+    async def play(self, phones: dict[str, httpx.AsyncClient], rng: random.Random, think: float) -> None:
         path = f"/api/events/{EVENT}/tables/{self.number}"
         seq = 0
         players = list(self.heads)
@@ -84,7 +98,9 @@ class Table:
         for _ in range(MOST_RECORDS):
             acting = None
             for player in players:
-                view = (await http.get(path, params={"since": seq}, headers=self.heads[player])).raise_for_status().json()
+                started = time.perf_counter()
+                view = (await phones[player].get(path, params={"since": seq}, headers=self.heads[player])).raise_for_status().json()
+                self.reads.append(time.perf_counter() - started)
                 seq = view["seq"]
                 if view["over"] or view["legal"]:
                     acting = player
@@ -92,8 +108,10 @@ class Table:
             if view["over"] or acting is None:
                 break
             record = rng.choice(view["legal"])
+            if think:
+                await asyncio.sleep(rng.uniform(think / 2, think * 3 / 2))
             started = time.perf_counter()
-            answer = await http.post(f"{path}/records", json={"after": seq, "record": record}, headers=self.heads[acting])
+            answer = await phones[acting].post(f"{path}/records", json={"after": seq, "record": record}, headers=self.heads[acting])
             self.latencies.append(time.perf_counter() - started)
             if answer.status_code != 201:
                 self.refused += 1
@@ -103,20 +121,23 @@ class Table:
             self.accepted.append((seq + 1, first["by"], first["type"]))
             seq = done["seq"]
         for player in players:
-            await http.post(f"{path}/confirm", json={"game": view["game"], "seq": view["seq"]}, headers=self.heads[player])
+            await phones[player].post(f"{path}/confirm", json={"game": view["game"], "seq": view["seq"]}, headers=self.heads[player])
 
 
-async def load(base: str, codes: dict[str, str], seats: list[tuple[int, str, str]]) -> tuple[list[Table], float]:
-    limits = httpx.Limits(max_connections=200, max_keepalive_connections=200)
-    async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as http:
+async def load(base: str, codes: dict[str, str], seats: list[tuple[int, str, str]], think: float) -> tuple[list[Table], float]:
+    """Every player signs in, then every table plays; each player on a client (one connection) of their own, as a phone."""
+    limits = httpx.Limits(max_connections=1, max_keepalive_connections=1)
+    async with contextlib.AsyncExitStack() as stack:
+        phones = {p: await stack.enter_async_context(httpx.AsyncClient(base_url=base, timeout=60, limits=limits)) for p in codes}
+
         async def join(player: str) -> tuple[str, dict[str, str]]:
-            answer = (await http.post("/api/join", json={"code": codes[player]})).raise_for_status()
+            answer = (await phones[player].post("/api/join", json={"code": codes[player]})).raise_for_status()
             return player, {"Authorization": f"Bearer {answer.json()['session']}"}
 
         heads = dict(await asyncio.gather(*(join(p) for p in codes)))
         tables = [Table(number, {a: heads[a], b: heads[b]}) for number, a, b in seats]
         started = time.perf_counter()
-        await asyncio.gather(*(t.play(http, random.Random(t.number)) for t in tables))
+        await asyncio.gather(*(t.play(phones, random.Random(t.number), think) for t in tables))
         return tables, time.perf_counter() - started
 
 
@@ -141,22 +162,32 @@ def audit(url: str, tables: list[Table]) -> tuple[int, int, int]:
     return records, lost, forked
 
 
-def run(url: str, count: int, workers: int) -> None:
+def percentiles(seconds: list[float]) -> tuple[float, float]:
+    """p50 and p99 in milliseconds."""
+    ordered = sorted(seconds)
+    return statistics.median(ordered) * 1000, ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))] * 1000
+
+
+def run(url: str, count: int, workers: int, think: float) -> None:
     codes, seats = prepare(url, count)
     port = free_port()
     server = start_server(url, port, workers)
     try:
-        tables, elapsed = asyncio.run(asyncio.wait_for(load(f"http://127.0.0.1:{port}", codes, seats), RUN_TIMEOUT))
+        server_cpu, client_cpu = cpu_seconds(server.pid), time.process_time()
+        tables, elapsed = asyncio.run(asyncio.wait_for(load(f"http://127.0.0.1:{port}", codes, seats, think), RUN_TIMEOUT))
+        server_cpu, client_cpu = cpu_seconds(server.pid) - server_cpu, time.process_time() - client_cpu
     finally:
         server.terminate()
         server.wait(timeout=30)
     records, lost, forked = audit(url, tables)
-    latencies = sorted(x for t in tables for x in t.latencies)
     appends = sum(len(t.accepted) for t in tables)
-    p50 = statistics.median(latencies) * 1000
-    p99 = latencies[min(len(latencies) - 1, int(0.99 * len(latencies)))] * 1000
+    p50, p99 = percentiles([x for t in tables for x in t.latencies])
+    reads50, reads99 = percentiles([x for t in tables for x in t.reads])
     backend = url.split(":", 1)[0].split("+")[0]
-    print(f"{count} tables ({2 * count} players), {backend}, {workers} worker(s); {sum(t.refused for t in tables)} appends refused")
+    pace = f"a think of {think / 2:g} to {think * 3 / 2:g} s before each record" if think else "no think time (saturated)"
+    print(f"{count} tables ({2 * count} players), {backend}, {workers} worker(s), {pace}; {sum(t.refused for t in tables)} appends refused")
+    print(f"{elapsed:.1f} s of play; CPU seconds: server {server_cpu:.1f}, bench client {client_cpu:.1f}; load average {os.getloadavg()[0]:.2f}")
+    print(f"views read: {sum(len(t.reads) for t in tables)}, p50 {reads50:.0f} ms p99 {reads99:.0f} ms")
     print(f"tables {count} records {records} appends/s {appends / elapsed:.0f} p50 {p50:.0f} ms p99 {p99:.0f} ms lost {lost} forked {forked}")
     if lost or forked:
         raise SystemExit(1)
@@ -168,9 +199,12 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=1, help="uvicorn workers (PostgreSQL only above 1)")
     parser.add_argument("--db", help="a database URL (default: a fresh SQLite file)")
     parser.add_argument("--pg", action="store_true", help="start a throwaway PostgreSQL cluster (initdb/pg_ctl)")
+    parser.add_argument("--think", type=float, default=2.0, help="a player's mean think time before a record, 0 to 60 s (T-128; 0: saturated)")
     args = parser.parse_args()
     if not 1 <= args.tables <= MOST_TABLES:
         parser.error(f"--tables must be 1 to {MOST_TABLES}")
+    if not 0 <= args.think <= 60:
+        parser.error("--think must be 0 to 60 seconds")
     cluster = None
     with tempfile.TemporaryDirectory(prefix="bench-table-") as scratch:
         url = args.db or f"sqlite:///{Path(scratch) / 'bench.db'}"
@@ -183,7 +217,7 @@ def main() -> None:
             cluster = Cluster(initdb, pg_ctl)
             url = cluster.start()
         try:
-            run(url, args.tables, args.workers)
+            run(url, args.tables, args.workers, args.think)
         finally:
             if cluster is not None:
                 cluster.stop()

@@ -5,6 +5,7 @@ Every test runs on SQLite and on a real PostgreSQL (`db_url`).
 
 from __future__ import annotations
 
+import copy
 import io
 import subprocess
 import sys
@@ -116,6 +117,35 @@ def test_an_append_on_an_old_head_is_refused_with_the_head_now(db_url: str) -> N
     with Session(engine) as session, session.begin(), pytest.raises(livetable.Stale) as stale:
         livetable.append(session, "ev", 1, actor, mine.legal[0], mine.seq)
     assert stale.value.seq == mine.seq + 1
+    engine.dispose()
+
+
+def test_a_game_kept_at_an_earlier_head_is_brought_up_by_the_lines_after_it(db_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Another worker wrote since this one kept the game: only the new lines are judged, each chained to the one
+    before; a kept game that is not the log's beginning is judged again from every line."""
+    engine = live_event(db_url, mode="digital", ruleset="crossover")
+
+    def record() -> None:
+        actor = next(v for v in (look(engine, p) for p in ("ann", "bob")) if v.legal)
+        with Session(engine) as session, session.begin():
+            livetable.append(session, "ev", 1, actor.seat, actor.legal[0], actor.seq)
+
+    record()
+    key = (engine.url, "ev", 1, 1, 1)
+    earlier_seq = livetable._cache[key].seq
+    kept = copy.deepcopy(livetable._cache[key])
+    for _ in range(3):
+        record()
+    wanted = look(engine, JUDGE)
+    assert wanted.seq > earlier_seq
+    judged = []
+    monkeypatch.setattr(livetable, "judge", lambda *a, **k: judged.append(1) or judge(*a, **k))
+    livetable._cache[key] = copy.deepcopy(kept)  # as a worker that last saw the game at `earlier_seq` kept it
+    assert look(engine, JUDGE) == wanted and not judged  # brought up by the lines after it, none judged from scratch
+    forged = copy.deepcopy(kept)
+    forged.head = "0" * 64  # not the hash of the log's line there: the lines after it do not chain to it
+    livetable._cache[key] = forged
+    assert look(engine, JUDGE) == wanted and judged == [1]
     engine.dispose()
 
 

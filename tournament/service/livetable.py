@@ -11,12 +11,16 @@ lines, whose primary key is their seq. Of two appends built on one head only the
 first can move the head: the second finds no row to update (PostgreSQL re-reads
 the row once the first commits; SQLite runs one writer at a time) and is refused
 with the head it missed. A log never forks, and a refused record writes nothing.
+`tournament serve` judges a record in a reading transaction and then writes it in a
+short one that holds only the head's move and the lines (`judge_record`, `write`; T-129).
 
-The game as it stands is kept per process (`_cache`), keyed by the database and
-the head's hash: the hash of the last line holds, through the chain, every line
-before it, so a kept game is used only when the database's head is that very
-hash, whichever worker wrote it; otherwise the game is judged again from its
-lines. Nothing that matters lives only in one process.
+The game as it stands is kept per process (`_cache`), with the hash of the head
+it stands at: the hash of the last line holds, through the chain, every line
+before it, so a kept game is used as it is only when the database's head is
+that very hash. A game kept at an earlier head (another worker wrote since) is
+brought up by the lines after it, each chained to the one before and judged
+again; otherwise the game is judged again from all its lines. Nothing that
+matters lives only in one process.
 
 Paper: every player records their own actions and their own draws (a `chance`
 record naming the card, hidden from the others by the game's `record_view`).
@@ -37,9 +41,10 @@ from datetime import UTC, datetime
 from typing import Any
 
 import msgspec
-from sqlalchemy import select, update
+from sqlalchemy import URL, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
+from sqlalchemy.orm.attributes import set_committed_value
 
 from referee import dealing
 from referee.decks import read as read_deck
@@ -54,7 +59,7 @@ from schemas.table import Appended, GameSummary, TableView, WitnessRow
 from tournament.service.errors import EXIT_LOG_REJECTED, Conflict, NotFound, TournamentError, Usage
 from tournament.service.queries import find_match, find_pod, get_event
 from tournament.service.results import match_over
-from tournament.storage.models import DeckList, Event, LiveGame, LiveLine, LiveWitness, Match
+from tournament.storage.models import DeckList, Event, LiveGame, LiveLine, LiveWitness
 
 MODES = ("off", "paper", "digital")
 LEGAL_SHOWN = 200  # records a seat is offered at most; past that the recorder's form takes one typed in
@@ -99,26 +104,31 @@ class Live:
     ruleset: Ruleset
     seq: int
     head: str
+    key: tuple[str, int, int, int]  # the game's: event, round, table, game
     records: list[Record] = field(default_factory=list)  # the log's records, for the seats' views
 
 
-_cache: OrderedDict[tuple[str, str], Live] = OrderedDict()  # (database, head hash) -> the game there
+_cache: OrderedDict[tuple[URL, str, int, int, int], Live] = OrderedDict()  # (database, *the game's key) -> the game as kept
 _cache_lock = threading.Lock()
 
 
-def _db(session: Session) -> str:
-    bind = session.get_bind()
-    return str(bind.engine.url)
+def _db(session: Session) -> URL:
+    return session.get_bind().engine.url  # the reading and the writing engines of one database share it
 
 
-def _take(session: Session, head: str) -> Live | None:
+def _game_key(game: LiveGame) -> tuple[str, int, int, int]:
+    return game.event_id, game.round, game.table, game.game
+
+
+def _take(session: Session, game: LiveGame) -> Live | None:
+    """The game as this process last kept it, taken out until kept again (two requests never share one)."""
     with _cache_lock:
-        return _cache.pop((_db(session), head), None)
+        return _cache.pop((_db(session), *_game_key(game)), None)
 
 
 def _keep(session: Session, live: Live) -> None:
     with _cache_lock:
-        _cache[(_db(session), live.head)] = live
+        _cache[(_db(session), *live.key)] = live
         while len(_cache) > CACHED_GAMES:
             _cache.popitem(last=False)
 
@@ -128,13 +138,14 @@ def _keep(session: Session, live: Live) -> None:
 
 @dataclass(frozen=True)
 class Seating:
-    """A table of a round: its players in seat order, and whether it is a pod."""
+    """A table of a round: its players in seat order, whether it is a pod, and whether its result is in."""
 
     event: Event
     round: int
     table: int
     players: list[str]
     pod: bool
+    reported: bool
 
 
 def seating(session: Session, event_id: str, table: int, round_number: int | None = None) -> Seating:
@@ -146,9 +157,9 @@ def seating(session: Session, event_id: str, table: int, round_number: int | Non
         pod, seats = find_pod(session, event, table, round_number)
         if pod.source == "bye":
             raise NotFound(f"table {table} of round {pod.round} is a bye; nothing is played there")
-        return Seating(event, pod.round, pod.number, [s.player for s in seats], pod=True)
+        return Seating(event, pod.round, pod.number, [s.player for s in seats], pod=True, reported=pod.source is not None)
     match = find_match(session, event, table, round_number)
-    return Seating(event, match.round, match.number, [match.player_a, match.player_b], pod=False)
+    return Seating(event, match.round, match.number, [match.player_a, match.player_b], pod=False, reported=match.games_a is not None)
 
 
 def _header(session: Session, seat: Seating, game: int, seed: str | None, now: datetime) -> Header:
@@ -243,20 +254,59 @@ def log_bytes(session: Session, game: LiveGame) -> bytes:
 
 
 def _judged(session: Session, game: LiveGame) -> Live:
-    """The game at its head: kept from an earlier request if the head is the same, else judged from its lines."""
-    live = _take(session, game.head)
-    if live is not None and live.seq == game.seq:
+    """The game at its head: kept from an earlier request if the head is the same (or brought up from an earlier
+    head of it), else judged from its lines."""
+    live = _take(session, game)
+    if live is not None and live.seq == game.seq and live.head == game.head:
         return live
+    if live is not None and live.seq < game.seq:
+        found = _caught_up(session, game, live)
+        if found is not None:
+            return found
     lines = lines_of(session, game)
     replay = judge(lines, f"table {game.table} game {game.game}")
     if replay.verdict.verdict not in ("ongoing", "complete") or replay.header is None or replay.ruleset is None:
         raise Conflict(f"table {game.table} game {game.game}: the stored log is {replay.verdict.verdict}; ask the organiser")
     decode = record_decoder(replay.header.ruleset).decode
     records = [decode(line) for line in lines[1:]]
-    return Live(replay, replay.header, replay.ruleset, game.seq, game.head, records)
+    return Live(replay, replay.header, replay.ruleset, game.seq, game.head, _game_key(game), records)
+
+
+def _caught_up(session: Session, game: LiveGame, live: Live) -> Live | None:
+    """`live`, kept at an earlier head of `game`, brought to the game's head by the lines written after it (by
+    another worker), each chained to the one before and judged again; None if they do not follow from it."""
+    query = select(LiveLine.line).filter_by(event_id=game.event_id, round=game.round, table=game.table, game=game.game)
+    decode = record_decoder(live.header.ruleset).decode
+    head = live.head
+    for line in session.scalars(query.where(LiveLine.seq > live.seq).order_by(LiveLine.seq)):
+        try:
+            record = decode(line)
+            if record.seq != live.seq + 1 or record.prev != head:
+                return None
+            advance(live.replay, record, record.seq + 1)
+        except (Illegal, *DECODE_ERRORS):
+            return None
+        live.records.append(record)
+        live.seq, head = record.seq, line_hash(line)
+    if (live.seq, head) != (game.seq, game.head):
+        return None
+    live.head = head
+    return live
 
 
 # -- appending ------------------------------------------------------------------
+
+
+@dataclass
+class Judged:
+    """A record judged on the head it names, with the records the server makes after it: not written yet."""
+
+    placed: Seating
+    game: LiveGame
+    live: Live
+    after: int
+    lines: list[bytes]
+    seat: Seat
 
 
 def append(
@@ -264,11 +314,28 @@ def append(
 ) -> tuple[LiveGame, Appended]:
     """Judge `record`, made by `seat` (a player at the table, or JUDGE) on the head `after` of the game being played,
     and write it with whatever the server makes after it; Refused (nothing written) if the referee or the table
-    refuses it, Stale if the head moved."""
+    refuses it, Stale if the head moved. One session; `tournament serve` judges in a reading session and writes
+    in a short writing one (`judge_record`, then `write`)."""
+    try:
+        judged = judge_record(session, event_id, table, seat, record, after, round_number=round_number)
+    except NotStarted:
+        open_table(session, event_id, table, round_number)
+        judged = judge_record(session, event_id, table, seat, record, after, round_number=round_number)
+    return write(session, judged)
+
+
+def judge_record(
+    session: Session, event_id: str, table: int, seat: Seat, record: dict[str, Any], after: int, *, round_number: int | None = None,
+) -> Judged:
+    """`append`'s judgement, which writes nothing: Refused, Stale, NotStarted (nobody opened the table), or the record
+    and the server's records after it, to `write` if the head is still `after` then."""
     placed = seating(session, event_id, table, round_number)
     if seat != JUDGE and seat not in placed.players:
         raise Refused(f"{seat} does not play at table {placed.table}", TABLE_RULE, 0, [])
-    game = current_game(session, placed)
+    found = games(session, placed)
+    if not found:
+        raise NotStarted(f"table {placed.table} of round {placed.round} has not started; opening it starts it")
+    game = found[-1]
     if game.seq != after:
         raise Stale(f"the game moved on: its head is record {game.seq}, not {after}; read it again and record anew", game.seq)
     if game.over:
@@ -287,15 +354,20 @@ def append(
         legal, more = options(live, game, seat)
         raise Refused(f"{exc.rule}: {exc.message}", exc.rule, game.seq, legal, more) from None
     live.records.append(parsed)
-    lines = _server_records(game, live, [line])
-    _write(session, game, live, after, lines)
-    over = bool(game.over)
-    next_game = None
-    if over:
-        next_game = _next_game(session, placed, game)
+    return Judged(placed, game, live, after, _server_records(game, live, [line]), seat)
+
+
+def write(session: Session, judged: Judged) -> tuple[LiveGame, Appended]:
+    """Store a judged record (Stale if the head moved since it was judged), and start the match's next game if it
+    ended one. The judged game is kept only once written: a record refused here leaves no trace in the cache."""
+    game, live, after = judged.game, judged.live, judged.after
+    _write(session, game, live, after, judged.lines)
     _keep(session, live)
-    views = [_record_view(live, r, seat) for r in live.records[after:]]
-    return game, Appended(game.game, game.seq, views, over, next_game)
+    next_game = None
+    if game.over:  # the seating again, from this session: the judgement's may have come from a reading one
+        next_game = _next_game(session, seating(session, game.event_id, game.table, game.round), game)
+    views = [_record_view(live, r, judged.seat) for r in live.records[after:]]
+    return game, Appended(game.game, game.seq, views, bool(game.over), next_game)
 
 
 def _read(live: Live, record: dict[str, Any], game: LiveGame) -> Record:
@@ -393,16 +465,18 @@ def _write(session: Session, game: LiveGame, live: Live, after: int, lines: list
     seq, head = after + len(lines), line_hash(lines[-1])
     over = live.ruleset.result(live.replay.state) is not None and (live.replay.ledger is None or live.replay.ledger.revealed)
     key = {"event_id": game.event_id, "round": game.round, "table": game.table, "game": game.game}
-    moved = session.execute(
-        update(LiveGame).filter_by(**key, seq=after).values(seq=seq, head=head, over=over).execution_options(synchronize_session=False)
+    moved = session.execute(  # the bots too: the server's records were made for the seats the bots had then
+        update(LiveGame).filter_by(**key, seq=after, bots=game.bots).values(seq=seq, head=head, over=over)
+        .execution_options(synchronize_session=False)
     )
     if moved.rowcount != 1:  # type: ignore[attr-defined]
         current = session.scalar(select(LiveGame.seq).filter_by(**key))
-        raise Stale(f"another record was made first: the head is record {current}, not {after}", current or 0)
+        raise Stale(f"another record (or a bot's seat) was made first: the head is record {current}; read it again", current or 0)
     now = datetime.now(UTC)
     session.add_all(LiveLine(**key, seq=after + number, line=line, at=now) for number, line in enumerate(lines, start=1))
     session.flush()
-    game.seq, game.head, game.over = seq, head, over
+    for name, value in (("seq", seq), ("head", head), ("over", over)):  # as the UPDATE left the row: no second UPDATE
+        set_committed_value(game, name, value)
     live.seq, live.head = seq, head
 
 
@@ -490,11 +564,14 @@ def _seat_records(ruleset: Ruleset, state: Any, seat: str, paper: bool) -> Itera
 
 
 def view(session: Session, event_id: str, table: int, seat: Seat, *, since: int = 0, round_number: int | None = None,
-         game_number: int | None = None) -> TableView:
-    """The table as `seat` may see it: the game being played (or `game_number`), its records after `since`."""
+         game_number: int | None = None, elsewhere_spectator: bool = False) -> TableView:
+    """The table as `seat` may see it: the game being played (or `game_number`), its records after `since`. A player
+    of another table is refused (NotFound), or with `elsewhere_spectator` sees what a spectator sees."""
     placed = seating(session, event_id, table, round_number)
     if seat not in (JUDGE, None) and seat not in placed.players:
-        raise NotFound(f"{seat} does not play at table {placed.table}")
+        if not elsewhere_spectator:
+            raise NotFound(f"{seat} does not play at table {placed.table}")
+        seat = None
     played = results(session, placed)
     if not played:
         raise NotStarted(f"table {placed.table} of round {placed.round} has not started; opening it starts it")
@@ -503,7 +580,6 @@ def view(session: Session, event_id: str, table: int, seat: Seat, *, since: int 
         raise NotFound(f"table {placed.table} has no game {game_number}")
     game = chosen[-1]
     decided = _decided(placed, played)
-    reported = _reported(session, placed)
     live = _judged(session, game)  # taken from the cache until kept again: nothing else may use it meanwhile
     ruleset, state = live.ruleset, live.replay.state
     legal, more = options(live, game, seat)
@@ -520,16 +596,8 @@ def view(session: Session, event_id: str, table: int, seat: Seat, *, since: int 
     return TableView(
         placed.event.id, placed.round, placed.table, game.mode, placed.event.ruleset, placed.players, seat,  # type: ignore[arg-type]
         game.game, game.seq, since, bool(game.over), list(ruleset.to_act(state)), msgspec.to_builtins(result) if result else None,
-        ruleset.seat_view(state, seat), records, legal, more, summaries, witness, game.bots.split(), decided, reported,
+        ruleset.seat_view(state, seat), records, legal, more, summaries, witness, game.bots.split(), decided, placed.reported,
     )
-
-
-def _reported(session: Session, seat: Seating) -> bool:
-    if seat.pod:
-        pod, _ = find_pod(session, seat.event, seat.table, seat.round)
-        return pod.source is not None
-    match = session.get(Match, (seat.event.id, seat.round, seat.table))
-    return match is not None and match.games_a is not None
 
 
 def witnesses(session: Session, game: LiveGame) -> list[LiveWitness]:

@@ -26,7 +26,7 @@ from litestar.response import ServerSentEvent, ServerSentEventMessage
 from sqlalchemy.orm import Session
 
 from referee.ruleset import JUDGE, Seat
-from schemas.table import BotSeat, LastLine, RecordSent, Refusal, Seen, TableView
+from schemas.table import Appended, BotSeat, LastLine, RecordSent, Refusal, Seen, TableView
 from tournament import service
 from tournament.service import livetable, witness
 from tournament.web import live
@@ -54,20 +54,13 @@ def seat_of(request: Request[Any, Any, Any], event_id: str) -> Seat:
 def read_view(request: Request[Any, Any, Any], event_id: str, table: int, seat: Seat, since: int, game: int | None) -> TableView:
     """The table as `seat` sees it; a table nobody opened is opened (its first game started) first."""
     try:
-        with reading(request) as session:
-            return livetable.view(session, event_id, table, seat if _at_table(session, event_id, table, seat) else None,
-                                  since=since, game_number=game)
+        with reading(request) as session:  # a player sees their own seat only at their own table; elsewhere a spectator's
+            return livetable.view(session, event_id, table, seat, since=since, game_number=game, elsewhere_spectator=True)
     except livetable.NotStarted:
         with writing(request) as session:
             livetable.open_table(session, event_id, table)
         with reading(request) as session:
-            return livetable.view(session, event_id, table, seat if _at_table(session, event_id, table, seat) else None,
-                                  since=since, game_number=game)
-
-
-def _at_table(session: Session, event_id: str, table: int, seat: Seat) -> bool:
-    """A player sees their own seat only at their own table; elsewhere they are a spectator."""
-    return seat in (JUDGE, None) or seat in livetable.seating(session, event_id, table).players
+            return livetable.view(session, event_id, table, seat, since=since, game_number=game, elsewhere_spectator=True)
 
 
 @get("/api/events/{event_id:str}/tables/{table:int}", sync_to_thread=True, tags=["tables"])
@@ -110,14 +103,27 @@ def append_record(
     check_numbers(table, 0, None)
     seat = _acting_seat(request, event_id)
     try:
-        with writing(request) as session:
-            game, done = livetable.append(session, event_id, table, seat, data.record, data.after)
-            live.publish(request.app, session, channel(event_id, game.round, table), f"{game.game}:{game.seq}")
-            if done.next_game is not None:
-                live.publish(request.app, session, channel(event_id, game.round, table), f"{done.next_game}:0")
+        try:  # judged beside the other readers; the write queue then holds only the head's move and the new lines
+            with reading(request) as session:
+                judged = livetable.judge_record(session, event_id, table, seat, data.record, data.after)
+            with writing(request) as session:
+                game, done = livetable.write(session, judged)
+                _announce(request, session, channel(event_id, game.round, table), done)
+        except livetable.NotStarted:  # nobody opened the table yet: open it, judge and write in one transaction
+            with writing(request) as session:
+                game, done = livetable.append(session, event_id, table, seat, data.record, data.after)
+                _announce(request, session, channel(event_id, game.round, table), done)
     except (livetable.Refused, livetable.Stale) as exc:
         return refusal(exc)
     return Response(done, status_code=201, media_type=MediaType.JSON)
+
+
+def _announce(request: Request[Any, Any, Any], session: Session, where: str, done: Appended) -> None:
+    """Tell the table's watchers (channel `where`), when `session` commits, where its head is now (and that a next
+    game began)."""
+    live.publish(request.app, session, where, f"{done.game}:{done.seq}")
+    if done.next_game is not None:
+        live.publish(request.app, session, where, f"{done.next_game}:0")
 
 
 class SeenAnswer(msgspec.Struct):
