@@ -205,23 +205,10 @@ def main() -> None:
         parser.error(f"--tables must be 1 to {MOST_TABLES}")
     if not 0 <= args.think <= 60:
         parser.error("--think must be 0 to 60 seconds")
-    cluster = None
-    with tempfile.TemporaryDirectory(prefix="bench-table-") as scratch:
-        url = args.db or f"sqlite:///{Path(scratch) / 'bench.db'}"
-        if args.pg:
-            from tests.tournament.conftest import Cluster, pg_tool
+    from tests.tournament.conftest import bench_database  # --pg: the tests' cluster
 
-            initdb, pg_ctl = pg_tool("initdb"), pg_tool("pg_ctl")
-            if not (initdb and pg_ctl):
-                raise SystemExit("--pg needs PostgreSQL's initdb and pg_ctl (Debian: the postgresql package)")
-            cluster = Cluster(initdb, pg_ctl)
-            url = cluster.start()
-        try:
-            run(url, args.tables, args.workers, args.think)
-        finally:
-            if cluster is not None:
-                cluster.stop()
-
+    with tempfile.TemporaryDirectory(prefix="bench-table-") as scratch, bench_database(args.pg, args.db, scratch) as url:
+        run(url, args.tables, args.workers, args.think)
 
 if __name__ == "__main__":
     main()
