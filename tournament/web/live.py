@@ -2,7 +2,7 @@
 
 A small generic API, so any page can follow what changes (a live table here;
 an event's pages follow their event's channel, which the event log itself
-publishes on at every append: storage/announce.py, web/following.py):
+publishes on at every append: storage/announce.py, web/follow.py):
 
 - `publish(session, channel, message)` (a message holds no space): it goes out when the session's
   transaction commits, and never if it rolls back (a refused change tells nobody);
