@@ -109,9 +109,10 @@ def create_app(db_url: str | None = None, *, csrf_secret: str | None = None) -> 
     url, db_engine = open_database(db_url)
     secret = csrf_secret or os.environ.get("TOURNAMENT_CSRF_SECRET") or _stored_secret(db_engine)
     if make_url(url).get_backend_name() == "sqlite":
-        db = Database(db_engine, make_engine(url, writer=False), threading.Lock())
-    else:  # PostgreSQL: writers queue on the event's row (SELECT ... FOR UPDATE), across workers
-        db = Database(db_engine, db_engine, nullcontext())
+        db = Database(db_engine, make_engine(url, writer=False), threading.Lock(), one_writer=True)
+    else:  # PostgreSQL: writers queue on the event's row (SELECT ... FOR UPDATE), across workers. Reads take no
+        # transaction (each statement reads what is committed, as READ COMMITTED's would): no BEGIN, no ROLLBACK
+        db = Database(db_engine, db_engine.execution_options(isolation_level="AUTOCOMMIT"), nullcontext(), one_writer=False)
 
     hub = live.Hub(url)  # live messages: web/live.py
     heads = follow.Heads()  # the heads no message announced (web/follow.py)

@@ -14,6 +14,7 @@ from typing import Any
 from litestar import Request, Response
 from litestar.datastructures import Cookie
 from litestar.exceptions import NotAuthorizedException, PermissionDeniedException
+from sqlalchemy.orm import Session
 
 from tournament import service
 from tournament.service.tokens import ORGANISER_SESSION, PLAYER_SESSION
@@ -34,16 +35,19 @@ def secret_of(request: Request[Any, Any, Any]) -> str | None:
     return request.cookies.get(COOKIE) or None
 
 
-def identity(request: Request[Any, Any, Any]) -> service.Identity | None:
+def identity(request: Request[Any, Any, Any], session: Session | None = None) -> service.Identity | None:
     """Whose session the request carries; None without one. A wrong or ended one is refused under /api (401),
     and on a page is no session (the page offers to sign in). Sessions are not guesses: a session's 32 random
-    bytes cannot be guessed, and one that ended (a new code, a new organiser token) is no attack."""
+    bytes cannot be guessed, and one that ended (a new code, a new organiser token) is no attack. Read in
+    `session` when the route has one open (a live table's requests: one session each), else in its own."""
     secret = secret_of(request)
     if secret is None:
         return None
     try:
-        with reading(request) as session:
+        if session is not None:
             return service.identify(session, secret)
+        with reading(request) as own:
+            return service.identify(own, secret)
     except service.Denied as exc:
         if wants_json(request):
             raise NotAuthorizedException(exc.message) from None
@@ -57,8 +61,8 @@ def player(request: Request[Any, Any, Any]) -> service.Identity:
     return found
 
 
-def organiser(request: Request[Any, Any, Any]) -> service.Identity:
-    found = identity(request)
+def organiser(request: Request[Any, Any, Any], session: Session | None = None) -> service.Identity:
+    found = identity(request, session)
     if found is None:
         raise NotAuthorizedException("sign in with the organiser token first")
     if found.role != "organiser":

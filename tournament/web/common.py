@@ -29,11 +29,13 @@ STATUS = {
 @dataclass(frozen=True)
 class Database:
     """The app's engines. SQLite: reads go through an engine whose transactions take no lock, and writers
-    queue on `lock` in this process (one worker) instead of in SQLite's busy wait, which sleeps and retries."""
+    queue on `lock` in this process (one worker) instead of in SQLite's busy wait, which sleeps and retries;
+    with `one_writer`, work that needs no write is done before joining that queue."""
 
     engine: Engine
     reader: Engine
     lock: AbstractContextManager[Any]
+    one_writer: bool
 
     def dispose(self) -> None:
         self.engine.dispose()

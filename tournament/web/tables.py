@@ -14,6 +14,7 @@ far past a player's limit of changes a minute (T-85).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from collections.abc import AsyncIterator
 from typing import Any
@@ -29,9 +30,10 @@ from referee.ruleset import JUDGE, Seat
 from schemas.table import Appended, BotSeat, LastLine, RecordSent, Refusal, Seen, TableView
 from tournament import service
 from tournament.service import livetable, witness
+from tournament.storage.models import LiveGame
 from tournament.web import live
 from tournament.web.auth import identity, organiser
-from tournament.web.common import json_post, reading, status_of, writing
+from tournament.web.common import database, json_post, reading, status_of, writing
 
 KEEPALIVE_SECONDS = 15  # a comment line this often keeps proxies from closing a quiet stream
 STREAM_SECONDS = 600  # a stream ends after this long; the browser reconnects with Last-Event-ID at once
@@ -41,9 +43,9 @@ def channel(event_id: str, round_number: int, table: int) -> str:
     return f"table {event_id} {round_number} {table}"
 
 
-def seat_of(request: Request[Any, Any, Any], event_id: str) -> Seat:
+def seat_of(request: Request[Any, Any, Any], event_id: str, session: Session | None = None) -> Seat:
     """The seat the request may see: the player's own (their event), the judge's (the organiser), else a spectator's."""
-    who = identity(request)
+    who = identity(request, session)
     if who is None:
         return None
     if who.role == "organiser":
@@ -69,7 +71,11 @@ def table_view(
 ) -> TableView:
     """A live table as the asker may see it: the game being played (or `game`), its records after `since`."""
     check_numbers(table, since, game)
-    return read_view(request, event_id, table, seat_of(request, event_id), since, game)
+    with reading(request) as session:  # who asks and what they see: one session, as a phone asks this every record
+        seat = seat_of(request, event_id, session)
+        with contextlib.suppress(livetable.NotStarted):
+            return livetable.view(session, event_id, table, seat, since=since, game_number=game, elsewhere_spectator=True)
+    return read_view(request, event_id, table, seat, since, game)
 
 
 def check_numbers(table: int, since: int, game: int | None) -> None:
@@ -85,11 +91,11 @@ def refusal(exc: service.TournamentError) -> Response[Refusal]:
     return Response(body, status_code=body.status, media_type=MediaType.JSON)
 
 
-def _acting_seat(request: Request[Any, Any, Any], event_id: str) -> str:
+def _acting_seat(request: Request[Any, Any, Any], event_id: str, session: Session | None = None) -> str:
     """The seat a write comes from: the signed-in player's (of this event) or, for the organiser, the judge's."""
-    seat = seat_of(request, event_id)
+    seat = seat_of(request, event_id, session)
     if seat is None:
-        organiser(request)  # no session: 401; a player of another event: 403
+        organiser(request, session)  # no session: 401; a player of another event: 403
         raise service.NotFound(f"you play no table of {event_id!r}")
     return seat
 
@@ -101,20 +107,24 @@ def append_record(
     """Record for your seat (or, as the organiser, the judge's records), on the head you saw (`after`). Refused:
     422 with the rule, why and what you may record instead; 409 with the head when someone recorded first."""
     check_numbers(table, 0, None)
-    seat = _acting_seat(request, event_id)
     try:
-        try:  # judged beside the other readers; the write queue then holds only the head's move and the new lines
-            with reading(request) as session:
-                judged = livetable.judge_record(session, event_id, table, seat, data.record, data.after)
-            with writing(request) as session:
-                game, done = livetable.write(session, judged)
-                _announce(request, session, channel(event_id, game.round, table), done)
-        except livetable.NotStarted:  # nobody opened the table yet: open it, judge and write in one transaction
-            with writing(request) as session:
-                game, done = livetable.append(session, event_id, table, seat, data.record, data.after)
-                _announce(request, session, channel(event_id, game.round, table), done)
+        if database(request).one_writer:  # SQLite: judged beside the other readers, so that the one writer's queue
+            judged = None  # holds only the head's move and the new lines (T-129)
+            with reading(request) as session, contextlib.suppress(livetable.NotStarted):
+                judged = livetable.judge_record(session, event_id, table, _acting_seat(request, event_id, session), data.record, data.after)
+            if judged is not None:
+                with writing(request) as session:
+                    return _appended(request, session, event_id, table, *livetable.write(session, judged))
+        with writing(request) as session:  # PostgreSQL (writers wait only for their own table's row), or a table
+            seat = _acting_seat(request, event_id, session)  # nobody opened yet: opened, judged and written at once
+            return _appended(request, session, event_id, table, *livetable.append(session, event_id, table, seat, data.record, data.after))
     except (livetable.Refused, livetable.Stale) as exc:
         return refusal(exc)
+
+
+def _appended(request: Request[Any, Any, Any], session: Session, event_id: str, table: int, game: LiveGame, done: Appended) -> Response[Any]:
+    """The answer to an append written in `session`, its watchers told once it commits."""
+    _announce(request, session, channel(event_id, game.round, table), done)
     return Response(done, status_code=201, media_type=MediaType.JSON)
 
 
