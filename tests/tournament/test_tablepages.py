@@ -17,6 +17,7 @@ from referee.ruleset import JUDGE
 from tests.tournament.tablelib import live_event, look
 from tests.tournament.test_web_tables import live_event as api_event
 from tests.tournament.webkit import ORGANISER_TOKEN, client, database, sign_in
+from tournament.web.app import MAX_UPLOAD
 from tournament import service
 from tournament.output import recorder
 from tournament.service import livetable
@@ -113,3 +114,34 @@ def test_a_game_of_a_best_of_three_waits_for_its_confirmation_while_the_next_is_
         confirmed = c.post(f"{PAGE}/confirm", json={"game": 1, "seq": 1}, headers={"X-CSRFToken": token})
         assert confirmed.status_code == 201 and confirmed.json() == {"reported": False}
         assert "confirm game 1" not in c.get(f"{PAGE}/panel").text
+
+
+def test_a_refusal_is_json_when_the_script_asks_for_json_and_a_page_otherwise(db_url: str) -> None:
+    """T-130: a body the page's routes refuse before their handler runs (validation, the CSRF check, the size
+    limit, no such route) answers the API's `ErrorBody` when the request asks for JSON (`Accept`, as the
+    page's script does), naming the field in one line; a request that asks for a page gets the error page."""
+    codes = api_event(db_url)
+    with client(db_url) as c:
+        token = page_session(c, sign_in(c, codes["ann"]))
+        asks = {"X-CSRFToken": token, "Accept": "application/json"}
+        for path, body, field in (("records", {"after": "x", "record": {}}, "after"),
+                                  ("seen", {"game": 1}, "seq"), ("confirm", {"seq": 1, "game": 1, "x": 2}, "x")):
+            answer = c.post(f"{PAGE}/{path}", json=body, headers=asks)
+            assert answer.status_code == 400 and answer.headers["content-type"] == "application/json", path
+            error = answer.json()
+            assert error["status"] == 400 and re.search(rf"\b{field}\b", error["error"]) and "\n" not in error["error"], error
+        refused = {
+            403: c.post(f"{PAGE}/records", json={"after": 0, "record": {}}, headers={"Accept": "application/json"}),
+            404: c.post(f"{PAGE}/nothing", json={}, headers=asks),
+            413: c.post(f"{PAGE}/records", content=b" " * (MAX_UPLOAD + 1), headers=asks | {"Content-Type": "application/json"}),
+        }
+        for status, answer in refused.items():
+            assert answer.status_code == status and answer.json()["status"] == status and answer.json()["error"], status
+        assert "CSRF" in refused[403].json()["error"]
+        assert c.get(f"{PAGE}/panel").text.count('data-seq="0"') == 1, "nothing written"
+        # a browser's own request (it prefers HTML) and a client that accepts anything get the page
+        browser = {"Accept": "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"}
+        for answer in (c.get("/e/ev/tables/9", headers=browser), c.get("/e/ev/tables/9"),
+                       c.post(f"{PAGE}/seen", json={"game": 1}, headers={"X-CSRFToken": token} | browser)):
+            assert answer.status_code in (400, 404) and answer.headers["content-type"].startswith("text/html"), answer.text
+            assert "<!DOCTYPE html>" in answer.text or "<!doctype html>" in answer.text.lower()

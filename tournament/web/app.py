@@ -53,15 +53,15 @@ from tournament.web import (
     tablepages,
     tables,
 )
-from tournament.web.common import Database, status_of, wants_json
+from tournament.web.common import Database, answers_json, status_of
 from tournament.web.views import referee_error
 
 MAX_UPLOAD = 2 * 1024 * 1024  # bytes a request may carry: game logs are a few kilobytes
 POLL_SECONDS = 15  # how often a page whose live stream is down asks whether its event changed (T-126)
 
 def _refusal(request: Request[Any, Any, Any], status: int, message: str, code: int | None) -> Response[Any]:
-    """A refused request: a JSON `ErrorBody` under /api, else the error page."""
-    if wants_json(request):
+    """A refused request: a JSON `ErrorBody` to a client that asks for JSON (T-130), else the error page."""
+    if answers_json(request):
         return Response(ErrorBody(status, message, code), status_code=status, media_type=MediaType.JSON)
     return Template(
         template_name="web/error.html.j2", context={"status": status, "message": message, "event": None, "version": None}, status_code=status,
@@ -69,7 +69,7 @@ def _refusal(request: Request[Any, Any, Any], status: int, message: str, code: i
 
 
 def _service_error(request: Request[Any, Any, Any], exc: service.TournamentError) -> Response[Any]:
-    if wants_json(request) and isinstance(exc, service.LogRejected):
+    if answers_json(request) and isinstance(exc, service.LogRejected):
         body = ErrorBody(status_of(exc), exc.message, exc.code, referee_error(exc))
         return Response(body, status_code=status_of(exc), media_type=MediaType.JSON)
     return _refusal(request, status_of(exc), exc.message, exc.code)

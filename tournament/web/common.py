@@ -7,7 +7,7 @@ from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from litestar import Request, post
+from litestar import MediaType, Request, post
 from sqlalchemy import Engine
 from sqlalchemy.orm import Session
 
@@ -69,7 +69,14 @@ def json_post(path: str, **kwargs: Any) -> post:
 
 
 def wants_json(request: Request[Any, Any, Any]) -> bool:
+    """An API request: its session is the Bearer header (web/auth.py), its refusals JSON."""
     return request.url.path.startswith("/api/")
+
+
+def answers_json(request: Request[Any, Any, Any]) -> bool:
+    """Whether a refusal is the JSON `ErrorBody` (T-130): under /api, and for a client that prefers JSON to a
+    page (`Accept: application/json`, as a page's script asks); a browser opening a page asks for HTML."""
+    return wants_json(request) or request.accept.best_match([MediaType.HTML, MediaType.JSON], MediaType.HTML) == MediaType.JSON
 
 
 def status_of(exc: service.TournamentError) -> int:

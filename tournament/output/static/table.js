@@ -17,7 +17,8 @@
   function post(path, body) {
     return fetch(base + path, {
       method: "POST", credentials: "same-origin", cache: "no-store",
-      headers: {"Content-Type": "application/json", "X-CSRFToken": root.dataset.csrf},
+      /* Accept: a refusal comes back as JSON with its one line, not as the error page (T-130) */
+      headers: {"Content-Type": "application/json", "Accept": "application/json", "X-CSRFToken": root.dataset.csrf},
       body: JSON.stringify(body)
     }).then(function (r) {
       return r.json().then(function (data) { return {status: r.status, data: data}; },
