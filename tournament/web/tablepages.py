@@ -113,7 +113,8 @@ def _to_confirm(request: Request[Any, Any, Any], view: TableView, mine: str | No
 
 
 # The page's script records through the JSON API's own handlers, on the page's session (the cookie) and with the
-# page's CSRF token in a header (T-86). Every answer is JSON, a refusal too.
+# page's CSRF token in a header (T-86). Every answer is JSON, a refusal too (Litestar's own, such as a body
+# that fails validation, because the script asks for JSON: T-130).
 
 
 def _json(call: Any) -> Response[Any]:
