@@ -17,10 +17,10 @@ from referee.ruleset import JUDGE
 from tests.tournament.tablelib import live_event, look
 from tests.tournament.test_web_tables import live_event as api_event
 from tests.tournament.webkit import ORGANISER_TOKEN, client, database, sign_in
-from tournament.web.app import MAX_UPLOAD
 from tournament import service
 from tournament.output import recorder
 from tournament.service import livetable
+from tournament.web.app import MAX_UPLOAD
 
 PAGE = "/e/ev/tables/1"
 
