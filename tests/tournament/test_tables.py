@@ -272,6 +272,31 @@ engine.dispose()
 """
 
 
+def test_two_openings_made_at_once_start_one_game(db_url: str) -> None:
+    """T-129: an opening is made in a reading session and stored in a writing one; of two made at once (each its
+    own seed and deal) one is stored, and the other request reads the stored game instead of writing its own."""
+    engine = live_event(db_url, mode="digital", ruleset="crossover")
+    openings = []
+    for _ in range(2):  # both made before either is stored
+        with Session(engine) as session:
+            opening = livetable.table_opening(session, "ev", 1)
+        assert opening is not None
+        openings.append((opening, opening.game.seed, opening.game.head, len(opening.lines)))
+    assert openings[0][1] != openings[1][1]  # each its own seed
+    stored = []
+    for opening, *_ in openings:
+        with Session(engine) as session, session.begin():
+            stored.append(livetable.store_opening(session, opening).head)
+    assert stored == [openings[0][2], openings[0][2]]  # the second request got the first's game
+    with Session(engine) as session:
+        assert livetable.table_opening(session, "ev", 1) is None  # started: nothing more to open
+    data = log_of(engine)
+    assert len(data.splitlines()) == openings[0][3] > 1  # the header and the first deal, once
+    assert judge(io.BytesIO(data)).verdict.verdict == "ongoing"
+    assert look(engine, JUDGE).seq == openings[0][3] - 1
+    engine.dispose()
+
+
 def test_sixteen_clients_appending_at_once_never_fork_the_log(db_url: str) -> None:
     engine = live_event(db_url, mode="paper", ruleset="crossover")
     for _ in range(2):

@@ -95,6 +95,13 @@ def open_table(session: Session, event_id: str, table: int, round_number: int | 
     return current_game(session, seating(session, event_id, table, round_number))
 
 
+def table_opening(session: Session, event_id: str, table: int) -> Opening | None:
+    """The first game of a table nobody has opened, made ready in a reading session (None once it has started):
+    `store_opening` then writes it in a short writing one."""
+    seat = seating(session, event_id, table)
+    return None if games(session, seat) else prepare_opening(session, seat, 1)
+
+
 @dataclass
 class Live:
     """A game at its head: the referee's replay (state, dealt draws), and where the head is."""
@@ -203,25 +210,52 @@ def current_game(session: Session, seat: Seating) -> LiveGame:
 def start_game(session: Session, seat: Seating, number: int, bots: str = "") -> LiveGame:
     """Start game `number`: its header line, then whatever the server makes before anyone acts (a digital game's
     opening deal). Two requests starting it at once: one insert wins, the other reads the winner's game."""
+    return store_opening(session, prepare_opening(session, seat, number, bots))
+
+
+@dataclass
+class Opening:
+    """A game made ready to start and not written yet: its row, its lines (the header first, then the server's
+    records before anyone acts) and the game as judged at their end."""
+
+    game: LiveGame
+    lines: list[bytes]
+    live: Live
+
+
+def prepare_opening(session: Session, seat: Seating, number: int, bots: str = "") -> Opening:
+    """Game `number`'s opening, made from a reading session: its header (the setup, the deal's commitment) and
+    the server's first records, each judged; `store_opening` writes it."""
     now = datetime.now(UTC)
     seed = dealing.new_seed() if seat.event.tables == "digital" else None
-    header = _header(session, seat, number, seed, now)
-    line = ENCODER.encode(header)
-    key = {"event_id": seat.event.id, "round": seat.round, "table": seat.table, "game": number}
+    line = ENCODER.encode(_header(session, seat, number, seed, now))
+    game = LiveGame(event_id=seat.event.id, round=seat.round, table=seat.table, game=number, mode=seat.event.tables, seed=seed,
+                    seq=0, head=line_hash(line), over=False, reported=False, bots=bots, created_at=now)
+    replay = judge([line], f"table {seat.table} game {number}")
+    assert replay.header is not None and replay.ruleset is not None, "the server's header is a valid start"
+    live = Live(replay, replay.header, replay.ruleset, 0, game.head, _game_key(game))
+    lines = [line, *_server_records(game, live, [])]
+    game.seq, game.head, game.over = len(lines) - 1, line_hash(lines[-1]), _over(live)
+    live.seq, live.head = game.seq, game.head
+    return Opening(game, lines, live)
+
+
+def store_opening(session: Session, opening: Opening) -> LiveGame:
+    """Write a prepared opening; if the game was started meanwhile (by another request), that game instead."""
+    game = opening.game
+    key = _game_key(game)
     try:
         with session.begin_nested():
-            session.add(LiveGame(**key, mode=seat.event.tables, seed=seed, seq=0, head=line_hash(line), over=False,
-                                 reported=False, bots=bots, created_at=now))
+            session.add(game)
             session.flush()
-            session.add(LiveLine(**key, seq=0, line=line, at=now))
+            session.add_all(LiveLine(event_id=key[0], round=key[1], table=key[2], game=key[3], seq=seq, line=line, at=game.created_at)
+                            for seq, line in enumerate(opening.lines))
             session.flush()
     except IntegrityError:  # started at the same moment by another request
-        game = session.get(LiveGame, tuple(key.values()), populate_existing=True)
-        assert game is not None
-        return game
-    game = session.get(LiveGame, tuple(key.values()))
-    assert game is not None
-    serve(session, game)
+        found = session.get(LiveGame, key, populate_existing=True)
+        assert found is not None
+        return found
+    _keep(session, opening.live)
     return game
 
 
@@ -462,8 +496,7 @@ def _server_records(game: LiveGame, live: Live, lines: list[bytes]) -> list[byte
 
 def _write(session: Session, game: LiveGame, live: Live, after: int, lines: list[bytes]) -> None:
     """Move the head from `after` past `lines` and store them, or raise Stale if another append moved it first."""
-    seq, head = after + len(lines), line_hash(lines[-1])
-    over = live.ruleset.result(live.replay.state) is not None and (live.replay.ledger is None or live.replay.ledger.revealed)
+    seq, head, over = after + len(lines), line_hash(lines[-1]), _over(live)
     key = {"event_id": game.event_id, "round": game.round, "table": game.table, "game": game.game}
     moved = session.execute(  # the bots too: the server's records were made for the seats the bots had then
         update(LiveGame).filter_by(**key, seq=after, bots=game.bots).values(seq=seq, head=head, over=over)
@@ -478,6 +511,11 @@ def _write(session: Session, game: LiveGame, live: Live, after: int, lines: list
     for name, value in (("seq", seq), ("head", head), ("over", over)):  # as the UPDATE left the row: no second UPDATE
         set_committed_value(game, name, value)
     live.seq, live.head = seq, head
+
+
+def _over(live: Live) -> bool:
+    """The game has ended by its rules (and a digital game's seed is revealed)."""
+    return live.ruleset.result(live.replay.state) is not None and (live.replay.ledger is None or live.replay.ledger.revealed)
 
 
 def _next_game(session: Session, seat: Seating, game: LiveGame) -> int | None:

@@ -58,9 +58,12 @@ def read_view(request: Request[Any, Any, Any], event_id: str, table: int, seat: 
     try:
         with reading(request) as session:  # a player sees their own seat only at their own table; elsewhere a spectator's
             return livetable.view(session, event_id, table, seat, since=since, game_number=game, elsewhere_spectator=True)
-    except livetable.NotStarted:
-        with writing(request) as session:
-            livetable.open_table(session, event_id, table)
+    except livetable.NotStarted:  # its opening (the header, a digital game's first deal) is made beside the readers
+        with reading(request) as session:
+            opening = livetable.table_opening(session, event_id, table)
+        if opening is not None:
+            with writing(request) as session:
+                livetable.store_opening(session, opening)
         with reading(request) as session:
             return livetable.view(session, event_id, table, seat, since=since, game_number=game, elsewhere_spectator=True)
 
