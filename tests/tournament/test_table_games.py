@@ -31,11 +31,11 @@ from tournament.storage.db import open_database
 
 from .webkit import ORGANISER_TOKEN, client, database, sign_in
 
-# The largest tables of the longer games take minutes on a shared machine: they run with -m slow.
+# Each game at its largest table, in every CI run (the longer ones about 40-50 s each); two-player tables of the
+# games that also seat more run with -m slow.
 GAMES = [
-    ("cardwars", 2), ("crossover", 6), pytest.param("maginot", 6, marks=pytest.mark.slow),
-    pytest.param("basictcg-mtg", 4, marks=pytest.mark.slow), pytest.param("stccg-multiplayer", 6, marks=pytest.mark.slow),
-    ("basictcg-mtg", 2), ("stccg-multiplayer", 2),
+    ("cardwars", 2), ("crossover", 6), ("maginot", 6), ("basictcg-mtg", 4), ("stccg-multiplayer", 6),
+    pytest.param("basictcg-mtg", 2, marks=pytest.mark.slow), pytest.param("stccg-multiplayer", 2, marks=pytest.mark.slow),
 ]
 NAMES = ("ann", "bob", "cat", "dan", "eve", "fay")
 MOST_RECORDS = 3000
@@ -54,12 +54,14 @@ def live_event(db_url: str, ruleset: str, players: int, mode: str = "digital") -
 def play(http: Any, heads: dict[str, dict[str, str]], rng: random.Random, path: str = "/api/events/ev/tables/1") -> dict[str, Any]:
     """Each player to act records one of the records their view offers, until the game ends; then everyone
     confirms its last line. The last spectator's view."""
+    seq = 0  # the views are asked for the records after the head last seen only, as a phone asks
     for _ in range(MOST_RECORDS):
-        public = http.get(path).json()
+        public = http.get(path, params={"since": seq}).json()
         if public["over"]:
             break
+        seq = public["seq"]
         waiting = [p for p in public["to_act"] if p in heads] or list(heads)  # chance to act: its draw is someone's
-        views = [v for v in (http.get(path, headers=heads[p]).json() for p in waiting) if v["legal"]]
+        views = [v for v in (http.get(path, params={"since": seq}, headers=heads[p]).json() for p in waiting) if v["legal"]]
         assert views, public["to_act"]
         view = rng.choice(views)
         answer = http.post(f"{path}/records", json={"after": view["seq"], "record": rng.choice(view["legal"])}, headers=heads[view["seat"]])
@@ -142,8 +144,9 @@ def test_a_digital_log_whose_draws_do_not_follow_its_seed_is_refused_under_dl_2(
     doctored = b"".join(line + b"\n" for line in encode_lines(doctored_header, [*records, dealing.reveal(other)]))
     verdict = judge(io.BytesIO(doctored)).verdict
     assert verdict.verdict == "illegal" and verdict.error is not None and verdict.error.rule == "DL-2"
-    first_draw = next(n for n, r in enumerate(records, start=1) if r.by == "chance")
-    assert verdict.error.seq == first_draw  # named at the draw itself, with what the seed deals there
+    # named at a draw itself (the first whose card the other seed does not deal: by chance, an early one may
+    # be the same card), with what the seed deals there
+    assert records[verdict.error.seq - 1].by == "chance" and "the revealed seed deals there" in verdict.error.message
     path = tmp_path / "doctored.jsonl"
     path.write_bytes(doctored)
     refused = cli(db_url, "correct", "ev", "--table", "1", "--log", str(path), "--reason", "the log sent again", code=6)
@@ -230,10 +233,6 @@ def _quiet_post(base: str, path: str, heads: dict[str, dict[str, str]]) -> None:
         return
 
 
-def test_a_server_killed_mid_game_loses_no_acknowledged_record(tmp_path: Path) -> None:
-    killed_during_play(tmp_path, kills=3)
-
-
-@pytest.mark.slow
 def test_thirty_kills_lose_no_acknowledged_record(tmp_path: Path) -> None:
+    """The issue's count (at least 30 kills, then `verify`), in every CI run: about a minute."""
     killed_during_play(tmp_path, kills=30)
