@@ -130,6 +130,7 @@ def test_a_refusal_is_json_when_the_script_asks_for_json_and_a_page_otherwise(db
             assert answer.status_code == 400 and answer.headers["content-type"] == "application/json", path
             error = answer.json()
             assert error["status"] == 400 and re.search(rf"\b{field}\b", error["error"]) and "\n" not in error["error"], error
+            assert error["error"].startswith("the request could not be read: ") and "POST" not in error["error"], error
         refused = {
             403: c.post(f"{PAGE}/records", json={"after": 0, "record": {}}, headers={"Accept": "application/json"}),
             404: c.post(f"{PAGE}/nothing", json={}, headers=asks),

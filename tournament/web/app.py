@@ -81,10 +81,12 @@ def _too_large(request: Request[Any, Any, Any], _exc: RequestEntityTooLarge) -> 
 
 
 def _http_error(request: Request[Any, Any, Any], exc: HTTPException) -> Response[Any]:
-    """Litestar's refusal; a body that fails validation also names its field and why (msgspec's words)."""
+    """Litestar's refusal; a request that fails validation is named by its field and why (msgspec's words), in
+    words a player may read on a page (Litestar's own line names the method and the path)."""
     problems = exc.extra if isinstance(exc, ValidationException) and isinstance(exc.extra, list) else []
     where = [f"{p.get('key')}: {p['message']}" for p in problems if isinstance(p, dict) and "message" in p]
-    return _refusal(request, exc.status_code, "; ".join([str(exc.detail), *where]), None)
+    message = f"the request could not be read: {'; '.join(where)}" if where else str(exc.detail)
+    return _refusal(request, exc.status_code, message, None)
 
 
 def _unexpected(request: Request[Any, Any, Any], exc: Exception) -> Response[Any]:
