@@ -286,7 +286,7 @@ def test_two_openings_made_at_once_start_one_game(db_url: str) -> None:
     stored = []
     for opening, *_ in openings:
         with Session(engine) as session, session.begin():
-            stored.append(livetable.store_opening(session, opening).head)
+            stored.append(livetable.store_table_opening(session, opening).head)
     assert stored == [openings[0][2], openings[0][2]]  # the second request got the first's game
     with Session(engine) as session:
         assert livetable.table_opening(session, "ev", 1) is None  # started: nothing more to open
@@ -294,6 +294,23 @@ def test_two_openings_made_at_once_start_one_game(db_url: str) -> None:
     assert len(data.splitlines()) == openings[0][3] > 1  # the header and the first deal, once
     assert judge(io.BytesIO(data)).verdict.verdict == "ongoing"
     assert look(engine, JUDGE).seq == openings[0][3] - 1
+    engine.dispose()
+
+
+def test_an_opening_made_before_the_next_round_was_paired_is_not_stored(db_url: str) -> None:
+    """An opening prepared for round 1 is refused once round 2 is paired: it would start a game at a past table."""
+    engine = live_event(db_url, mode="paper", ruleset="cardwars", players=4)
+    with Session(engine) as session:
+        opening = livetable.table_opening(session, "ev", 1)
+    assert opening is not None
+    with Session(engine) as session, session.begin():
+        for match in service.matches(session, "ev", 1):
+            service.report(session, "ev", match.number, result=service.Tally({match.player_a: 1, match.player_b: 0}, 0))
+        service.pair(session, "ev")
+    with Session(engine) as session, session.begin(), pytest.raises(service.Conflict, match="new round was paired"):
+        livetable.store_table_opening(session, opening)
+    with Session(engine) as session:
+        assert session.scalar(select(LiveGame.game).filter_by(event_id="ev", round=1)) is None
     engine.dispose()
 
 

@@ -126,6 +126,23 @@ def test_a_refused_record_answers_with_its_rule_and_the_alternatives_and_writes_
         assert bad.status_code == 400
 
 
+def test_every_table_route_range_checks_its_numbers(db_url: str) -> None:
+    """A table, game or seq out of range is a one-line 400 on every table route, before anything is read."""
+    codes = live_event(db_url)
+    with client(db_url) as c:
+        ann = sign_in(c, codes["ann"])
+        judge = bearer(c.post("/api/admin/login", json={"code": ORGANISER_TOKEN}).json()["session"])
+        huge = 2**70
+        for path, body, who in (
+            (f"{TABLE}/seen", {"game": huge, "seq": 0}, ann), (f"{TABLE}/confirm", {"game": 0, "seq": 0}, ann),
+            (f"/api/events/ev/tables/{huge}/seen", {"game": 1, "seq": 0}, ann),
+            (f"/api/events/ev/tables/{huge}/confirm", {"game": 1, "seq": 0}, ann),
+            (f"/api/admin/events/ev/tables/{huge}/bot", {"player": "bob"}, judge),
+        ):
+            answer = c.post(path, json=body, headers=who)
+            assert answer.status_code == 400 and "table is 1 to 1,000,000" in answer.json()["error"], (path, answer.text)
+
+
 def test_a_digital_game_sends_each_player_their_own_draws_only(db_url: str) -> None:
     codes = live_event(db_url, mode="digital", ruleset="crossover")
     with client(db_url) as c:

@@ -102,6 +102,14 @@ def table_opening(session: Session, event_id: str, table: int) -> Opening | None
     return None if games(session, seat) else prepare_opening(session, seat, 1)
 
 
+def store_table_opening(session: Session, opening: Opening) -> LiveGame:
+    """`store_opening` for `table_opening`'s opening; Conflict if the next round was paired in between (the
+    table it opens is no longer the round's)."""
+    if session.scalar(select(Event.rounds).where(Event.id == opening.game.event_id)) != opening.game.round:
+        raise Conflict(f"round {opening.game.round} is over: a new round was paired; open your table again")
+    return store_opening(session, opening)
+
+
 @dataclass
 class Live:
     """A game at its head: the referee's replay (state, dealt draws), and where the head is."""

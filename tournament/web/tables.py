@@ -63,7 +63,7 @@ def read_view(request: Request[Any, Any, Any], event_id: str, table: int, seat: 
             opening = livetable.table_opening(session, event_id, table)
         if opening is not None:
             with writing(request) as session:
-                livetable.store_opening(session, opening)
+                livetable.store_table_opening(session, opening)
         with reading(request) as session:
             return livetable.view(session, event_id, table, seat, since=since, game_number=game, elsewhere_spectator=True)
 
@@ -150,6 +150,7 @@ class Confirmed(msgspec.Struct):
 @json_post("/api/events/{event_id:str}/tables/{table:int}/seen", sync_to_thread=True, tags=["tables"])
 def seen(request: Request[Any, Any, Any], event_id: FromPath[str], table: FromPath[int], data: JSONBody[Seen]) -> SeenAnswer:
     """Your device holds game `game` up to record `seq` (the witness)."""
+    check_numbers(table, data.seq, data.game)
     seat = _acting_seat(request, event_id)
     with writing(request) as session:
         return SeenAnswer(witness.acknowledge(session, event_id, table, seat, data.game, data.seq))
@@ -159,6 +160,7 @@ def seen(request: Request[Any, Any, Any], event_id: FromPath[str], table: FromPa
 def confirm(request: Request[Any, Any, Any], event_id: FromPath[str], table: FromPath[int], data: JSONBody[LastLine]) -> Confirmed:
     """You confirm that game `game` ended at record `seq`; once every player confirmed every game of a decided
     match, its result is reported (`reported`)."""
+    check_numbers(table, data.seq, data.game)
     seat = _acting_seat(request, event_id)
     with writing(request) as session:
         reported = witness.confirm(session, event_id, table, seat, data.game, data.seq)
@@ -170,6 +172,7 @@ def confirm(request: Request[Any, Any, Any], event_id: FromPath[str], table: Fro
 @json_post("/api/admin/events/{event_id:str}/tables/{table:int}/bot", sync_to_thread=True, tags=["tables"])
 def seat_bot(request: Request[Any, Any, Any], event_id: FromPath[str], table: FromPath[int], data: JSONBody[BotSeat]) -> list[str]:
     """The organiser seats the server's bot for a player at a digital table (T-84): the seats the bot plays."""
+    check_numbers(table, 0, None)
     organiser(request)
     with writing(request) as session:
         bots = witness.seat_bot(session, event_id, table, data.player, rated=data.rated)
