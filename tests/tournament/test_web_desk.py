@@ -63,8 +63,13 @@ def test_a_judge_call_reaches_the_organiser_who_answers_it(page: Any, second: An
         assert "41 cards" in second.locator("main ul").last.inner_text()
         looks_right(second, tmp_path / "calls.png")
 
-        page.reload()
-        assert page.locator("#my-call").count() == 0 and page.locator("#call").count() == 1
+        # The player's page, open all along, learns by itself that the call is answered (T-125), and stays so.
+        page.locator("#my-call").wait_for(state="detached", timeout=15_000)
+
+        def answered_on_my_page() -> None:
+            assert page.locator("#my-call").count() == 0 and page.locator("#call").count() == 1
+
+        refreshed_twice(page, answered_on_my_page)
 
 
 def test_a_player_drops_after_a_confirmation(page: Any, db: str, tmp_path: Path) -> None:

@@ -26,6 +26,7 @@ from tests.tournament.webkit import (
     codes,
     database,
     make_event,
+    reload,
     served_by_workers,
     serving,
     tables,
@@ -141,8 +142,8 @@ def _follow_changes(db: str, base: str, page: Any, second: Any, change: Iterator
     second.wait_for_url(f"{base}/me")
     _watch_page(second, f"{base}/me", polls)
     for _ in range(2):  # pages left open through two refreshes still follow the event
-        page.reload()
-        second.reload()
+        reload(page)
+        reload(second)
     for table, shown in change:
         seq = head(db)
         _shows(page, seq, shown)

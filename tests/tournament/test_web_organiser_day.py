@@ -16,7 +16,7 @@ import pytest
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from tests.tournament.webkit import ORGANISER_TOKEN, database, serving
+from tests.tournament.webkit import ORGANISER_TOKEN, database, reload, serving
 from tournament import service
 from tournament.service import verification
 from tournament.storage.models import LogEntry
@@ -38,7 +38,7 @@ def _refresh_twice(page: Any, db: str) -> None:
     """A refresh of the page a form led to repeats nothing, and keeps saying what the form did."""
     before, said = _types(db), _said(page)
     for _ in range(2):
-        page.reload()
+        reload(page)
         assert _said(page) == said
     assert _types(db) == before
 
@@ -140,7 +140,7 @@ def _day(page: Any, db: str, tmp_path: Path, shots: Path) -> None:
         with page.expect_download() as slips:
             page.click("a[href$='/files/slips.html']")
         assert "Saturday Cup" in Path(slips.value.path()).read_text()
-        page.reload()  # the download's link took the focus; a page drawn afresh gives it to the first open table
+        reload(page)  # the download's link took the focus; a page drawn afresh gives it to the first open table
 
         for number in (1, 2, 3):
             assert _type_round(page) == 8

@@ -11,7 +11,7 @@ import pytest
 from sqlalchemy.orm import Session
 
 from schemas.tournament import PersonMatch
-from tests.tournament.webkit import HOSTILE_PERSON, client, database, serving
+from tests.tournament.webkit import HOSTILE_PERSON, client, database, reload, serving
 from tournament import service
 from tournament.output import people as people_text
 
@@ -80,7 +80,7 @@ def test_the_leaderboard_and_a_person_page_in_chromium(page: Any, tmp_path: Path
             assert words in ("won 2-0", "lost 0-2", "drew 1-1-1")
         assert "FED-1" not in page.content()
         for _ in range(2):  # the page stays right through two refreshes
-            page.reload()
+            reload(page)
             assert page.locator("h1").inner_text() == "Ann Lee"
         for path in ("/people", "/ratings", "/people/bob"):
             page.goto(base + path)

@@ -15,7 +15,7 @@ import pytest
 
 from tests.tournament.test_web_receipts import head
 from tests.tournament.tlib import game_log
-from tests.tournament.webkit import ORGANISER_TOKEN, codes, make_event, serving, tables
+from tests.tournament.webkit import ORGANISER_TOKEN, codes, make_event, reload, serving, tables
 
 pytestmark = pytest.mark.browser
 POLL = 0.25  # seconds between the pages' polls
@@ -37,24 +37,11 @@ class Watch:
 
         page.on("load", loaded)
         for _ in range(2):
-            _reload(page)
+            reload(page)
         page.wait_for_timeout(2.5 * POLL * 1000)  # two polls with the page open
         page.remove_listener("load", loaded)
         assert len(loads) >= 2, "the page was refreshed twice"
         assert head(self.db) == self.expected, f"{what}: a refresh changed the event again"
-
-
-def _reload(page: Any) -> None:
-    """Refresh the page. Its own poll may reload it at that very moment, which aborts this one
-    (net::ERR_ABORTED, seen under load): the poll's load is then the refresh, and is waited for."""
-    from playwright.sync_api import Error
-
-    try:
-        page.reload()
-    except Error as exc:
-        if "ERR_ABORTED" not in str(exc):
-            raise
-        page.wait_for_load_state()
 
 
 def submit(page: Any, form: str, button: str | None = None, **fields: str) -> None:
@@ -108,7 +95,7 @@ def test_no_refresh_after_any_form_repeats_its_change(page: Any, second: Any, tm
         submit(second, "form[action='/me/dispute']", text="I won the second game")
         watch.after(second, 1, "that's not right: a judge call")
 
-        _reload(boss)
+        reload(boss)
         submit(boss, "#table-2 form:has-text('Enter this result')", **{f"games.{c}": "0", f"games.{d}": "1", "reason": "slip"})
         watch.after(boss, 2, "a judge's result (the ruling and the result)")
         boss.locator("details summary").click()

@@ -22,6 +22,7 @@ from tests.tournament.webkit import (
     make_event,
     organiser_signs_in,
     refreshed_twice,
+    reload,
     serving,
 )
 from tournament import service
@@ -73,7 +74,7 @@ def test_a_cap_and_a_waitlist_in_chromium(page: Any, second: Any, db: str, tmp_p
         assert page.locator("[role=status]").inner_text() == "You left the event before round 1."
         refreshed_twice(page, lambda: "You dropped before round 1" in page.locator("#standing").inner_text() or pytest.fail("dropped"))
 
-        second.reload()
+        reload(second)
         assert second.locator("#standing").inner_text() == "You have a place: it came to you from the waitlist."
         refreshed_twice(second, lambda: second.locator("#checked-in, form[action='/me/checkin']").count() == 1 or pytest.fail("check-in"))
         looks_right(second, tmp_path / "promoted.png")

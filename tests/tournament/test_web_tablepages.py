@@ -24,7 +24,7 @@ from sqlalchemy.orm import Session
 from tests.tournament.test_web_design import SHEETS, WATCH, serious
 from tests.tournament.test_web_desk import join, looks_right, organiser_signs_in
 from tests.tournament.tlib import cli
-from tests.tournament.webkit import codes, database, make_event, serving, tables
+from tests.tournament.webkit import codes, database, make_event, reload, serving, tables
 from tournament import service
 from tournament.service import livetable
 
@@ -219,7 +219,7 @@ def test_a_paper_cardwars_game_on_two_phones(browser: Any, phones: dict[str, Pho
         ann.page.click("button:has-text('Record it')")
         assert ann.page.locator("#refusal .why").inner_text().startswith("record: write one JSON object")
         for _ in range(2):  # a page left open through two refreshes shows the same table
-            ann.page.reload()
+            reload(ann.page)
             panel_at(ann.page, head(db)[0])
         looks_right(ann.page, tmp_path / "recorder-start.png")
         records = play(db, ann, bob, judge, seed=3)
@@ -299,7 +299,7 @@ def test_a_refused_body_shows_the_servers_words(browser: Any, phones: dict[str, 
             assert head(db) == (0, False) and logged_seqs(db) == []
             page.unroute("**/tables/1/records")
             for _ in range(2):  # a page left open through two refreshes shows the same table, the refusal gone
-                page.reload()
+                reload(page)
                 panel_at(page, 0)
             assert page.locator("#refusal").is_hidden()
         assert page.evaluate("window.__problems") == []
@@ -325,7 +325,7 @@ def test_a_stale_page_is_refused_with_the_head_and_redrawn(browser: Any, phones:
         page.route("**/tables/1/live", lambda route: route.abort())  # the page hears of no record: it goes stale
         at_the_table(ann, base, codes(db)["ann"])
         for _ in range(2):  # a page left open through two refreshes
-            page.reload()
+            reload(page)
             panel_at(page, 0)
         assert page.evaluate(RECORD_BEHIND) == 201 and head(db) == (1, False)
         assert page.locator("#panel").get_attribute("data-seq") == "0", "the page has not heard of it"

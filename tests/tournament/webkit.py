@@ -144,10 +144,25 @@ def looks_right(page: Any, shot: Path) -> None:
     assert image.width == 390 and max(ImageStat.Stat(image).stddev) > 20, f"{shot.name} is blank"
 
 
+def reload(page: Any) -> None:
+    """Refresh the page as its reader would. A live page reloads itself when the event moves (T-125); should that
+    reload start while ours is under way, the browser cuts ours short (ERR_ABORTED), and the reader sees the page
+    drawn afresh all the same: wait for it to load, then refresh once more."""
+    from playwright.sync_api import Error
+
+    try:
+        page.reload()
+    except Error as cut_short:
+        if "ERR_ABORTED" not in str(cut_short):
+            raise
+        page.wait_for_load_state("load")
+        page.reload()
+
+
 def refreshed_twice(page: Any, check: Callable[[], Any]) -> None:
     """The page left open through two refreshes stays right (`check` after each)."""
     for _ in range(2):
-        page.reload()
+        reload(page)
         check()
 
 
