@@ -271,6 +271,47 @@ def test_the_table_pages_at_both_widths_and_the_judges_record(
             assert phone.page.evaluate("window.__problems") == []
 
 
+def press(page: Any, button: Any) -> None:
+    """A finger down on `button`, not yet lifted (`page.mouse.up()` lifts it)."""
+    box = button.bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+
+
+def test_a_tap_is_not_lost_when_the_table_changes_under_the_finger(browser: Any, phones: dict[str, Phone], db: str) -> None:
+    """A panel redrawn between a button's press and its release would never hear the tap (a lost confirmation
+    left a match unreported under load). The redraw waits for the release, and a redraw that changes nothing on
+    this seat's page is not made (T-131)."""
+    make_event(db, ["ann", "bob"], display=NAMES, tables="paper")
+    with serving(db) as base:
+        ann, bob, judge = start(browser, phones, db, base)
+        judge.page.click("#panel button:has-text('game_loss')")
+        with judge.page.expect_response("**/tables/1/panel"):  # the judge's page fetched the table after ann's record
+            press(judge.page, judge.page.locator(f"#panel button:has-text('player {NAMES['bob']}')"))
+            tap_a_record(ann.page, random.Random(1))
+        judge.page.wait_for_timeout(300)
+        assert judge.page.locator("#panel").get_attribute("data-seq") == "0", "held while the finger is down"
+        judge.page.mouse.up()  # the tap goes to what the judge saw: refused, the head named, the table redrawn
+        judge.page.wait_for_selector("#refusal:not([hidden])")
+        assert "its head is record 1, not 0" in judge.page.locator("#refusal .why").inner_text()
+        panel_at(judge.page, 1)
+        assert head(db) == (1, False) and logged_seqs(db) == [1]
+
+        judge.page.click("#panel button:has-text('game_loss')")
+        judge.page.click(f"#panel button:has-text('player {NAMES['bob']}')")
+        for phone in (ann, bob):
+            phone.page.wait_for_selector("#panel[data-over='yes']", timeout=15_000)
+        ann.page.evaluate("document.getElementById('panel').kept = true")
+        with ann.page.expect_response("**/tables/1/panel"):  # bob's confirmation reached ann's page
+            bob.page.locator("#panel button.confirm").click()
+        ann.page.wait_for_timeout(300)
+        assert ann.page.evaluate("document.getElementById('panel').kept === true"), "the same panel: not redrawn"
+        ann.page.locator("#panel button.confirm").click()
+        for phone in (ann, bob):
+            phone.page.wait_for_selector("#reported", timeout=15_000)
+        assert all(phone.page.evaluate("window.__problems") == [] for phone in (ann, bob, judge))
+
+
 def logged_seqs(db: str) -> list[int]:
     """The `seq` of every record of the table's log as `tournament table ev 1 --log` writes it."""
     lines = [json.loads(line) for line in cli(db, "table", "ev", "1", "--log").output.splitlines()]

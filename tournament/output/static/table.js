@@ -12,7 +12,8 @@
   var names = JSON.parse(root.dataset.names || "{}");  /* player id -> name, for the alternatives a refusal lists */
 
   function panel() { return document.getElementById("panel"); }
-  function head() { var p = panel(); return {game: Number(p.dataset.game), seq: Number(p.dataset.seq)}; }
+  function at(p) { return {game: Number(p.dataset.game), seq: Number(p.dataset.seq)}; }
+  function head() { return at(panel()); }
 
   function post(path, body) {
     return fetch(base + path, {
@@ -38,15 +39,39 @@
       if (html === null) { return; }
       var holder = document.createElement("div");
       holder.innerHTML = html;
-      var fresh = holder.querySelector("#panel");
-      var now = head();
-      var game = Number(fresh.dataset.game), seq = Number(fresh.dataset.seq);
-      if (game < now.game || (game === now.game && seq < now.seq)) { return; }
-      panel().replaceWith(fresh);
-      seen();
+      show(holder.querySelector("#panel"));
     }, function () { loading = null; });
     return loading;
   }
+
+  /* Put a fresh panel in place of the one shown. Not while a finger (or the mouse) is down on the panel: a button
+     replaced between its press and its release never hears the tap, so the fresh panel waits for the release, and
+     the tap goes to what the player saw (a record made on an old head is refused with the reason, T-85). A panel
+     drawn as the one shown was stays: the other player's confirmation changes nothing on this seat's page. */
+  var drawn = panel().outerHTML, pressed = null, waiting = null;
+  function show(fresh) {
+    var now = at(waiting || panel()), then = at(fresh);
+    if (then.game < now.game || (then.game === now.game && then.seq < now.seq)) { return; }
+    if (pressed) { waiting = fresh; return; }
+    if (fresh.outerHTML === drawn) { return; }
+    drawn = fresh.outerHTML;
+    panel().replaceWith(fresh);
+    seen();
+  }
+  function release() {
+    if (!pressed) { return; }
+    clearTimeout(pressed);
+    pressed = null;
+    /* after the click this release makes has been handled */
+    setTimeout(function () { var fresh = waiting; waiting = null; if (fresh) { show(fresh); } }, 0);
+  }
+  document.addEventListener("pointerdown", function (event) {
+    if (!event.target.closest("#panel")) { return; }
+    clearTimeout(pressed);
+    pressed = setTimeout(release, 2000);  /* a press that never ends (the pointer left the window) holds nothing long */
+  });
+  document.addEventListener("pointerup", release);
+  document.addEventListener("pointercancel", release);
 
   function seen() {
     if (root.dataset.seat !== "player") { return; }
@@ -96,7 +121,7 @@
       post("/confirm", {game: Number(button.dataset.game), seq: Number(button.dataset.seq)}).then(function (answer) {
         if (answer.status >= 300) { refuse(answer.data); }
         return load();
-      });
+      }).finally(function () { button.disabled = false; });  /* confirmed, the fresh panel has no such button */
     }
   });
 
