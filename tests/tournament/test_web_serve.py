@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
+from contextlib import ExitStack
 from pathlib import Path
 
 import httpx
@@ -14,6 +17,38 @@ from tests.tournament.conftest import _free_port
 from tests.tournament.tlib import cli
 
 SERVE = [sys.executable, "-c", "from tournament.cli.app import main; main()", "serve"]
+
+
+def answer(ask: Callable[[], httpx.Response]) -> httpx.Response:
+    """`ask`'s answer once the server just started answers (a minute at most)."""
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            return ask()
+        except httpx.TransportError:
+            assert time.monotonic() < deadline, "the server did not answer"
+            time.sleep(0.2)
+
+
+def test_ctrl_c_with_pages_open_prints_no_traceback(tmp_path: Path) -> None:
+    """Live pages hold their streams open; at Ctrl+C the server cuts them after its grace and says so in one
+    line, not with a traceback per page (web/serverlog.py)."""
+    db = str(tmp_path / "tournament.db")
+    cli(db, "demo", "--players", "4", "--rounds", "1", "--logs", str(tmp_path / "logs"))
+    port = _free_port()
+    env = {k: v for k, v in os.environ.items() if k not in ("TOURNAMENT_DB", "TOURNAMENT_PUBLIC_URL")}
+    server = subprocess.Popen([*SERVE, "--db", db, "--port", str(port)], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        answer(lambda: httpx.get(f"http://127.0.0.1:{port}/", timeout=5))
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=10) as pages, ExitStack() as open_pages:
+            heard = [open_pages.enter_context(pages.stream("GET", "/api/events/demo/live")).iter_lines() for _page in range(3)]
+            assert all(next(lines).startswith("id: ") for lines in heard)
+            server.send_signal(signal.SIGINT)
+            _out, errors = server.communicate(timeout=60)
+    finally:
+        server.kill()
+    assert "Traceback" not in errors and "Exception in ASGI application" not in errors
+    assert "3 live page(s) cut at shutdown; they reconnect by themselves when the server is back" in errors
 
 
 def test_demo_then_serve_shows_the_demo_event_and_prints_the_organiser_token_once(tmp_path: Path) -> None:
@@ -28,14 +63,7 @@ def test_demo_then_serve_shows_the_demo_event_and_prints_the_organiser_token_onc
         lines = [server.stdout.readline() for _ in range(4)] if server.stdout else []
         assert lines[0].startswith("the organiser token") and lines[3].startswith(f"serving {db} at http://127.0.0.1:{port}/")
         token = lines[1].strip()
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                home = httpx.get(f"http://127.0.0.1:{port}/", timeout=5)
-                break
-            except httpx.TransportError:
-                assert time.monotonic() < deadline, "the server did not answer"
-                time.sleep(0.2)
+        home = answer(lambda: httpx.get(f"http://127.0.0.1:{port}/", timeout=5))
         assert home.status_code == 200 and "Demo event" in home.text
         assert "Round 1" in httpx.get(f"http://127.0.0.1:{port}/e/demo", timeout=5).text
         login = httpx.post(f"http://127.0.0.1:{port}/api/admin/login", json={"code": token}, timeout=5)
@@ -109,14 +137,7 @@ def test_the_public_url_is_kept_and_every_sign_in_link_uses_it(tmp_path: Path) -
     try:
         assert server.stdout and server.stdout.readline().startswith(f"serving {db} at http://10.0.0.5:8000/ ")
         base = f"http://127.0.0.1:{port}"
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                boss = httpx.post(f"{base}/api/admin/login", json={"code": "organiser-token-for-tests-0123456789"}, timeout=5)
-                break
-            except httpx.TransportError:
-                assert time.monotonic() < deadline, "the server did not answer"
-                time.sleep(0.2)
+        boss = answer(lambda: httpx.post(f"{base}/api/admin/login", json={"code": "organiser-token-for-tests-0123456789"}, timeout=5))
         headers = {"Authorization": f"Bearer {boss.json()['session']}"}
         made = httpx.post(f"{base}/api/admin/events/ev/codes", headers=headers, json={"player": "ann"}, timeout=5).json()
         assert made["link"] == f"http://10.0.0.5:8000/join#code={made['code']}"

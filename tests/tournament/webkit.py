@@ -17,7 +17,7 @@ from sqlalchemy.orm import Session
 from tournament import service
 from tournament.storage.db import open_database
 from tournament.storage.models import LogEntry
-from tournament.web import create_app
+from tournament.web import create_app, serverlog
 
 # An event name may carry anything; a display name anything but control and format characters.
 HOSTILE = '<script>window.__injected=1</script> \u202eevil O\'Brien\u200b "quoted"'
@@ -186,7 +186,8 @@ def serving(db_url: str, *, poll_seconds: float | None = None, **state: float) -
     for name, value in state.items():
         setattr(app.state, name, value)
     # pages still open hold their live stream: cut them at the end rather than wait for them
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", timeout_graceful_shutdown=2))
+    server = uvicorn.Server(uvicorn.Config(
+        app, host="127.0.0.1", port=port, log_level="warning", log_config=serverlog.log_config(), timeout_graceful_shutdown=2))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 30

@@ -36,7 +36,7 @@ def serve(
     from tournament import service
     from tournament.storage.db import DatabaseUnavailable, missing_sqlite_file, open_database, shown
     from tournament.storage.dbinfo import database_url
-    from tournament.web import addresses
+    from tournament.web import addresses, serverlog
 
     try:
         missing = missing_sqlite_file(database_url(db))
@@ -80,7 +80,7 @@ def serve(
     os.environ["TOURNAMENT_PUBLIC_URL"] = phones
     uvicorn.run(
         "tournament.web.app:from_environment", factory=True, host=host, port=port, workers=workers,
-        proxy_headers=True, forwarded_allow_ips="127.0.0.1", log_level="warning",
+        proxy_headers=True, forwarded_allow_ips="127.0.0.1", log_level="warning", log_config=serverlog.log_config(),
         timeout_keep_alive=30,  # phones keep their connection between a page and the next
         timeout_graceful_shutdown=5,  # on Ctrl+C the pages' live streams (held open for minutes) are cut after 5 s
     )
