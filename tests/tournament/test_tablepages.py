@@ -94,7 +94,7 @@ def test_each_reader_sees_their_own_seat(db_url: str) -> None:
         assert "data-record" in mine and "Record what you do" in mine
         c.cookies.set("hj_session", c.post("/api/admin/login", json={"code": ORGANISER_TOKEN}).json()["session"])
         judged = c.get(f"{PAGE}/judge").text
-        assert "the judge's view" in judged and "game_loss" in judged and "&#34;type&#34;:&#34;draw&#34;" not in judged
+        assert "the judge's view" in judged and ">game loss (2)<" in judged and "&#34;type&#34;:&#34;draw&#34;" not in judged
         assert f'href="{PAGE}/judge"' in c.get("/admin/e/ev").text  # from the organiser's round
         with database(db_url) as engine, Session(engine) as session, session.begin():
             service.call_judge(session, "ev", "bob", "the log is not right")
@@ -110,7 +110,7 @@ def test_a_game_of_a_best_of_three_waits_for_its_confirmation_while_the_next_is_
             livetable.append(session, "ev", 1, JUDGE, {"type": "game_loss", "by": JUDGE, "player": "bob"}, 0)
         panel = c.get(f"{PAGE}/panel").text
         assert 'data-game="2"' in panel and 'data-game="1" data-seq="1"' in panel, "game 2 is played; game 1 waits for ann"
-        assert "Yes: confirm game 1" in panel and "the judge: game_loss (player bob)" in panel
+        assert "Yes: confirm game 1" in panel and "the judge: game loss (player bob)" in panel
         confirmed = c.post(f"{PAGE}/confirm", json={"game": 1, "seq": 1}, headers={"X-CSRFToken": token})
         assert confirmed.status_code == 201 and confirmed.json() == {"reported": False}
         assert "confirm game 1" not in c.get(f"{PAGE}/panel").text

@@ -261,7 +261,7 @@ def test_the_table_pages_at_both_widths_and_the_judges_record(
             assert phone.page.evaluate(SHEETS) == ["/static/headjudge.css"]
             assert phone.page.evaluate("document.documentElement.scrollWidth - window.innerWidth") <= 0
             phone.page.screenshot(path=str(tmp_path / f"{who}-{width}.png"), full_page=True)
-        judge.page.click("#panel button:has-text('game_loss')")
+        judge.page.click("#panel button:has-text('game loss')")
         judge.page.click(f"#panel button:has-text('player {NAMES['bob']}')")
         for phone in (ann, bob, judge):
             phone.page.wait_for_selector("#panel[data-over='yes']", timeout=15_000)
@@ -285,7 +285,7 @@ def test_a_tap_is_not_lost_when_the_table_changes_under_the_finger(browser: Any,
     make_event(db, ["ann", "bob"], display=NAMES, tables="paper")
     with serving(db) as base:
         ann, bob, judge = start(browser, phones, db, base)
-        judge.page.click("#panel button:has-text('game_loss')")
+        judge.page.click("#panel button:has-text('game loss')")
         with judge.page.expect_response("**/tables/1/panel"):  # the judge's page fetched the table after ann's record
             press(judge.page, judge.page.locator(f"#panel button:has-text('player {NAMES['bob']}')"))
             tap_a_record(ann.page, random.Random(1))
@@ -297,7 +297,7 @@ def test_a_tap_is_not_lost_when_the_table_changes_under_the_finger(browser: Any,
         panel_at(judge.page, 1)
         assert head(db) == (1, False) and logged_seqs(db) == [1]
 
-        judge.page.click("#panel button:has-text('game_loss')")
+        judge.page.click("#panel button:has-text('game loss')")
         judge.page.click(f"#panel button:has-text('player {NAMES['bob']}')")
         for phone in (ann, bob):
             phone.page.wait_for_selector("#panel[data-over='yes']", timeout=15_000)

@@ -50,19 +50,24 @@ def named(value: Any, names: Mapping[str, str]) -> Any:
     return value
 
 
+def words(name: str) -> str:
+    """A record's type or field name as people write it (`game_loss`: "game loss")."""
+    return name.replace("_", " ")
+
+
 def record_text(record: Mapping[str, Any], names: Mapping[str, str]) -> str:
     """A record in a line for people: who, what, then its fields (a hidden card as "a hidden card")."""
     who = "the deal" if record.get("by") == "chance" else "the judge" if record.get("by") == "judge" else names.get(record.get("by", ""), record.get("by", ""))
     fields = [_field(k, v, names) for k, v in record.items() if k not in QUIET]
     if record.get("dealt"):
         fields.append("the server deals the card")
-    return f"{who}: {record.get('type', '?')}" + (f" ({', '.join(fields)})" if fields else "")
+    return f"{who}: {words(str(record.get('type', '?')))}" + (f" ({', '.join(fields)})" if fields else "")
 
 
 def _field(key: str, value: Any, names: Mapping[str, str]) -> str:
     if value is None and key == "card":
         return "a hidden card"
-    return f"{key} {brief(named(value, names))}"
+    return f"{words(key)} {brief(named(value, names))}"
 
 
 def screens(legal: list[dict[str, Any]], names: Mapping[str, str]) -> list[Screen]:
@@ -73,7 +78,7 @@ def screens(legal: list[dict[str, Any]], names: Mapping[str, str]) -> list[Scree
         by_type.setdefault(str(record.get("type", "?")), []).append(record)
     first = _screen(made, [])
     for kind, records in by_type.items():
-        first.choices.append(_choose(made, [kind], kind, records, names))
+        first.choices.append(_choose(made, [words(kind)], words(kind), records, names))
     return made
 
 
