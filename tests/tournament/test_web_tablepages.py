@@ -292,11 +292,13 @@ def press(page: Any, button: Any) -> None:
 
 def test_a_tap_is_not_lost_when_the_table_changes_under_the_finger(browser: Any, phones: dict[str, Phone], db: str) -> None:
     """A panel redrawn between a button's press and its release would never hear the tap (a lost confirmation
-    left a match unreported under load). The redraw waits for the release, and a redraw that changes nothing on
-    this seat's page is not made (T-131)."""
+    left a match unreported under load). The redraw waits for the release, a redraw that changes nothing on
+    this seat's page is not made, and a record half typed in the form stays (T-131)."""
     make_event(db, ["ann", "bob"], display=NAMES, tables="paper")
     with serving(db) as base:
         ann, bob, judge = start(browser, phones, db, base)
+        bob.page.click("summary:has-text('Type a record')")
+        bob.page.fill("#typed", '{"type": "dra')  # half typed when ann's record redraws bob's panel
         judge.page.evaluate(PANELS_FETCHED)
         judge.page.click("#panel button:has-text('game loss')")
         press(judge.page, judge.page.locator(f"#panel button:has-text('player {NAMES['bob']}')"))
@@ -309,6 +311,9 @@ def test_a_tap_is_not_lost_when_the_table_changes_under_the_finger(browser: Any,
         assert "its head is record 1, not 0" in judge.page.locator("#refusal .why").inner_text()
         panel_at(judge.page, 1)
         assert head(db) == (1, False) and logged_seqs(db) == [1]
+        panel_at(bob.page, 1)
+        assert bob.page.locator("#typed").input_value() == '{"type": "dra', "the half-typed record stays"
+        assert bob.page.evaluate("document.activeElement.id") == "typed"
 
         judge.page.click("#panel button:has-text('game loss')")
         judge.page.click(f"#panel button:has-text('player {NAMES['bob']}')")

@@ -55,8 +55,17 @@
     if (pressed) { waiting = fresh; return; }
     if (fresh.outerHTML === drawn) { return; }
     drawn = fresh.outerHTML;
+    keepTyping(panel(), fresh);
     panel().replaceWith(fresh);
     seen();
+  }
+  /* A record half typed in the form stays, open and in focus, when the table moves on under it. */
+  function keepTyping(shown, fresh) {
+    var typed = shown.querySelector("#typed"), into = fresh.querySelector("#typed");
+    if (!typed || !into || typed.value === typed.defaultValue) { return; }
+    into.value = typed.value;
+    into.closest("details").open = true;
+    if (document.activeElement === typed) { setTimeout(function () { into.focus(); }, 0); }
   }
   function release() {
     if (!pressed) { return; }
