@@ -46,11 +46,6 @@ window.EventSource = function (url, options) {
 """
 
 
-@pytest.fixture
-def db(tmp_path: Path) -> str:
-    return f"sqlite:///{tmp_path / 'tournament.db'}"
-
-
 class Phone:
     """One person's browser: its page, and the bodies of every response it received (read as they come)."""
 
@@ -231,7 +226,9 @@ def test_a_paper_cardwars_game_on_two_phones(browser: Any, phones: dict[str, Pho
             assert phone.page.evaluate("window.__problems") == []
 
 
-def test_a_digital_crossover_game_on_two_phones(browser: Any, phones: dict[str, Phone], db: str, tmp_path: Path) -> None:
+def test_a_digital_crossover_game_on_two_phones(browser: Any, phones: dict[str, Phone], db_url: str, tmp_path: Path) -> None:
+    """On SQLite and on PostgreSQL (its live stream by LISTEN/NOTIFY, its appends in one transaction each)."""
+    db = db_url
     make_event(db, ["ann", "bob"], display=NAMES, tables="digital", ruleset="crossover")
     with serving(db) as base:
         ann, bob, judge = start(browser, phones, db, base)
