@@ -24,7 +24,7 @@ from axe_playwright_python.sync_playwright import Axe
 from sqlalchemy.orm import Session
 
 from tests.tournament.tour import PAGES, Tour, build
-from tests.tournament.webkit import ORGANISER_TOKEN, database, serving
+from tests.tournament.webkit import ORGANISER_TOKEN, database, evaluate, serving
 from tournament import service
 
 pytestmark = pytest.mark.browser
@@ -89,7 +89,7 @@ class Visitor:
         self.page.on("console", lambda m: self.console.append(m.text) if m.type == "error" and "status of 4" not in m.text else None)
 
     def problems(self) -> list[str]:
-        found = [*self.page.evaluate("window.__problems"), *self.console]
+        found = [*evaluate(self.page, "window.__problems"), *self.console]  # another visitor's change may reload it now
         self.console.clear()
         return found
 

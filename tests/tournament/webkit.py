@@ -159,6 +159,21 @@ def reload(page: Any) -> None:
         page.reload()
 
 
+def evaluate(page: Any, expression: str) -> Any:
+    """`page.evaluate(expression)`, on the page as drawn afresh should a live page be reloading itself just then
+    (T-125: the event moved) and the old page's script be gone ("Execution context was destroyed")."""
+    from playwright.sync_api import Error
+
+    for _attempt in range(2):
+        try:
+            return page.evaluate(expression)
+        except Error as gone:
+            if "Execution context was destroyed" not in str(gone):
+                raise
+            page.wait_for_load_state("load")
+    return page.evaluate(expression)
+
+
 def refreshed_twice(page: Any, check: Callable[[], Any]) -> None:
     """The page left open through two refreshes stays right (`check` after each)."""
     for _ in range(2):
