@@ -3,7 +3,9 @@ publication with each role's session (T-116), publication, a web upload refused 
 
 from __future__ import annotations
 
+import html
 import json
+import re
 
 from sqlalchemy.orm import Session
 
@@ -71,6 +73,13 @@ def test_t116_a_list_is_seen_by_its_player_and_the_organiser_until_published(db_
     verified(db_url)
 
 
+def textarea(page: str) -> str:
+    """The deck form's list as the page fills it in."""
+    found = re.search(r'<textarea name="list"[^>]*>(.*?)</textarea>', page, re.S)
+    assert found, "the page has the deck form"
+    return html.unescape(found.group(1))
+
+
 def test_the_form_on_me_shows_the_verdict_at_once_and_after_the_deadline_refuses(db_url: str) -> None:
     make_event(db_url, PLAYERS, ruleset="crossover", pair=False)
     keys = codes(db_url)
@@ -85,6 +94,10 @@ def test_the_form_on_me_shows_the_verdict_at_once_and_after_the_deadline_refuses
         assert "Your list is legal" in again.text, "a used key answers with its receipt, applying nothing"
         refused = c.post("/me/deck", files={"file": ("a.txt", b"game: dothack\n(\n")}, data={"_csrf_token": csrf(c.get("/me").text)})
         assert "parenthesis is not closed" in refused.text
+        typo = list_text(deck_of("ann")) + "Nobody Knows Me (\n"  # a list typed on the phone, one line unreadable
+        kept = c.post("/me/deck", data={"list": typo, "_csrf_token": csrf(c.get("/me").text)})
+        assert "parenthesis is not closed" in kept.text and textarea(kept.text) == typo, "the typed list comes back as typed"
+        assert textarea(c.get("/me").text) == list_text(deck_of("ann")), "the registered list is unchanged"
     with database(db_url) as engine, Session(engine) as session, session.begin():
         service.register_lists(session, "ev", [service.Submitted(p, p, list_text(deck_of(p)).encode()) for p in PLAYERS[1:]])
         service.pair(session, "ev")

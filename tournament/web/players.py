@@ -103,7 +103,7 @@ def me(request: Request[Any, Any, Any], r: FromQuery[str] = "") -> Response[Any]
         mine = desk.my_event(session, who.event_id, who.player)
         view = None if mine.state in ("waiting", "left") else views.match_view(session, who.event_id, who.player)
         return page(request, "me", session, event, view=view, my=mine, names=views.names(session, who.event_id), result=people_text.match_text,
-                    notice=shown.get("notice"), error=shown.get("error"), refused=shown.get("refused"),
+                    notice=shown.get("notice"), error=shown.get("error"), refused=shown.get("refused"), typed=shown.get("typed", {}),
                     deck=decks.my_deck(session, event, who.player))
 
 
