@@ -159,6 +159,16 @@ def reload(page: Any) -> None:
         page.reload()
 
 
+def caught_up(page: Any, db_url: str, event: str = "ev") -> None:
+    """Wait until a live page open on `event` (T-125) shows the event as it stands: after a change made elsewhere
+    (another browser, the service, the CLI) it reloads itself, and a click or a read made meanwhile would meet
+    the page on its way out."""
+    with database(db_url) as engine, Session(engine) as session:
+        now = session.scalar(select(func.count()).select_from(LogEntry).where(LogEntry.event_id == event)) or 0
+    page.wait_for_selector(f"body[data-seq='{now}']", state="attached", timeout=15_000)
+    page.wait_for_load_state("load")
+
+
 def evaluate(page: Any, expression: str) -> Any:
     """`page.evaluate(expression)`, on the page as drawn afresh should a live page be reloading itself just then
     (T-125: the event moved) and the old page's script be gone ("Execution context was destroyed")."""
