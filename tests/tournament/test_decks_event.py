@@ -22,7 +22,7 @@ from schemas.log import Event
 from tests.tournament.decklib import crossover_log, deck_of, list_text, swapped, write_lists
 from tests.tournament.test_web_design import SMALL_TARGETS, serious
 from tests.tournament.tlib import cli, cli_json
-from tests.tournament.webkit import ORGANISER_TOKEN, codes, serving
+from tests.tournament.webkit import ORGANISER_TOKEN, caught_up, codes, serving
 from tournament import service
 
 PLAYERS = [f"p{n:02d}" for n in range(1, 33)]
@@ -145,6 +145,7 @@ def test_the_metagame_page_in_chromium_at_both_widths(browser: Any, tmp_path: Pa
                 page.evaluate("window.__stayed = true")
                 with page.expect_navigation(timeout=10_000):
                     cli(db, "rename", "ev", "p01", f"Player One {n}")
+                caught_up(page, db)  # drawn at the rename's head and loaded: no reload of it still to come
                 assert page.evaluate("window.__stayed") is None
                 assert page.locator("svg.meta").count() == 1
             assert errors == []

@@ -18,6 +18,7 @@ import pytest
 from tests.tournament.webkit import (
     HOSTILE,
     HOSTILE_PERSON,
+    caught_up,
     codes,
     join,
     looks_right,
@@ -60,6 +61,7 @@ def test_two_players_report_and_confirm(page: Any, second: Any, db: str) -> None
         join(second, base, keys[b])
         second.click(f"button:has-text('Yes, {a} wins 1-0')")
         assert "everyone at the table agrees" in second.locator("[role=status]").inner_text()
+        caught_up(page, db)  # the reporter's page reloads itself after the confirmation
         page.goto(f"{base}/e/ev")
         first_row = page.locator("tbody tr").first.inner_text()
         assert "1-0" in first_row and "players" not in first_row, "the result, not where it came from"

@@ -11,6 +11,7 @@ import pytest
 
 from tests.tournament.webkit import (
     HOSTILE_PERSON,
+    caught_up,
     codes,
     entries,
     join,
@@ -48,6 +49,7 @@ def test_a_judge_call_reaches_the_organiser_who_answers_it(page: Any, second: An
         looks_right(page, tmp_path / "me-call.png")
 
         second.wait_for_selector("#open-calls", timeout=15_000)  # the page's poll saw the log move and reloaded
+        caught_up(second, db)  # and has done loading: nothing below meets it on its way out
         alert = second.locator("#open-calls")
         assert alert.get_attribute("role") == "alert"
         colours = alert.evaluate("e => [getComputedStyle(e).borderLeftColor, getComputedStyle(e).backgroundColor]")
@@ -65,6 +67,7 @@ def test_a_judge_call_reaches_the_organiser_who_answers_it(page: Any, second: An
 
         # The player's page, open all along, learns by itself that the call is answered (T-125), and stays so.
         page.locator("#my-call").wait_for(state="detached", timeout=15_000)
+        caught_up(page, db)  # the reload it made by itself is over before ours begin
 
         def answered_on_my_page() -> None:
             assert page.locator("#my-call").count() == 0 and page.locator("#call").count() == 1

@@ -15,7 +15,15 @@ import pytest
 
 from tests.tournament.test_web_receipts import head
 from tests.tournament.tlib import game_log
-from tests.tournament.webkit import ORGANISER_TOKEN, codes, make_event, reload, serving, tables
+from tests.tournament.webkit import (
+    ORGANISER_TOKEN,
+    caught_up,
+    codes,
+    make_event,
+    reload,
+    serving,
+    tables,
+)
 
 pytestmark = pytest.mark.browser
 POLL = 0.25  # seconds between the pages' polls
@@ -85,16 +93,19 @@ def test_no_refresh_after_any_form_repeats_its_change(page: Any, second: Any, tm
         watch.after(second, 0, "signing in by typing the code")
         submit(second, "form[action='/me/confirm']")
         watch.after(second, 2, "confirming (the result follows)")
+        caught_up(page, db)  # ann's page, open all along, reloads itself after bob's confirmation
         page.goto(f"{base}/join#code={keys[c]}")  # cat reports; dan says it is not right
         page.wait_for_url(f"{base}/me")
         submit(page, "form[action='/me/result']", **{f"games.{c}": "1", f"games.{d}": "0"})
         watch.after(page, 1, "cat's claim")
+        caught_up(second, db)  # bob's page reloads itself after cat's claim
         second.goto(f"{base}/join#code={keys[d]}")
         second.wait_for_url(f"{base}/me")
         second.locator("summary:has-text(\"That's not right\")").click()
         submit(second, "form[action='/me/dispute']", text="I won the second game")
         watch.after(second, 1, "that's not right: a judge call")
 
+        caught_up(boss, db)  # the organiser's page, open all along, reloads itself after the players' forms
         reload(boss)
         submit(boss, "#table-2 form:has-text('Enter this result')", **{f"games.{c}": "0", f"games.{d}": "1", "reason": "slip"})
         watch.after(boss, 2, "a judge's result (the ruling and the result)")
@@ -114,6 +125,7 @@ def test_no_refresh_after_any_form_repeats_its_change(page: Any, second: Any, tm
         watch.after(boss, 0, "a new sign-in code")
         assert code not in boss.content(), "the code is shown once"
 
+        caught_up(second, db)  # dan's page reloads itself after the organiser's forms
         second.goto(f"{base}/join#code={code}")  # bob's phone, now ann's
         second.wait_for_url(f"{base}/me")
         log = tmp_path / "g1.jsonl"

@@ -14,6 +14,7 @@ from sqlalchemy.orm import Session
 from tests.tournament.webkit import (
     HOSTILE_PERSON,
     ORGANISER_TOKEN,
+    caught_up,
     codes,
     database,
     entries,
@@ -66,6 +67,8 @@ def test_a_cap_and_a_waitlist_in_chromium(page: Any, second: Any, db: str, tmp_p
         assert "You are on the waitlist: number 1" in second.locator("#standing").inner_text()
         looks_right(second, tmp_path / "waiting.png")
 
+        # the register page's receipt (?r=) is drawn without data-seq even once its code is wiped: it does not
+        # follow the event, so nothing to wait for here (should it follow one day: caught_up(page, db) first)
         page.goto(f"{base}/me")
         page.click("#drop-link")
         assert "before round 1" in page.locator(".box").inner_text()
@@ -74,6 +77,7 @@ def test_a_cap_and_a_waitlist_in_chromium(page: Any, second: Any, db: str, tmp_p
         assert page.locator("[role=status]").inner_text() == "You left the event before round 1."
         refreshed_twice(page, lambda: "You dropped before round 1" in page.locator("#standing").inner_text() or pytest.fail("dropped"))
 
+        caught_up(second, db)  # the player's page, open all along, reloads itself after the drop and the promotion
         reload(second)
         assert second.locator("#standing").inner_text() == "You have a place: it came to you from the waitlist."
         refreshed_twice(second, lambda: second.locator("#checked-in, form[action='/me/checkin']").count() == 1 or pytest.fail("check-in"))
