@@ -55,7 +55,7 @@ def _register_page(request: Request[Any, Any, Any], event_id: str, r: str) -> Te
         event = service.get_event(session, event_id)
         return page(
             request, "register", session, event, registration=service.registration(session, event_id),
-            notice=shown.get("notice"), error=shown.get("error"), code=shown.get("secret"), hold="secret" in shown,
+            notice=shown.get("notice"), error=shown.get("error"), code=shown.get("secret"), hold=shown.get("secret") is not None,
             now=datetime.now(UTC),
         )
 
