@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import re
-import time
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +18,7 @@ from sqlalchemy.orm import Session
 
 from tests.tournament.tlib import cli, cli_json
 from tests.tournament.webkit import (
+    caught_up,
     client,
     codes,
     database,
@@ -226,12 +226,12 @@ def test_the_screen_follows_the_event_through_two_refreshes(browser: Any, tmp_pa
             for n, text in enumerate(["Round 2 at 11:30", "Round 2 at 11:45"]):
                 with database(db) as engine, Session(engine) as session, session.begin():
                     service.set_notice(session, "ev", text)
+                # the screen reloads itself (T-125): read it once drawn afresh, not on its way out nor half drawn
+                caught_up(page, db)
                 page.wait_for_function("t => document.querySelector('.screen-notice').textContent === t", arg=text, timeout=10_000)
                 assert page.evaluate("document.documentElement.scrollHeight") <= 720, n
             _report_all(db)
-            deadline = time.monotonic() + 10
-            while "Standings after round 1" not in page.locator(".screen-what").inner_text() and time.monotonic() < deadline:
-                page.wait_for_timeout(200)
+            caught_up(page, db)
             assert "Standings after round 1" in page.locator(".screen-what").inner_text()
             page.screenshot(path=str(_shots(tmp_path) / "screen-standings-1280x720.png"))
     finally:
