@@ -130,7 +130,7 @@
       post("/confirm", {game: Number(button.dataset.game), seq: Number(button.dataset.seq)}).then(function (answer) {
         if (answer.status >= 300) { refuse(answer.data); }
         return load();
-      }).finally(function () { button.disabled = false; });  /* confirmed, the fresh panel has no such button */
+      }).finally(function () { button.disabled = false; });  /* refused, the panel may stay as drawn: tap again */
     }
   });
 
