@@ -12,9 +12,17 @@ from pathlib import Path
 
 from sqlalchemy.orm import Session
 
-from tests.tournament.test_web_receipts import head
 from tests.tournament.tlib import cli
-from tests.tournament.webkit import client, codes, database, make_event, organiser, sign_in, tables
+from tests.tournament.webkit import (
+    client,
+    codes,
+    database,
+    head,
+    make_event,
+    organiser,
+    sign_in,
+    tables,
+)
 from tournament import service
 from tournament.storage.models import Event, Match
 

@@ -17,7 +17,6 @@ import httpx
 import pytest
 from sqlalchemy.orm import Session
 
-from tests.tournament.test_web_receipts import head
 from tests.tournament.test_web_tables import Watchers, wait_for
 from tests.tournament.tlib import cli
 from tests.tournament.webkit import (
@@ -25,6 +24,7 @@ from tests.tournament.webkit import (
     bearer,
     codes,
     database,
+    head,
     make_event,
     reload,
     served_by_workers,

@@ -20,6 +20,7 @@ from tests.tournament.webkit import (
     client,
     codes,
     database,
+    head,
     make_event,
     organiser,
     organiser_page,
@@ -28,14 +29,8 @@ from tests.tournament.webkit import (
     sign_in,
     tables,
 )
-from tournament.storage.models import LogEntry, Receipt
+from tournament.storage.models import Receipt
 from tournament.web import receipts
-
-
-def head(db_url: str, event: str = "ev") -> int:
-    """How many entries the event log has."""
-    with database(db_url) as engine, Session(engine) as session:
-        return session.scalar(select(func.count()).select_from(LogEntry).where(LogEntry.event_id == event)) or 0
 
 
 def form_fields(page: str, action: str) -> dict[str, str]:

@@ -13,12 +13,12 @@ from typing import Any
 
 import pytest
 
-from tests.tournament.test_web_receipts import head
 from tests.tournament.tlib import game_log
 from tests.tournament.webkit import (
     ORGANISER_TOKEN,
     caught_up,
     codes,
+    head,
     make_event,
     reload,
     serving,

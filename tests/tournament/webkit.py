@@ -144,44 +144,44 @@ def looks_right(page: Any, shot: Path) -> None:
     assert image.width == 390 and max(ImageStat.Stat(image).stddev) > 20, f"{shot.name} is blank"
 
 
-def reload(page: Any) -> None:
-    """Refresh the page as its reader would. A live page reloads itself when the event moves (T-125); should that
-    reload start while ours is under way, the browser cuts ours short (ERR_ABORTED), and the reader sees the page
-    drawn afresh all the same: wait for it to load, then refresh once more."""
+def _through_own_reload(page: Any, act: Callable[[], Any], cut_short: str) -> Any:
+    """`act()` on a live page that may be reloading itself just then (T-125: the event moved). The reload cuts the
+    act short (Playwright's error names `cut_short`); the reader sees the page drawn afresh all the same: wait for
+    it to load and act again (twice at most)."""
     from playwright.sync_api import Error
 
-    try:
-        page.reload()
-    except Error as cut_short:
-        if "ERR_ABORTED" not in str(cut_short):
-            raise
-        page.wait_for_load_state("load")
-        page.reload()
+    for _attempt in range(2):
+        try:
+            return act()
+        except Error as error:
+            if cut_short not in str(error):
+                raise
+            page.wait_for_load_state("load")
+    return act()
+
+
+def reload(page: Any) -> None:
+    """Refresh the page as its reader would (through a reload of its own: ERR_ABORTED)."""
+    _through_own_reload(page, page.reload, "ERR_ABORTED")
+
+
+def evaluate(page: Any, expression: str) -> Any:
+    """`page.evaluate(expression)` on the page as drawn now (through a reload of its own: the old page's script gone)."""
+    return _through_own_reload(page, lambda: page.evaluate(expression), "Execution context was destroyed")
+
+
+def head(db_url: str, event: str = "ev") -> int:
+    """How many entries the event log has (its head's seq)."""
+    with database(db_url) as engine, Session(engine) as session:
+        return session.scalar(select(func.count()).select_from(LogEntry).where(LogEntry.event_id == event)) or 0
 
 
 def caught_up(page: Any, db_url: str, event: str = "ev") -> None:
     """Wait until a live page open on `event` (T-125) shows the event as it stands: after a change made elsewhere
     (another browser, the service, the CLI) it reloads itself, and a click or a read made meanwhile would meet
     the page on its way out."""
-    with database(db_url) as engine, Session(engine) as session:
-        now = session.scalar(select(func.count()).select_from(LogEntry).where(LogEntry.event_id == event)) or 0
-    page.wait_for_selector(f"body[data-seq='{now}']", state="attached", timeout=15_000)
+    page.wait_for_selector(f"body[data-seq='{head(db_url, event)}']", state="attached", timeout=15_000)
     page.wait_for_load_state("load")
-
-
-def evaluate(page: Any, expression: str) -> Any:
-    """`page.evaluate(expression)`, on the page as drawn afresh should a live page be reloading itself just then
-    (T-125: the event moved) and the old page's script be gone ("Execution context was destroyed")."""
-    from playwright.sync_api import Error
-
-    for _attempt in range(2):
-        try:
-            return page.evaluate(expression)
-        except Error as gone:
-            if "Execution context was destroyed" not in str(gone):
-                raise
-            page.wait_for_load_state("load")
-    return page.evaluate(expression)
 
 
 def refreshed_twice(page: Any, check: Callable[[], Any]) -> None:
