@@ -220,6 +220,7 @@ def test_a_paper_cardwars_game_on_two_phones(browser: Any, phones: dict[str, Pho
         records = play(db, ann, bob, judge, seed=3)
         assert records > 20
         looks_right(ann.page, tmp_path / "recorder-end.png")
+        assert ann.page.evaluate(FACTS_LINE) == "attacking: KD · blocks: 2H blocks QC", "a line of the drawing keeps its spaces"
         looks_right(judge.page, tmp_path / "judge-end.png")
         confirm_and_see_the_standings(db, base, ann, bob)
         for phone in phones.values():
@@ -277,6 +278,15 @@ PANELS_FETCHED = """() => {  // the head of each panel the page's script fetches
     }
     return response;
   });
+}"""
+
+
+FACTS_LINE = """() => {  // a line of the game's drawing made of words and marks, as cardwars draws its blocks
+  const line = document.createElement('p');
+  line.className = 'facts';
+  line.innerHTML = 'attacking: <b>KD</b> · blocks: <b>2H</b> blocks <b>QC</b>';
+  document.querySelector('.felt').appendChild(line);
+  return line.innerText;
 }"""
 
 
