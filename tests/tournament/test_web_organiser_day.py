@@ -57,6 +57,8 @@ def _type_round(page: Any, score: str = "1-0") -> int:
     """Every open table's score at the keyboard: the first box has the focus, Tab goes on, Enter sends them all."""
     boxes = page.locator("form.results input[name^='score.']")
     count = boxes.count()
+    # the browser applies `autofocus` at a rendering step after the load, not at it
+    page.wait_for_function("() => (document.activeElement.name || '').startsWith('score.')", timeout=10_000)
     assert page.evaluate("document.activeElement.name").startswith("score."), "the first open table has the focus"
     for n in range(count):
         page.keyboard.type(score)
