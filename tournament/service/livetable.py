@@ -41,7 +41,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 import msgspec
-from sqlalchemy import URL, select, update
+from sqlalchemy import URL, Integer, bindparam, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
@@ -57,9 +57,9 @@ from schemas.log import LOG_FORMAT, Header, Record, Reveal, Time
 from schemas.log import Event as Place
 from schemas.table import Appended, GameSummary, TableView, WitnessRow
 from tournament.service.errors import EXIT_LOG_REJECTED, Conflict, NotFound, TournamentError, Usage
-from tournament.service.queries import find_match, find_pod, get_event
+from tournament.service.queries import find_match, find_pod, get_event, storable
 from tournament.service.results import match_over
-from tournament.storage.models import DeckList, Event, LiveGame, LiveLine, LiveWitness
+from tournament.storage.models import DeckList, Event, LiveGame, LiveLine, LiveWitness, Match
 
 MODES = ("off", "paper", "digital")
 LEGAL_SHOWN = 200  # records a seat is offered at most; past that the recorder's form takes one typed in
@@ -165,6 +165,48 @@ class Seating:
 
 def seating(session: Session, event_id: str, table: int, round_number: int | None = None) -> Seating:
     """The live table `table` of the round (the current one by default); NotFound or Usage if there is none."""
+    found = _match_table(session, event_id, table, round_number)
+    return found[0] if found is not None else _seating(session, event_id, table, round_number)
+
+
+def seated(session: Session, event_id: str, table: int, round_number: int | None = None) -> tuple[Seating, list[LiveGame]]:
+    """`seating` and the table's games so far, in order (one statement for a match's table)."""
+    found = _match_table(session, event_id, table, round_number)
+    if found is not None:
+        return found
+    placed = _seating(session, event_id, table, round_number)
+    return placed, games(session, placed)
+
+
+# A match's table and its games in one statement, built once: building a statement each request cost more than
+# running it (T-169). A NULL round: the round being played.
+_MATCH_TABLE = (
+    select(Event, Match, LiveGame)
+    .join(Match, (Match.event_id == Event.id) & (Match.number == bindparam("table"))
+          & (Match.round == func.coalesce(bindparam("round", type_=Integer), Event.rounds)))
+    .outerjoin(LiveGame, (LiveGame.event_id == Match.event_id) & (LiveGame.round == Match.round) & (LiveGame.table == Match.number))
+    .where(Event.id == bindparam("event"))
+    .order_by(LiveGame.game)
+    .execution_options(populate_existing=True)  # in a writing session, the rows as they are now
+)
+
+
+def _match_table(session: Session, event_id: str, table: int, round_number: int | None) -> tuple[Seating, list[LiveGame]] | None:
+    """A match's live table and its games, read at once; None for anything else (a pod, a round or table that
+    does not exist, an event without live tables), which `_seating` reads and names."""
+    if not storable(table) or (round_number is not None and not storable(round_number)):
+        return None
+    rows = session.execute(_MATCH_TABLE, {"event": event_id, "table": table, "round": round_number}).all()
+    if not rows:
+        return None
+    event, match = rows[0][0], rows[0][1]
+    if event.tables == "off" or event.format == "pods" or not 1 <= match.round <= event.rounds:
+        return None
+    placed = Seating(event, match.round, match.number, [match.player_a, match.player_b], pod=False, reported=match.games_a is not None)
+    return placed, [game for _, _, game in rows if game is not None]
+
+
+def _seating(session: Session, event_id: str, table: int, round_number: int | None) -> Seating:
     event = get_event(session, event_id)
     if event.tables == "off":
         raise Usage(f"{event_id!r} has no live tables (created with --tables off); results are reported as logs or slips")
@@ -371,10 +413,9 @@ def judge_record(
 ) -> Judged:
     """`append`'s judgement, which writes nothing: Refused, Stale, NotStarted (nobody opened the table), or the record
     and the server's records after it, to `write` if the head is still `after` then."""
-    placed = seating(session, event_id, table, round_number)
+    placed, found = seated(session, event_id, table, round_number)
     if seat != JUDGE and seat not in placed.players:
         raise Refused(f"{seat} does not play at table {placed.table}", TABLE_RULE, 0, [])
-    found = games(session, placed)
     if not found:
         raise NotStarted(f"table {placed.table} of round {placed.round} has not started; opening it starts it")
     game = found[-1]
@@ -505,20 +546,29 @@ def _server_records(game: LiveGame, live: Live, lines: list[bytes]) -> list[byte
 def _write(session: Session, game: LiveGame, live: Live, after: int, lines: list[bytes]) -> None:
     """Move the head from `after` past `lines` and store them, or raise Stale if another append moved it first."""
     seq, head, over = after + len(lines), line_hash(lines[-1]), _over(live)
-    key = {"event_id": game.event_id, "round": game.round, "table": game.table, "game": game.game}
-    moved = session.execute(  # the bots too: the server's records were made for the seats the bots had then
-        update(LiveGame).filter_by(**key, seq=after, bots=game.bots).values(seq=seq, head=head, over=over)
-        .execution_options(synchronize_session=False)
-    )
-    if moved.rowcount != 1:  # type: ignore[attr-defined]
-        current = session.scalar(select(LiveGame.seq).filter_by(**key))
+    key = _game_params(game)
+    connection = session.connection()  # Core, and statements built once: the head's move and the lines, two statements
+    moved = connection.execute(_MOVE_HEAD, {**key, "after": after, "of_bots": game.bots, "to_seq": seq, "to_head": head, "to_over": over})
+    if moved.rowcount != 1:
+        current = session.scalar(select(LiveGame.seq).filter_by(event_id=game.event_id, round=game.round, table=game.table, game=game.game))
         raise Stale(f"another record (or a bot's seat) was made first: the head is record {current}; read it again", current or 0)
     now = datetime.now(UTC)
-    session.add_all(LiveLine(**key, seq=after + number, line=line, at=now) for number, line in enumerate(lines, start=1))
-    session.flush()
+    connection.execute(_ADD_LINES, [{**key, "at_seq": after + number, "text": line, "written": now} for number, line in enumerate(lines, start=1)])
     for name, value in (("seq", seq), ("head", head), ("over", over)):  # as the UPDATE left the row: no second UPDATE
         set_committed_value(game, name, value)
     live.seq, live.head = seq, head
+
+
+_MOVE_HEAD = (  # the bots too: the server's records were made for the seats the bots had then
+    update(LiveGame.__table__)
+    .where(LiveGame.event_id == bindparam("of_event"), LiveGame.round == bindparam("of_round"), LiveGame.table == bindparam("of_table"),
+           LiveGame.game == bindparam("of_game"), LiveGame.seq == bindparam("after"), LiveGame.bots == bindparam("of_bots"))
+    .values(seq=bindparam("to_seq"), head=bindparam("to_head"), over=bindparam("to_over"))
+)
+_ADD_LINES = insert(LiveLine.__table__).values(
+    event_id=bindparam("of_event"), round=bindparam("of_round"), table=bindparam("of_table"), game=bindparam("of_game"),
+    seq=bindparam("at_seq"), line=bindparam("text"), at=bindparam("written"),
+)
 
 
 def _over(live: Live) -> bool:
@@ -535,8 +585,12 @@ def _next_game(session: Session, seat: Seating, game: LiveGame) -> int | None:
 
 def results(session: Session, seat: Seating) -> list[tuple[LiveGame, Any]]:
     """Each game of the table with its Result (None while played)."""
+    return _results(session, games(session, seat))
+
+
+def _results(session: Session, played: list[LiveGame]) -> list[tuple[LiveGame, Any]]:
     found = []
-    for game in games(session, seat):
+    for game in played:
         live = _judged(session, game)
         found.append((game, live.ruleset.result(live.replay.state) if game.over else None))
         _keep(session, live)
@@ -613,12 +667,12 @@ def view(session: Session, event_id: str, table: int, seat: Seat, *, since: int 
          game_number: int | None = None, elsewhere_spectator: bool = False) -> TableView:
     """The table as `seat` may see it: the game being played (or `game_number`), its records after `since`. A player
     of another table is refused (NotFound), or with `elsewhere_spectator` sees what a spectator sees."""
-    placed = seating(session, event_id, table, round_number)
+    placed, found = seated(session, event_id, table, round_number)
     if seat not in (JUDGE, None) and seat not in placed.players:
         if not elsewhere_spectator:
             raise NotFound(f"{seat} does not play at table {placed.table}")
         seat = None
-    played = results(session, placed)
+    played = _results(session, found)
     if not played:
         raise NotStarted(f"table {placed.table} of round {placed.round} has not started; opening it starts it")
     chosen = [g for g, _ in played if game_number is None or g.game == game_number]
@@ -632,8 +686,8 @@ def view(session: Session, event_id: str, table: int, seat: Seat, *, since: int 
     result = ruleset.result(state)
     since = max(0, min(since, game.seq))
     records = [_record_view(live, r, seat) for r in live.records[since:]]
-    seen = {w.player: w for w in witnesses(session, game)}
-    witness = [WitnessRow(p, seen[p].seen if p in seen else 0, p in seen and seen[p].confirmed is not None) for p in placed.players]
+    seen = {player: (number, confirmed) for player, number, confirmed in session.execute(_WITNESSES, _game_params(game))}
+    witness = [WitnessRow(p, seen[p][0] if p in seen else 0, p in seen and seen[p][1] is not None) for p in placed.players]
     summaries = [
         GameSummary(g.game, g.seq, bool(g.over), list(r.winners) if r is not None else None, r.reason if r is not None else None)
         for g, r in played
@@ -646,9 +700,15 @@ def view(session: Session, event_id: str, table: int, seat: Seat, *, since: int 
     )
 
 
-def witnesses(session: Session, game: LiveGame) -> list[LiveWitness]:
-    query = select(LiveWitness).filter_by(event_id=game.event_id, round=game.round, table=game.table, game=game.game)
-    return list(session.scalars(query))
+_WITNESSES = select(LiveWitness.player, LiveWitness.seen, LiveWitness.confirmed).where(
+    LiveWitness.event_id == bindparam("of_event"), LiveWitness.round == bindparam("of_round"),
+    LiveWitness.table == bindparam("of_table"), LiveWitness.game == bindparam("of_game"),
+)
+
+
+def _game_params(game: LiveGame) -> dict[str, Any]:
+    """The parameters that name `game` in the statements built once (`_WITNESSES`, `_MOVE_HEAD`, `_ADD_LINES`)."""
+    return {"of_event": game.event_id, "of_round": game.round, "of_table": game.table, "of_game": game.game}
 
 
 def state_text(session: Session, game: LiveGame) -> str:
