@@ -31,7 +31,7 @@ from typing import Any
 import msgspec
 from litestar import MediaType, Request, Response
 from litestar.response import Redirect
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import Row, bindparam, delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -137,16 +137,28 @@ def once(
     where = f"{request.method} {request.url.path}"[:300]
     try:
         with writing(request) as session:
-            found = session.get(Receipt, key)
+            found = session.connection().execute(_FOUND, {"key": key}).first()
             if found is None:
                 return _make(session, key, owner, where, change, status, kept or {})
             return _read(found, owner, where)
     except IntegrityError:  # a twin with this key committed its receipt first (PostgreSQL: it waited for it)
         with reading(request) as session:
-            found = session.get(Receipt, key)
+            found = session.connection().execute(_FOUND, {"key": key}).first()
             if found is None:
                 raise
             return _read(found, owner, where)
+
+
+# Every change through the web reads and writes its receipt: Core statements built once, not the ORM's (T-170)
+_FOUND = select(Receipt.key, Receipt.owner, Receipt.request, Receipt.status, Receipt.message, Receipt.detail, Receipt.secret).where(
+    Receipt.key == bindparam("key")
+)
+_RECENT = select(func.count()).select_from(Receipt).where(Receipt.owner == bindparam("owner"), Receipt.created_at > bindparam("since"))
+_EXPIRED = delete(Receipt.__table__).where(Receipt.created_at < bindparam("before"))
+_NEW = insert(Receipt.__table__)
+_OUTCOME = update(Receipt.__table__).where(Receipt.key == bindparam("of_key")).values(
+    status=bindparam("to_status"), message=bindparam("to_message"), detail=bindparam("to_detail"), secret=bindparam("to_secret"),
+)
 
 
 def organiser_form(request: Request[Any, Any, Any], form: Any, back: str, change: Callable[[Session], str | Outcome]) -> Response[Any]:
@@ -167,31 +179,34 @@ def _make(
     session: Session, key: str, owner: str, where: str, change: Callable[[Session], Outcome], status: int, kept: dict[str, str],
 ) -> Answer:
     now = datetime.now(UTC)
+    connection = session.connection()
     if owner.startswith(("player ", "register ")):  # a player's changes; an address's public registrations
-        recent = session.scalar(select(func.count()).select_from(Receipt).where(Receipt.owner == owner, Receipt.created_at > now - WINDOW))
+        recent = connection.execute(_RECENT, {"owner": owner, "since": now - WINDOW}).scalar()
         if (recent or 0) >= WRITES:
             raise TooManyWrites(f"too many changes at once: at most {WRITES} a minute; wait a moment and look at your page")
-    session.execute(delete(Receipt).where(Receipt.created_at < now - LIFETIME))
-    receipt = Receipt(key=key, owner=owner, request=where, status=status, message="", created_at=now)
-    session.add(receipt)
-    session.flush()  # a twin with this key waits here until this transaction ends, then fails
-    made = None
+    connection.execute(_EXPIRED, {"before": now - LIFETIME})
+    # a twin with this key waits here until this transaction ends, then fails
+    connection.execute(_NEW, {"key": key, "owner": owner, "request": where, "status": status, "message": "", "created_at": now})
     try:
         with session.begin_nested():
             made = change(session)
-        receipt.message, receipt.detail, receipt.secret = made.notice, made.detail, made.secret
+        answer = Answer(key, status, made.notice, made.detail, made.secret, made.private)
     except (service.TooManyGuesses, TooManyWrites):
         raise
     except service.TournamentError as exc:
         if isinstance(exc, service.Denied) and exc.counted:
             service.record_guess(session, exc.counted)
-        receipt.status, receipt.message = status_of(exc), exc.message
         error = ErrorBody(status_of(exc), exc.message, exc.code, referee_error(exc) if isinstance(exc, service.LogRejected) else None)
-        receipt.detail = msgspec.json.encode(PageRefusal(**msgspec.structs.asdict(error), typed=kept) if kept else error)
-    return Answer(key, receipt.status, receipt.message, receipt.detail, receipt.secret, made.private if made else None)
+        detail = msgspec.json.encode(PageRefusal(**msgspec.structs.asdict(error), typed=kept) if kept else error)
+        answer = Answer(key, status_of(exc), exc.message, detail, None)
+    if (answer.status, answer.message, answer.detail, answer.secret) != (status, "", None, None):  # else the receipt says it already
+        connection.execute(_OUTCOME, {
+            "of_key": key, "to_status": answer.status, "to_message": answer.message, "to_detail": answer.detail, "to_secret": answer.secret,
+        })
+    return answer
 
 
-def _read(found: Receipt, owner: str, where: str) -> Answer:
+def _read(found: Receipt | Row[Any], owner: str, where: str) -> Answer:
     if found.owner not in ("", owner) or found.request != where:
         raise service.Conflict("this form's key was used for another request; reload the page and send it again")
     return Answer(found.key, found.status, found.message, found.detail, found.secret)
