@@ -180,13 +180,15 @@ def run(url: str, count: int, workers: int, think: float) -> None:
         server.terminate()
         server.wait(timeout=30)
     records, lost, forked = audit(url, tables)
-    appends = sum(len(t.accepted) for t in tables)
     p50, p99 = percentiles([x for t in tables for x in t.latencies])
     reads50, reads99 = percentiles([x for t in tables for x in t.reads])
     backend = url.split(":", 1)[0].split("+")[0]
     pace = f"a think of {think / 2:g} to {think * 3 / 2:g} s before each record" if think else "no think time (saturated)"
     print(f"{count} tables ({2 * count} players), {backend}, {workers} worker(s), {pace}; {sum(t.refused for t in tables)} appends refused")
-    print(f"{elapsed:.1f} s of play; CPU seconds: server {server_cpu:.1f}, bench client {client_cpu:.1f}; load average {os.getloadavg()[0]:.2f}")
+    appends = sum(len(t.accepted) for t in tables)
+    per_append = 1000 * server_cpu / appends if appends else float("nan")
+    print(f"{elapsed:.1f} s of play; CPU seconds: server {server_cpu:.1f} ({per_append:.1f} ms an append with the views around it), "
+          f"bench client {client_cpu:.1f}; load average {os.getloadavg()[0]:.2f}")
     print(f"views read: {sum(len(t.reads) for t in tables)}, p50 {reads50:.0f} ms p99 {reads99:.0f} ms")
     print(f"tables {count} records {records} appends/s {appends / elapsed:.0f} p50 {p50:.0f} ms p99 {p99:.0f} ms lost {lost} forked {forked}")
     if lost or forked:
