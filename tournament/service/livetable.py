@@ -560,12 +560,12 @@ def _write(session: Session, game: LiveGame, live: Live, after: int, lines: list
 
 
 _MOVE_HEAD = (  # the bots too: the server's records were made for the seats the bots had then
-    update(LiveGame.__table__)
+    update(LiveGame)
     .where(LiveGame.event_id == bindparam("of_event"), LiveGame.round == bindparam("of_round"), LiveGame.table == bindparam("of_table"),
            LiveGame.game == bindparam("of_game"), LiveGame.seq == bindparam("after"), LiveGame.bots == bindparam("of_bots"))
     .values(seq=bindparam("to_seq"), head=bindparam("to_head"), over=bindparam("to_over"))
 )
-_ADD_LINES = insert(LiveLine.__table__).values(
+_ADD_LINES = insert(LiveLine).values(
     event_id=bindparam("of_event"), round=bindparam("of_round"), table=bindparam("of_table"), game=bindparam("of_game"),
     seq=bindparam("at_seq"), line=bindparam("text"), at=bindparam("written"),
 )

@@ -22,7 +22,6 @@ import hmac
 import secrets
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Any
 from urllib.parse import urlsplit
 
 from sqlalchemy import Row, bindparam, delete, func, select, update
@@ -104,22 +103,23 @@ def _new(session: Session, kind: str, event_id: str | None, player: str | None, 
 NOBODY = "0" * 64  # compared against when there is no row, so a missing selector costs the same
 
 
-def _opens(row: Credential | Row[Any] | None, verifier: str, *kinds: str) -> bool:
+def _opens(row: Credential | Key | None, verifier: str, *kinds: str) -> bool:
     stored = row.hash if row is not None else NOBODY
     return hmac.compare_digest(stored, _digest(verifier)) and row is not None and row.kind in kinds
 
 
 # Every signed-in request reads its credential: columns through Core, by a statement built once (T-169)
+Key = Row[str, str | None, str | None, str, datetime | None]  # kind, event_id, player, hash, expires_at
 _KEY = select(Credential.kind, Credential.event_id, Credential.player, Credential.hash, Credential.expires_at).where(
     Credential.selector == bindparam("selector")
 )
 
 
-def _row(session: Session, selector: str) -> Row[Any] | None:
+def _row(session: Session, selector: str) -> Key | None:
     return session.connection().execute(_KEY, {"selector": selector}).first() if selector and len(selector) <= 32 else None
 
 
-def _find(session: Session, secret: str, *kinds: str) -> Row[Any]:
+def _find(session: Session, secret: str, *kinds: str) -> Key:
     """The credential of one of `kinds` that `secret` opens; Denied otherwise (one message whatever was wrong)."""
     selector, _, verifier = secret.strip().partition(".")
     row = _row(session, selector)

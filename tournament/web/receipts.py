@@ -150,13 +150,14 @@ def once(
 
 
 # Every change through the web reads and writes its receipt: Core statements built once, not the ORM's (T-170)
+Stored = Row[str, str, str, int, str, bytes | None, str | None]  # key, owner, request, status, message, detail, secret
 _FOUND = select(Receipt.key, Receipt.owner, Receipt.request, Receipt.status, Receipt.message, Receipt.detail, Receipt.secret).where(
     Receipt.key == bindparam("key")
 )
 _RECENT = select(func.count()).select_from(Receipt).where(Receipt.owner == bindparam("owner"), Receipt.created_at > bindparam("since"))
-_EXPIRED = delete(Receipt.__table__).where(Receipt.created_at < bindparam("before"))
-_NEW = insert(Receipt.__table__)
-_OUTCOME = update(Receipt.__table__).where(Receipt.key == bindparam("of_key")).values(
+_EXPIRED = delete(Receipt).where(Receipt.created_at < bindparam("before"))
+_NEW = insert(Receipt)
+_OUTCOME = update(Receipt).where(Receipt.key == bindparam("of_key")).values(
     status=bindparam("to_status"), message=bindparam("to_message"), detail=bindparam("to_detail"), secret=bindparam("to_secret"),
 )
 
@@ -206,7 +207,7 @@ def _make(
     return answer
 
 
-def _read(found: Receipt | Row[Any], owner: str, where: str) -> Answer:
+def _read(found: Stored, owner: str, where: str) -> Answer:
     if found.owner not in ("", owner) or found.request != where:
         raise service.Conflict("this form's key was used for another request; reload the page and send it again")
     return Answer(found.key, found.status, found.message, found.detail, found.secret)
