@@ -547,6 +547,7 @@ def _write(session: Session, game: LiveGame, live: Live, after: int, lines: list
     """Move the head from `after` past `lines` and store them, or raise Stale if another append moved it first."""
     seq, head, over = after + len(lines), line_hash(lines[-1]), _over(live)
     key = _game_params(game)
+    session.flush()  # what the session changed before (the move names the bots), as the ORM's UPDATE did: Core does not
     connection = session.connection()  # Core, and statements built once: the head's move and the lines, two statements
     moved = connection.execute(_MOVE_HEAD, {**key, "after": after, "of_bots": game.bots, "to_seq": seq, "to_head": head, "to_over": over})
     if moved.rowcount != 1:
