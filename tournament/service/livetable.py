@@ -687,7 +687,7 @@ def view(session: Session, event_id: str, table: int, seat: Seat, *, since: int 
     result = ruleset.result(state)
     since = max(0, min(since, game.seq))
     records = [_record_view(live, r, seat) for r in live.records[since:]]
-    seen = {player: (number, confirmed) for player, number, confirmed in session.execute(_WITNESSES, _game_params(game))}
+    seen = {player: (number, confirmed) for player, number, confirmed in session.connection().execute(_WITNESSES, _game_params(game))}
     witness = [WitnessRow(p, seen[p][0] if p in seen else 0, p in seen and seen[p][1] is not None) for p in placed.players]
     summaries = [
         GameSummary(g.game, g.seq, bool(g.over), list(r.winners) if r is not None else None, r.reason if r is not None else None)
