@@ -9,12 +9,17 @@ open streams are capped per address.
 from __future__ import annotations
 
 import random
+import threading
 import time
 from typing import Any
 
 import httpx
 import pytest
 
+from referee.ruleset import JUDGE
+from tournament.storage.db import open_database
+
+from . import tablelib
 from .test_web_tables import PLAYERS, TABLE, Watchers, live_event, wait_for, watchers  # noqa: F401 (the fixture)
 from .webkit import ORGANISER_TOKEN, bearer, serving
 
@@ -71,3 +76,38 @@ def test_a_best_of_three_reaches_every_watcher_whole_in_order_and_a_stream_resum
         assert records_by_game(resumed) == [(first, last - 1), (first, last), *every[last:]]
         assert resumed[0]["id"] == f"{first}:{last}" and resumed[0]["view"]["game"] == first
         watchers.close()
+
+
+@pytest.mark.pg
+def test_a_view_never_names_an_older_head_than_its_records_while_appends_race_it(pg_url: str) -> None:
+    """Hole 4: on PostgreSQL the head and the lines were read by two statements, each seeing what was committed
+    when it ran, so a view read while a record was written could carry records past the head it named (and a
+    stream that resumed from that head sent them again)."""
+    live_event(pg_url, mode="paper", ruleset="cardwars", best_of=3)
+    _, engine = open_database(pg_url)
+    torn: list[tuple[int, int, list[int]]] = []
+    read = 0
+    with serving(pg_url) as base:
+        tablelib.look(engine, JUDGE)  # the table opened before the race
+        writer = threading.Thread(target=lambda: [tablelib.play_game(engine, seed=s) for s in (1, 2)], daemon=True)
+
+        def reader() -> None:
+            nonlocal read
+            with httpx.Client(base_url=base, timeout=20) as http:
+                while writer.is_alive():
+                    view = http.get(TABLE, params={"since": 0}).json()
+                    read += 1
+                    seqs = [r["seq"] for r in view["records"]]
+                    if seqs != list(range(1, view["seq"] + 1)):
+                        torn.append((view["game"], view["seq"], seqs[-3:]))
+
+        readers = [threading.Thread(target=reader, daemon=True) for _ in range(3)]
+        writer.start()
+        for thread in readers:
+            thread.start()
+        writer.join(timeout=300)
+        for thread in readers:
+            thread.join(timeout=30)
+    engine.dispose()
+    assert read > 50, read
+    assert not torn, f"{len(torn)} of {read} views named an older head than their records: {torn[:5]}"
