@@ -111,3 +111,25 @@ def test_a_view_never_names_an_older_head_than_its_records_while_appends_race_it
     engine.dispose()
     assert read > 50, read
     assert not torn, f"{len(torn)} of {read} views named an older head than their records: {torn[:5]}"
+
+
+def test_an_address_past_its_streams_is_refused_with_429_and_one_line(db: str, watchers: Watchers) -> None:
+    live_event(db, mode="paper")
+    with serving(db, streams_per_address=2) as base, httpx.Client(base_url=base, timeout=20) as http:
+        held = [watchers.watch(f"{base}{TABLE}/live", {}) for _ in range(2)]
+        for events in held:
+            wait_for(events, 1)
+        for path in (f"{TABLE}/live", "/api/events/ev/live"):  # a table's stream and an event's count alike
+            refused = http.get(path)
+            assert refused.status_code == 429, refused.text
+            error = refused.json()["error"]
+            assert "too many live streams from 127.0.0.1: 2 at most" in error and "\n" not in error
+        watchers.close()  # a stream that ends gives its place back
+        deadline = time.monotonic() + 20
+        while True:
+            with http.stream("GET", "/api/events/ev/live") as again:
+                status = again.status_code
+            if status == 200 or time.monotonic() > deadline:
+                break
+            time.sleep(0.1)
+        assert status == 200
