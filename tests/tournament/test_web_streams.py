@@ -21,7 +21,7 @@ from tournament.storage.db import open_database
 
 from . import tablelib
 from .test_web_tables import PLAYERS, TABLE, Watchers, live_event, wait_for, watchers  # noqa: F401 (the fixture)
-from .webkit import ORGANISER_TOKEN, bearer, serving
+from .webkit import ORGANISER_TOKEN, bearer, served_by_workers, serving
 
 
 def records_by_game(events: list[dict[str, Any]]) -> list[tuple[int, int]]:
@@ -133,3 +133,29 @@ def test_an_address_past_its_streams_is_refused_with_429_and_one_line(db: str, w
                 break
             time.sleep(0.1)
         assert status == 200
+
+
+@pytest.mark.pg
+def test_two_servers_sharing_one_postgresql_deliver_every_record_to_watchers_on_both(pg_url: str, watchers: Watchers) -> None:
+    """Two `tournament serve` processes on different ports (as two machines would be), one database: records
+    made through either reach the spectators and players watching on both, each once and in order."""
+    codes = live_event(pg_url, mode="paper", ruleset="crossover")
+    with served_by_workers(pg_url, 1) as one, served_by_workers(pg_url, 1) as two:
+        bases = [one, two]
+        with httpx.Client(timeout=20) as http:
+            heads = {p: bearer(http.post(f"{one}/api/join", json={"code": codes[p]}).json()["session"]) for p in PLAYERS}
+            streams = [watchers.watch(f"{base}{TABLE}/live", head) for base in bases for head in ({}, {}, heads["ann"])]
+            for events in streams:
+                wait_for(events, 1)
+            rng = random.Random(2)
+            for step in range(12):
+                base = bases[step % 2]  # each record through the other server
+                views = {p: http.get(f"{base}{TABLE}", headers=heads[p]).json() for p in PLAYERS}
+                who = next(p for p in PLAYERS if views[p]["legal"])
+                made = http.post(f"{base}{TABLE}/records", json={"after": views[who]["seq"], "record": rng.choice(views[who]["legal"])}, headers=heads[who])
+                assert made.status_code == 201, made.text
+            head = made.json()["seq"]
+        for events in streams:
+            wait_until(events, f"1:{head}")
+            assert records_by_game(events) == [(1, seq) for seq in range(1, head + 1)]
+        watchers.close()
