@@ -11,17 +11,23 @@ from __future__ import annotations
 import random
 import threading
 import time
+from collections import Counter
 from typing import Any
 
 import httpx
 import pytest
 
+from sqlalchemy.orm import Session
+
 from referee.ruleset import JUDGE
+from tournament.service import witness
 from tournament.storage.db import open_database
+from tournament.web import tablepages, tables
 
 from . import tablelib
-from .test_web_tables import PLAYERS, TABLE, Watchers, live_event, wait_for, watchers  # noqa: F401 (the fixture)
-from .webkit import ORGANISER_TOKEN, bearer, served_by_workers, serving
+from .test_web_tables import PLAYERS, TABLE, Watchers, hidden_cards, live_event, strings, wait_for, watchers  # noqa: F401 (the fixture)
+from .webkit import ORGANISER_TOKEN, bearer, database, make_event, served_by_workers, serving
+from .webkit import codes as webkit_codes
 
 
 def records_by_game(events: list[dict[str, Any]]) -> list[tuple[int, int]]:
@@ -158,4 +164,75 @@ def test_two_servers_sharing_one_postgresql_deliver_every_record_to_watchers_on_
         for events in streams:
             wait_until(events, f"1:{head}")
             assert records_by_game(events) == [(1, seq) for seq in range(1, head + 1)]
+        watchers.close()
+
+
+def broadcast_event(db: str) -> dict[str, str]:
+    """ann (Ann Archer) and bob (Bob Baker) at digital cardwars table 1, bob played by the server's bot; ann's code."""
+    make_event(db, ["ann", "bob"], ruleset="cardwars", tables="digital", display={"ann": "Ann Archer", "bob": "Bob Baker"})
+    found = webkit_codes(db)
+    with database(db) as engine, Session(engine) as session, session.begin():
+        witness.seat_bot(session, "ev", 1, "bob")
+    return found
+
+
+def test_many_watchers_of_a_table_cost_one_read_a_change_and_the_broadcast_one_drawing(db: str, watchers: Watchers, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Twenty spectators on the API stream and five big screens: each change is read once for the spectators'
+    seat and drawn once for the screens, not once a watcher (issue 33: a render per record per spectator)."""
+    codes = broadcast_event(db)
+    reads: Counter[Any] = Counter()
+    drawn: list[int] = []
+    read_view, message = tables.read_view, tablepages._broadcast_message
+
+    def counted_read(request: Any, event_id: str, table: int, seat: Any, since: int, game: Any) -> Any:
+        reads[seat] += 1
+        return read_view(request, event_id, table, seat, since, game)
+
+    def counted_drawing(request: Any, view: Any) -> Any:
+        drawn.append(view.seq)
+        return message(request, view)
+
+    monkeypatch.setattr(tables, "read_view", counted_read)
+    monkeypatch.setattr(tablepages, "_broadcast_message", counted_drawing)
+    with serving(db) as base, httpx.Client(base_url=base, timeout=20) as http:
+        ann = bearer(http.post("/api/join", json={"code": codes["ann"]}).json()["session"])
+        crowd = [watchers.watch(f"{base}{TABLE}/live", {}) for _ in range(20)]
+        screens = [watchers.watch(f"{base}/e/ev/tables/1/broadcast/live", {}) for _ in range(5)]
+        for events in crowd + screens:
+            wait_for(events, 1)
+        before, drawn_before = reads[None], len(drawn)
+        rng = random.Random(4)
+        for _ in range(5):
+            view = http.get(TABLE, headers=ann).json()
+            made = http.post(f"{TABLE}/records", json={"after": view["seq"], "record": rng.choice(view["legal"])}, headers=ann)
+            assert made.status_code == 201, made.text
+            head = f"1:{made.json()['seq']}"
+            for events in crowd + screens:
+                wait_until(events, head)
+        assert reads[None] - before <= 5 + 2, reads  # one a change (and one if a change came during a read)
+        assert len(drawn) - drawn_before <= 5 + 2, drawn
+        watchers.close()
+
+
+def test_the_broadcast_page_shows_names_the_score_and_no_hidden_card_and_follows_the_table(db: str, watchers: Watchers) -> None:
+    codes = broadcast_event(db)
+    with serving(db) as base, httpx.Client(base_url=base, timeout=20) as http:
+        ann = bearer(http.post("/api/join", json={"code": codes["ann"]}).json()["session"])
+        screen = watchers.watch(f"{base}/e/ev/tables/1/broadcast/live", {})
+        wait_for(screen, 1)
+        rng = random.Random(5)
+        for _ in range(6):
+            view = http.get(TABLE, headers=ann).json()
+            assert http.post(f"{TABLE}/records", json={"after": view["seq"], "record": rng.choice(view["legal"])}, headers=ann).status_code == 201
+        head = http.get(TABLE).json()
+        wait_until(screen, f"1:{head['seq']}")
+        shown = http.get("/e/ev/tables/1/broadcast")
+        assert shown.status_code == 200 and "Ann Archer" in shown.text and "Bob Baker" in shown.text
+        assert 'data-broadcast="/e/ev/tables/1/broadcast/live"' in shown.text and "broadcast.js" in shown.text
+        public = strings(head)
+        hidden = (hidden_cards(db, "ann") | hidden_cards(db, "bob")) - public
+        assert hidden, "the players hold cards nobody else sees"
+        for text in [shown.text, *(e["data"] for e in screen)]:
+            assert not {card for card in hidden if card in text}, "a hidden card was shown"
+        assert f'data-seq="{head["seq"]}"' in screen[-1]["data"] and "Ann Archer" in screen[-1]["data"]
         watchers.close()

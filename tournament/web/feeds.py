@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable, Hashable
 from typing import Any, TypeVar
@@ -104,6 +105,22 @@ async def feed(app: Any, channel: str) -> AsyncIterator[Feed]:
         if found.watchers <= 0:
             del feeds[channel]
             found.task.cancel()
+
+
+async def follow(app: Any, channel: str, address: str, seconds: float, keepalive: float) -> AsyncIterator[Feed | None]:
+    """A stream's life of `seconds` on `channel`, counted against `address`: the feed at once and after each
+    change (read what is needed from it then: a change during the read is not missed), None after `keepalive`
+    seconds of quiet (send a keepalive)."""
+    ends = time.monotonic() + seconds
+    with open_stream(app, address):
+        async with feed(app, channel) as found:
+            while time.monotonic() < ends:
+                changed = found.changed
+                yield found
+                try:
+                    await asyncio.wait_for(changed.wait(), min(keepalive, max(0.0, ends - time.monotonic())))
+                except TimeoutError:
+                    yield None
 
 
 class Encoded(ServerSentEventMessage):

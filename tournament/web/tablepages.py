@@ -12,11 +12,14 @@ handlers (web/tables.py) on the page's session (T-86).
 from __future__ import annotations
 
 import re
+from collections.abc import AsyncIterator
+from functools import partial
 from typing import Any
 
 from litestar import MediaType, Request, Response, get, post
+from litestar.concurrency import sync_to_thread
 from litestar.params import FromPath, JSONBody
-from litestar.response import Redirect, ServerSentEvent, Template
+from litestar.response import Redirect, ServerSentEvent, ServerSentEventMessage, Template
 from markupsafe import Markup
 
 from referee import pages
@@ -25,7 +28,7 @@ from schemas.table import LastLine, RecordSent, Seen, TableView
 from tournament import service
 from tournament.output import recorder
 from tournament.service import livetable
-from tournament.web import tables, views
+from tournament.web import feeds, tables, views
 from tournament.web.auth import organiser, player
 from tournament.web.common import reading
 from tournament.web.public import page
@@ -146,4 +149,68 @@ async def page_live(request: Request[Any, Any, Any], event_id: FromPath[str], ta
     return await tables.table_live.fn(request, event_id, table)
 
 
-HANDLERS = [my_table, table_page, judge_page, panel_part, page_record, page_seen, page_confirm, page_live]
+# -- the broadcast: a table for the room's big screen ---------------------------------------------------------
+
+BROADCAST_RECENT = 10  # records listed beside the drawing, newest first
+
+
+@get("/e/{event_id:str}/tables/{table:int}/broadcast", sync_to_thread=True, include_in_schema=False)
+def broadcast_page(request: Request[Any, Any, Any], event_id: FromPath[str], table: FromPath[int]) -> Template:
+    """The table for a big screen (no sign-in; T-141): the public view by name, the match's score; it follows the
+    table by its broadcast stream."""
+    tables.check_numbers(table, 0, None)
+    context = broadcast_context(request, tables.read_view(request, event_id, table, None, 0, None))
+    with reading(request) as session:
+        return page(request, "broadcast", session, service.get_event(session, event_id), hold=True, **context)
+
+
+def broadcast_context(request: Request[Any, Any, Any], view: TableView) -> dict[str, Any]:
+    """What the broadcast's panel draws of a spectator's `view`: names, the games won, the drawing, the last records."""
+    with reading(request) as session:
+        names = views.names(session, view.event)
+        setup = livetable.setup_data(session, view.event, view.round, view.table, view.game)
+    wins = dict.fromkeys(view.players, 0)
+    for played in view.games:
+        if played.over and played.winners and len(played.winners) == 1:
+            wins[played.winners[0]] += 1
+    shown = names | {JUDGE: "the judge"}
+    return {
+        "v": view, "names": names, "wins": wins,
+        "drawing": drawing(view.ruleset, recorder.named(view.state, names), recorder.named(setup, names)),
+        "recent": [(r.get("seq"), recorder.record_text(r, shown)) for r in reversed(view.records[-BROADCAST_RECENT:])],
+    }
+
+
+def _broadcast_message(request: Request[Any, Any, Any], view: TableView) -> feeds.Encoded:
+    engine = request.app.template_engine
+    assert engine is not None, "the app has its templates"
+    panel = engine.get_template("web/broadcast_panel.html.j2").render(**broadcast_context(request, view))
+    return feeds.Encoded(panel, "panel", f"{view.game}:{view.seq}")
+
+
+async def _broadcast(request: Request[Any, Any, Any], event_id: str, placed: livetable.Seating, address: str) -> AsyncIterator[ServerSentEventMessage]:
+    """The broadcast's panel at once and after each change: read and drawn once a change for every screen on this
+    worker (web/feeds.py), the spectators' view shared with the table's other spectators."""
+    shown: tuple[Any, ...] = ()
+    where = tables.channel(event_id, placed.round, placed.table)
+    async for feed in feeds.follow(request.app, where, address, tables.STREAM_SECONDS, tables.KEEPALIVE_SECONDS):
+        if feed is None:
+            yield ServerSentEventMessage(comment="keepalive")
+            continue
+        now = await tables.shared_view(request, feed, event_id, placed.table, None, None)
+        if tables.mark(now) != shown:
+            shown = tables.mark(now)
+            yield await feed.shared(("broadcast", shown), partial(sync_to_thread, _broadcast_message, request, now))
+
+
+@get("/e/{event_id:str}/tables/{table:int}/broadcast/live", include_in_schema=False)
+async def broadcast_live(request: Request[Any, Any, Any], event_id: FromPath[str], table: FromPath[int]) -> ServerSentEvent:
+    """Server-sent events `panel`: the broadcast's panel as HTML, at once and after each change; 429 past the
+    streams an address may hold."""
+    tables.check_numbers(table, 0, None)
+    address = feeds.admit(request)
+    placed = await sync_to_thread(tables.placed_table, request, event_id, table)  # refused here, before the stream starts
+    return ServerSentEvent(_broadcast(request, event_id, placed, address))
+
+
+HANDLERS = [broadcast_page, broadcast_live, my_table, table_page, judge_page, panel_part, page_record, page_seen, page_confirm, page_live]

@@ -13,9 +13,7 @@ far past a player's limit of changes a minute (T-85).
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
-import time
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -189,10 +187,15 @@ def last_seen(header: str | None) -> tuple[int, int]:
     return 0, 0
 
 
-async def _view(request: Request[Any, Any, Any], feed: feeds.Feed, event_id: str, table: int, seat: Seat, game: int | None) -> TableView:
+async def shared_view(request: Request[Any, Any, Any], feed: feeds.Feed, event_id: str, table: int, seat: Seat, game: int | None) -> TableView:
     """The table as `seat` sees it (the game being played, or `game`), all its records: read once a change for
     every stream of this worker that watches the table with that seat (web/feeds.py)."""
     return await feed.shared(("view", seat, game), lambda: sync_to_thread(read_view, request, event_id, table, seat, 0, game))
+
+
+def mark(view: TableView) -> tuple[Any, ...]:
+    """What a watcher is shown anew for: a new record, or a confirmation or the report (the head stays where it was)."""
+    return view.game, view.seq, view.reported, tuple(w.confirmed for w in view.witness)
 
 
 def _message(feed: feeds.Feed, view: TableView, since: int) -> feeds.Encoded:
@@ -212,33 +215,27 @@ async def _stream(
     """The table from (`game`, `seq`) on: at once, then after each change, the records the stream has not sent,
     every game's in order (T-138: a game that ended since is sent to its last record before the next game's
     first); a keepalive comment while nothing changes."""
-    ends = time.monotonic() + STREAM_SECONDS
     shown: tuple[Any, ...] = ()
-    with feeds.open_stream(request.app, address):
-        async with feeds.feed(request.app, channel(event_id, round_number, table)) as feed:
-            while time.monotonic() < ends:
-                changed = feed.changed  # taken before the read: a change during it is not missed
-                now = await _view(request, feed, event_id, table, seat, None)
-                if 0 < game < now.game:  # the games that ended since this stream's place, from that place on
-                    for number in range(game, now.game):
-                        ended = await _view(request, feed, event_id, table, seat, number)
-                        since = seq if number == game else 0
-                        if ended.seq > since:
-                            yield _message(feed, ended, since)
-                    game, seq, shown = now.game, 0, ()
-                elif game != now.game:  # a new stream, or a place in no game of this table: the game being played
-                    game, seq, shown = now.game, 0, ()
-                mark = (now.game, now.seq, now.reported, [w.confirmed for w in now.witness])
-                if mark != shown:  # a new record, or a confirmation (the head stays where it was)
-                    yield _message(feed, now, seq)
-                    seq, shown = now.seq, mark
-                try:
-                    await asyncio.wait_for(changed.wait(), KEEPALIVE_SECONDS)
-                except TimeoutError:
-                    yield ServerSentEventMessage(comment="keepalive")
+    async for feed in feeds.follow(request.app, channel(event_id, round_number, table), address, STREAM_SECONDS, KEEPALIVE_SECONDS):
+        if feed is None:
+            yield ServerSentEventMessage(comment="keepalive")
+            continue
+        now = await shared_view(request, feed, event_id, table, seat, None)
+        if 0 < game < now.game:  # the games that ended since this stream's place, from that place on
+            for number in range(game, now.game):
+                ended = await shared_view(request, feed, event_id, table, seat, number)
+                since = seq if number == game else 0
+                if ended.seq > since:
+                    yield _message(feed, ended, since)
+            game, seq, shown = now.game, 0, ()
+        elif game != now.game:  # a new stream, or a place in no game of this table: the game being played
+            game, seq, shown = now.game, 0, ()
+        if mark(now) != shown:
+            yield _message(feed, now, seq)
+            seq, shown = now.seq, mark(now)
 
 
-def _placed(request: Request[Any, Any, Any], event_id: str, table: int) -> livetable.Seating:
+def placed_table(request: Request[Any, Any, Any], event_id: str, table: int) -> livetable.Seating:
     with reading(request) as session:
         return livetable.seating(session, event_id, table)
 
@@ -252,7 +249,7 @@ async def table_live(request: Request[Any, Any, Any], event_id: FromPath[str], t
     address = feeds.admit(request)
     seat = await sync_to_thread(seat_of, request, event_id)
     game, seq = last_seen(request.headers.get("last-event-id"))
-    placed = await sync_to_thread(_placed, request, event_id, table)  # refused here, before the stream starts
+    placed = await sync_to_thread(placed_table, request, event_id, table)  # refused here, before the stream starts
     if seat not in (JUDGE, None) and seat not in placed.players:
         seat = None  # a player of another table watches as a spectator (and shares the spectators' reads)
     return ServerSentEvent(_stream(request, event_id, placed.round, table, seat, game, seq, address))
