@@ -52,6 +52,7 @@ from tournament.web import (
     registration,
     running,
     screen,
+    sharedpages,
     tablepages,
     tables,
 )
@@ -166,6 +167,7 @@ def create_app(db_url: str | None = None, *, csrf_secret: str | None = None) -> 
     app.state.keepalive_seconds = follow.KEEPALIVE_SECONDS  # the pages' live stream (web/follow.py)
     app.state.stream_seconds = follow.STREAM_SECONDS
     app.state.heads = heads
+    app.state.pages = sharedpages.Kept()  # the public pages drawn for readers without a session (web/sharedpages.py)
     app.state.feeds = {}  # channel -> what its watchers on this worker share (web/feeds.py)
     app.state.streams = Counter()  # address -> live streams it holds on this worker
     app.state.streams_per_address = int(os.environ.get("TOURNAMENT_STREAMS_PER_ADDRESS") or feeds.STREAMS_PER_ADDRESS)

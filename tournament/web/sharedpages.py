@@ -34,8 +34,27 @@ KEPT = 256  # pages kept per worker (a few tens of KiB each)
 CSRF_MARK = f"csrf-{secrets.token_hex(16)}"  # drawn where a reader's own token goes; nothing a page shows can equal it
 FORM_MARK = f"form-{secrets.token_hex(16)}"
 
-_kept: OrderedDict[tuple[str, str, str, int], str] = OrderedDict()
-_lock = threading.Lock()
+
+
+class Kept:
+    """A worker's pages (`app.state.pages`), by event, path, query and the hash of the log's head."""
+
+    def __init__(self) -> None:
+        self.pages: OrderedDict[tuple[str, str, str, str], str] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def get(self, key: tuple[str, str, str, str]) -> str | None:
+        with self.lock:
+            found = self.pages.get(key)
+            if found is not None:
+                self.pages.move_to_end(key)
+            return found
+
+    def put(self, key: tuple[str, str, str, str], body: str) -> None:
+        with self.lock:
+            self.pages[key] = body
+            while len(self.pages) > KEPT:
+                self.pages.popitem(last=False)
 
 
 def shared_page(request: Request[Any, Any, Any], event_id: str, draw: Callable[[], Template]) -> Response[Any]:
@@ -43,18 +62,13 @@ def shared_page(request: Request[Any, Any, Any], event_id: str, draw: Callable[[
     if secret_of(request) is not None:
         return draw()
     with reading(request) as session:
-        head = service.get_event(session, event_id).last_seq  # NotFound, as the page would say
-    key = (event_id, request.url.path, request.url.query, head)
-    with _lock:
-        body = _kept.get(key)
-        if body is not None:
-            _kept.move_to_end(key)
+        head = service.get_event(session, event_id).last_hash  # NotFound, as the page would say
+    key = (event_id, request.url.path, request.url.query, head)  # the hash: an event made again anew is another
+    kept: Kept = request.app.state.pages
+    body = kept.get(key)
     if body is None:
         body = _render(request, draw())
-        with _lock:
-            _kept[key] = body
-            while len(_kept) > KEPT:
-                _kept.popitem(last=False)
+        kept.put(key, body)
     return Response(_fill(request, body), media_type=MediaType.HTML)
 
 
