@@ -71,6 +71,9 @@ class Feed:
         if found is None:
             found = self.memo[key] = asyncio.ensure_future(make())
             found.add_done_callback(_quiet)
+        if found.done():  # the usual case for all but the first stream: no wait, no future made
+            done: T = found.result()
+            return done
         result: T = await asyncio.shield(found)  # a stream that leaves does not cancel what others await
         return result
 
@@ -118,7 +121,8 @@ async def follow(app: Any, channel: str, address: str, seconds: float, keepalive
                 changed = found.changed
                 yield found
                 try:
-                    await asyncio.wait_for(changed.wait(), min(keepalive, max(0.0, ends - time.monotonic())))
+                    async with asyncio.timeout(min(keepalive, max(0.0, ends - time.monotonic()))):  # no task a wait
+                        await changed.wait()
                 except TimeoutError:
                     yield None
 
