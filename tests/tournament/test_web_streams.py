@@ -12,11 +12,11 @@ import random
 import threading
 import time
 from collections import Counter
+from collections.abc import Iterator
 from typing import Any
 
 import httpx
 import pytest
-
 from sqlalchemy.orm import Session
 
 from referee.ruleset import JUDGE
@@ -25,9 +25,17 @@ from tournament.storage.db import open_database
 from tournament.web import tablepages, tables
 
 from . import tablelib
-from .test_web_tables import PLAYERS, TABLE, Watchers, hidden_cards, live_event, strings, wait_for, watchers  # noqa: F401 (the fixture)
+from .test_web_tables import PLAYERS, TABLE, Watchers, hidden_cards, live_event, strings, wait_for
 from .webkit import ORGANISER_TOKEN, bearer, database, make_event, served_by_workers, serving
 from .webkit import codes as webkit_codes
+
+
+@pytest.fixture
+def watchers() -> Iterator[Watchers]:
+    """Readers of live streams (test_web_tables.py's), closed at the end."""
+    found = Watchers()
+    yield found
+    found.close()
 
 
 def records_by_game(events: list[dict[str, Any]]) -> list[tuple[int, int]]:
