@@ -186,7 +186,8 @@ def broadcast_event(db: str) -> dict[str, str]:
 
 def test_many_watchers_of_a_table_cost_one_read_a_change_and_the_broadcast_one_drawing(db: str, watchers: Watchers, monkeypatch: pytest.MonkeyPatch) -> None:
     """Twenty spectators on the API stream and five big screens: each change is read once for the spectators'
-    seat and drawn once for the screens, not once a watcher (issue 33: a render per record per spectator)."""
+    seat and drawn once for the screens, not once a watcher (issue 33: a render per record per spectator); the
+    table page's spectators' panels are drawn once from the same read."""
     codes = broadcast_event(db)
     reads: Counter[Any] = Counter()
     drawn: list[int] = []
@@ -200,6 +201,14 @@ def test_many_watchers_of_a_table_cost_one_read_a_change_and_the_broadcast_one_d
         drawn.append(view.seq)
         return message(request, view)
 
+    panel_drawings: list[int] = []
+    panel = tablepages._drawn_panel
+
+    def counted_panel(request: Any, view: Any) -> str:
+        panel_drawings.append(view.seq)
+        return panel(request, view)
+
+    monkeypatch.setattr(tablepages, "_drawn_panel", counted_panel)
     monkeypatch.setattr(tables, "read_view", counted_read)
     monkeypatch.setattr(tablepages, "_broadcast_message", counted_drawing)
     with serving(db) as base, httpx.Client(base_url=base, timeout=20) as http:
@@ -219,6 +228,11 @@ def test_many_watchers_of_a_table_cost_one_read_a_change_and_the_broadcast_one_d
                 wait_until(events, head)
         assert reads[None] - before <= 5 + 2, reads  # one a change (and one if a change came during a read)
         assert len(drawn) - drawn_before <= 5 + 2, drawn
+        # the table page's spectators fetch its panel after each change: the view the feed read, drawn once
+        before = reads[None]
+        panels = {http.get("/e/ev/tables/1/panel").text for _ in range(10)}
+        assert len(panels) == 1 and f'data-seq="{made.json()["seq"]}"' in panels.pop()
+        assert reads[None] == before and panel_drawings == [made.json()["seq"]], panel_drawings
         watchers.close()
 
 

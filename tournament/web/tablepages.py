@@ -67,16 +67,44 @@ def _page(request: Request[Any, Any, Any], event_id: str, table: int, seat: str 
         return page(request, "live_table", session, event, hold=True, **context)
 
 
-@get("/e/{event_id:str}/tables/{table:int}/panel", sync_to_thread=True, include_in_schema=False)
-def panel_part(request: Request[Any, Any, Any], event_id: FromPath[str], table: FromPath[int]) -> Template:
-    """The page's changing part (the state, the choices, the records), fetched by its script after each change."""
-    return Template(template_name="web/live_table_panel.html.j2", context=panel(request, event_id, table, tables.seat_of(request, event_id)))
+PANEL = "web/live_table_panel.html.j2"
+
+
+@get("/e/{event_id:str}/tables/{table:int}/panel", include_in_schema=False)
+async def panel_part(request: Request[Any, Any, Any], event_id: FromPath[str], table: FromPath[int]) -> Response[Any]:
+    """The page's changing part (the state, the choices, the records), fetched by its script after each change. A
+    spectator's is the one this worker's table feed last read, drawn once a change for every spectator (T-143)."""
+    tables.check_numbers(table, 0, None)
+    seat = await sync_to_thread(tables.seat_of, request, event_id)
+    feed = tables.watched(request.app, event_id, table) if seat is None else None
+    if feed is None:
+        return await sync_to_thread(lambda: Template(template_name=PANEL, context=panel(request, event_id, table, seat)))
+    view = await tables.shared_view(request, feed, event_id, table, None, None)
+    drawn = await feed.shared(("panel", tables.mark(view)), partial(sync_to_thread, _drawn_panel, request, view))
+    return Response(drawn, media_type=MediaType.HTML)
+
+
+def _drawn_panel(request: Request[Any, Any, Any], view: TableView) -> str:
+    return _render(request, PANEL, panel_of(request, view))
+
+
+def _render(request: Request[Any, Any, Any], name: str, context: dict[str, Any]) -> str:
+    """A template drawn here rather than as a response: once, for many readers."""
+    engine = request.app.template_engine
+    assert engine is not None, "the app has its templates"
+    drawn: str = engine.get_template(name).render(**context)
+    return drawn
 
 
 def panel(request: Request[Any, Any, Any], event_id: str, table: int, seat: str | None) -> dict[str, Any]:
     """What the table's page draws for `seat`: its view, the game's drawing, the choices, the games to confirm."""
     tables.check_numbers(table, 0, None)
-    view = tables.read_view(request, event_id, table, seat, 0, None)
+    return panel_of(request, tables.read_view(request, event_id, table, seat, 0, None))
+
+
+def panel_of(request: Request[Any, Any, Any], view: TableView) -> dict[str, Any]:
+    """`panel` for a view already read (its seat's)."""
+    event_id, table = view.event, view.table
     with reading(request) as session:
         names = views.names(session, event_id)
         setup = livetable.setup_data(session, event_id, view.round, table, view.game)
@@ -151,9 +179,6 @@ async def page_live(request: Request[Any, Any, Any], event_id: FromPath[str], ta
 
 # -- the broadcast: a table for the room's big screen ---------------------------------------------------------
 
-BROADCAST_RECENT = 10  # records listed beside the drawing, newest first
-
-
 @get("/e/{event_id:str}/tables/{table:int}/broadcast", sync_to_thread=True, include_in_schema=False)
 def broadcast_page(request: Request[Any, Any, Any], event_id: FromPath[str], table: FromPath[int]) -> Template:
     """The table for a big screen (no sign-in; T-141): the public view by name, the match's score; it follows the
@@ -165,27 +190,17 @@ def broadcast_page(request: Request[Any, Any, Any], event_id: FromPath[str], tab
 
 
 def broadcast_context(request: Request[Any, Any, Any], view: TableView) -> dict[str, Any]:
-    """What the broadcast's panel draws of a spectator's `view`: names, the games won, the drawing, the last records."""
-    with reading(request) as session:
-        names = views.names(session, view.event)
-        setup = livetable.setup_data(session, view.event, view.round, view.table, view.game)
+    """What the broadcast's panel draws of a spectator's `view`: the table page's panel, and the games each has won."""
     wins = dict.fromkeys(view.players, 0)
     for played in view.games:
         if played.over and played.winners and len(played.winners) == 1:
             wins[played.winners[0]] += 1
-    shown = names | {JUDGE: "the judge"}
-    return {
-        "v": view, "names": names, "wins": wins,
-        "drawing": drawing(view.ruleset, recorder.named(view.state, names), recorder.named(setup, names)),
-        "recent": [(r.get("seq"), recorder.record_text(r, shown)) for r in reversed(view.records[-BROADCAST_RECENT:])],
-    }
+    return panel_of(request, view) | {"wins": wins}
 
 
 def _broadcast_message(request: Request[Any, Any, Any], view: TableView) -> feeds.Encoded:
-    engine = request.app.template_engine
-    assert engine is not None, "the app has its templates"
-    panel = engine.get_template("web/broadcast_panel.html.j2").render(**broadcast_context(request, view))
-    return feeds.Encoded(panel, "panel", f"{view.game}:{view.seq}")
+    drawn = _render(request, "web/broadcast_panel.html.j2", broadcast_context(request, view))
+    return feeds.Encoded(drawn, "panel", f"{view.game}:{view.seq}")
 
 
 async def _broadcast(request: Request[Any, Any, Any], event_id: str, placed: livetable.Seating, address: str) -> AsyncIterator[ServerSentEventMessage]:
