@@ -4,15 +4,15 @@ A thousand spectators of one table would otherwise each read the table from
 the database and encode it again at every record (issue 33: 300 streams took
 a record's server CPU from 13.5 ms to 702 ms). Here a worker keeps one `Feed`
 a channel while anyone follows it: the feed alone subscribes to the channel
-(web/live.py) and counts its changes (`version`); a stream asks the feed for
-what it needs by a key (a table's view for a kind of reader, the message for
-a place in the log) and the first stream to ask at a version computes it
-while the others await the same answer (`shared`). So a change costs one
-read a kind of reader (spectators, the judge, each seated player) and one
-encoding a place in the log, however many streams watch; a spectator costs
-only the bytes sent to it. What is shared is still read from the database
-after the change, so nothing hidden passes through a channel, and a worker
-that missed a message loses nothing: the next change reads the truth again.
+(web/live.py) and marks each change; a stream asks the feed for what it
+needs by a key (a table's view for a kind of reader, the message for a place
+in the log), and the first stream to ask after a change computes it while
+the others await the same answer (`shared`). So a change costs one read a
+kind of reader (spectators, the judge, each seated player) and one encoding
+a place in the log, however many streams watch; a spectator costs only the
+bytes sent to it. What is shared is still read from the database after the
+change, so nothing hidden passes through a channel, and a worker that missed
+a message loses nothing: the next change reads the truth again.
 
 Open streams are counted per address on each worker (`admit`): past
 `app.state.streams_per_address` a new one is refused with 429 and one line
@@ -46,9 +46,8 @@ class Feed:
     def __init__(self, app: Any, channel: str) -> None:
         self.app, self.channel = app, channel
         self.watchers = 0
-        self.version = 0
         self.changed = asyncio.Event()  # set (and replaced) at each change
-        self.memo: dict[Hashable, asyncio.Future[Any]] = {}  # at this version: what is read
+        self.memo: dict[Hashable, asyncio.Future[Any]] = {}  # since the last change: what was read
         self.made: dict[Hashable, Any] = {}  # ... and what is encoded
         self.ready = asyncio.Event()
         self.task = asyncio.create_task(self._listen())
@@ -60,13 +59,12 @@ class Feed:
                 await queue.get()
                 while not queue.empty():  # a burst already waiting is one change
                     queue.get_nowait()
-                self.version += 1
                 self.memo, self.made = {}, {}  # what was read before this change is stale; those awaiting it still get it
                 changed, self.changed = self.changed, asyncio.Event()
                 changed.set()
 
     async def shared(self, key: Hashable, make: Callable[[], Awaitable[T]]) -> T:
-        """`make()`'s answer at this version: computed by the first stream that asks, awaited by the others."""
+        """`make()`'s answer since the last change: computed by the first stream that asks, awaited by the others."""
         found = self.memo.get(key)
         if found is None:
             found = self.memo[key] = asyncio.ensure_future(make())
@@ -79,7 +77,7 @@ class Feed:
 
 
     def once(self, key: Hashable, make: Callable[[], T]) -> T:
-        """`make()`'s value at this version, made by the first stream that asks (an encoding: no wait)."""
+        """`make()`'s value since the last change, made by the first stream that asks (an encoding: no wait)."""
         if key not in self.made:
             self.made[key] = make()
         found: T = self.made[key]
