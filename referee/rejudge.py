@@ -31,6 +31,7 @@ from typing import Any
 import msgspec
 
 from referee.engine import judge
+from referee.inputs import LOG_LIMIT, read_file
 from referee.validate import batches, in_processes
 from schemas.verdict import Result, Verdict
 
@@ -79,7 +80,7 @@ def judge_item(item: Item) -> Judged:
     name, source = item
     if isinstance(source, str):
         try:
-            source = Path(source).read_bytes()
+            source = read_file(source, LOG_LIMIT, "a log")
         except OSError:
             return Judged(name, "", Outcome("malformed", None, None))
     verdict = judge(io.BytesIO(source), name).verdict
@@ -156,7 +157,7 @@ def _read(source: str | bytes) -> str | bytes:
     if isinstance(source, bytes):
         return source
     try:
-        return Path(source).read_bytes()
+        return read_file(source, LOG_LIMIT, "a log")
     except OSError:
         return source  # the worker finds it unreadable too, and says so as `validate` would
 

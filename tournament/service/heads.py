@@ -39,16 +39,20 @@ class Head:
 
 
 def read_heads(text: str, source: str) -> list[Head]:
-    """Every head of a file (one a line, blank lines skipped); Usage naming the line of one that holds none."""
+    """Every head of a file (blank lines skipped); Usage naming the line of one that holds none.
+
+    Every head of a line is read, not its first only: a right head must not vouch for a wrong one beside it.
+    """
     heads = []
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
-        found = HEAD.search(line)
-        if found is None:
+        found = list(HEAD.finditer(line))
+        if not found:
             raise Usage(f"{source} line {number}: no log head (EVENT@SEQ:HASH, as a slip or a page prints it) in {line.strip()[:60]!r}")
-        event, seq, digits = found.groups()
-        heads.append(Head(event, int(seq), digits, f"{source} line {number}"))
+        for one in found:
+            event, seq, digits = one.groups()
+            heads.append(Head(event, int(seq), digits, f"{source} line {number}"))
     if not heads:
         raise Usage(f"{source}: no log heads in it")
     return heads

@@ -1,0 +1,76 @@
+"""Issue 34, point 8: the small defects of the tournament's command line, each with its test (T-161 to T-168)."""
+
+from __future__ import annotations
+
+import os
+import threading
+from pathlib import Path
+
+from tests.tournament.decklib import list_text, deck_of
+from tests.tournament.tlib import cli
+from tournament import service
+from referee.inputs import EXIT_TOO_LARGE, LOG_LIMIT, TEXT_LIMIT
+
+
+def sparse(path: Path, size: int) -> Path:
+    """A regular file of `size` zero bytes that takes no disk."""
+    with path.open("wb") as stream:
+        os.truncate(stream.fileno(), size)
+    return path
+
+
+def one_line(stderr: str) -> str:
+    lines = stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in stderr, stderr
+    return lines[0]
+
+
+# -- verify --against reads every head of a line ---------------------------------------------------
+
+
+def test_a_heads_line_with_a_right_head_then_a_wrong_one_fails_verify(db: str, tmp_path: Path) -> None:
+    cli(db, "create", "ev", "--seed", "1")
+    cli(db, "register", "ev", "ann", "bob")
+    right = cli(db, "head", "ev").stdout.strip()
+    seq = int(right.partition("@")[2].partition(":")[0])
+    wrong = f"ev@{seq}:{'0' * 16}"
+    heads = tmp_path / "heads.txt"
+    heads.write_text(f"slip: {right} and {wrong}\n")
+    failed = cli(db, "verify", "ev", "--against", str(heads), code=service.EXIT_VERIFY_FAILED)
+    assert f"head {wrong} ({heads} line 1) is not in the log" in failed.stderr, failed.stderr
+
+
+# -- every input read with a bound -----------------------------------------------------------------
+
+
+def test_verify_against_and_register_from_read_with_a_bound(db: str, tmp_path: Path) -> None:
+    cli(db, "create", "ev", "--seed", "1")
+    huge = sparse(tmp_path / "huge.txt", TEXT_LIMIT + 1)
+    for command in (["verify", "ev", "--against", str(huge)], ["register", "ev", "--from", str(huge)]):
+        failed = cli(db, *command, code=EXIT_TOO_LARGE)
+        assert one_line(failed.stderr) == f"tournament: {huge}: more than 16 MiB, the most a file may hold; nothing was read past it"
+    for command in (["verify", "ev", "--against", "/dev/zero"], ["register", "ev", "--from", "/dev/zero"]):
+        failed = cli(db, *command, code=service.EXIT_USAGE)  # a device is no file of heads or players: refused unread
+        assert one_line(failed.stderr) == "tournament: /dev/zero: is a device or socket, not a regular file"
+    cli(db, "register", "ev", "ann", "bob")
+    cli(db, "pair", "ev")
+    log = sparse(tmp_path / "game.jsonl", LOG_LIMIT + 1)
+    failed = cli(db, "report", "ev", "--table", "1", "--log", str(log), code=EXIT_TOO_LARGE)
+    assert f"{log}: more than 64 MiB, the most a log may hold" in one_line(failed.stderr)
+
+
+def test_deck_refuses_a_fifo_nobody_writes(db: str, tmp_path: Path) -> None:
+    cli(db, "create", "ev", "--ruleset", "crossover", "--best-of", "1", "--no-require-chain")
+    cli(db, "register", "ev", "ann")
+    fifo = tmp_path / "ann.txt"
+    os.mkfifo(fifo)
+    outcome: list[str] = []
+    worker = threading.Thread(target=lambda: outcome.append(cli(db, "deck", "ev", "ann", str(fifo), code=service.EXIT_USAGE).stderr))
+    worker.start()
+    worker.join(30)
+    if worker.is_alive():  # the old code waits for a writer: be one, so the test ends either way
+        with fifo.open("w") as stream:
+            stream.write(list_text(deck_of("ann")))
+        worker.join(30)
+        raise AssertionError("tournament deck waited on a FIFO nobody writes")
+    assert one_line(outcome[0]) == f"tournament: {fifo}: is a FIFO, not a regular file"
