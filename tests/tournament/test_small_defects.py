@@ -6,10 +6,11 @@ import os
 import threading
 from pathlib import Path
 
-from tests.tournament.decklib import list_text, deck_of
-from tests.tournament.tlib import cli
-from tournament import service
 from referee.inputs import EXIT_TOO_LARGE, LOG_LIMIT, TEXT_LIMIT
+from tests.tournament.decklib import deck_of, list_text
+from tests.tournament.tlib import cli
+from tests.tournament.webkit import client, codes, make_event, organiser, organiser_page
+from tournament import service
 
 
 def sparse(path: Path, size: int) -> Path:
@@ -74,3 +75,34 @@ def test_deck_refuses_a_fifo_nobody_writes(db: str, tmp_path: Path) -> None:
         worker.join(30)
         raise AssertionError("tournament deck waited on a FIFO nobody writes")
     assert one_line(outcome[0]) == f"tournament: {fifo}: is a FIFO, not a regular file"
+
+
+# -- the web: HEAD, Cache-Control --------------------------------------------------------------------
+
+
+def web_event(tmp_path: Path) -> str:
+    url = f"sqlite:///{tmp_path / 'tournament.db'}"
+    make_event(url)
+    codes(url)
+    return url
+
+
+def test_head_requests_answer_like_get_without_a_body(tmp_path: Path) -> None:
+    with client(web_event(tmp_path)) as c:
+        for path in ("/", "/e/ev", "/e/ev/standings", "/api/events", "/static/headjudge.css"):
+            got, head = c.get(path), c.head(path)
+            assert (head.status_code, head.content) == (got.status_code, b""), path
+            assert head.headers["content-type"] == got.headers["content-type"], path
+        assert c.head("/no/such/page").status_code == 404
+
+
+def test_pages_behind_a_session_carry_cache_control_private_no_store(tmp_path: Path) -> None:
+    with client(web_event(tmp_path)) as c:
+        assert "no-store" not in c.get("/e/ev").headers.get("cache-control", "")  # a public page, no session
+        organiser_page(c)  # the session cookie from here on
+        for path in ("/admin", "/admin/e/ev", "/e/ev"):
+            answer = c.get(path)
+            assert answer.status_code == 200 and answer.headers["cache-control"] == "private, no-store", path
+        api = organiser(c)
+        assert c.get("/api/me", headers=api).headers["cache-control"] == "private, no-store"
+        assert "immutable" in c.get("/static/headjudge.css").headers["cache-control"]  # its own caching kept

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from tournament.formats import brackets, pairing, podsolver, pods
+from tournament.formats import brackets, pairing, pods, podsolver
 from tournament.service.decks import apply_policy
 from tournament.service.elimination import (
     absent_from,

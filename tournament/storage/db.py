@@ -72,7 +72,7 @@ def make_engine(url: str, *, writer: bool = True, reading: bool = False) -> Engi
         engine = create_engine(_sqlite_uri(parsed, read_only), connect_args={"timeout": 60})
     except ImportError:  # psycopg finds no libpq: its binary is an extra (T-168)
         raise DatabaseUnavailable(
-            f"PostgreSQL needs a libpq for psycopg: pip install 'headjudge[postgres]' (or the system's: apt install libpq5)"
+            "PostgreSQL needs a libpq for psycopg: pip install 'headjudge[postgres]' (or the system's: apt install libpq5)"
         ) from None
     except (NoSuchModuleError, ArgumentError, ValueError) as exc:
         raise DatabaseUnavailable(f"cannot use the database URL {shown(url)}: {exc}; {HINT}") from None
