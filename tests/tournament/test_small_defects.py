@@ -6,11 +6,15 @@ import os
 import threading
 from pathlib import Path
 
+from sqlalchemy.orm import Session
+
 from referee.inputs import EXIT_TOO_LARGE, LOG_LIMIT, TEXT_LIMIT
 from tests.tournament.decklib import deck_of, list_text
+from tests.tournament.tablelib import live_event, look
 from tests.tournament.tlib import cli
 from tests.tournament.webkit import client, codes, make_event, organiser, organiser_page
 from tournament import service
+from tournament.service import livetable
 
 
 def sparse(path: Path, size: int) -> Path:
@@ -106,3 +110,22 @@ def test_pages_behind_a_session_carry_cache_control_private_no_store(tmp_path: P
         api = organiser(c)
         assert c.get("/api/me", headers=api).headers["cache-control"] == "private, no-store"
         assert "immutable" in c.get("/static/headjudge.css").headers["cache-control"]  # its own caching kept
+
+
+# -- a paper table's records -----------------------------------------------------------------------
+
+
+def test_a_paper_tables_records_do_not_read_the_deal(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'tournament.db'}"
+    engine = live_event(url, mode="paper", ruleset="cardwars")
+    first = look(engine, None)
+    actor = next(p for p in first.players if look(engine, p).legal)
+    view = look(engine, actor)
+    draw = next(r for r in view.legal if r.get("by") == "chance")  # at paper, a player writes down the draw
+    with Session(engine) as session, session.begin():
+        livetable.append(session, "ev", 1, actor, draw, view.seq)
+    engine.dispose()
+    with client(url) as c:
+        panel = c.get("/e/ev/tables/1/panel").text
+    assert "the deal" not in panel, panel
+    assert "chance: draw" in panel
