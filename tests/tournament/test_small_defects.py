@@ -11,7 +11,7 @@ from sqlalchemy.orm import Session
 from referee.inputs import EXIT_TOO_LARGE, LOG_LIMIT, TEXT_LIMIT
 from tests.tournament.decklib import deck_of, list_text
 from tests.tournament.tablelib import live_event, look
-from tests.tournament.tlib import cli
+from tests.tournament.tlib import cli, cli_json
 from tests.tournament.webkit import client, codes, make_event, organiser, organiser_page
 from tournament import service
 from tournament.service import livetable
@@ -129,3 +129,21 @@ def test_a_paper_tables_records_do_not_read_the_deal(tmp_path: Path) -> None:
         panel = c.get("/e/ev/tables/1/panel").text
     assert "the deal" not in panel, panel
     assert "chance: draw" in panel
+
+
+# -- standings: no game, no game-win percentage ----------------------------------------------------
+
+
+def test_final_standings_give_no_game_win_percentage_to_who_never_played(db: str) -> None:
+    cli(db, "create", "ev", "--seed", "1", "--best-of", "3")
+    cli(db, "register", "ev", "ann", "bob", "cat", "dan", "eve")
+    cli(db, "drop", "ev", "eve")  # a no-show, dropped before round 1
+    for row in cli_json(db, "pair", "ev")["tables"]:
+        cli(db, "report", "ev", "--table", str(row["table"]), "2-1")
+    rows = {r["player"]: r for r in cli_json(db, "standings", "ev")}
+    assert rows["eve"]["tiebreakers"] == {"omw": None, "gw": None, "ogw": None}  # nothing to measure
+    assert all(isinstance(rows[p]["tiebreakers"]["gw"], float) for p in ("ann", "bob", "cat", "dan"))
+    line = next(line for line in cli(db, "standings", "ev").stdout.splitlines() if "eve" in line)
+    assert line.count("—") == 3, line
+    csv = cli(db, "standings", "ev", "--format", "csv").stdout
+    assert "—" in next(line for line in csv.splitlines() if "eve" in line)

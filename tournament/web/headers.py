@@ -7,9 +7,9 @@ files), so no route can forget them.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
-from litestar.types import Message, Receive, Scope, Send
+from litestar.types import HTTPScope, Message, Receive, Scope, Send
 
 from tournament.web.auth import COOKIE
 
@@ -73,7 +73,7 @@ class AnswersHead:
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or scope["method"] != "HEAD":
+        if scope["type"] != "http" or cast("HTTPScope", scope)["method"] != "HEAD":
             await self.app(scope, receive, send)
             return
         done = False
