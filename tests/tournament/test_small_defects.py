@@ -147,3 +147,21 @@ def test_final_standings_give_no_game_win_percentage_to_who_never_played(db: str
     assert line.count("—") == 3, line
     csv = cli(db, "standings", "ev", "--format", "csv").stdout
     assert "—" in next(line for line in csv.splitlines() if "eve" in line)
+
+
+# -- the top cut's notice --------------------------------------------------------------------------
+
+
+def test_the_top_cut_notice_names_players_and_tells_namesakes_apart(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'tournament.db'}"
+    make_event(url, ("ann", "ann-2", "cat", "dan"), display={"ann": "Ann Lee", "ann-2": "ann lee", "cat": "Cat Ruiz", "dan": "Dan Ode"})
+    codes(url)
+    with client(url) as c:
+        admin = organiser(c)
+        tables = c.get("/api/events/ev/round").json()["tables"]
+        c.post("/api/admin/events/ev/results", json={"scores": {t["table"]: "1-0" for t in tables}}, headers=admin)
+        cut = c.post("/api/admin/events/ev/cut", json={"size": 4}, headers=admin).json()
+    message = cut["message"]
+    assert message.startswith("top 4: ") and "Cat Ruiz" in message and "Dan Ode" in message, message
+    assert "Ann Lee (ann)" in message and "ann lee (ann-2)" in message, message
+    assert "cat," not in message and not message.endswith("dan")

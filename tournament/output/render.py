@@ -8,6 +8,7 @@ from __future__ import annotations
 import csv
 import io
 import re
+import unicodedata
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from datetime import datetime
@@ -82,6 +83,14 @@ def zone_name() -> str:
 
 
 POD_COLUMNS = ("table", "seats", "places", "source", "reason")
+
+
+def told_apart(names: Mapping[str, str]) -> dict[str, str]:
+    """Each player's display name by id, with the id after it where players share a name (case and accents'
+    composition aside, as T-71 compares names): `Ann Lee (ann-lee-2)`."""
+    key = {p: unicodedata.normalize("NFC", n).casefold() for p, n in names.items()}
+    shared = Counter(key.values())
+    return {p: f"{n} ({p})" if shared[key[p]] > 1 else n for p, n in names.items()}
 
 
 def shown_names(row: TableRow) -> list[str]:
