@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import threading
 from pathlib import Path
 
@@ -165,3 +166,30 @@ def test_the_top_cut_notice_names_players_and_tells_namesakes_apart(tmp_path: Pa
     assert message.startswith("top 4: ") and "Cat Ruiz" in message and "Dan Ode" in message, message
     assert "Ann Lee (ann)" in message and "ann lee (ann-2)" in message, message
     assert "cat," not in message and not message.endswith("dan")
+
+
+# -- a decided bracket, a finished event -----------------------------------------------------------
+
+
+def test_a_decided_bracket_disables_pairing_and_a_finished_event_takes_no_clock(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'tournament.db'}"
+    make_event(url, format="single")
+    codes(url)
+    with client(url) as c:
+        admin = organiser(c)
+        for final in (False, True):  # the semifinals, then the final
+            tables = c.get("/api/events/ev/round").json()["tables"]
+            assert c.post("/api/admin/events/ev/results", json={"scores": {t["table"]: "1-0" for t in tables}}, headers=admin).status_code == 201
+            if not final:
+                assert c.post("/api/admin/events/ev/pair", headers=admin).status_code == 201
+        organiser_page(c)
+        page = c.get("/admin/e/ev").text
+        assert re.search(r"<button type=\"submit\" disabled>Pair round 3</button>", page), page
+        assert "the bracket is decided: finish the event" in page
+        assert c.post("/api/admin/events/ev/finish", headers=admin).status_code == 201
+        started = c.post("/api/admin/events/ev/clock", json={"minutes": 50}, headers=admin)
+        assert started.status_code == 409 and started.json()["error"] == "'ev' is finished: its clock does not start"
+        extended = c.post("/api/admin/events/ev/extend", json={"table": 1, "minutes": 5}, headers=admin)
+        assert extended.status_code == 409 and extended.json()["error"] == "'ev' is finished: no table takes extra time"
+        page = c.get("/admin/e/ev").text
+        assert "Start the clock" not in page and "Give extra time" not in page and "the clock is stopped" in page

@@ -136,6 +136,7 @@ from tournament.service.notices import NOTICE, set_notice
 from tournament.service.pairings import (
     CUT_SIZES,
     cut,
+    decided,
     finish,
     next_pods,
     next_round,
@@ -295,6 +296,7 @@ __all__ = [
     "current_tables",
     "cut",
     "deadline_passed",
+    "decided",
     "deck_differences",
     "decoded",
     "difference_lines",

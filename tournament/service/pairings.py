@@ -189,16 +189,27 @@ def next_round(session: Session, event: Event, number: int, seed: int) -> pairin
             raise Conflict(f"all {brackets.round_robin_rounds(len(seeds))} rounds of {event.id!r} are paired")
         tables, idle = brackets.round_robin(seeds, k, frozenset(absent_from(session, event)))
         return pairing.Pairing(tables, idle)
+    if (said := decided(session, event)) is not None:
+        raise Conflict(said)
+    if event.format == "double":
+        return pairing.Pairing([(a, b) for _, a, b in double_bracket(session, event).ready], None)
+    return pairing.Pairing(bracket(session, event).rounds[k - 1].tables, None)
+
+
+def decided(session: Session, event: Event) -> str | None:
+    """Why no further round can be paired when an elimination bracket (or a top cut) is decided; else None.
+
+    The organiser's page disables "Pair round N" with this line (T-167), as `pair` refuses with it."""
+    if event.bracket_round is None or event.format == "roundrobin":
+        return None
     if event.format == "double":
         twice = double_bracket(session, event)
-        if twice.finished:
-            raise Conflict(f"the bracket of {event.id!r} is decided: {twice.champion} won it")
-        return pairing.Pairing([(a, b) for _, a, b in twice.ready], None)
+        return f"the bracket of {event.id!r} is decided: {twice.champion} won it" if twice.finished else None
     state = bracket(session, event)
-    if state.finished:
-        won = f"{state.champion} won it" if state.champion else "nobody is left in it"
-        raise Conflict(f"the bracket of {event.id!r} is decided: {won}")
-    return pairing.Pairing(state.rounds[k - 1].tables, None)
+    if not state.finished:
+        return None
+    won = f"{state.champion} won it" if state.champion else "nobody is left in it"
+    return f"the bracket of {event.id!r} is decided: {won}"
 
 
 def repairing_problem(rebuilt: Session, entry: Entry, payload: Payload) -> str | None:
