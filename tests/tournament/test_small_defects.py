@@ -44,6 +44,9 @@ def test_a_heads_line_with_a_right_head_then_a_wrong_one_fails_verify(db: str, t
     heads.write_text(f"slip: {right} and {wrong}\n")
     failed = cli(db, "verify", "ev", "--against", str(heads), code=service.EXIT_VERIFY_FAILED)
     assert f"head {wrong} ({heads} line 1) is not in the log" in failed.stderr, failed.stderr
+    heads.write_text(f"{right} ev@{seq}:0123abc\n")  # a head cut short beside a right one
+    refused = cli(db, "verify", "ev", "--against", str(heads), code=service.EXIT_USAGE).stderr
+    assert refused == f"tournament: {heads} line 1: 'ev@{seq}:0123abc' is not a whole log head (EVENT@SEQ:HASH, 16 hex digits or more)\n"
 
 
 # -- every input read with a bound -----------------------------------------------------------------
