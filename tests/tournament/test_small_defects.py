@@ -102,6 +102,15 @@ def test_head_requests_answer_like_get_without_a_body(tmp_path: Path) -> None:
             assert (head.status_code, head.content) == (got.status_code, b""), path
             assert head.headers["content-type"] == got.headers["content-type"], path
         assert c.head("/no/such/page").status_code == 404
+        # a code shown once is not spent by a HEAD of the page that shows it (a link checker, a prefetch)
+        organiser_page(c)
+        page = c.get("/admin/e/ev").text
+        form = re.search(r'<form method="post" action="/admin/e/ev/code"[^>]*>(.*?)</form>', page, re.S)
+        assert form
+        fields = dict(re.findall(r'<input type="hidden" name="(_csrf_token|_key)" value="([^"]+)">', form.group(1)))
+        made = c.post("/admin/e/ev/code", data={"player": "ann", **fields}, follow_redirects=False)
+        assert c.head(made.headers["location"]).status_code == 200
+        assert re.search(r"<p><code>([^<]+)</code></p>", c.get(made.headers["location"]).text), "the GET still shows it"
 
 
 def test_pages_behind_a_session_carry_cache_control_private_no_store(tmp_path: Path) -> None:

@@ -86,4 +86,12 @@ class AnswersHead:
                 done = True
                 await send({"type": "http.response.body", "body": b"", "more_body": False})
 
-        await self.app({**scope, "method": "GET"}, receive, without_body)
+        await self.app({**scope, "method": "GET", HEAD_ONLY: True}, receive, without_body)
+
+
+HEAD_ONLY = "headjudge.head"  # in the scope of a HEAD answered as GET: nothing shown once may be spent on it
+
+
+def head_only(scope: Scope) -> bool:
+    """Whether this GET is a HEAD: its body goes nowhere, so a code shown once must not be used up by it."""
+    return bool(scope.get(HEAD_ONLY))
