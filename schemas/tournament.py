@@ -27,7 +27,9 @@ class StandingRow(msgspec.Struct, forbid_unknown_fields=True):
     be a half). `tiebreakers`: name -> value in the event's profile order;
     fractions 0..1 for the TCG ones (`omw`, `gw`, `ogw`, `owp`, `oowp`),
     chess points for the chess ones (`buchholz`, `buchholz_cut1`,
-    `sonneborn_berger`).
+    `sonneborn_berger`); null where the player has nothing it measures
+    (T-162): `gw` without a game played, `omw`, `ogw`, `owp`, `oowp`
+    without an opponent met (a bye, a no-show).
     """
 
     rank: int
@@ -38,7 +40,7 @@ class StandingRow(msgspec.Struct, forbid_unknown_fields=True):
     losses: int
     draws: int
     byes: int
-    tiebreakers: dict[str, float]
+    tiebreakers: dict[str, float | None]
     dropped: bool
     name: str = ""  # the display name (`player` is the id)
 

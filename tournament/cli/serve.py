@@ -67,11 +67,12 @@ def serve(
             made = service.ensure_organiser(session, os.environ.get("TOURNAMENT_ADMIN_TOKEN"))
             service.server_secret(session, "csrf")
             stored = service.keep_public_url(session, public_url) if public_url is not None else service.public_url(session)
+            phones, warning = addresses.for_phones(host, port, stored)
+            service.keep_published_url(session, phones)  # `slips --tokens` links to where this server is (T-163)
     except service.TournamentError as exc:
         console.fail("tournament", exc.message, exc.code)
     finally:
         engine.dispose()
-    phones, warning = addresses.for_phones(host, port, stored)
     if made:
         say("the organiser token (shown this once; kept only as a hash; TOURNAMENT_ADMIN_TOKEN sets your own):")
         say(f"  {made}")

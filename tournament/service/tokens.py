@@ -280,6 +280,24 @@ def public_url(session: Session) -> str | None:
     return row.value if row is not None else None
 
 
+PUBLISHED_URL = "published_url"  # the address the last `serve` printed and links with (T-163)
+
+
+def published_url(session: Session) -> str | None:
+    """The address the last `tournament serve` published (its port and host, or `--public-url`); None: never served."""
+    row = session.get(ServerSecret, PUBLISHED_URL)
+    return row.value if row is not None else None
+
+
+def keep_published_url(session: Session, url: str) -> None:
+    """`serve` keeps the address it prints, for `slips --tokens` run beside it without `--url`."""
+    row = session.get(ServerSecret, PUBLISHED_URL)
+    if row is None:
+        session.add(ServerSecret(name=PUBLISHED_URL, value=url))
+    else:
+        row.value = url
+
+
 def keep_public_url(session: Session, url: str) -> str:
     """Store the address phones open (checked), for every worker and `slips --tokens`."""
     checked = check_public_url(url)

@@ -77,6 +77,7 @@ def admin_event(request: Request[Any, Any, Any], event_id: FromPath[str], r: Fro
             hold=code is not None, screen_notice=event.notice, **dayview.day_context(session, event),  # no reload while a code is on screen: it is shown once
             decks=decks.missing_lists(session, event),
             calls=service.judge_calls(session, event_id),
+            decided=service.decided(session, event),
         )
 
 
