@@ -356,7 +356,8 @@ class Metagame(msgspec.Struct, forbid_unknown_fields=True):
 
 class JudgeCallRow(msgspec.Struct, forbid_unknown_fields=True):
     """A player's call for a judge (`tournament calls --json`): `number` in the event, their table of `round`,
-    their line of text (may be empty); `answered_at` null while open."""
+    their line of text (may be empty); `answered_at` null while open; `disputes`: the player whose claim the
+    caller says is not right ("That's not right": the table is in the judge queue), null for a plain call."""
 
     number: int
     round: int
@@ -366,6 +367,7 @@ class JudgeCallRow(msgspec.Struct, forbid_unknown_fields=True):
     text: str
     called_at: datetime
     answered_at: datetime | None
+    disputes: str | None = None
 
 
 class WaitingRow(msgspec.Struct, forbid_unknown_fields=True):

@@ -72,12 +72,14 @@ class TableClaims(msgspec.Struct, forbid_unknown_fields=True):
     """A table of the current round with what its players said: `state` is `waiting` (no claim, or not
     everyone has confirmed), `disputed` (two claims differ: the judge decides), `decks` (game logs refused
     because a deck in them is not its player's registered list: `decks` holds the differences by player; a
-    judge rules) or `done` (it has a result)."""
+    judge rules) or `done` (it has a result). A player's "That's not right" (`disputes`, each naming whose claim
+    it disputes) makes the table `disputed` too, until a judge rules or answers it."""
 
     table: TableRow
     state: Literal["waiting", "disputed", "decks", "done"]
     claims: list[Claim]
     decks: dict[str, list[Difference]] = msgspec.field(default_factory=dict)
+    disputes: list[JudgeCallRow] = msgspec.field(default_factory=list)
 
 
 class MatchView(msgspec.Struct, forbid_unknown_fields=True):

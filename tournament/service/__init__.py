@@ -42,6 +42,9 @@ from tournament.service.calls import (
     MAX_TEXT as MAX_CALL_TEXT,
 )
 from tournament.service.calls import (
+    row as call_row,
+)
+from tournament.service.calls import (
     answer_call,
     call_judge,
     judge_calls,
@@ -281,6 +284,7 @@ __all__ = [
     "assigned_byes",
     "bracket",
     "call_judge",
+    "call_row",
     "check_id",
     "check_in",
     "check_places",
