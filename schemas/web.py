@@ -175,6 +175,15 @@ class DeckSubmission(msgspec.Struct, forbid_unknown_fields=True):
     text: str
 
 
+class JudgeDeck(msgspec.Struct, forbid_unknown_fields=True):
+    """`POST /api/admin/events/EVENT/decks/register`: a judge registers `player`'s list (a late entry's, a list
+    handed in at the desk), with the `reason` the deadline asks for once it has passed (kept in the log)."""
+
+    player: str
+    text: str
+    reason: str | None = None
+
+
 class Leave(msgspec.Struct, forbid_unknown_fields=True):
     """A player drops from the event (or leaves its waitlist): `confirm` must be true (the page's second step)."""
 

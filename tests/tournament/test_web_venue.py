@@ -10,8 +10,10 @@ import re
 
 from sqlalchemy.orm import Session
 
+from tests.tournament.decklib import deck_of, list_text
 from tests.tournament.test_web_pages import form_token
 from tests.tournament.webkit import (
+    bearer,
     client,
     codes,
     database,
@@ -22,11 +24,100 @@ from tests.tournament.webkit import (
     tables,
 )
 from tournament import service
+from tournament.storage.eventlog import DeckRegistered, decode
+from tournament.storage.models import LogEntry
 
 
 def _section(html: str, heading: str) -> str:
     """The organiser's page from the `<h2>` starting with `heading` to the next `<h2>`."""
     return html.split(f"<h2>{heading}", 1)[1].split("<h2>", 1)[0]
+
+
+# Point 1: late lists, lists from the waitlist, the grace of a late place (T-150) -----------------------------
+
+
+def _report_round(db_url: str) -> list[set[str]]:
+    """Report every table of the current round (the first player wins); each table's players."""
+    with database(db_url) as engine, Session(engine) as session, session.begin():
+        event = service.get_event(session, "ev")
+        seated = []
+        for table in service.open_tables(session, "ev"):
+            match = service.find_match(session, event, table, event.rounds)
+            service.report(session, "ev", table, result=service.Tally({match.player_a: 1, match.player_b: 0}))
+            seated.append({match.player_a, match.player_b})
+        return seated
+
+
+def _pair(db_url: str) -> list[set[str]]:
+    """Pair the next round: each table's players."""
+    with database(db_url) as engine, Session(engine) as session, session.begin():
+        number = service.pair(session, "ev").number
+        return [{m.player_a, m.player_b} for m in service.matches(session, "ev", number)]
+
+
+def test_a_late_entry_whose_list_a_judge_registers_on_the_web_is_paired_in_rounds_2_and_3(db_url: str) -> None:
+    players = ["ann", "bob", "cat", "dan", "fay"]
+    make_event(db_url, players, ruleset="crossover", pair=False)
+    with database(db_url) as engine, Session(engine) as session, session.begin():
+        service.register_lists(session, "ev", [service.Submitted(p, p, list_text(deck_of(p)).encode()) for p in players])
+        service.pair(session, "ev")  # the deadline passes
+        service.register_people(session, "ev", [service.Person("Eve Late", "eve")])  # a late entry, from round 2
+    codes(db_url)
+    with client(db_url) as c:
+        token = organiser_page(c)
+        page = c.get("/admin/e/ev/decks").text
+        key = re.search(r'id="judge-list".*?name="_key" value="([^"]+)"', page, re.S)
+        assert key and '<option value="eve">Eve Late (no list)</option>' in page, "the decks page has the judge's form"
+        bob = {"_csrf_token": token, "_key": key.group(1), "player": "bob", "list": list_text(deck_of("ann"))}
+        refused = c.post("/admin/e/ev/decks/register", data=bob)  # an on-time player's change after the deadline
+        assert "a list changes now only with a judge" in refused.text and "reason" in refused.text
+        key = re.search(r'id="judge-list".*?name="_key" value="([^"]+)"', refused.text, re.S)
+        assert key
+        form = {**bob, "_key": key.group(1), "player": "eve", "list": list_text(deck_of("eve")), "reason": "handed in at the desk"}
+        done = c.post("/admin/e/ev/decks/register", data=form)
+        assert "Eve Late's list is registered, legal" in done.text.replace("&#39;", "'")
+    with database(db_url) as engine, Session(engine) as session:
+        rows = session.query(LogEntry).filter_by(event_id="ev", type="deck_registered").order_by(LogEntry.seq).all()
+        last: DeckRegistered = decode(rows[-1])
+        assert (last.player, last.verdict, last.reason) == ("eve", "legal", "handed in at the desk")
+    _report_round(db_url)
+    assert any("eve" in table for table in _pair(db_url)), "round 2 pairs the late entry"
+    _report_round(db_url)
+    assert any("eve" in table for table in _pair(db_url)), "round 3 pairs the late entry"
+
+
+def test_waitlisted_players_send_lists_and_a_place_given_at_the_last_moment_has_its_grace(db_url: str) -> None:
+    players = ["ann", "bob", "cat", "dan"]
+    make_event(db_url, players, ruleset="crossover", pair=False)
+    with database(db_url) as engine, Session(engine) as session, session.begin():
+        service.register_lists(session, "ev", [service.Submitted(p, p, list_text(deck_of(p)).encode()) for p in players])
+        service.set_policy(session, "ev", "dropped", None)
+        service.set_registration(session, "ev", open=True, cap=4)
+        service.sign_up(session, "ev", "Eve", "eve")
+        service.sign_up(session, "ev", "Fay", "fay")
+        sessions = {who: service.enrol(session, "ev", who)[1] for who in ("eve", "fay")}
+    with client(db_url) as c:
+        sent = c.post("/api/me/deck", headers=bearer(sessions["eve"]), json={"text": list_text(deck_of("eve"))})
+        assert sent.status_code == 201 and sent.json()["verdict"] == "legal", sent.text  # while she waits
+        assert c.get("/api/me/deck", headers=bearer(sessions["eve"])).json()["verdict"] == "legal"
+        c.cookies.set("hj_session", sessions["fay"])
+        assert 'action="/me/deck"' in c.get("/me").text  # Fay's page has the list's form while she waits
+    with database(db_url) as engine, Session(engine) as session, session.begin():
+        for who in ("bob", "cat", "eve", "fay"):
+            service.check_in(session, "ev", who)
+        assert service.leave_out_absent(session, "ev") == (["ann", "dan"], ["eve", "fay"])  # places at the last moment
+        service.pair(session, "ev")
+        fay = service.get_player(session, "ev", "fay")
+        assert fay.dropped_round is None, "the `dropped` policy spares a place given at the last moment (T-150)"
+        assert "fay" not in {p for m in service.matches(session, "ev", 1) for p in (m.player_a, m.player_b)}
+    with client(db_url) as c:
+        late = c.post("/api/me/deck", headers=bearer(sessions["fay"]), json={"text": list_text(deck_of("fay"))})
+        assert late.status_code == 201 and late.json()["verdict"] == "legal", late.text  # her own list, no judge
+    _report_round(db_url)
+    assert any("fay" in table for table in _pair(db_url)), "round 2 pairs her"
+    with client(db_url) as c:
+        changed = c.post("/api/me/deck", headers=bearer(sessions["fay"]), json={"text": list_text(deck_of("ann"))})
+        assert changed.status_code == 409 and "only with a judge's --reason" in changed.json()["error"]  # she has played
 
 
 # Point 2: the big screen before round 1 -----------------------------------------------------------------
