@@ -381,7 +381,8 @@ class WaitingRow(msgspec.Struct, forbid_unknown_fields=True):
 
 class Registration(msgspec.Struct, forbid_unknown_fields=True):
     """An event's public registration (`tournament registration --json`): the settings (`cap` and `closes_at`
-    null: none), the players with a place and how many checked in, and the waitlist in order."""
+    null: none), the players with a place and how many checked in, and the waitlist in order; `waitlist_limit`
+    as the organiser set it (null: the default) and `waitlist_bound`, how many may wait (T-152)."""
 
     event: str
     open: bool
@@ -391,6 +392,8 @@ class Registration(msgspec.Struct, forbid_unknown_fields=True):
     registered: int
     checked_in: int
     waiting: list[WaitingRow]
+    waitlist_limit: int | None = None
+    waitlist_bound: int = 64
 
 
 class LeftOut(msgspec.Struct, forbid_unknown_fields=True):

@@ -240,12 +240,14 @@ class SignedUp(msgspec.Struct, forbid_unknown_fields=True):
 
 class RegistrationSettings(msgspec.Struct, forbid_unknown_fields=True):
     """The organiser's public registration settings: `cap` players at most (null: none), `closes_at` with its
-    UTC offset (null: open until round 1 is paired), a waitlist once full or not."""
+    UTC offset (null: open until round 1 is paired), a waitlist once full or not, and how many may wait on it
+    (`waitlist_limit`; null: the default, the cap up to 64)."""
 
     open: bool
     cap: int | None = None
     closes_at: datetime | None = None
     waitlist: bool = True
+    waitlist_limit: int | None = None
 
 
 class ScreenSeat(msgspec.Struct, forbid_unknown_fields=True):

@@ -185,3 +185,67 @@ def test_a_dispute_is_in_the_judge_queue_with_both_sides_and_a_ruling_there_sett
         assert (match.games_a, match.games_b, match.source, match.reason) == (1, 1, "judge", "the judge saw game 2: Bob won it")
         assert service.judge_calls(session, "ev") == [] and service.judge_queue(session, "ev") == []
     assert entries(db_url, "claim_ruled") == 1 and entries(db_url, "call_answered") == 1
+
+
+# Point 5: registration at a venue -----------------------------------------------------------------------
+
+
+def test_a_desk_the_organiser_authorises_registers_walk_ins_past_the_limit_of_one_network(db_url: str) -> None:
+    make_event(db_url, ["ann"], pair=False)
+    codes(db_url)
+    with database(db_url) as engine, Session(engine) as session, session.begin():
+        service.set_registration(session, "ev", open=True)
+    with client(db_url) as c:
+        token = organiser_page(c)
+        page = c.get("/admin/e/ev/registration").text
+        key = re.search(r'action="/admin/e/ev/desk".*?name="_key" value="([^"]+)"', page, re.S)
+        assert key, "the registration page makes a desk"
+        made = c.post("/admin/e/ev/desk", data={"_csrf_token": token, "_key": key.group(1)}, follow_redirects=False)
+        assert made.status_code == 303 and made.headers["location"] == "/e/ev/register" and "hj_desk" in made.headers["set-cookie"]
+        for n in range(15):  # more than one network may send in a minute
+            sent = c.post("/e/ev/register", data={**form_token(c, "/e/ev/register"), "name": f"Walk In {n}"})
+            assert sent.status_code == 200 and f"Registered Walk In {n} (walk-in-{n}): a place." in sent.text, sent.text[-600:]
+            assert "Their one-time sign-in code" in sent.text and "<svg" in sent.text and "Register the next person" in sent.text
+        assert "Spring Open: round 0</h1>" in c.get("/admin/e/ev").text, "the desk is still the organiser's browser: nobody signed in over it"
+        ended = c.post("/admin/e/ev/desk/close", data=form_token(c, "/admin/e/ev/registration"))
+        assert "1 registration desk ended" in ended.text
+    with client(db_url) as c:  # a phone on the venue's network (the same address), not a desk
+        for n in range(12):
+            assert c.post("/e/ev/register", data={**form_token(c, "/e/ev/register"), "name": f"Phone {n}"}).status_code == 200
+        refused = c.post("/e/ev/register", data={**form_token(c, "/e/ev/register"), "name": "Phone 12"})
+        assert refused.status_code == 429 and "look at your page" not in refused.text
+        assert "nothing was registered. Wait a minute and send the form again, or register at the organiser" in refused.text
+    with database(db_url) as engine, Session(engine) as session:
+        assert len(service.players(session, "ev")) == 1 + 15 + 12
+
+
+def test_the_waitlist_has_a_bound_the_organiser_sets_and_past_it_registration_is_refused_in_words(db_url: str) -> None:
+    make_event(db_url, ["ann", "bob", "cat"], pair=False)
+    codes(db_url)
+    with database(db_url) as engine, Session(engine) as session, session.begin():
+        service.set_registration(session, "ev", open=True, cap=3)  # full: the default bound is the cap (T-152)
+        assert service.registration(session, "ev").waitlist_bound == 3
+        for n in range(3):
+            service.sign_up(session, "ev", f"Waiting {n}")
+    with client(db_url) as c:
+        page = c.get("/e/ev/register").text
+        assert "Its waitlist is full too (3 waiting): no more names are taken." in page
+        refused = c.post("/e/ev/register", data={**form_token(c, "/e/ev/register"), "name": "One Too Many"})
+        assert "Spring Open is full (3 players) and so is its waitlist (3 waiting): no more names are taken" in refused.text
+        api = c.post("/api/events/ev/register", json={"name": "One Too Many"})
+        assert api.status_code == 409 and "so is its waitlist (3 waiting)" in api.json()["error"]
+        token = organiser_page(c)
+        form = c.get("/admin/e/ev/registration").text
+        key = re.search(r'id="settings".*?name="_key" value="([^"]+)"', form, re.S)
+        assert key and 'name="waitlist_limit"' in form
+        c.post("/admin/e/ev/registration", data={
+            "_csrf_token": token, "_key": key.group(1), "open": "yes", "cap": "3", "waitlist": "yes", "waitlist_limit": "4",
+        })
+        boss = organiser(c)
+        assert c.get("/api/admin/events/ev/registration", headers=boss).json()["waitlist_bound"] == 4
+        assert c.post("/api/events/ev/register", json={"name": "Fourth"}).status_code == 201
+        assert c.post("/api/events/ev/register", json={"name": "Fifth"}).status_code == 409
+        bad = c.post("/api/admin/events/ev/registration", headers=boss, json={"open": True, "cap": 3, "waitlist_limit": 0})
+        assert bad.status_code == 400 and bad.json()["error"] == "waitlist limit: write a number of people from 1 to 10000, not 0"
+    with database(db_url) as engine, Session(engine) as session:
+        assert len(service.registration(session, "ev").waiting) == 4
