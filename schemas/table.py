@@ -34,6 +34,22 @@ class WitnessRow(msgspec.Struct, forbid_unknown_fields=True):
     confirmed: bool
 
 
+class TableProgress(msgspec.Struct, forbid_unknown_fields=True):
+    """How a live table of the current round is going, for the organiser (T-153): the game being played (null:
+    the table is not opened yet), the records made in the match so far, who is to act in it (player ids;
+    `chance` at a paper table: a draw to record), whether that game is over, the last record's time, and
+    `idle` when nothing happened for the threshold (`idle_minutes` long)."""
+
+    table: int
+    game: int | None
+    records: int
+    to_act: list[str]
+    game_over: bool
+    last_at: datetime | None
+    idle: bool
+    idle_minutes: int = 0
+
+
 class TableView(msgspec.Struct, forbid_unknown_fields=True):
     """A live table as `seat` may see it (`seat`: a player, `judge`, or null for a spectator).
 

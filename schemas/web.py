@@ -13,6 +13,7 @@ from typing import Annotated, Literal
 import msgspec
 
 from schemas.deck import Difference
+from schemas.table import TableProgress
 from schemas.tournament import EventInfo, JudgeCallRow, PersonMatch, StandingRow, TableRow
 
 
@@ -80,6 +81,7 @@ class TableClaims(msgspec.Struct, forbid_unknown_fields=True):
     claims: list[Claim]
     decks: dict[str, list[Difference]] = msgspec.field(default_factory=dict)
     disputes: list[JudgeCallRow] = msgspec.field(default_factory=list)
+    live: TableProgress | None = None  # a live table's progress, on the organiser's view only (T-153)
 
 
 class MatchView(msgspec.Struct, forbid_unknown_fields=True):

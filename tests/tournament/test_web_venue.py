@@ -6,11 +6,16 @@ the pages are looked at in Chromium at 390 px (screenshots to `$HEADJUDGE_SCREEN
 
 from __future__ import annotations
 
+import random
 import re
+from datetime import UTC, datetime, timedelta
 
+from sqlalchemy import Engine, update
 from sqlalchemy.orm import Session
 
+from referee.ruleset import JUDGE
 from tests.tournament.decklib import deck_of, list_text
+from tests.tournament.tablelib import live_event, look
 from tests.tournament.test_web_pages import form_token
 from tests.tournament.webkit import (
     bearer,
@@ -24,8 +29,9 @@ from tests.tournament.webkit import (
     tables,
 )
 from tournament import service
+from tournament.service import livetable
 from tournament.storage.eventlog import DeckRegistered, decode
-from tournament.storage.models import LogEntry
+from tournament.storage.models import LiveLine, LogEntry, Round
 
 
 def _section(html: str, heading: str) -> str:
@@ -249,3 +255,49 @@ def test_the_waitlist_has_a_bound_the_organiser_sets_and_past_it_registration_is
         assert bad.status_code == 400 and bad.json()["error"] == "waitlist limit: write a number of people from 1 to 10000, not 0"
     with database(db_url) as engine, Session(engine) as session:
         assert len(service.registration(session, "ev").waiting) == 4
+
+
+# Point 6: each live table's progress on the organiser's page --------------------------------------------
+
+
+def _records(engine: Engine, table: int, count: int) -> None:
+    """`count` records at a live table, each by someone the game lets act."""
+    rng = random.Random(table)
+    for _ in range(count):
+        judge_view = look(engine, JUDGE, table=table)
+        actors = [p for p in judge_view.players if p in judge_view.to_act] or judge_view.players
+        mine = [v for v in (look(engine, p, table=table) for p in actors) if v.legal]
+        seat_view = rng.choice(mine)
+        with Session(engine) as session, session.begin():
+            livetable.append(session, "ev", table, seat_view.seat, rng.choice(seat_view.legal), seat_view.seq)
+
+
+def test_the_organisers_page_shows_each_live_tables_progress_and_flags_idle_ones(db_url: str) -> None:
+    engine = live_event(db_url, mode="paper", players=6)
+    try:
+        _records(engine, 1, 5)
+        look(engine, JUDGE, table=2)  # opened, then nothing for a quarter of an hour
+        with Session(engine) as session, session.begin():
+            service.start_round(session, "ev", 50)
+            earlier = datetime.now(UTC) - timedelta(minutes=15)
+            session.execute(update(LiveLine).where(LiveLine.event_id == "ev", LiveLine.table == 2).values(at=earlier))
+            session.execute(update(Round).where(Round.event_id == "ev").values(started_at=earlier - timedelta(minutes=5)))
+            seated = {t.number: t.players for t in service.current_tables(session, service.get_event(session, "ev"))}
+        first = look(engine, JUDGE, table=1)
+    finally:
+        engine.dispose()
+    codes(db_url)
+    with client(db_url) as c:
+        live = {t["table"]["table"]: t["live"] for t in c.get("/api/admin/events/ev/tables", headers=organiser(c)).json()}
+        assert live[1]["game"] == 1 and live[1]["records"] == first.seq == 5 and not live[1]["idle"]
+        assert live[1]["to_act"] == first.to_act and set(first.to_act) <= {*seated[1], "chance"}
+        assert live[2]["game"] == 1 and live[2]["idle"] and live[2]["idle_minutes"] >= 15
+        assert live[3]["game"] is None and live[3]["idle"] and live[3]["idle_minutes"] >= 20  # never opened since the clock started
+        organiser_page(c)
+        html = c.get("/admin/e/ev").text
+        assert "<h2>Tables still playing (3, 2 idle)</h2>" in html
+        card = html.split('id="table-1"', 1)[1].split('id="table-2"', 1)[0]
+        acting = ", ".join(p if p != "chance" else "a draw to record" for p in first.to_act)
+        assert f"Game 1: 5 records so far; to act: {acting}; last record at" in card and "Idle" not in card
+        assert "<b>Idle for 15 min.</b> Game 1: 0 records so far" in html.split('id="table-2"', 1)[1]
+        assert "<b>Idle for 20 min.</b> Not opened yet." in html.split('id="table-3"', 1)[1]
