@@ -7,6 +7,7 @@ JSON here, since only the game knows them. Nothing in a `TableView` is hidden fr
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Annotated, Any, Literal
 
 import msgspec

@@ -243,7 +243,7 @@ class SignedUp(msgspec.Struct, forbid_unknown_fields=True):
 class RegistrationSettings(msgspec.Struct, forbid_unknown_fields=True):
     """The organiser's public registration settings: `cap` players at most (null: none), `closes_at` with its
     UTC offset (null: open until round 1 is paired), a waitlist once full or not, and how many may wait on it
-    (`waitlist_limit`; null: the default, the cap up to 64)."""
+    (`waitlist_limit`; null: the default, 64)."""
 
     open: bool
     cap: int | None = None

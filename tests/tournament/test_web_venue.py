@@ -229,8 +229,9 @@ def test_the_waitlist_has_a_bound_the_organiser_sets_and_past_it_registration_is
     make_event(db_url, ["ann", "bob", "cat"], pair=False)
     codes(db_url)
     with database(db_url) as engine, Session(engine) as session, session.begin():
-        service.set_registration(session, "ev", open=True, cap=3)  # full: the default bound is the cap (T-152)
-        assert service.registration(session, "ev").waitlist_bound == 3
+        service.set_registration(session, "ev", open=True, cap=3)  # full
+        assert service.registration(session, "ev").waitlist_bound == 64  # the default (T-152)
+        service.set_registration(session, "ev", open=True, cap=3, waitlist_limit=3)
         for n in range(3):
             service.sign_up(session, "ev", f"Waiting {n}")
     with client(db_url) as c:

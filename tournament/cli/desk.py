@@ -72,7 +72,7 @@ def registration(
     closes: ClosesOpt = None,
     waitlist: Annotated[bool | None, typer.Option("--waitlist/--no-waitlist", help="A waitlist once full (the default) or none.")] = None,
     waitlist_limit: Annotated[int | None, typer.Option(
-        "--waitlist-limit", min=1, max=10_000, help="At most this many may wait (default: the cap, up to 64; T-152).")] = None,
+        "--waitlist-limit", min=1, max=10_000, help="At most this many may wait (default 64; T-152).")] = None,
     db: DbOpt = None,
     as_json: JsonOpt = False,
 ) -> None:

@@ -42,13 +42,13 @@ from tournament.service.calls import (
     MAX_TEXT as MAX_CALL_TEXT,
 )
 from tournament.service.calls import (
-    row as call_row,
-)
-from tournament.service.calls import (
     answer_call,
     call_judge,
     judge_calls,
     open_call,
+)
+from tournament.service.calls import (
+    row as call_row,
 )
 from tournament.service.claims import (
     Table,
@@ -82,8 +82,8 @@ from tournament.service.decks import (
     decoded,
     difference_lines,
     entry_of,
-    lists_from_csv,
     list_locked,
+    lists_from_csv,
     lists_from_folder,
     may_see,
     metagame,
@@ -244,8 +244,8 @@ from tournament.service.tokens import (
 
 __all__ = [
     "CUT_SIZES",
-    "DESK_SESSION",
     "DEFAULT_MINUTES",
+    "DESK_SESSION",
     "EXIT_CONFLICT",
     "EXIT_DATABASE",
     "EXIT_LOG_REJECTED",
@@ -295,21 +295,20 @@ __all__ = [
     "check_in",
     "check_places",
     "check_public_url",
-    "close_desks",
-    "desk_event",
     "check_tally",
     "claim",
     "claimed_scores",
     "clean_name",
     "clock",
+    "close_desks",
     "confirm",
     "create_event",
     "current_tables",
     "cut",
     "deadline_passed",
-    "list_locked",
     "deck_differences",
     "decoded",
+    "desk_event",
     "difference_lines",
     "display_names",
     "double_bracket",
@@ -342,6 +341,7 @@ __all__ = [
     "leave",
     "leave_out_absent",
     "link",
+    "list_locked",
     "lists_from_csv",
     "lists_from_folder",
     "lock_event",
@@ -354,9 +354,9 @@ __all__ = [
     "next_round",
     "open_call",
     "open_checks",
+    "open_desk",
     "open_match",
     "open_tables",
-    "open_desk",
     "organiser_login",
     "pair",
     "parse_result",

@@ -43,6 +43,7 @@ from tournament.service.results import (
     report,
     report_pod,
 )
+from tournament.storage.desklog import CallAnswered
 from tournament.storage.eventlog import (
     ClaimConfirmed,
     ClaimRuled,
@@ -56,8 +57,16 @@ from tournament.storage.eventlog import (
     stored_text,
     with_texts,
 )
-from tournament.storage.desklog import CallAnswered
-from tournament.storage.models import Claim, DeckCheck, Event, JudgeCall, LogEntry, Match, Pod, PodSeat
+from tournament.storage.models import (
+    Claim,
+    DeckCheck,
+    Event,
+    JudgeCall,
+    LogEntry,
+    Match,
+    Pod,
+    PodSeat,
+)
 
 
 @dataclass(frozen=True)

@@ -46,7 +46,18 @@ from tournament.storage.eventlog import (
     append_many,
     as_utc,
 )
-from tournament.storage.models import DeckCheck, DeckList, Event, LogEntry, Match, Player, PodSeat, Round, RoundBye, Waiting
+from tournament.storage.models import (
+    DeckCheck,
+    DeckList,
+    Event,
+    LogEntry,
+    Match,
+    Player,
+    PodSeat,
+    Round,
+    RoundBye,
+    Waiting,
+)
 
 POLICIES = ("unpaired", "dropped")
 GRACE = timedelta(minutes=30)  # T-150: a place that came later than this before the deadline brings its own
@@ -180,7 +191,7 @@ def ever_paired(session: Session, event_id: str) -> set[str]:
     found = set(session.scalars(select(Match.player_a).filter_by(event_id=event_id)))
     found |= set(session.scalars(select(Match.player_b).filter_by(event_id=event_id)))
     found |= set(session.scalars(select(PodSeat.player).filter_by(event_id=event_id)))
-    found |= set(session.scalars(select(Round.bye).filter_by(event_id=event_id).where(Round.bye.is_not(None))))  # type: ignore[arg-type]
+    found |= {bye for bye in session.scalars(select(Round.bye).filter_by(event_id=event_id)) if bye is not None}
     found |= set(session.scalars(select(RoundBye.player).filter_by(event_id=event_id)))
     return found
 
@@ -328,10 +339,8 @@ def apply_policy(session: Session, event: Event) -> list[str]:
     `dropped` policy spares a late place not yet paired (T-150): that player sits out until their list is in."""
     bracket = event.format in ("single", "double", "roundrobin")
     dropping = event.decks_policy == "dropped" or bracket
-    missing = without_legal_list(session, event) if dropping else set()
-    if missing and not bracket:
-        missing -= graced(session, event)
-    missing = sorted(missing)
+    lacking = without_legal_list(session, event) if dropping else set()
+    missing = sorted(lacking - graced(session, event) if lacking and not bracket else lacking)
     if missing:
         append_many(session, event.id, [PlayerDropped(name) for name in missing])
     return missing

@@ -48,7 +48,7 @@ SEEDED = ("single", "double", "roundrobin")  # formats seeded before round 1 (by
 ROUTE_WORDS = frozenset({"api", "admin", "e", "join", "me", "signout", "static", "events", "schema", ".", ".."})
 
 MAX_CAP = 10_000  # players an event may cap public registration at
-WAITLIST = 64  # T-152: people who may wait for a place when the organiser sets no bound (fewer: the cap)
+WAITLIST = 64  # T-152: people who may wait for a place when the organiser sets no bound
 CLOSED = RegistrationSet(False)  # a new event's public registration: closed, no cap, no closing time, a waitlist
 
 
@@ -67,10 +67,8 @@ def registration_set(
 
 
 def waitlist_bound(event: Event) -> int:
-    """How many may wait once the event is full (T-152): the organiser's number, else the cap up to WAITLIST."""
-    if event.registration_waitlist_limit is not None:
-        return event.registration_waitlist_limit
-    return min(event.registration_cap or WAITLIST, WAITLIST)
+    """How many may wait once the event is full (T-152): the organiser's number, else WAITLIST."""
+    return WAITLIST if event.registration_waitlist_limit is None else event.registration_waitlist_limit
 
 
 def create_event(

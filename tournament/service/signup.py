@@ -89,17 +89,17 @@ def sign_up(session: Session, event_id: str, name: str, player_id: str | None = 
         return SignedUp(player.name, None)
     if not event.registration_waitlist:
         raise Conflict(f"{event.name} is full ({event.registration_cap} players) and keeps no waitlist")
-    bound = waitlist_bound(event)
-    waiting = session.scalar(select(func.count()).select_from(Waiting).filter_by(event_id=event_id)) or 0
-    if waiting >= bound:  # T-152: a waitlist has an end, so made-up names cannot fill the database
-        raise Conflict(
-            f"{event.name} is full ({event.registration_cap} players) and so is its waitlist ({bound} waiting): "
-            "no more names are taken; ask the organiser"
-        )
     # (a waitlist turned off keeps those already on it: they are promoted as places free)
     taken = taken_ids(session, event_id)
     if player_id is not None and player_id in taken:
         raise Conflict(f"{player_id!r} is already registered in {event_id!r}")
+    bound = waitlist_bound(event)
+    if (session.scalar(select(func.count()).select_from(Waiting).filter_by(event_id=event_id)) or 0) >= bound:
+        # T-152: a waitlist has an end, so made-up names cannot fill the database
+        raise Conflict(
+            f"{event.name} is full ({event.registration_cap} players) and so is its waitlist ({bound} waiting): "
+            "no more names are taken; ask the organiser"
+        )
     [chosen] = [player_id] if player_id is not None else unique_ids([slug(shown)], taken)
     append(session, event_id, WaitlistJoined(chosen, None if shown == chosen else shown))
     waiting = session.get(Waiting, (event_id, chosen))

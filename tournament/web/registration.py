@@ -14,8 +14,8 @@ from typing import Any
 
 import msgspec
 from litestar import Request, Response, get, post
-from litestar.datastructures import Cookie
 from litestar.concurrency import sync_to_thread
+from litestar.datastructures import Cookie
 from litestar.params import FromPath, FromQuery, JSONBody
 from litestar.response import Redirect, Template
 from sqlalchemy.orm import Session
@@ -27,7 +27,6 @@ from tournament.web import receipts, views
 from tournament.web.auth import client, keep, organiser
 from tournament.web.common import json_post, public_url, reading, whole_number
 from tournament.web.public import page
-
 
 DESK_COOKIE = "hj_desk"  # a registration desk's secret (T-152), beside whoever's session the device has
 
