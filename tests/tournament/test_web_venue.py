@@ -6,10 +6,14 @@ the pages are looked at in Chromium at 390 px (screenshots to `$HEADJUDGE_SCREEN
 
 from __future__ import annotations
 
+import os
 import random
 import re
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
 
+import pytest
 from sqlalchemy import Engine, update
 from sqlalchemy.orm import Session
 
@@ -23,9 +27,12 @@ from tests.tournament.webkit import (
     codes,
     database,
     entries,
+    looks_right,
     make_event,
     organiser,
     organiser_page,
+    organiser_signs_in,
+    serving,
     tables,
 )
 from tournament import service
@@ -302,3 +309,86 @@ def test_the_organisers_page_shows_each_live_tables_progress_and_flags_idle_ones
         assert f"Game 1: 5 records so far; to act: {acting}; last record at" in card and "Idle" not in card
         assert "<b>Idle for 15 min.</b> Game 1: 0 records so far" in html.split('id="table-2"', 1)[1]
         assert "<b>Idle for 20 min.</b> Not opened yet." in html.split('id="table-3"', 1)[1]
+
+
+# In Chromium, at 390 px ---------------------------------------------------------------------------------
+
+
+def _venue(db: str) -> None:
+    """Four events at once: `ev` with a disputed table, `lv` with live tables being played, `dk` asking for lists
+    with a late entry, `rg` open for registration."""
+    make_event(db, display={"ann": "Ann Lee", "bob": "Bob Okafor", "cat": "Cat Ng", "dan": "Dan Roy"}, best_of=3)
+    with database(db) as engine, Session(engine) as session, session.begin():
+        (a, b) = next(iter(service.current_tables(session, service.get_event(session, "ev")))).players
+        service.claim(session, "ev", a, result=service.Tally({a: 2, b: 0}))
+        service.call_judge(session, "ev", b, "Not right: I won game 2", disputes=a)
+    engine = live_event(db, mode="paper", players=4, event="lv")
+    try:
+        rng = random.Random(3)
+        for _ in range(4):
+            judge_view = look(engine, JUDGE, event="lv")
+            actors = [p for p in judge_view.players if p in judge_view.to_act] or judge_view.players
+            seat_view = next(v for v in (look(engine, p, event="lv") for p in actors) if v.legal)
+            with Session(engine) as session, session.begin():
+                livetable.append(session, "lv", 1, seat_view.seat, rng.choice(seat_view.legal), seat_view.seq)
+    finally:
+        engine.dispose()
+    players = ["ann", "bob", "cat", "dan"]
+    make_event(db, players, event="dk", name="Crossover Cup", ruleset="crossover", pair=False)
+    make_event(db, ["ann"], event="rg", name="Sunday League", pair=False)
+    with database(db) as engine, Session(engine) as session, session.begin():
+        service.register_lists(session, "dk", [service.Submitted(p, p, list_text(deck_of(p)).encode()) for p in players])
+        service.pair(session, "dk")
+        service.register_people(session, "dk", [service.Person("Eve Sánchez-Late", "eve")])
+        service.set_registration(session, "rg", open=True, cap=30)
+    codes(db)
+
+
+@pytest.mark.browser
+def test_the_organisers_venue_pages_in_chromium_at_390_px(page: Any, db: str, tmp_path: Path) -> None:
+    _venue(db)
+    shots = Path(os.environ.get("HEADJUDGE_SCREENSHOTS") or tmp_path / "screenshots")
+    shots.mkdir(parents=True, exist_ok=True)
+    with serving(db) as base:
+        organiser_signs_in(page, base)
+        page.goto(f"{base}/admin/e/ev")
+        queue = page.locator("#table-1")
+        assert "disputes Ann Lee's claim" in queue.inner_text() and "I won game 2" in queue.inner_text()
+        assert page.locator("h2", has_text="Judge queue (1)").count() == 1
+        looks_right(page, shots / "venue-dispute-390.png")
+        ruling = queue.locator("form[action='/admin/e/ev/rule']").first
+        ruling.locator("input[name=reason]").fill("the judge watched the replay")
+        ruling.locator("button").click()
+        page.wait_for_url(f"{base}/admin/e/ev?r=*")
+        assert "table 1: ruled (the judge watched the replay)" in page.locator("[role=status]").inner_text()
+        assert page.locator("h2", has_text="Judge queue (0)").count() == 1 and page.locator("#open-calls").count() == 0
+
+        page.goto(f"{base}/admin/e/lv")
+        progress = page.locator("#table-1 .live-progress").inner_text()
+        assert progress.startswith("Game 1: 4 records so far; to act: ") and "last record at" in progress
+        assert page.locator("#table-2 .live-progress").inner_text() == "Not opened yet."
+        looks_right(page, shots / "venue-live-tables-390.png")
+
+        page.goto(f"{base}/admin/e/dk/decks")
+        form = page.locator("#judge-list")
+        form.locator("select[name=player]").select_option("eve")
+        form.locator("textarea[name=list]").fill(list_text(deck_of("eve")))
+        form.locator("input[name=reason]").fill("handed in at the desk")
+        looks_right(page, shots / "venue-judge-list-390.png")
+        form.locator("button").click()
+        page.wait_for_url(f"{base}/admin/e/dk/decks?r=*")
+        assert page.locator("[role=status]").inner_text().startswith("Eve Sánchez-Late's list is registered, legal")
+
+        page.goto(f"{base}/admin/e/rg/registration")
+        looks_right(page, shots / "venue-registration-390.png")
+        page.click("button:has-text('Make this device a registration desk')")
+        page.wait_for_url(f"{base}/e/rg/register")
+        assert "Registration desk" in page.locator("#desk").inner_text()
+        page.fill("#register input[name=name]", "Walk-in Wanjiru")
+        page.click("#register button")
+        page.wait_for_url(f"{base}/e/rg/register?r=*")
+        assert page.locator("[role=status]").inner_text() == "Registered Walk-in Wanjiru (walk-in-wanjiru): a place."
+        assert page.locator("#code svg").count() == 1 and page.locator("#code code").inner_text().count(".") == 1
+        looks_right(page, shots / "venue-desk-390.png")
+        page.click("text=Register the next person")
+        assert page.locator("#register input[name=name]").count() == 1 and page.locator("#code").count() == 0
