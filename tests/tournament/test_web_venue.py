@@ -36,7 +36,7 @@ from tests.tournament.webkit import (
     tables,
 )
 from tournament import service
-from tournament.service import livetable
+from tournament.service import livetable, verification
 from tournament.storage.eventlog import DeckRegistered, decode
 from tournament.storage.models import LiveLine, LogEntry, Round
 
@@ -197,6 +197,7 @@ def test_a_dispute_is_in_the_judge_queue_with_both_sides_and_a_ruling_there_sett
         match = service.find_match(session, service.get_event(session, "ev"), 1, 1)
         assert (match.games_a, match.games_b, match.source, match.reason) == (1, 1, "judge", "the judge saw game 2: Bob won it")
         assert service.judge_calls(session, "ev") == [] and service.judge_queue(session, "ev") == []
+        assert verification.verify(session, "ev").ok  # the log rebuilds the dispute and its answer
     assert entries(db_url, "claim_ruled") == 1 and entries(db_url, "call_answered") == 1
 
 
@@ -263,6 +264,7 @@ def test_the_waitlist_has_a_bound_the_organiser_sets_and_past_it_registration_is
         assert bad.status_code == 400 and bad.json()["error"] == "waitlist limit: write a number of people from 1 to 10000, not 0"
     with database(db_url) as engine, Session(engine) as session:
         assert len(service.registration(session, "ev").waiting) == 4
+        assert verification.verify(session, "ev").ok  # the bound is rebuilt from the log
 
 
 # Point 6: each live table's progress on the organiser's page --------------------------------------------
