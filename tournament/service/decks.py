@@ -139,11 +139,12 @@ def register_lists(session: Session, event_id: str, items: Sequence[Submitted], 
     reason = reason.strip() if reason and reason.strip() else None
     known = {p.name: p for p in players(session, event_id)}
     waiting = set(session.scalars(select(Waiting.player).filter_by(event_id=event_id)))
-    own = graced(session, event) | waiting  # who may still send their own list after the deadline (T-150)
-    if reason is None and deadline_passed(event) and any(item.player not in own for item in items):
-        raise Conflict(
-            f"the deck deadline of {event_id!r} has passed ({_deadline_text(event)}): a list changes now only with a judge's --reason"
-        )
+    if reason is None and deadline_passed(event):
+        own = waiting | graced(session, event)  # who still sends their own list: T-150
+        if any(item.player not in own for item in items):
+            raise Conflict(
+                f"the deck deadline of {event_id!r} has passed ({_deadline_text(event)}): a list changes now only with a judge's --reason"
+            )
     current = {row.player: row.sha256 for row in session.scalars(select(DeckList).filter_by(event_id=event_id))}
     entries: dict[str, DeckRegistered] = {}
     for item in items:
