@@ -21,6 +21,7 @@ from referee.ruleset import JUDGE
 from tests.tournament.decklib import deck_of, list_text
 from tests.tournament.tablelib import live_event, look
 from tests.tournament.test_web_pages import form_token
+from tests.tournament.tlib import cli, cli_json
 from tests.tournament.webkit import (
     bearer,
     client,
@@ -265,6 +266,9 @@ def test_the_waitlist_has_a_bound_the_organiser_sets_and_past_it_registration_is
     with database(db_url) as engine, Session(engine) as session:
         assert len(service.registration(session, "ev").waiting) == 4
         assert verification.verify(session, "ev").ok  # the bound is rebuilt from the log
+    said = cli(db_url, "registration", "ev", "--waitlist-limit", "5").stdout
+    assert "a waitlist of at most 5; 3 registered" in said, said
+    assert cli_json(db_url, "registration", "ev")["waitlist_bound"] == 5
 
 
 # Point 6: each live table's progress on the organiser's page --------------------------------------------
