@@ -100,38 +100,62 @@ def test_a_late_entry_whose_list_a_judge_registers_on_the_web_is_paired_in_round
     assert any("eve" in table for table in _pair(db_url)), "round 3 pairs the late entry"
 
 
-def test_waitlisted_players_send_lists_and_a_place_given_at_the_last_moment_has_its_grace(db_url: str) -> None:
+def _waiting(db_url: str, policy: str) -> dict[str, str]:
+    """A crossover event with four players' lists, full at 4 with Eve and Fay waiting: their sessions."""
     players = ["ann", "bob", "cat", "dan"]
     make_event(db_url, players, ruleset="crossover", pair=False)
     with database(db_url) as engine, Session(engine) as session, session.begin():
         service.register_lists(session, "ev", [service.Submitted(p, p, list_text(deck_of(p)).encode()) for p in players])
-        service.set_policy(session, "ev", "dropped", None)
+        service.set_policy(session, "ev", policy, None)
         service.set_registration(session, "ev", open=True, cap=4)
         service.sign_up(session, "ev", "Eve", "eve")
         service.sign_up(session, "ev", "Fay", "fay")
-        sessions = {who: service.enrol(session, "ev", who)[1] for who in ("eve", "fay")}
+        return {who: service.enrol(session, "ev", who)[1] for who in ("eve", "fay")}
+
+
+def test_people_on_the_waitlist_send_their_lists_while_they_wait(db_url: str) -> None:
+    sessions = _waiting(db_url, "unpaired")
     with client(db_url) as c:
         sent = c.post("/api/me/deck", headers=bearer(sessions["eve"]), json={"text": list_text(deck_of("eve"))})
-        assert sent.status_code == 201 and sent.json()["verdict"] == "legal", sent.text  # while she waits
+        assert sent.status_code == 201 and sent.json()["verdict"] == "legal", sent.text
         assert c.get("/api/me/deck", headers=bearer(sessions["eve"])).json()["verdict"] == "legal"
         c.cookies.set("hj_session", sessions["fay"])
         assert 'action="/me/deck"' in c.get("/me").text  # Fay's page has the list's form while she waits
+    with database(db_url) as engine, Session(engine) as session, session.begin():
+        assert [s.player for s in service.statuses(session, "ev")] == ["ann", "bob", "cat", "dan"]  # only players count
+        service.drop(session, "ev", "ann")  # Eve gets the place, with her list
+        assert service.statuses(session, "ev", ["eve"])[0].verdict == "legal"
+        service.pair(session, "ev")
+        assert "eve" in {p for m in service.matches(session, "ev", 1) for p in (m.player_a, m.player_b)}
+
+
+def test_a_place_given_at_the_last_moment_has_its_grace_under_the_dropped_policy(db_url: str) -> None:
+    sessions = _waiting(db_url, "dropped")
     with database(db_url) as engine, Session(engine) as session, session.begin():
         for who in ("bob", "cat", "eve", "fay"):
             service.check_in(session, "ev", who)
         assert service.leave_out_absent(session, "ev") == (["ann", "dan"], ["eve", "fay"])  # places at the last moment
         service.pair(session, "ev")
-        fay = service.get_player(session, "ev", "fay")
-        assert fay.dropped_round is None, "the `dropped` policy spares a place given at the last moment (T-150)"
-        assert "fay" not in {p for m in service.matches(session, "ev", 1) for p in (m.player_a, m.player_b)}
+        for who in ("eve", "fay"):
+            assert service.get_player(session, "ev", who).dropped_round is None, "the policy spares a last-moment place (T-150)"
+        paired = {p for m in service.matches(session, "ev", 1) for p in (m.player_a, m.player_b)}
+        assert paired == {"bob", "cat"}, "without a list, not paired"
     with client(db_url) as c:
-        late = c.post("/api/me/deck", headers=bearer(sessions["fay"]), json={"text": list_text(deck_of("fay"))})
-        assert late.status_code == 201 and late.json()["verdict"] == "legal", late.text  # her own list, no judge
+        for who in ("eve", "fay"):
+            late = c.post("/api/me/deck", headers=bearer(sessions[who]), json={"text": list_text(deck_of(who))})
+            assert late.status_code == 201 and late.json()["verdict"] == "legal", late.text  # their own lists, no judge
+        bob = c.post("/api/me/deck", headers=bearer(_session(db_url, "bob")), json={"text": list_text(deck_of("ann"))})
+        assert bob.status_code == 409 and "only with a judge's --reason" in bob.json()["error"]  # on time: no grace
     _report_round(db_url)
-    assert any("fay" in table for table in _pair(db_url)), "round 2 pairs her"
+    assert {"eve", "fay"} <= set().union(*_pair(db_url)), "round 2 pairs them"
     with client(db_url) as c:
         changed = c.post("/api/me/deck", headers=bearer(sessions["fay"]), json={"text": list_text(deck_of("ann"))})
         assert changed.status_code == 409 and "only with a judge's --reason" in changed.json()["error"]  # she has played
+
+
+def _session(db_url: str, player: str) -> str:
+    with database(db_url) as engine, Session(engine) as session, session.begin():
+        return service.enrol(session, "ev", player)[1]
 
 
 # Point 2: the big screen before round 1 -----------------------------------------------------------------
