@@ -47,6 +47,9 @@ from tournament.service.calls import (
     judge_calls,
     open_call,
 )
+from tournament.service.calls import (
+    row as call_row,
+)
 from tournament.service.claims import (
     Table,
     TableState,
@@ -79,6 +82,7 @@ from tournament.service.decks import (
     decoded,
     difference_lines,
     entry_of,
+    list_locked,
     lists_from_csv,
     lists_from_folder,
     may_see,
@@ -217,11 +221,14 @@ from tournament.service.signup import (
     waitlist_place,
 )
 from tournament.service.tokens import (
+    DESK_SESSION,
     Denied,
     Identity,
     Spent,
     TooManyGuesses,
     check_public_url,
+    close_desks,
+    desk_event,
     enrol,
     ensure_organiser,
     exchange_code,
@@ -229,6 +236,7 @@ from tournament.service.tokens import (
     issue_code,
     keep_public_url,
     keep_published_url,
+    open_desk,
     organiser_login,
     public_url,
     published_url,
@@ -240,6 +248,7 @@ from tournament.service.tokens import (
 __all__ = [
     "CUT_SIZES",
     "DEFAULT_MINUTES",
+    "DESK_SESSION",
     "EXIT_CONFLICT",
     "EXIT_DATABASE",
     "EXIT_LOG_REJECTED",
@@ -284,6 +293,7 @@ __all__ = [
     "assigned_byes",
     "bracket",
     "call_judge",
+    "call_row",
     "check_id",
     "check_in",
     "check_places",
@@ -293,6 +303,7 @@ __all__ = [
     "claimed_scores",
     "clean_name",
     "clock",
+    "close_desks",
     "confirm",
     "create_event",
     "current_tables",
@@ -301,6 +312,7 @@ __all__ = [
     "decided",
     "deck_differences",
     "decoded",
+    "desk_event",
     "difference_lines",
     "display_names",
     "double_bracket",
@@ -334,6 +346,7 @@ __all__ = [
     "leave",
     "leave_out_absent",
     "link",
+    "list_locked",
     "lists_from_csv",
     "lists_from_folder",
     "lock_event",
@@ -346,6 +359,7 @@ __all__ = [
     "next_round",
     "open_call",
     "open_checks",
+    "open_desk",
     "open_match",
     "open_tables",
     "organiser_login",

@@ -171,6 +171,11 @@ def _make(
     if owner.startswith(("player ", "register ")):  # a player's changes; an address's public registrations
         recent = session.scalar(select(func.count()).select_from(Receipt).where(Receipt.owner == owner, Receipt.created_at > now - WINDOW))
         if (recent or 0) >= WRITES:
+            if owner.startswith("register "):  # someone not registered yet: they have no page to look at
+                raise TooManyWrites(
+                    f"too many registrations from this network in a minute (at most {WRITES}): nothing was registered. "
+                    "Wait a minute and send the form again, or register at the organiser's desk"
+                )
             raise TooManyWrites(f"too many changes at once: at most {WRITES} a minute; wait a moment and look at your page")
     session.execute(delete(Receipt).where(Receipt.created_at < now - LIFETIME))
     receipt = Receipt(key=key, owner=owner, request=where, status=status, message="", created_at=now)

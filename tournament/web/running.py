@@ -71,7 +71,7 @@ def create(session: Session, spec: NewEvent) -> str:
         seed=random.SystemRandom().getrandbits(32) if seed is None else seed, format=spec.format,
         table_size=spec.table_size, points=spec.points, late_entry=spec.late_entry, require_chain=spec.require_chain,
         rated=spec.rated, tables=spec.tables, open_registration=public.open, cap=public.cap, closes_at=public.closes_at,
-        waitlist=public.waitlist,
+        waitlist=public.waitlist, waitlist_limit=public.waitlist_limit,
     )
     opened = ", public registration open" if event.registration_open else ""
     return f"created {event.id}: {service.FORMATS[event.format]}, {event.ruleset}, best of {event.best_of}, seed {event.seed}{opened}"
