@@ -14,10 +14,11 @@ from collections.abc import Iterator, Sequence
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from referee.rejudge import Outcome, outcomes
+from referee.rejudge import Judged, outcomes
 from schemas.tournament import RejudgedGame, RejudgedTable
 from tournament.service.people import display_names
 from tournament.service.queries import get_event
+from tournament.service.results import UNPROVEN_RULE
 from tournament.storage.models import GameLog, Match, Pod, PodSeat
 
 
@@ -33,12 +34,23 @@ def rejudge_event(session: Session, event_id: str, *, jobs: int = 1, cluster: st
         places.setdefault((seat.round, seat.table), {})[seat.player] = seat.place
     items: list[tuple[str, str | bytes]] = [(f"g{g.round}.{g.table}.{g.game}", g.data) for g in games]
     items += [(f"p{p.round}.{p.number}", p.log) for p in pods if p.log is not None]
-    now = {judged.log: judged.outcome for judged in outcomes(items, jobs=jobs, cluster=cluster)}
+    now = {judged.log: judged for judged in outcomes(items, jobs=jobs, cluster=cluster)}
     changed = list(_matches(games, matches, now, names)) + list(_pods(pods, places, now, names))
     return sorted(changed, key=lambda t: (t.round, t.table))
 
 
-def _matches(games: Sequence[GameLog], matches: dict[tuple[int, int], Match], now: dict[str, Outcome], names: dict[str, str]) -> Iterator[RejudgedTable]:
+def refused_rule(judged: Judged) -> tuple[bool, str | None]:
+    """Would the tournament refuse this log now, and the rule it names: a game not complete (the referee's rule),
+    or a dealt game whose deal is only committed (DL-R1: its reveal is missing, so its draws are unproven)."""
+    outcome = judged.outcome
+    if outcome.verdict != "complete" or outcome.result is None:
+        return True, outcome.rule
+    if judged.deal == "committed":
+        return True, UNPROVEN_RULE
+    return False, outcome.rule
+
+
+def _matches(games: Sequence[GameLog], matches: dict[tuple[int, int], Match], now: dict[str, Judged], names: dict[str, str]) -> Iterator[RejudgedTable]:
     by_table: dict[tuple[int, int], list[GameLog]] = {}
     for game in games:
         by_table.setdefault((game.round, game.table), []).append(game)
@@ -50,12 +62,15 @@ def _matches(games: Sequence[GameLog], matches: dict[tuple[int, int], Match], no
         after: Counter[str | None] = Counter()
         refused = False
         for game in logs:
-            outcome = now[f"g{round_}.{table}.{game.game}"]
+            judged = now[f"g{round_}.{table}.{game.game}"]
+            outcome = judged.outcome
             before[game.winner] += 1
-            if outcome.verdict != "complete" or outcome.result is None:
+            no, rule = refused_rule(judged)
+            if no:
                 refused = True
-                differ.append(RejudgedGame(game.game, game.sha256, outcome.verdict, outcome.rule, _winner(game.winner, names), "refused"))
+                differ.append(RejudgedGame(game.game, game.sha256, outcome.verdict, rule, _winner(game.winner, names), "refused"))
                 continue
+            assert outcome.result is not None, "a complete log has its result"
             winners = outcome.result.winners
             winner = winners[0] if len(winners) == 1 else None
             after[winner] += 1
@@ -67,16 +82,18 @@ def _matches(games: Sequence[GameLog], matches: dict[tuple[int, int], Match], no
             yield RejudgedTable(round_, table, players, recorded, shown, differ)
 
 
-def _pods(pods: Sequence[Pod], places: dict[tuple[int, int], dict[str, int | None]], now: dict[str, Outcome], names: dict[str, str]) -> Iterator[RejudgedTable]:
+def _pods(pods: Sequence[Pod], places: dict[tuple[int, int], dict[str, int | None]], now: dict[str, Judged], names: dict[str, str]) -> Iterator[RejudgedTable]:
     for pod in pods:
-        outcome = now[f"p{pod.round}.{pod.number}"]
+        judged = now[f"p{pod.round}.{pod.number}"]
+        outcome = judged.outcome
         recorded = places.get((pod.round, pod.number), {})
         players = sorted(recorded)
         was = _places({p: q for p, q in recorded.items() if q is not None}, names)
-        if outcome.verdict != "complete" or outcome.result is None:
-            game = RejudgedGame(None, pod.sha256 or "", outcome.verdict, outcome.rule, was, "refused")
+        no, rule = refused_rule(judged)
+        if no:
+            game = RejudgedGame(None, pod.sha256 or "", outcome.verdict, rule, was, "refused")
             yield RejudgedTable(pod.round, pod.number, players, was, "the log would be refused", [game])
-        elif outcome.result.placements != recorded:
+        elif outcome.result is not None and outcome.result.placements != recorded:
             shown = _places(outcome.result.placements, names)
             yield RejudgedTable(pod.round, pod.number, players, was, shown, [RejudgedGame(None, pod.sha256 or "", outcome.verdict, None, was, shown)])
 

@@ -70,6 +70,9 @@ def parse_result(text: str, draws: int = 0) -> Tally:
     return Tally(games, draws)
 
 
+UNPROVEN_RULE, UNPROVEN_DEAL = "DL-R1", "its deal is committed, not verified: the reveal is missing"  # docs/referee.md
+
+
 def _where(match: Match) -> str:
     return f"table {match.number} of round {match.round} ({match.player_a} vs {match.player_b})"
 
@@ -107,8 +110,9 @@ def judge_logs(event: Event, match: Match, logs: Sequence[tuple[str, bytes]]) ->
 def _judged(event: Event, seats: set[str], round_number: int, table: int, where: str, path: str, data: bytes) -> Verdict:
     """The referee's verdict on a complete game's log, after checking it belongs to this event's table.
 
-    Its header must name this event's game, table and players; an event that
-    requires chained logs refuses one whose records carry no `prev` hashes.
+    Its header must name this event's game, table and players; a dealt game counts only once its deal is
+    `verified` (DL-R1: the seed revealed and every draw dealt from it); an event that requires chained logs
+    refuses one whose records carry no `prev` hashes.
     """
     replay = judge(io.BytesIO(data), path)
     header = replay.header
@@ -130,6 +134,8 @@ def _judged(event: Event, seats: set[str], round_number: int, table: int, where:
     verdict = replay.verdict
     if verdict.verdict != "complete":
         raise LogRejected(f"{path}: {referee_reason(verdict)}", verdict)
+    if verdict.deal == "committed":  # DL-R1: its draws are proven only by the reveal
+        raise LogRejected(f"{path}: {UNPROVEN_DEAL}", verdict)
     if event.require_chain and verdict.chain != "verified":
         raise LogRejected(
             f"{path}: {event.id!r} requires chained logs, and this log's records carry no `prev` hashes "
