@@ -34,6 +34,19 @@ class WitnessRow(msgspec.Struct, forbid_unknown_fields=True):
     confirmed: bool
 
 
+class Counted(msgspec.Struct, forbid_unknown_fields=True):
+    """The result the standings count for a table's match, once it is reported by any path: games won by each
+    player and drawn games (a pod: each player's place), where it came from (`source`: `log`, `players`, `judge`,
+    `slip`), and whether it is this table's own log, reported by itself once the players confirmed it
+    (`from_table`). A result from anywhere else outranks the games played at the table (T-133)."""
+
+    source: str
+    from_table: bool
+    games: dict[str, int] | None = None
+    draws: int = 0
+    places: dict[str, int] | None = None
+
+
 class TableView(msgspec.Struct, forbid_unknown_fields=True):
     """A live table as `seat` may see it (`seat`: a player, `judge`, or null for a spectator).
 
@@ -41,7 +54,7 @@ class TableView(msgspec.Struct, forbid_unknown_fields=True):
     (all of them from 0), each as the seat may see it. `legal`: the records this seat may make now, at most
     200, with `legal_more` counting the rest (up to 1,000) (then the recorder's form takes a record typed in);
     in a digital game a draw is offered once per kind, and the server deals its card. `match_over`: the
-    match is decided; `reported`: its result went to the standings."""
+    match is decided; `reported`: its result went to the standings, and `counted` says which result that is."""
 
     event: str
     round: int
@@ -65,6 +78,7 @@ class TableView(msgspec.Struct, forbid_unknown_fields=True):
     bots: list[str]
     match_over: bool
     reported: bool
+    counted: Counted | None = None
 
 
 class RecordSent(msgspec.Struct, forbid_unknown_fields=True):
