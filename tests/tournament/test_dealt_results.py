@@ -21,7 +21,14 @@ from typer.testing import CliRunner
 from referee.bots import bot_header, play
 from referee.cli import app as referee_app
 from referee.engine import judge
-from referee.logio import FINGERPRINT_SCHEME, encode_lines, game_fingerprint, line_hash, record_decoder, record_to_dict
+from referee.logio import (
+    FINGERPRINT_SCHEME,
+    encode_lines,
+    game_fingerprint,
+    line_hash,
+    record_decoder,
+    record_to_dict,
+)
 from tests.tournament.tlib import cli, cli_json, game_log, tables
 from tests.tournament.webkit import client, codes, database, make_event, sign_in
 from tournament import service
