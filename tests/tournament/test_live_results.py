@@ -115,3 +115,4 @@ def test_at_a_digital_event_every_result_but_the_tables_is_a_ruling(db_url: str,
     cli(db_url, "report", "ev", "--table", "1", "--result", f"{a}=1,{b}=0", "--reason", "the tablet died; the judge saw the end")
     rows = cli(db_url, "pairings", "ev", "--json").stdout
     assert '"source":"judge"' in rows.replace(" ", "")
+    assert f"the match result is reported: {a} wins 1-0, a judge's ruling" in cli(db_url, "table", "ev", "1").stdout
