@@ -17,7 +17,15 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from tests.tournament.tlib import cli, game_log
-from tests.tournament.webkit import client, codes, database, make_event, organiser, sign_in
+from tests.tournament.webkit import (
+    client,
+    codes,
+    database,
+    make_event,
+    organiser,
+    player_page,
+    sign_in,
+)
 from tournament import service
 
 TABLE = "/api/events/ev/tables/1"
@@ -112,6 +120,10 @@ def test_at_a_digital_event_every_result_but_the_tables_is_a_ruling(db_url: str,
                 assert "is played live" in exc.message
             else:
                 raise AssertionError(f"{player}'s claim at a digital table was taken")
+    with client(db_url) as c:  # the player's page offers no typed result there
+        player_page(c, codes(db_url)[a])
+        mine = c.get("/me").text
+        assert 'id="from-the-table"' in mine and 'action="/me/result"' not in mine and 'action="/me/logs"' not in mine
     cli(db_url, "report", "ev", "--table", "1", "--result", f"{a}=1,{b}=0", "--reason", "the tablet died; the judge saw the end")
     rows = cli(db_url, "pairings", "ev", "--json").stdout
     assert '"source":"judge"' in rows.replace(" ", "")
