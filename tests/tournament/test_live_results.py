@@ -29,25 +29,38 @@ from tests.tournament.webkit import (
 from tournament import service
 
 TABLE = "/api/events/ev/tables/1"
-NAMES = {"ann": "Ann Lee", "bob": "Bob Dylan"}
+NAMES = {"bob": "Bob Dylan", "cat": "Cat Power"}
 
 
-def record_once(c: Any, heads: dict[str, dict[str, str]]) -> None:
-    """Whoever may act at table 1 records the first record their view offers: the table is played live."""
+def record_once(c: Any, heads: dict[str, dict[str, str]]) -> int:
+    """Whoever may act at table 1 records the first record their view offers; the head after it."""
     views = {p: c.get(TABLE, headers=h).json() for p, h in heads.items()}
     who = next(p for p, v in views.items() if v["legal"])
     answer = c.post(f"{TABLE}/records", json={"after": views[who]["seq"], "record": views[who]["legal"][0]}, headers=heads[who])
     assert answer.status_code == 201, answer.text
+    return int(answer.json()["seq"])
+
+
+def game_one_won_by_cat(c: Any, heads: dict[str, dict[str, str]]) -> None:
+    """Game 1 played at the table until bob concedes it, and both players confirm its end: the match goes on."""
+    seq = record_once(c, heads)
+    conceded = c.post(f"{TABLE}/records", json={"after": seq, "record": {"type": "concede", "by": "bob"}}, headers=heads["bob"])
+    assert conceded.status_code == 201, conceded.text
+    end = c.get(TABLE, headers=heads["cat"]).json()
+    assert end["game"] == 2 and end["games"][0]["winners"] == ["cat"], "game 1 is cat's, and game 2 begins"
+    for player in NAMES:
+        confirmed = c.post(f"{TABLE}/confirm", json={"game": 1, "seq": end["games"][0]["seq"]}, headers=heads[player])
+        assert confirmed.status_code == 201 and confirmed.json() == {"reported": False}, confirmed.text
 
 
 def assert_table_stopped(c: Any, heads: dict[str, dict[str, str]], words: str) -> None:
     """The table refuses every kind of write with the one line naming the result that counts; its page says it."""
     stopped = f"table 1 of round 1 has its result ({words}): its live table takes nothing more"
-    view = c.get(TABLE, headers=heads["ann"]).json()
+    view = c.get(TABLE, headers=heads["cat"]).json()
     assert view["reported"] and view["legal"] == [], "a reported table offers nothing to record"
-    record = {"type": "attack", "by": "ann", "attackers": []}
+    record = {"type": "concede", "by": "cat"}  # legal at any time: only the result stops it
     writes = {
-        "records": c.post(f"{TABLE}/records", json={"after": view["seq"], "record": record}, headers=heads["ann"]),
+        "records": c.post(f"{TABLE}/records", json={"after": view["seq"], "record": record}, headers=heads["cat"]),
         "seen": c.post(f"{TABLE}/seen", json={"game": view["game"], "seq": view["seq"]}, headers=heads["bob"]),
         "confirm": c.post(f"{TABLE}/confirm", json={"game": view["game"], "seq": view["seq"]}, headers=heads["bob"]),
     }
@@ -58,40 +71,42 @@ def assert_table_stopped(c: Any, heads: dict[str, dict[str, str]], words: str) -
     assert f"The result that counts: {words}." in page.replace("<b>", "").replace("</b>", "")
     assert "Nobody typed it" not in page and "data-record" not in page
     assert "This table's games are not the result, and the table takes nothing more." in page
+    standings = {row["player"]: row["points"] for row in c.get("/api/events/ev/standings").json()}
+    assert standings == {"bob": 3, "cat": 0}
 
 
 def test_a_typed_claim_at_a_table_played_live_needs_a_ruling_and_the_ruling_stops_the_table(db_url: str) -> None:
-    """The crossing of issue 33: a typed 2-0 confirmed while the table's game went on. Now the claim is refused;
-    the organiser's ruling (with its reason) counts, and the table stops there and says so."""
-    make_event(db_url, ["ann", "bob"], best_of=3, tables="paper", display=NAMES)
+    """The crossing of issue 33: cat won game 1 at the table, then bob typed 2-0 and cat confirmed it; the table
+    went on, and its page said "cat won… The result is in… Nobody typed it" while the standings said bob 2-0.
+    Now the typed claim is refused; the organiser's ruling (with its reason) counts, and the table stops there
+    and says which result counts."""
+    make_event(db_url, list(NAMES), best_of=3, tables="paper", display=NAMES)
     keys = codes(db_url)
     with client(db_url) as c:
         heads = {p: sign_in(c, keys[p]) for p in NAMES}
-        record_once(c, heads)
-        claimed = c.post("/api/me/claim", json={"games": {"bob": 2, "ann": 0}}, headers=heads["bob"])
+        game_one_won_by_cat(c, heads)
+        claimed = c.post("/api/me/claim", json={"games": {"bob": 2, "cat": 0}}, headers=heads["bob"])
         assert claimed.status_code == 409, claimed.text
         assert claimed.json()["error"] == (
-            "table 1 of round 1 (ann, bob) is played live: its result comes from its log at the table, reported once "
+            "table 1 of round 1 (bob, cat) is played live: its result comes from its log at the table, reported once "
             "the players confirm it; any other result there is a judge's ruling, with its reason"
         )
         assert c.get("/api/events/ev/round").json()["tables"][0]["games"] is None, "nothing was reported"
         ruled = c.post("/api/admin/events/ev/rule", headers=organiser(c),
-                       json={"table": 1, "reason": "ann left; both agree bob won 2-0", "games": {"bob": 2, "ann": 0}})
+                       json={"table": 1, "reason": "cat's phone recorded bob's games as hers; bob won 2-0", "games": {"bob": 2, "cat": 0}})
         assert ruled.status_code == 201, ruled.text
-        assert c.get(TABLE).json()["counted"] == {"source": "judge", "from_table": False, "games": {"ann": 0, "bob": 2}, "draws": 0, "places": None}
+        assert c.get(TABLE).json()["counted"] == {"source": "judge", "from_table": False, "games": {"bob": 2, "cat": 0}, "draws": 0, "places": None}
         assert_table_stopped(c, heads, "Bob Dylan wins 2-0, a judge's ruling")
-        standings = {row["player"]: row["points"] for row in c.get("/api/events/ev/standings").json()}
-        assert standings == {"bob": 3, "ann": 0}
 
 
 def test_a_result_typed_before_the_table_was_played_stops_it_when_it_is_opened(db_url: str) -> None:
     """A paper table nobody recorded at takes a typed claim; once it is in, the table takes nothing."""
-    make_event(db_url, ["ann", "bob"], best_of=3, tables="paper", display=NAMES)
+    make_event(db_url, list(NAMES), best_of=3, tables="paper", display=NAMES)
     keys = codes(db_url)
     with client(db_url) as c:
         heads = {p: sign_in(c, keys[p]) for p in NAMES}
-        assert c.post("/api/me/claim", json={"games": {"bob": 2, "ann": 0}}, headers=heads["bob"]).status_code == 201
-        done = c.post("/api/me/confirm", json={"claimant": "bob"}, headers=heads["ann"])
+        assert c.post("/api/me/claim", json={"games": {"bob": 2, "cat": 0}}, headers=heads["bob"]).status_code == 201
+        done = c.post("/api/me/confirm", json={"claimant": "bob"}, headers=heads["cat"])
         assert done.status_code == 201 and done.json()["state"] == "done", done.text
         assert_table_stopped(c, heads, "Bob Dylan wins 2-0, typed by the players and confirmed")
 
