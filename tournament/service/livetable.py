@@ -285,9 +285,11 @@ def game_row(session: Session, event_id: str, round_number: int, table: int, gam
 
 
 def lines_of(session: Session, game: LiveGame) -> list[bytes]:
-    """A game's log so far, line by line (the header first)."""
+    """A game's log up to its head as `game` read it, line by line (the header first). Only up to that head: on
+    PostgreSQL another append may commit between reading the row and reading the lines, and a record judged after
+    a line its head does not name would be refused by a rule where it only lost the race (a 409, issue 33)."""
     query = select(LiveLine.line).filter_by(event_id=game.event_id, round=game.round, table=game.table, game=game.game)
-    return list(session.scalars(query.order_by(LiveLine.seq)))
+    return list(session.scalars(query.where(LiveLine.seq <= game.seq).order_by(LiveLine.seq)))
 
 
 def log_bytes(session: Session, game: LiveGame) -> bytes:
