@@ -17,7 +17,7 @@ from typing import Any
 
 from litestar import Litestar, MediaType, Request, Response
 from litestar.config.csrf import CSRFConfig
-from litestar.exceptions import HTTPException, ValidationException
+from litestar.exceptions import ClientException, HTTPException, SerializationException, ValidationException
 from litestar.exceptions.http_exceptions import RequestEntityTooLarge
 from litestar.openapi.config import OpenAPIConfig
 from litestar.openapi.plugins import JsonRenderPlugin
@@ -58,6 +58,21 @@ from tournament.web.views import referee_error
 
 MAX_UPLOAD = 2 * 1024 * 1024  # bytes a request may carry: game logs are a few kilobytes
 POLL_SECONDS = 15  # how often a page whose live stream is down asks whether its event changed (T-126)
+
+
+class BodyRequest(Request[Any, Any, Any]):
+    """A request whose JSON body, if it cannot be read, is the client's error in one line (400), never the server's:
+    msgspec refuses nesting deeper than Python's recursion allows with a RecursionError, which would be a 500
+    and a traceback in the log on every JSON route, the anonymous ones included (issue 33)."""
+
+    async def json(self) -> Any:
+        try:
+            return await super().json()
+        except RecursionError:
+            raise ClientException("the request's JSON is nested too deep to read") from None
+        except SerializationException as exc:
+            raise ClientException(f"the request's body is not JSON: {exc}") from None
+
 
 def _refusal(request: Request[Any, Any, Any], status: int, message: str, code: int | None) -> Response[Any]:
     """A refused request: a JSON `ErrorBody` to a client that asks for JSON (T-130), else the error page."""
@@ -151,6 +166,7 @@ def create_app(db_url: str | None = None, *, csrf_secret: str | None = None) -> 
             Exception: _unexpected,
         },
         request_max_body_size=MAX_UPLOAD,
+        request_class=BodyRequest,
         on_startup=[hub.start],
         on_shutdown=[db.dispose, hub.close, heads.close],
         logging_config=None,
