@@ -66,6 +66,7 @@ LEGAL_SHOWN = 200  # records a seat is offered at most; past that the recorder's
 LEGAL_COUNTED = 1000  # the rest are counted this far (a block or a payment can have millions of ways)
 CACHED_GAMES = 512  # games kept as they stand, per process (a kept game is a few hundred KiB at most)
 TABLE_RULE = "T-81"  # who may make which record at a live table (tournament/README.md, "Tables")
+FREE_TEXT = 500  # characters of text no rule reads (a `note`, a game's `unread` fields) in a record a seat sends (T-144)
 
 
 class Refused(TournamentError):
@@ -426,6 +427,10 @@ def _read(live: Live, record: dict[str, Any], game: LiveGame) -> Record:
         raise Usage(f"record: {where}{bad.message if bad is not None else exc}") from None
     if type(parsed) is Reveal:
         raise Refused("only the server reveals a digital game's seed, when the game ends", TABLE_RULE, game.seq, [])
+    for name in ("note", *live.ruleset.unread.get(type(parsed), ())):  # stored, and sent to every watcher
+        text = getattr(parsed, name, None)
+        if isinstance(text, str) and len(text) > FREE_TEXT:
+            raise Usage(f"record: field {name}: at most {FREE_TEXT} characters at a live table, not {len(text):,}")
     return parsed
 
 

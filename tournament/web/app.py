@@ -43,6 +43,7 @@ from tournament.web import (
     headers,
     live,
     organiser,
+    pace,
     people,
     players,
     public,
@@ -175,6 +176,7 @@ def create_app(db_url: str | None = None, *, csrf_secret: str | None = None) -> 
     app.state.keepalive_seconds = follow.KEEPALIVE_SECONDS  # the pages' live stream (web/follow.py)
     app.state.stream_seconds = follow.STREAM_SECONDS
     app.state.heads = heads
+    app.state.pace = pace.Pace()  # a seat's appends at a live table (T-145)
     app.state.watch_seconds = follow.WATCH_SECONDS
     # where phones reach this server: `serve` says (TOURNAMENT_PUBLIC_URL), else what `serve --public-url` stored
     app.state.public_url = os.environ.get("TOURNAMENT_PUBLIC_URL") or _stored_public_url(db_engine)
