@@ -12,8 +12,8 @@ import time
 
 from tournament import service
 
-RATE = 20.0  # records a second, kept up: a quick human makes one or two, the tests' and benches' bots far fewer
-BURST = 100  # records at once: a bot seat's turn, a client catching up
+RATE = 30.0  # records a second, kept up: a quick human makes one or two; a saturated bench's bot seat about ten
+BURST = 500  # records at once: more than a seat makes in a whole bot game of any of the five (maginot: ~400), however fast
 KEPT = 10_000  # buckets kept; past that, the full ones (seats that have rested) are forgotten
 
 
