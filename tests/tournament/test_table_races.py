@@ -10,6 +10,7 @@ from __future__ import annotations
 import threading
 
 import pytest
+from sqlalchemy import Engine
 from sqlalchemy.orm import Session
 
 from referee.ruleset import JUDGE
@@ -20,7 +21,7 @@ RACERS = 8
 HEADS = 12
 
 
-def race(engine: object, seat: str, record: dict[str, object], after: int) -> list[str]:
+def race(engine: Engine, seat: str, record: dict[str, object], after: int) -> list[str]:
     """`RACERS` threads append `record` on the head `after` at once: each one's outcome."""
     start = threading.Barrier(RACERS)
     outcomes: list[str] = []
@@ -28,7 +29,7 @@ def race(engine: object, seat: str, record: dict[str, object], after: int) -> li
     def racer() -> None:
         start.wait()
         try:
-            with Session(engine) as session, session.begin():  # type: ignore[call-overload]
+            with Session(engine) as session, session.begin():
                 livetable.append(session, "ev", 1, seat, record, after)
             outcomes.append("won")
         except livetable.Stale as exc:
