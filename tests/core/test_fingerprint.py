@@ -288,7 +288,9 @@ def check_read_as_a_set(ruleset: str, kind: str, name: str) -> None:
             tried += 1
             assert judged(reversed_) == judged(data), (seed, players)
             assert game_fingerprint(reversed_) == game_fingerprint(data), (seed, players)
-    assert tried >= 5
+            if tried == 5:
+                return
+    raise AssertionError(f"only {tried} bot games of {ruleset} have a {kind}.{name} to reverse")
 
 
 def one_list_permuted(ruleset: str, data: bytes, rng: random.Random) -> bytes | None:
@@ -313,8 +315,8 @@ def one_list_permuted(ruleset: str, data: bytes, rng: random.Random) -> bytes | 
 
 
 @pytest.mark.parametrize("ruleset", ids())
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.function_scoped_fixture])
-@given(st.integers(1, 8), st.integers(0, 2**32), st.data())
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.function_scoped_fixture])
+@given(st.integers(1, 4), st.integers(0, 2**32), st.data())
 def test_every_game_redressed_in_its_set_like_lists_is_the_same_game_and_no_other(ruleset: str, seed: int, dressing: int, data: st.DataObject) -> None:
     # Issue 33, for every ruleset: a bot game re-dressed (its set-like lists permuted, a whole dressing, the chain
     # recomputed) fingerprints as itself, and still as no other game: not as another seed's, nor as itself with
@@ -327,7 +329,7 @@ def test_every_game_redressed_in_its_set_like_lists_is_the_same_game_and_no_othe
     if permuted is not None:
         assert game_fingerprint(permuted) == print_
     assert game_fingerprint(dressed_up(ruleset, game, rng)) == print_
-    other = bot_game(ruleset, seed % 8 + 1, players)
+    other = bot_game(ruleset, seed % 4 + 1, players)
     assert game_fingerprint(other) != print_
     changed = changed_record(ruleset, game, rng)
     if changed is not None:
