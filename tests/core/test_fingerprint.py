@@ -315,7 +315,7 @@ def one_list_permuted(ruleset: str, data: bytes, rng: random.Random) -> bytes | 
 
 
 @pytest.mark.parametrize("ruleset", ids())
-@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.function_scoped_fixture])
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(st.integers(1, 4), st.integers(0, 2**32), st.data())
 def test_every_game_redressed_in_its_set_like_lists_is_the_same_game_and_no_other(ruleset: str, seed: int, dressing: int, data: st.DataObject) -> None:
     # Issue 33, for every ruleset: a bot game re-dressed (its set-like lists permuted, a whole dressing, the chain
