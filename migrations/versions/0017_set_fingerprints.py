@@ -8,7 +8,7 @@ duplicate check reads such a log and takes its fingerprint anew. The event log k
 as it was written; the projection keeps only the current scheme's, so `verify` rebuilds these NULLs.
 
 Revision ID: 0017_harden
-Revises: 0013
+Revises: 0016_dayweb
 Create Date: 2026-12-07 09:30:00
 """
 
@@ -18,7 +18,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = '0017_harden'
-down_revision = '0013'
+down_revision = '0016_dayweb'
 branch_labels = None
 depends_on = None
 
