@@ -35,7 +35,7 @@ from __future__ import annotations
 import random
 import threading
 from collections import OrderedDict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -55,8 +55,10 @@ from referee.ruleset import CHANCE, JUDGE, Illegal, Ruleset, Seat
 from referee.rulesets import get as get_ruleset
 from schemas.log import LOG_FORMAT, Header, Record, Reveal, Time
 from schemas.log import Event as Place
-from schemas.table import Appended, GameSummary, TableProgress, TableView, WitnessRow
+from schemas.table import Appended, Counted, GameSummary, TableProgress, TableView, WitnessRow
+from tournament.output.render import score_words
 from tournament.service.errors import EXIT_LOG_REJECTED, Conflict, NotFound, TournamentError, Usage
+from tournament.service.people import display_names
 from tournament.service.queries import find_match, find_pod, get_event, storable
 from tournament.service.results import match_over
 from tournament.storage.eventlog import as_utc
@@ -67,6 +69,7 @@ LEGAL_SHOWN = 200  # records a seat is offered at most; past that the recorder's
 LEGAL_COUNTED = 1000  # the rest are counted this far (a block or a payment can have millions of ways)
 CACHED_GAMES = 512  # games kept as they stand, per process (a kept game is a few hundred KiB at most)
 TABLE_RULE = "T-81"  # who may make which record at a live table (tournament/README.md, "Tables")
+FREE_TEXT = 500  # characters of text no rule reads (a `note`, a game's `unread` fields) in a record a seat sends (T-144)
 IDLE = timedelta(minutes=10)  # T-153: a live table with no record for this long is flagged on the organiser's page
 
 
@@ -155,14 +158,18 @@ def _keep(session: Session, live: Live) -> None:
 
 @dataclass(frozen=True)
 class Seating:
-    """A table of a round: its players in seat order, whether it is a pod, and whether its result is in."""
+    """A table of a round: its players in seat order, whether it is a pod, and the result counted once it is in."""
 
     event: Event
     round: int
     table: int
     players: list[str]
     pod: bool
-    reported: bool
+    counted: Counted | None
+
+    @property
+    def reported(self) -> bool:
+        return self.counted is not None
 
 
 def seating(session: Session, event_id: str, table: int, round_number: int | None = None) -> Seating:
@@ -204,8 +211,8 @@ def _match_table(session: Session, event_id: str, table: int, round_number: int 
     event, match = rows[0][0], rows[0][1]
     if event.tables == "off" or event.format == "pods" or not 1 <= match.round <= event.rounds:
         return None
-    placed = Seating(event, match.round, match.number, [match.player_a, match.player_b], pod=False, reported=match.games_a is not None)
-    return placed, [game for _, _, game in rows if game is not None]
+    found = [game for _, _, game in rows if game is not None]
+    return _match_seating(event, match, lambda: any(game.reported for game in found)), found
 
 
 def _seating(session: Session, event_id: str, table: int, round_number: int | None) -> Seating:
@@ -216,9 +223,48 @@ def _seating(session: Session, event_id: str, table: int, round_number: int | No
         pod, seats = find_pod(session, event, table, round_number)
         if pod.source == "bye":
             raise NotFound(f"table {table} of round {pod.round} is a bye; nothing is played there")
-        return Seating(event, pod.round, pod.number, [s.player for s in seats], pod=True, reported=pod.source is not None)
+        counted = None
+        if pod.source is not None:
+            places = {s.player: s.place for s in seats if s.place is not None}
+            counted = Counted(pod.source, _from_table(session, event.id, pod.round, pod.number), places=places)
+        return Seating(event, pod.round, pod.number, [s.player for s in seats], pod=True, counted=counted)
     match = find_match(session, event, table, round_number)
-    return Seating(event, match.round, match.number, [match.player_a, match.player_b], pod=False, reported=match.games_a is not None)
+    return _match_seating(event, match, lambda: _from_table(session, event.id, match.round, match.number))
+
+
+def _match_seating(event: Event, match: Match, from_table: Callable[[], bool]) -> Seating:
+    """A match's table; once its result is in, the result that counts (`from_table`: whether the table's own
+    games reported it, asked only then)."""
+    if match.games_a is None or match.games_b is None:
+        return Seating(event, match.round, match.number, [match.player_a, match.player_b], pod=False, counted=None)
+    games = {match.player_a: match.games_a, match.player_b: match.games_b}
+    counted = Counted(match.source or "", from_table(), games, match.draws or 0)
+    return Seating(event, match.round, match.number, [match.player_a, match.player_b], pod=False, counted=counted)
+
+
+def _from_table(session: Session, event_id: str, round_number: int, table: int) -> bool:
+    """Was the table's result reported from its own games (witness.settle marks them), not by another path?"""
+    query = select(LiveGame.game).filter_by(event_id=event_id, round=round_number, table=table, reported=True)
+    return session.scalar(query.limit(1)) is not None
+
+
+HOW = {"log": "from game logs uploaded", "players": "typed by the players and confirmed", "judge": "a judge's ruling", "slip": "a signed slip"}
+
+
+def counted_words(players: list[str], counted: Counted, names: dict[str, str]) -> str:
+    """The result that counts for a table, in words with names, and where it came from: "Bob wins 2-0, a judge's
+    ruling"."""
+    said = score_words(players, names, counted.games, counted.draws, counted.places)
+    how = "from this table's log, confirmed by the players" if counted.from_table else HOW.get(counted.source, counted.source)
+    return f"{said}, {how}"
+
+
+def refuse_reported(session: Session, seat: Seating) -> None:
+    """T-133: once the match is reported, by whatever path, its live table takes nothing more (records, a device's
+    acknowledgement, a confirmation, a bot): Conflict (409) naming the result that counts."""
+    if seat.counted is not None:
+        words = counted_words(seat.players, seat.counted, display_names(session, seat.event.id))
+        raise Conflict(f"table {seat.table} of round {seat.round} has its result ({words}): its live table takes nothing more")
 
 
 def _header(session: Session, seat: Seating, game: int, seed: str | None, now: datetime) -> Header:
@@ -329,9 +375,11 @@ def game_row(session: Session, event_id: str, round_number: int, table: int, gam
 
 
 def lines_of(session: Session, game: LiveGame) -> list[bytes]:
-    """A game's log so far, line by line (the header first)."""
+    """A game's log up to its head as `game` read it, line by line (the header first). Only up to that head: on
+    PostgreSQL another append may commit between reading the row and reading the lines, and a record judged after
+    a line its head does not name would be refused by a rule where it only lost the race (a 409, issue 33)."""
     query = select(LiveLine.line).filter_by(event_id=game.event_id, round=game.round, table=game.table, game=game.game)
-    return list(session.scalars(query.order_by(LiveLine.seq)))
+    return list(session.scalars(query.where(LiveLine.seq <= game.seq).order_by(LiveLine.seq)))
 
 
 def log_bytes(session: Session, game: LiveGame) -> bytes:
@@ -418,6 +466,7 @@ def judge_record(
     placed, found = seated(session, event_id, table, round_number)
     if seat != JUDGE and seat not in placed.players:
         raise Refused(f"{seat} does not play at table {placed.table}", TABLE_RULE, 0, [])
+    refuse_reported(session, placed)
     if not found:
         raise NotStarted(f"table {placed.table} of round {placed.round} has not started; opening it starts it")
     game = found[-1]
@@ -467,6 +516,10 @@ def _read(live: Live, record: dict[str, Any], game: LiveGame) -> Record:
         raise Usage(f"record: {where}{bad.message if bad is not None else exc}") from None
     if type(parsed) is Reveal:
         raise Refused("only the server reveals a digital game's seed, when the game ends", TABLE_RULE, game.seq, [])
+    for name in ("note", *live.ruleset.unread.get(type(parsed), ())):  # stored, and sent to every watcher
+        text = getattr(parsed, name, None)
+        if isinstance(text, str) and len(text) > FREE_TEXT:
+            raise Usage(f"record: field {name}: at most {FREE_TEXT} characters at a live table, not {len(text):,}")
     return parsed
 
 
@@ -685,7 +738,7 @@ def view(session: Session, event_id: str, table: int, seat: Seat, *, since: int 
     decided = _decided(placed, played)
     live = _judged(session, game)  # taken from the cache until kept again: nothing else may use it meanwhile
     ruleset, state = live.ruleset, live.replay.state
-    legal, more = options(live, game, seat)
+    legal, more = options(live, game, seat) if placed.counted is None else ([], 0)  # reported: nothing more to record
     result = ruleset.result(state)
     since = max(0, min(since, game.seq))
     records = [_record_view(live, r, seat) for r in live.records[since:]]
@@ -700,6 +753,7 @@ def view(session: Session, event_id: str, table: int, seat: Seat, *, since: int 
         placed.event.id, placed.round, placed.table, game.mode, placed.event.ruleset, placed.players, seat,  # type: ignore[arg-type]
         game.game, game.seq, since, bool(game.over), list(ruleset.to_act(state)), msgspec.to_builtins(result) if result else None,
         ruleset.seat_view(state, seat), records, legal, more, summaries, witness, game.bots.split(), decided, placed.reported,
+        placed.counted,
     )
 
 
