@@ -209,6 +209,18 @@ def test_the_readme_points_nowhere_outside_the_repository() -> None:
             assert (ROOT / target).exists(), target
 
 
+NAMED = re.compile(r"(?<![\w/.])((?:referee|tournament|schemas|tests|bench|docs|migrations|fixtures)/[\w/.-]*\.(?:json|py|md|toml|j2|css|js))\b")
+
+
+@pytest.mark.parametrize("path", [ROOT / "pyproject.toml", ROOT / "tox.ini", *DOCS], ids=shown)
+def test_the_files_named_exist(path: Path) -> None:
+    """A file of the repository named in the docs or the packaging (`tournament/formats/ratings.py`) is there:
+    from the repository's top, or from the naming file's folder."""
+    for named in NAMED.findall(path.read_text()):
+        if not named.isupper() and not any(part.isupper() for part in Path(named).stem.split(".")):
+            assert (ROOT / named).exists() or (path.parent / named).exists(), f"{shown(path)} names {named}, which is not there"
+
+
 @pytest.mark.parametrize("name", ["referee", "tournament"])
 def test_the_tour_needs_the_installed_scripts(name: str) -> None:
     assert (BIN / name).exists(), f"{name} is not installed next to {sys.executable}: pip install -e ."
