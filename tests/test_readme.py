@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import os
 import re
+import resource
 import shlex
 import socket
 import subprocess
@@ -33,6 +34,8 @@ DOCS = [ROOT / "README.md", ROOT / "tournament" / "README.md", *sorted((ROOT / "
 BIN = Path(sys.executable).parent
 RUN = "sh"
 SHOWN = {"text", "json", "mermaid"}  # only illustrate: not run
+
+CPU_BUDGET = 300  # seconds of the commands' CPU a file's blocks may take (tournament/README.md's took about 100 s)
 
 # a command as the docs write it -> what the test runs instead (None: nothing), and why
 STAND_INS = {
@@ -140,8 +143,14 @@ def _serve(command: Command, folder: Path, env: dict[str, str]) -> None:
         server.communicate(timeout=30)
 
 
+def _children_cpu() -> float:
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
+
+
 def run(path: Path, folder: Path) -> int:
-    """Run the file's commands in `folder`; the number run."""
+    """Run the file's commands in `folder`; the number run. Their CPU time must stay within CPU_BUDGET (CI's time)."""
+    started = _children_cpu()
     env = {
         "PATH": f"{BIN}{os.pathsep}{os.environ.get('PATH', '/usr/bin:/bin')}", "HOME": str(folder), "NO_COLOR": "1",
         "LANG": "C.UTF-8",
@@ -163,6 +172,8 @@ def run(path: Path, folder: Path) -> int:
         assert result.returncode == command.exit, said
         assert b"Traceback" not in result.stderr, said
         ran += 1
+    spent = _children_cpu() - started
+    assert spent < CPU_BUDGET, f"{shown(path)}: its commands took {spent:.0f} s of CPU, over the {CPU_BUDGET} s budget: smaller events"
     return ran
 
 
