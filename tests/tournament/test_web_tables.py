@@ -196,7 +196,8 @@ def _parse(lines: Iterator[str], events: list[dict[str, Any]]) -> None:
             elif line.startswith("data:"):
                 data += line[5:].strip()
             elif not line and data:
-                events.append({"event": name, "id": ident, "view": json.loads(data), "at": time.monotonic()})
+                view = None if name == "panel" else json.loads(data)  # a broadcast's `panel` is HTML
+                events.append({"event": name, "id": ident, "data": data, "view": view, "at": time.monotonic()})
                 name, ident, data = "", "", ""
 
 

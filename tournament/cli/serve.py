@@ -23,6 +23,13 @@ def serve(
             help="The address phones open (http://192.168.1.20:8000, https://cup.example.org): every sign-in link and QR code uses it. Kept in the database for every worker and `slips --tokens`.",
         ),
     ] = None,
+    streams_per_address: Annotated[
+        int | None,
+        typer.Option(
+            "--streams-per-address", min=1, max=100_000, envvar="TOURNAMENT_STREAMS_PER_ADDRESS", show_envvar=True,
+            help="Live streams one address may hold open on each worker (default 100); past that a new one is refused (429). Raise it when a venue's phones share one address (NAT, a proxy).",
+        ),
+    ] = None,
     db: Annotated[
         str | None,
         typer.Option("--db", envvar="TOURNAMENT_DB", show_envvar=True, help="A SQLite file (default: ./tournament.db), or a postgresql+psycopg:// URL."),
@@ -88,6 +95,8 @@ def serve(
         console.err.print(f"tournament: warning: {warning}", markup=False)
     os.environ["TOURNAMENT_DB"] = url  # the workers build the app from these
     os.environ["TOURNAMENT_PUBLIC_URL"] = phones
+    if streams_per_address is not None:
+        os.environ["TOURNAMENT_STREAMS_PER_ADDRESS"] = str(streams_per_address)
     uvicorn.run(
         "tournament.web.app:from_environment", factory=True, host=host, port=port, workers=workers,
         proxy_headers=True, forwarded_allow_ips="127.0.0.1", log_level="warning", log_config=serverlog.log_config(),

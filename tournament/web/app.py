@@ -12,6 +12,7 @@ import logging
 import os
 import sys
 import threading
+from collections import Counter
 from contextlib import nullcontext
 from typing import Any
 
@@ -39,6 +40,7 @@ from tournament.web import (
     decks,
     desk,
     downloads,
+    feeds,
     follow,
     headers,
     live,
@@ -50,6 +52,7 @@ from tournament.web import (
     registration,
     running,
     screen,
+    sharedpages,
     tablepages,
     tables,
 )
@@ -111,10 +114,13 @@ def create_app(db_url: str | None = None, *, csrf_secret: str | None = None) -> 
     url, db_engine = open_database(db_url)
     secret = csrf_secret or os.environ.get("TOURNAMENT_CSRF_SECRET") or _stored_secret(db_engine)
     if make_url(url).get_backend_name() == "sqlite":
-        db = Database(db_engine, make_engine(url, writer=False), threading.Lock(), one_writer=True)
+        reader = make_engine(url, writer=False)
+        db = Database(db_engine, reader, reader, threading.Lock(), one_writer=True)
     else:  # PostgreSQL: writers queue on the event's row (SELECT ... FOR UPDATE), across workers. Reads take no
-        # transaction (each statement reads what is committed, as READ COMMITTED's would): no BEGIN, no ROLLBACK
-        db = Database(db_engine, db_engine.execution_options(isolation_level="AUTOCOMMIT"), nullcontext(), one_writer=False)
+        # transaction (each statement reads what is committed, as READ COMMITTED's would): no BEGIN, no ROLLBACK;
+        # a live table's view is one snapshot (T-139)
+        snapshot = db_engine.execution_options(isolation_level="REPEATABLE READ", postgresql_readonly=True)
+        db = Database(db_engine, db_engine.execution_options(isolation_level="AUTOCOMMIT"), snapshot, nullcontext(), one_writer=False)
 
     hub = live.Hub(url)  # live messages: web/live.py
     heads = follow.Heads()  # the heads no message announced (web/follow.py)
@@ -161,6 +167,10 @@ def create_app(db_url: str | None = None, *, csrf_secret: str | None = None) -> 
     app.state.keepalive_seconds = follow.KEEPALIVE_SECONDS  # the pages' live stream (web/follow.py)
     app.state.stream_seconds = follow.STREAM_SECONDS
     app.state.heads = heads
+    app.state.pages = sharedpages.Kept()  # the public pages drawn for readers without a session (web/sharedpages.py)
+    app.state.feeds = {}  # channel -> what its watchers on this worker share (web/feeds.py)
+    app.state.streams = Counter()  # address -> live streams it holds on this worker
+    app.state.streams_per_address = int(os.environ.get("TOURNAMENT_STREAMS_PER_ADDRESS") or feeds.STREAMS_PER_ADDRESS)
     app.state.watch_seconds = follow.WATCH_SECONDS
     # where phones reach this server: `serve` says (TOURNAMENT_PUBLIC_URL), else what `serve --public-url` stored
     app.state.public_url = os.environ.get("TOURNAMENT_PUBLIC_URL") or _stored_public_url(db_engine)

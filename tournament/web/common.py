@@ -30,10 +30,13 @@ STATUS = {
 class Database:
     """The app's engines. SQLite: reads go through an engine whose transactions take no lock, and writers
     queue on `lock` in this process (one worker) instead of in SQLite's busy wait, which sleeps and retries;
-    with `one_writer`, work that needs no write is done before joining that queue."""
+    with `one_writer`, work that needs no write is done before joining that queue. `snapshot` reads as one
+    snapshot of the database (T-139): SQLite's reading transaction already is one; on PostgreSQL, whose
+    `reader` takes no transaction (each statement sees what is committed when it runs), a REPEATABLE READ one."""
 
     engine: Engine
     reader: Engine
+    snapshot: Engine
     lock: AbstractContextManager[Any]
     one_writer: bool
 
@@ -50,6 +53,13 @@ def database(request: Request[Any, Any, Any]) -> Database:
 def reading(request: Request[Any, Any, Any]) -> Iterator[Session]:
     """A session for reading only."""
     with Session(database(request).reader) as session:
+        yield session
+
+
+@contextmanager
+def viewing(request: Request[Any, Any, Any]) -> Iterator[Session]:
+    """A session for reading what must hang together (a live table's head and its records): one snapshot."""
+    with Session(database(request).snapshot) as session:
         yield session
 
 

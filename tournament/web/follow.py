@@ -25,7 +25,7 @@ from sqlalchemy.orm import Session
 
 from tournament import service
 from tournament.storage.announce import event_channel
-from tournament.web import live
+from tournament.web import feeds, live
 from tournament.web.common import reading
 
 KEEPALIVE_SECONDS = 15.0  # a quiet stream sends the head again this often (the page's sign of life; see `_stream`)
@@ -100,29 +100,30 @@ def _message(head: int) -> ServerSentEventMessage:
     return ServerSentEventMessage(data=str(head), event="head", id=str(head), retry=RETRY_MS)
 
 
-async def _stream(request: Request[Any, Any, Any], event_id: str, seen: int | None) -> AsyncIterator[ServerSentEventMessage]:
+async def _stream(request: Request[Any, Any, Any], event_id: str, seen: int | None, address: str) -> AsyncIterator[ServerSentEventMessage]:
     """The head at once (unless the reconnecting browser has it), then each new head as it commits (or as the
     worker's `Heads` finds it); every `keepalive` seconds of quiet the head again, the page's sign of life."""
     state = request.app.state
     ends = time.monotonic() + state.stream_seconds
-    async with live.subscribe(request.app, event_channel(event_id)) as queue:
-        head = await sync_to_thread(_head, request, event_id)  # read after subscribing: no change falls between
-        if head != seen:
-            yield _message(head)
-        with state.heads.follow(request.app, event_id, head):
-            while (left := ends - time.monotonic()) > 0:
-                try:
-                    moved = [await asyncio.wait_for(queue.get(), min(state.keepalive_seconds, left))]
-                except TimeoutError:
-                    if time.monotonic() < ends:
+    with feeds.open_stream(request.app, address):
+        async with live.subscribe(request.app, event_channel(event_id)) as queue:
+            head = await sync_to_thread(_head, request, event_id)  # read after subscribing: no change falls between
+            if head != seen:
+                yield _message(head)
+            with state.heads.follow(request.app, event_id, head):
+                while (left := ends - time.monotonic()) > 0:
+                    try:
+                        moved = [await asyncio.wait_for(queue.get(), min(state.keepalive_seconds, left))]
+                    except TimeoutError:
+                        if time.monotonic() < ends:
+                            yield _message(head)
+                        continue
+                    while not queue.empty():  # a burst already waiting is one change
+                        moved.append(queue.get_nowait())
+                    newest = max((int(m) for m in moved if m.isdigit()), default=head)
+                    if newest > head:
+                        head = newest
                         yield _message(head)
-                    continue
-                while not queue.empty():  # a burst already waiting is one change
-                    moved.append(queue.get_nowait())
-                newest = max((int(m) for m in moved if m.isdigit()), default=head)
-                if newest > head:
-                    head = newest
-                    yield _message(head)
 
 
 @get("/api/events/{event_id:str}/live", tags=["public"])
@@ -130,8 +131,9 @@ async def event_live(request: Request[Any, Any, Any], event_id: FromPath[str]) -
     """Server-sent events `head` (the event log's last seq): at once, then within a second of each change's commit
     (two seconds for a change no message announced), and every 15 s of quiet; `Last-Event-ID` (a head) skips the first when it is still the head. The stream ends
     after 10 minutes and the browser reconnects by itself. 404 for an event that does not exist."""
+    address = feeds.admit(request)  # 429 past the streams one address may hold (T-140)
     await sync_to_thread(_head, request, event_id)  # refused here, before the stream starts
-    stream = _stream(request, event_id, _last_seen(request.headers.get("last-event-id")))
+    stream = _stream(request, event_id, _last_seen(request.headers.get("last-event-id")), address)
     return ServerSentEvent(stream, headers={"Cache-Control": "no-store"})
 
 

@@ -2,13 +2,14 @@
 
 Each page follows its event's live stream (`/api/events/{id}/live`, web/follow.py) and reloads when the
 event log moves; it polls `/api/events/{id}/version` only while the stream is down (tournament/README.md, T-126).
+An event's page is drawn once a change for all its readers without a session (web/sharedpages.py, T-142).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from litestar import Request, get
+from litestar import Request, Response, get
 from litestar.params import FromPath, FromQuery
 from litestar.response import Template
 from sqlalchemy.orm import Session
@@ -20,6 +21,7 @@ from tournament.storage.models import Event
 from tournament.web import views
 from tournament.web.auth import identity
 from tournament.web.common import reading
+from tournament.web.sharedpages import shared_page
 
 
 def page(request: Request[Any, Any, Any], name: str, session: Session | None = None, event: Event | None = None, **context: Any) -> Template:
@@ -63,19 +65,23 @@ def _round_page(request: Request[Any, Any, Any], event_id: str, number: int | No
 
 
 @get("/e/{event_id:str}", sync_to_thread=True, include_in_schema=False)
-def current_round(request: Request[Any, Any, Any], event_id: FromPath[str], by: FromQuery[str] = "table", q: FromQuery[str] = "") -> Template:
+def current_round(request: Request[Any, Any, Any], event_id: FromPath[str], by: FromQuery[str] = "table", q: FromQuery[str] = "") -> Response[Any]:
     """The current round: find-your-seat, then the pairings by table or by name."""
-    return _round_page(request, event_id, None, by, q)
+    return shared_page(request, event_id, lambda: _round_page(request, event_id, None, by, q))
 
 
 @get("/e/{event_id:str}/round/{number:int}", sync_to_thread=True, include_in_schema=False)
-def round_page(request: Request[Any, Any, Any], event_id: FromPath[str], number: FromPath[int], by: FromQuery[str] = "table") -> Template:
-    return _round_page(request, event_id, number, by, "")
+def round_page(request: Request[Any, Any, Any], event_id: FromPath[str], number: FromPath[int], by: FromQuery[str] = "table") -> Response[Any]:
+    return shared_page(request, event_id, lambda: _round_page(request, event_id, number, by, ""))
 
 
 @get("/e/{event_id:str}/standings", sync_to_thread=True, include_in_schema=False)
-def standings(request: Request[Any, Any, Any], event_id: FromPath[str], q: FromQuery[str] = "") -> Template:
+def standings(request: Request[Any, Any, Any], event_id: FromPath[str], q: FromQuery[str] = "") -> Response[Any]:
     """The standings: provisional while a round is played; the reader's own row, or the rows `q` finds, marked."""
+    return shared_page(request, event_id, lambda: _standings(request, event_id, q))
+
+
+def _standings(request: Request[Any, Any, Any], event_id: str, q: str) -> Template:
     with reading(request) as session:
         event = service.get_event(session, event_id)
         drawn = export.bracket_info(session, event_id)
@@ -94,7 +100,11 @@ def standings(request: Request[Any, Any, Any], event_id: FromPath[str], q: FromQ
 
 
 @get("/e/{event_id:str}/bracket", sync_to_thread=True, include_in_schema=False)
-def bracket(request: Request[Any, Any, Any], event_id: FromPath[str]) -> Template:
+def bracket(request: Request[Any, Any, Any], event_id: FromPath[str]) -> Response[Any]:
+    return shared_page(request, event_id, lambda: _bracket(request, event_id))
+
+
+def _bracket(request: Request[Any, Any, Any], event_id: str) -> Template:
     with reading(request) as session:
         event = service.get_event(session, event_id)
         info = export.bracket_info(session, event_id)
@@ -104,8 +114,12 @@ def bracket(request: Request[Any, Any, Any], event_id: FromPath[str]) -> Templat
 
 
 @get("/e/{event_id:str}/pods", sync_to_thread=True, include_in_schema=False)
-def pods(request: Request[Any, Any, Any], event_id: FromPath[str]) -> Template:
+def pods(request: Request[Any, Any, Any], event_id: FromPath[str]) -> Response[Any]:
     """Every pods round's tables, seats in order (seat 1 plays first), with places once reported."""
+    return shared_page(request, event_id, lambda: _pods(request, event_id))
+
+
+def _pods(request: Request[Any, Any, Any], event_id: str) -> Template:
     with reading(request) as session:
         event = service.get_event(session, event_id)
         rounds = [] if event.format != "pods" else [

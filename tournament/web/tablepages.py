@@ -12,11 +12,14 @@ handlers (web/tables.py) on the page's session (T-86).
 from __future__ import annotations
 
 import re
+from collections.abc import AsyncIterator
+from functools import partial
 from typing import Any
 
 from litestar import MediaType, Request, Response, get, post
+from litestar.concurrency import sync_to_thread
 from litestar.params import FromPath, JSONBody
-from litestar.response import Redirect, ServerSentEvent, Template
+from litestar.response import Redirect, ServerSentEvent, ServerSentEventMessage, Template
 from markupsafe import Markup
 
 from referee import pages
@@ -25,7 +28,7 @@ from schemas.table import LastLine, RecordSent, Seen, TableView
 from tournament import service
 from tournament.output import recorder
 from tournament.service import livetable
-from tournament.web import tables, views
+from tournament.web import feeds, tables, views
 from tournament.web.auth import organiser, player
 from tournament.web.common import reading
 from tournament.web.public import page
@@ -64,16 +67,44 @@ def _page(request: Request[Any, Any, Any], event_id: str, table: int, seat: str 
         return page(request, "live_table", session, event, hold=True, **context)
 
 
-@get("/e/{event_id:str}/tables/{table:int}/panel", sync_to_thread=True, include_in_schema=False)
-def panel_part(request: Request[Any, Any, Any], event_id: FromPath[str], table: FromPath[int]) -> Template:
-    """The page's changing part (the state, the choices, the records), fetched by its script after each change."""
-    return Template(template_name="web/live_table_panel.html.j2", context=panel(request, event_id, table, tables.seat_of(request, event_id)))
+PANEL = "web/live_table_panel.html.j2"
+
+
+@get("/e/{event_id:str}/tables/{table:int}/panel", include_in_schema=False)
+async def panel_part(request: Request[Any, Any, Any], event_id: FromPath[str], table: FromPath[int]) -> Response[Any]:
+    """The page's changing part (the state, the choices, the records), fetched by its script after each change. A
+    spectator's is the one this worker's table feed last read, drawn once a change for every spectator (T-143)."""
+    tables.check_numbers(table, 0, None)
+    seat = await sync_to_thread(tables.seat_of, request, event_id)
+    feed = tables.watched(request.app, event_id, table) if seat is None else None
+    if feed is None:
+        return await sync_to_thread(lambda: Template(template_name=PANEL, context=panel(request, event_id, table, seat)))
+    view = await tables.shared_view(request, feed, event_id, table, None, None)
+    drawn = await feed.shared(("panel", tables.mark(view)), partial(sync_to_thread, _drawn_panel, request, view))
+    return Response(drawn, media_type=MediaType.HTML)
+
+
+def _drawn_panel(request: Request[Any, Any, Any], view: TableView) -> str:
+    return _render(request, PANEL, panel_of(request, view))
+
+
+def _render(request: Request[Any, Any, Any], name: str, context: dict[str, Any]) -> str:
+    """A template drawn here rather than as a response: once, for many readers."""
+    engine = request.app.template_engine
+    assert engine is not None, "the app has its templates"
+    drawn: str = engine.get_template(name).render(**context)
+    return drawn
 
 
 def panel(request: Request[Any, Any, Any], event_id: str, table: int, seat: str | None) -> dict[str, Any]:
     """What the table's page draws for `seat`: its view, the game's drawing, the choices, the games to confirm."""
     tables.check_numbers(table, 0, None)
-    view = tables.read_view(request, event_id, table, seat, 0, None)
+    return panel_of(request, tables.read_view(request, event_id, table, seat, 0, None))
+
+
+def panel_of(request: Request[Any, Any, Any], view: TableView) -> dict[str, Any]:
+    """`panel` for a view already read (its seat's)."""
+    event_id, table = view.event, view.table
     with reading(request) as session:
         names = views.names(session, event_id)
         setup = livetable.setup_data(session, event_id, view.round, table, view.game)
@@ -146,4 +177,55 @@ async def page_live(request: Request[Any, Any, Any], event_id: FromPath[str], ta
     return await tables.table_live.fn(request, event_id, table)
 
 
-HANDLERS = [my_table, table_page, judge_page, panel_part, page_record, page_seen, page_confirm, page_live]
+# -- the broadcast: a table for the room's big screen ---------------------------------------------------------
+
+@get("/e/{event_id:str}/tables/{table:int}/broadcast", sync_to_thread=True, include_in_schema=False)
+def broadcast_page(request: Request[Any, Any, Any], event_id: FromPath[str], table: FromPath[int]) -> Template:
+    """The table for a big screen (no sign-in; T-141): the public view by name, the match's score; it follows the
+    table by its broadcast stream."""
+    tables.check_numbers(table, 0, None)
+    context = broadcast_context(request, tables.read_view(request, event_id, table, None, 0, None))
+    with reading(request) as session:
+        return page(request, "broadcast", session, service.get_event(session, event_id), hold=True, **context)
+
+
+def broadcast_context(request: Request[Any, Any, Any], view: TableView) -> dict[str, Any]:
+    """What the broadcast's panel draws of a spectator's `view`: the table page's panel, and the games each has won."""
+    wins = dict.fromkeys(view.players, 0)
+    for played in view.games:
+        if played.over and played.winners and len(played.winners) == 1:
+            wins[played.winners[0]] += 1
+    return panel_of(request, view) | {"wins": wins}
+
+
+def _broadcast_message(request: Request[Any, Any, Any], view: TableView) -> feeds.Encoded:
+    drawn = _render(request, "web/broadcast_panel.html.j2", broadcast_context(request, view))
+    return feeds.Encoded(drawn, "panel", f"{view.game}:{view.seq}")
+
+
+async def _broadcast(request: Request[Any, Any, Any], event_id: str, placed: livetable.Seating, address: str) -> AsyncIterator[ServerSentEventMessage]:
+    """The broadcast's panel at once and after each change: read and drawn once a change for every screen on this
+    worker (web/feeds.py), the spectators' view shared with the table's other spectators."""
+    shown: tuple[Any, ...] = ()
+    where = tables.channel(event_id, placed.round, placed.table)
+    async for feed in feeds.follow(request.app, where, address, tables.STREAM_SECONDS, tables.KEEPALIVE_SECONDS):
+        if feed is None:
+            yield ServerSentEventMessage(comment="keepalive")
+            continue
+        now = await tables.shared_view(request, feed, event_id, placed.table, None, None)
+        if tables.mark(now) != shown:
+            shown = tables.mark(now)
+            yield await feed.shared(("broadcast", shown), partial(sync_to_thread, _broadcast_message, request, now))
+
+
+@get("/e/{event_id:str}/tables/{table:int}/broadcast/live", include_in_schema=False)
+async def broadcast_live(request: Request[Any, Any, Any], event_id: FromPath[str], table: FromPath[int]) -> ServerSentEvent:
+    """Server-sent events `panel`: the broadcast's panel as HTML, at once and after each change; 429 past the
+    streams an address may hold."""
+    tables.check_numbers(table, 0, None)
+    address = feeds.admit(request)
+    placed = await sync_to_thread(tables.placed_table, request, event_id, table)  # refused here, before the stream starts
+    return ServerSentEvent(_broadcast(request, event_id, placed, address))
+
+
+HANDLERS = [broadcast_page, broadcast_live, my_table, table_page, judge_page, panel_part, page_record, page_seen, page_confirm, page_live]

@@ -13,9 +13,7 @@ far past a player's limit of changes a minute (T-85).
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
-import time
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -31,9 +29,9 @@ from schemas.table import Appended, BotSeat, LastLine, RecordSent, Refusal, Seen
 from tournament import service
 from tournament.service import livetable, witness
 from tournament.storage.models import LiveGame
-from tournament.web import live
+from tournament.web import feeds, live
 from tournament.web.auth import identity, organiser
-from tournament.web.common import database, json_post, reading, status_of, writing
+from tournament.web.common import database, json_post, reading, status_of, viewing, writing
 
 KEEPALIVE_SECONDS = 15  # a comment line this often keeps proxies from closing a quiet stream
 STREAM_SECONDS = 600  # a stream ends after this long; the browser reconnects with Last-Event-ID at once
@@ -41,6 +39,13 @@ STREAM_SECONDS = 600  # a stream ends after this long; the browser reconnects wi
 
 def channel(event_id: str, round_number: int, table: int) -> str:
     return f"table {event_id} {round_number} {table}"
+
+
+def watched(app: Any, event_id: str, table: int) -> feeds.Feed | None:
+    """This worker's feed of the table (of whichever round its streams follow), if a stream follows it now."""
+    starts, ends = f"table {event_id} ", f" {table}"
+    return next((feed for name, feed in app.state.feeds.items()
+                 if name.startswith(starts) and name.endswith(ends) and name[len(starts):-len(ends)].isdigit()), None)
 
 
 def seat_of(request: Request[Any, Any, Any], event_id: str, session: Session | None = None) -> Seat:
@@ -56,7 +61,7 @@ def seat_of(request: Request[Any, Any, Any], event_id: str, session: Session | N
 def read_view(request: Request[Any, Any, Any], event_id: str, table: int, seat: Seat, since: int, game: int | None) -> TableView:
     """The table as `seat` sees it; a table nobody opened is opened (its first game started) first."""
     try:
-        with reading(request) as session:  # a player sees their own seat only at their own table; elsewhere a spectator's
+        with viewing(request) as session:  # a player sees their own seat only at their own table; elsewhere a spectator's
             return livetable.view(session, event_id, table, seat, since=since, game_number=game, elsewhere_spectator=True)
     except livetable.NotStarted:  # its opening (the header, a digital game's first deal) is made beside the readers
         with reading(request) as session:
@@ -64,7 +69,7 @@ def read_view(request: Request[Any, Any, Any], event_id: str, table: int, seat: 
         if opening is not None:
             with writing(request) as session:
                 livetable.store_table_opening(session, opening)
-        with reading(request) as session:
+        with viewing(request) as session:
             return livetable.view(session, event_id, table, seat, since=since, game_number=game, elsewhere_spectator=True)
 
 
@@ -74,7 +79,7 @@ def table_view(
 ) -> TableView:
     """A live table as the asker may see it: the game being played (or `game`), its records after `since`."""
     check_numbers(table, since, game)
-    with reading(request) as session:  # who asks and what they see: one session, as a phone asks this every record
+    with viewing(request) as session:  # who asks and what they see: one session (one snapshot), as a phone asks this every record
         seat = seat_of(request, event_id, session)
         with contextlib.suppress(livetable.NotStarted):
             return livetable.view(session, event_id, table, seat, since=since, game_number=game, elsewhere_spectator=True)
@@ -189,46 +194,72 @@ def last_seen(header: str | None) -> tuple[int, int]:
     return 0, 0
 
 
-def _encode(view: TableView) -> str:
-    return msgspec.json.encode(view).decode()
+async def shared_view(request: Request[Any, Any, Any], feed: feeds.Feed, event_id: str, table: int, seat: Seat, game: int | None) -> TableView:
+    """The table as `seat` sees it (the game being played, or `game`), all its records: read once a change for
+    every stream of this worker that watches the table with that seat (web/feeds.py)."""
+    return await feed.shared(("view", seat, game), lambda: sync_to_thread(read_view, request, event_id, table, seat, 0, game))
+
+
+def mark(view: TableView) -> tuple[Any, ...]:
+    """What a watcher is shown anew for: a new record, or a confirmation or the report (the head stays where it was)."""
+    return view.game, view.seq, view.reported, tuple(w.confirmed for w in view.witness)
+
+
+def _message(feed: feeds.Feed, view: TableView, since: int) -> feeds.Encoded:
+    """The event that sends `view`'s records after `since`, encoded once for every stream at that place."""
+    since = max(0, min(since, view.seq))
+
+    def make() -> feeds.Encoded:
+        sent = msgspec.structs.replace(view, since=since, records=view.records[since:])
+        return feeds.Encoded(msgspec.json.encode(sent).decode(), "table", f"{view.game}:{view.seq}")
+
+    return feed.once(("message", view.seat, view.game, view.seq, since), make)
 
 
 async def _stream(
-    request: Request[Any, Any, Any], event_id: str, round_number: int, table: int, seat: Seat, game: int, seq: int
+    request: Request[Any, Any, Any], event_id: str, round_number: int, table: int, seat: Seat, game: int, seq: int, address: str,
 ) -> AsyncIterator[ServerSentEventMessage]:
-    """The table from (`game`, `seq`) on: at once, then after each change, the seat's view with the records it has
-    not had (a new game's from its first); a keepalive comment while nothing changes."""
-    ends = time.monotonic() + STREAM_SECONDS
+    """The table from (`game`, `seq`) on: at once, then after each change, the records the stream has not sent,
+    every game's in order (T-138: a game that ended since is sent to its last record before the next game's
+    first); a keepalive comment while nothing changes."""
     shown: tuple[Any, ...] = ()
-    async with live.subscribe(request.app, channel(event_id, round_number, table)) as queue:
-        while time.monotonic() < ends:
-            view = await sync_to_thread(read_view, request, event_id, table, seat, seq, None)
-            if view.game != game:  # a game the client has not seen: all of it
-                view = await sync_to_thread(read_view, request, event_id, table, seat, 0, None)
-            mark = (view.game, view.seq, view.reported, [w.confirmed for w in view.witness])
-            if mark != shown:  # a new record, or a confirmation (the head stays where it was)
-                yield ServerSentEventMessage(data=_encode(view), event="table", id=f"{view.game}:{view.seq}")
-                game, seq, shown = view.game, view.seq, mark
-            try:
-                await asyncio.wait_for(queue.get(), KEEPALIVE_SECONDS)
-            except TimeoutError:
-                yield ServerSentEventMessage(comment="keepalive")
+    async for feed in feeds.follow(request.app, channel(event_id, round_number, table), address, STREAM_SECONDS, KEEPALIVE_SECONDS):
+        if feed is None:
+            yield ServerSentEventMessage(comment="keepalive")
+            continue
+        now = await shared_view(request, feed, event_id, table, seat, None)
+        if 0 < game < now.game:  # the games that ended since this stream's place, from that place on
+            for number in range(game, now.game):
+                ended = await shared_view(request, feed, event_id, table, seat, number)
+                since = seq if number == game else 0
+                if ended.seq > since:
+                    yield _message(feed, ended, since)
+            game, seq, shown = now.game, 0, ()
+        elif game != now.game:  # a new stream, or a place in no game of this table: the game being played
+            game, seq, shown = now.game, 0, ()
+        if mark(now) != shown:
+            yield _message(feed, now, seq)
+            seq, shown = now.seq, mark(now)
 
 
-def _round_of(request: Request[Any, Any, Any], event_id: str, table: int) -> int:
+def placed_table(request: Request[Any, Any, Any], event_id: str, table: int) -> livetable.Seating:
     with reading(request) as session:
-        return livetable.seating(session, event_id, table).round
+        return livetable.seating(session, event_id, table)
 
 
 @get("/api/events/{event_id:str}/tables/{table:int}/live", tags=["tables"])
 async def table_live(request: Request[Any, Any, Any], event_id: FromPath[str], table: FromPath[int]) -> ServerSentEvent:
     """Server-sent events: the table as the asker may see it, then each change within a second of its commit.
-    Reconnecting with `Last-Event-ID` (`GAME:SEQ`) sends only what came after it."""
+    Reconnecting with `Last-Event-ID` (`GAME:SEQ`) sends only what came after it, across games. 429 when the
+    asker's address holds too many streams already."""
     check_numbers(table, 0, None)
+    address = feeds.admit(request)
     seat = await sync_to_thread(seat_of, request, event_id)
     game, seq = last_seen(request.headers.get("last-event-id"))
-    round_number = await sync_to_thread(_round_of, request, event_id, table)  # refused here, before the stream starts
-    return ServerSentEvent(_stream(request, event_id, round_number, table, seat, game, seq))
+    placed = await sync_to_thread(placed_table, request, event_id, table)  # refused here, before the stream starts
+    if seat not in (JUDGE, None) and seat not in placed.players:
+        seat = None  # a player of another table watches as a spectator (and shares the spectators' reads)
+    return ServerSentEvent(_stream(request, event_id, placed.round, table, seat, game, seq, address))
 
 
 HANDLERS = [table_view, append_record, seen, confirm, seat_bot, table_live]
