@@ -21,6 +21,7 @@ from referee import console
 from referee.console import INT64_MAX, emit_json, err, out
 from referee.deck_cli import app as deck_app
 from referee.engine import LEGAL_COUNTED, Replay, advance, judge, judge_file, legal_listing
+from referee.inputs import LINE_LIMIT, read_stream
 from referee.linecheck import DECODE_ERRORS, Malformed, explain, repeated_key
 from referee.logio import ENCODER, line_hash, record_decoder, strip_ending
 from referee.rejudge_cli import rejudge as rejudge_cmd
@@ -425,7 +426,7 @@ def append(
         fail(message, code)
 
     # bytes, not text: stdin or an argument that is not UTF-8 is a malformed record, not a crash
-    text = sys.stdin.buffer.read() if record == "-" else record.encode("utf-8", "surrogateescape")
+    text = read_stream(sys.stdin.buffer, "stdin", LINE_LIMIT, "a record") if record == "-" else record.encode("utf-8", "surrogateescape")
     try:
         data = msgspec.json.decode(text)
         key = repeated_key(text, None) if isinstance(data, dict) else None

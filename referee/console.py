@@ -19,6 +19,8 @@ import msgspec
 import typer
 from typer.core import TyperGroup
 
+from referee.inputs import EXIT_TOO_LARGE, TooLarge
+
 if TYPE_CHECKING:
     from rich.console import Console
 
@@ -135,6 +137,9 @@ class UnixGroup(TyperGroup):
         except click_errors.ClickException as exc:
             err.print(f"{program}: {_one_line(exc.format_message())}", markup=False)
             code = exc.exit_code
+        except TooLarge as exc:
+            err.print(f"{program}: {exc}", markup=False)
+            code = EXIT_TOO_LARGE
         except (typer.Abort, KeyboardInterrupt):
             err.print(f"{program}: interrupted", markup=False)
             code = 130

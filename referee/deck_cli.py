@@ -16,6 +16,7 @@ import typer
 from referee import console
 from referee.console import emit_json, out
 from referee.decks import LIST_LIMIT, DeckMalformed, encode_json, judge, rules_of, write_text
+from referee.inputs import lines
 from referee.rulesets import get as get_ruleset
 from referee.rulesets import ids as ruleset_ids
 from schemas.deck import DECK_EXIT_CODES, DeckVerdict
@@ -97,7 +98,7 @@ def show(
     try:
         stream = sys.stdin.buffer if log == "-" else open(log, "rb")  # noqa: SIM115 - closed below unless stdin
         try:
-            first = stream.readline()
+            first = next(lines(stream.read, "stdin" if log == "-" else log, what="a line of a log"), b"")
         finally:
             if stream is not sys.stdin.buffer:
                 stream.close()

@@ -21,6 +21,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 import msgspec
 
+from referee.confusable import described, unseen
 from referee.ruleset import Illegal, Ruleset
 from schemas.deck import DeckError, DeckProblem, DeckVerdict, Difference
 
@@ -34,6 +35,8 @@ _CARD = re.compile(r"(?:(?P<count>[0-9]+)[xX]?\s+)?(?P<name>.+?)(?:\s*\((?P<deta
 _FIELD = re.compile(r"(?P<key>[A-Za-z][A-Za-z ]*?)\s*:\s*(?P<value>.*)")
 _HEADING = re.compile(r"(?P<name>.+?)\s*(?:\([0-9]+\))?\s*:?")
 _COUNTED = re.compile(r"[0-9]+[xX]?\s")
+# What reads as a count but is none: signed (`-1 Name`, `+2 Name`) or a hexadecimal-looking one (`0x2 Name`)
+_NOT_A_COUNT = re.compile(r"[+-][0-9]+[xX]?(?=\s)|[0-9]+[xX][0-9A-Fa-f]+(?=\s)")
 _BYTE = re.compile(r"\(byte ([0-9]+)\)")
 
 D = TypeVar("D")
@@ -234,6 +237,10 @@ def _entry(line: str, number: int, section: str) -> Entry:
         raise DeckMalformed("a parenthesis is not closed: a card's details go in one pair of (), at the end of its line", number, "details")
     if len(name) > NAME_LIMIT:
         raise DeckMalformed(f"a card's name is at most {NAME_LIMIT} characters, not {len(name)}", number, "card")
+    if found.group("count") is None and (signed := _NOT_A_COUNT.match(line)):
+        raise DeckMalformed(f"{signed.group()!r} is not a count: a count is a whole number 1 to {COUNT_LIMIT} before the name (`4 Name`, `4x Name`)", number, "count")
+    if hidden := unseen(name):
+        raise DeckMalformed(f"the card's name holds {described(hidden)}, which a reader cannot see; write the name as printed", number, "card")
     count = 1 if found.group("count") is None else int(found.group("count"))
     if not 1 <= count <= COUNT_LIMIT:
         raise DeckMalformed(f"a count is 1 to {COUNT_LIMIT}, not {found.group('count')}", number, "count")

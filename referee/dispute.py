@@ -10,6 +10,7 @@ from typing import Any
 import msgspec
 
 from referee.engine import Replay, judge
+from referee.inputs import lines
 from referee.linecheck import DECODE_ERRORS
 from referee.logio import strip_ending
 
@@ -19,10 +20,10 @@ IGNORED = ("seq", "prev", "at", "note")  # where a record sits and what it says 
 def _lines(path: str) -> Iterator[bytes]:
     """The lines of `path` (stdin for -), without endings."""
     if path == "-":
-        yield from (strip_ending(raw) for raw in sys.stdin.buffer)
+        yield from (strip_ending(raw) for raw in lines(sys.stdin.buffer.read, "stdin", what="a line of a log"))
         return
     with open(path, "rb") as stream:
-        yield from (strip_ending(raw) for raw in stream)
+        yield from (strip_ending(raw) for raw in lines(stream.read, path, what="a line of a log"))
 
 
 def _meaning(line: bytes, header: bool) -> Any:

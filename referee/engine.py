@@ -22,6 +22,7 @@ from typing import Any
 import msgspec
 
 from referee.dealing import Ledger, commitment
+from referee.inputs import TooLarge
 from referee.linecheck import DECODE_ERRORS, Malformed, explain, repeated, repeated_key
 from referee.logio import (
     ENCODER,
@@ -186,8 +187,11 @@ def judge(lines: Iterable[bytes], path: str | None = None, *, upto: int | None =
     With `upto`, stop after the record whose seq is `upto` (the state there is
     what `replay --to` and `legal --at` show).
     """
-    first, batches = read_batches(lines)
-    return _replay(first, batches, path, upto)
+    try:
+        first, batches = read_batches(lines)
+        return _replay(first, batches, path, upto)
+    except TooLarge as exc:
+        raise exc.at(path or "the log") from None
 
 
 def _replay(raw: bytes | None, batches: Iterable[Batch], path: str | None, upto: int | None) -> Replay:
@@ -462,5 +466,7 @@ def judge_file(path: str) -> Replay:
     try:
         first, batches = read_blocks(partial(os.read, fd))
         return _replay(first, batches, path, None)
+    except TooLarge as exc:
+        raise exc.at(path) from None
     finally:
         os.close(fd)

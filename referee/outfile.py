@@ -6,6 +6,13 @@ write leaves FILE as it was. The temporary file has a fresh random name and is
 created exclusively without following a link (`tempfile`), so nothing planted
 beside FILE (a symlink at `FILE.tmp`) is followed or overwritten.
 
+A file replaced keeps its permissions, and its owner and group where the
+writer may give them (root may; anyone may keep a group they belong to):
+the renamed file would otherwise belong to whoever wrote it, and a file
+root rewrote for someone (`sudo tournament standings -o theirs.csv`) would
+then be theirs no more. Where the owner cannot be kept, the file is the
+writer's, as `cp` over a file in a folder one may write also leaves it.
+
 What is not a regular file is written in place, never replaced: `-` is stdout,
 and a named pipe, a terminal or another device (`/dev/null`, `/dev/stdout`) is
 opened and written as a shell's `>` would. A symlink at FILE is followed: the
@@ -38,26 +45,31 @@ def write_file(target: str | Path, data: bytes) -> None:
         return
     path = Path(os.path.realpath(target))  # through any symlinks: the file they name is the one written
     try:
-        mode = os.stat(path).st_mode
+        found: os.stat_result | None = os.stat(path)
     except FileNotFoundError:
-        mode = None
+        found = None
+    mode = None if found is None else found.st_mode
     if mode is not None and stat.S_ISDIR(mode):
         raise IsADirectoryError(21, os.strerror(21), str(target))
     if mode is not None and not stat.S_ISREG(mode):  # a pipe, a device, a socket: written as it is
         with open(path, "wb") as stream:
             stream.write(data)
         return
-    _replace(path, data, None if mode is None else stat.S_IMODE(mode))
+    _replace(path, data, found)
 
 
-def _replace(path: Path, data: bytes, mode: int | None) -> None:
-    """A new file at `path` from a temporary one in its folder; `mode` the permissions to keep (None: a new file's)."""
+def _replace(path: Path, data: bytes, old: os.stat_result | None) -> None:
+    """A new file at `path` from a temporary one in its folder; `old`: the file it replaces, whose permissions,
+    owner and group it keeps (None: a new file's)."""
     handle, partial = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with open(handle, "wb") as stream:
             stream.write(data)
             stream.flush()
-            os.fchmod(stream.fileno(), _new_file_mode() if mode is None else mode)
+            if old is not None:
+                _keep_owner(stream.fileno(), old)
+            # after the owner: a chown may clear the set-id bits the mode then sets again
+            os.fchmod(stream.fileno(), _new_file_mode() if old is None else stat.S_IMODE(old.st_mode))
             os.fsync(stream.fileno())  # on disk before it takes FILE's name: a crash leaves the old FILE or the new
         os.replace(partial, path)
     except BaseException:
@@ -70,3 +82,13 @@ def _new_file_mode() -> int:
     umask = os.umask(0o022)
     os.umask(umask)
     return 0o666 & ~umask
+
+
+def _keep_owner(fd: int, old: os.stat_result) -> None:
+    """The replaced file's owner and group where allowed; else its group alone; else the writer's."""
+    for uid, gid in ((old.st_uid, old.st_gid), (-1, old.st_gid)):
+        try:
+            os.fchown(fd, uid, gid)
+            return
+        except PermissionError:
+            continue

@@ -23,14 +23,17 @@ from __future__ import annotations
 import hashlib
 import io
 import itertools
+import logging
 import warnings
 from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import msgspec
 
 from referee.engine import judge
+from referee.inputs import LOG_LIMIT, read_file
 from referee.validate import batches, in_processes
 from schemas.verdict import Result, Verdict
 
@@ -79,7 +82,7 @@ def judge_item(item: Item) -> Judged:
     name, source = item
     if isinstance(source, str):
         try:
-            source = Path(source).read_bytes()
+            source = read_file(source, LOG_LIMIT, "a log")
         except OSError:
             return Judged(name, "", Outcome("malformed", None, None))
     verdict = judge(io.BytesIO(source), name).verdict
@@ -127,27 +130,59 @@ def _on_cluster(items: Sequence[Item], address: str, batch: int, shared: bool) -
     # imported here: only a run on a cluster pays for dask (about a second of imports)
     from distributed import Client, as_completed
 
+    with _dask_quiet():
+        try:
+            client = Client(address, timeout="10s", set_as_default=False)
+        except (OSError, TimeoutError) as exc:
+            raise ClusterError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
+        done = 0
+        try:
+            load = list if shared else _loaded  # reading the files here is most of this process's part (bench/rejudge.py)
+            chunks: Iterator[list[Item]] = (load(items[start : start + batch]) for start in range(0, len(items), batch))
+            workers = max(1, len(client.scheduler_info().get("workers", {})))
+            running = as_completed([_submit(client, chunk) for chunk in itertools.islice(chunks, AHEAD * workers)], loop=client.loop)
+            for future in running:
+                try:
+                    judged = future.result()
+                except Exception as exc:  # KilledWorker: the batch killed every worker it was given to
+                    raise _failed(client, address, exc, done, len(items)) from None
+                future.release()
+                done += len(judged)
+                yield from judged
+                following = next(chunks, None)
+                if following is not None:
+                    running.add(_submit(client, following))
+        except ClusterError:
+            raise
+        except Exception as exc:  # the client closed under a submit or a wait: the scheduler is gone
+            raise _failed(client, address, exc, done, len(items)) from None
+        finally:
+            client.close()
+
+
+def _failed(client: Any, address: str, exc: Exception, done: int, total: int) -> ClusterError:
+    """A failed batch in one line: the scheduler lost mid-run, or the batch's own failure (Dask's text, one line)."""
+    from distributed.comm.core import CommClosedError
+
+    # the scheduler gone: a closed connection while waiting, or futures Dask cancelled for it, or a closed client
+    if isinstance(exc, CommClosedError | OSError) or "connection-lost" in str(exc) or client.status != "running":
+        return ClusterError(f"lost the Dask scheduler at {address} mid-run, after {done:,} of {total:,} logs; run again once it is back")
+    return ClusterError(f"a batch failed on the cluster: {type(exc).__name__}: {' '.join(str(exc).split())}")
+
+
+@contextmanager
+def _dask_quiet() -> Iterator[None]:
+    """Dask logs a lost scheduler as pages of tracebacks on stderr (37 lines for one lost connection); the run
+    says what failed in one line (ClusterError), so Dask's own log records are dropped while it runs."""
+    drop = logging.Filter("referee.rejudge.none")  # passes only a logger of that name, which nothing logs to
+    handlers = [h for name in ("distributed", "") for h in logging.getLogger(name).handlers]
+    for handler in handlers:
+        handler.addFilter(drop)
     try:
-        client = Client(address, timeout="10s", set_as_default=False)
-    except (OSError, TimeoutError) as exc:
-        raise ClusterError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
-    try:
-        load = list if shared else _loaded  # reading the files here is most of this process's part (bench/rejudge.py)
-        chunks: Iterator[list[Item]] = (load(items[start : start + batch]) for start in range(0, len(items), batch))
-        workers = max(1, len(client.scheduler_info().get("workers", {})))
-        running = as_completed([_submit(client, chunk) for chunk in itertools.islice(chunks, AHEAD * workers)], loop=client.loop)
-        for future in running:
-            try:
-                judged = future.result()
-            except Exception as exc:  # KilledWorker: the batch killed every worker it was given to
-                raise ClusterError(f"a batch failed on the cluster: {type(exc).__name__}: {exc}") from None
-            future.release()
-            yield from judged
-            following = next(chunks, None)
-            if following is not None:
-                running.add(_submit(client, following))
+        yield
     finally:
-        client.close()
+        for handler in handlers:
+            handler.removeFilter(drop)
 
 
 def _submit(client: Any, chunk: list[Item]) -> Any:
@@ -168,7 +203,7 @@ def _read(source: str | bytes) -> str | bytes:
     if isinstance(source, bytes):
         return source
     try:
-        return Path(source).read_bytes()
+        return read_file(source, LOG_LIMIT, "a log")
     except OSError:
         return source  # the worker finds it unreadable too, and says so as `validate` would
 

@@ -118,22 +118,23 @@ def note(message: str) -> None:
 
 def _recorded(path: Path) -> dict[str, Judged]:
     """A --save file's outcomes by log; a line that is not one stops the run, naming its line and field."""
+    from referee.inputs import lines
     from referee.rejudge import Judged
 
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        fail(f"{path}: {exc.strerror}")
     decode = msgspec.json.Decoder(Judged).decode
     recorded: dict[str, Judged] = {}
-    for number, line in enumerate(data.splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            one = decode(line)
-        except msgspec.DecodeError as exc:  # ValidationError too: it names the field (`$.outcome.verdict`)
-            fail(f"{path}: line {number}: not an outcome of `referee rejudge --save`: {exc}")
-        recorded[one.log] = one
+    try:
+        with path.open("rb") as stream:  # a line at a time, each bounded: the file may be as long as an archive
+            for number, line in enumerate(lines(stream.read, str(path), what="a line of a --save file"), start=1):
+                if not line.strip():
+                    continue
+                try:
+                    one = decode(line)
+                except msgspec.DecodeError as exc:  # ValidationError too: it names the field (`$.outcome.verdict`)
+                    fail(f"{path}: line {number}: not an outcome of `referee rejudge --save`: {exc}")
+                recorded[one.log] = one
+    except OSError as exc:
+        fail(f"{path}: {exc.strerror}")
     return recorded
 
 

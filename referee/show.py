@@ -26,6 +26,7 @@ import msgspec
 from markupsafe import Markup
 
 from referee.engine import Replay, judge, start
+from referee.inputs import lines as bounded_lines
 from referee.linecheck import DECODE_ERRORS
 from referee.logio import record_decoder, strip_ending
 from referee.pages import game_view, render
@@ -177,7 +178,7 @@ def read_lines(path: str) -> list[bytes]:
     """Every line of `path` (stdin for -), endings kept for the engine to judge; CannotShow past MAX_RECORDS."""
     stream = sys.stdin.buffer if path == "-" else open(path, "rb")  # noqa: SIM115 - closed below unless stdin
     try:
-        lines = list(itertools.islice(stream, MAX_RECORDS + 2))
+        lines = list(itertools.islice(bounded_lines(stream.read, path, what="a line of a log"), MAX_RECORDS + 2))
         if len(lines) > MAX_RECORDS + 1:
             raise CannotShow(f"{path}: more than {MAX_RECORDS} records, too many for one page (referee replay --to shows any point)")
         return lines

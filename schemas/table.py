@@ -7,6 +7,7 @@ JSON here, since only the game knows them. Nothing in a `TableView` is hidden fr
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Annotated, Any, Literal
 
 import msgspec
@@ -32,6 +33,22 @@ class WitnessRow(msgspec.Struct, forbid_unknown_fields=True):
     player: str
     seen: int
     confirmed: bool
+
+
+class TableProgress(msgspec.Struct, forbid_unknown_fields=True):
+    """How a live table of the current round is going, for the organiser (T-153): the game being played (null:
+    the table is not opened yet), the records made in the match so far, who is to act in it (player ids;
+    `chance` at a paper table: a draw to record), whether that game is over, the last record's time, and
+    `idle` when nothing happened for the threshold (`idle_minutes` long)."""
+
+    table: int
+    game: int | None
+    records: int
+    to_act: list[str]
+    game_over: bool
+    last_at: datetime | None
+    idle: bool
+    idle_minutes: int = 0
 
 
 class TableView(msgspec.Struct, forbid_unknown_fields=True):

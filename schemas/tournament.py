@@ -27,7 +27,9 @@ class StandingRow(msgspec.Struct, forbid_unknown_fields=True):
     be a half). `tiebreakers`: name -> value in the event's profile order;
     fractions 0..1 for the TCG ones (`omw`, `gw`, `ogw`, `owp`, `oowp`),
     chess points for the chess ones (`buchholz`, `buchholz_cut1`,
-    `sonneborn_berger`).
+    `sonneborn_berger`); null where the player has nothing it measures
+    (T-162): `gw` without a game played, `omw`, `ogw`, `owp`, `oowp`
+    without an opponent met (a bye, a no-show).
     """
 
     rank: int
@@ -38,7 +40,7 @@ class StandingRow(msgspec.Struct, forbid_unknown_fields=True):
     losses: int
     draws: int
     byes: int
-    tiebreakers: dict[str, float]
+    tiebreakers: dict[str, float | None]
     dropped: bool
     name: str = ""  # the display name (`player` is the id)
 
@@ -356,7 +358,8 @@ class Metagame(msgspec.Struct, forbid_unknown_fields=True):
 
 class JudgeCallRow(msgspec.Struct, forbid_unknown_fields=True):
     """A player's call for a judge (`tournament calls --json`): `number` in the event, their table of `round`,
-    their line of text (may be empty); `answered_at` null while open."""
+    their line of text (may be empty); `answered_at` null while open; `disputes`: the player whose claim the
+    caller says is not right ("That's not right": the table is in the judge queue), null for a plain call."""
 
     number: int
     round: int
@@ -366,6 +369,7 @@ class JudgeCallRow(msgspec.Struct, forbid_unknown_fields=True):
     text: str
     called_at: datetime
     answered_at: datetime | None
+    disputes: str | None = None
 
 
 class WaitingRow(msgspec.Struct, forbid_unknown_fields=True):
@@ -379,7 +383,8 @@ class WaitingRow(msgspec.Struct, forbid_unknown_fields=True):
 
 class Registration(msgspec.Struct, forbid_unknown_fields=True):
     """An event's public registration (`tournament registration --json`): the settings (`cap` and `closes_at`
-    null: none), the players with a place and how many checked in, and the waitlist in order."""
+    null: none), the players with a place and how many checked in, and the waitlist in order; `waitlist_limit`
+    as the organiser set it (null: the default) and `waitlist_bound`, how many may wait (T-152)."""
 
     event: str
     open: bool
@@ -389,6 +394,8 @@ class Registration(msgspec.Struct, forbid_unknown_fields=True):
     registered: int
     checked_in: int
     waiting: list[WaitingRow]
+    waitlist_limit: int | None = None
+    waitlist_bound: int = 64
 
 
 class LeftOut(msgspec.Struct, forbid_unknown_fields=True):

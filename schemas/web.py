@@ -13,6 +13,7 @@ from typing import Annotated, Literal
 import msgspec
 
 from schemas.deck import Difference
+from schemas.table import TableProgress
 from schemas.tournament import EventInfo, JudgeCallRow, PersonMatch, StandingRow, TableRow
 
 
@@ -72,12 +73,15 @@ class TableClaims(msgspec.Struct, forbid_unknown_fields=True):
     """A table of the current round with what its players said: `state` is `waiting` (no claim, or not
     everyone has confirmed), `disputed` (two claims differ: the judge decides), `decks` (game logs refused
     because a deck in them is not its player's registered list: `decks` holds the differences by player; a
-    judge rules) or `done` (it has a result)."""
+    judge rules) or `done` (it has a result). A player's "That's not right" (`disputes`, each naming whose claim
+    it disputes) makes the table `disputed` too, until a judge rules or answers it."""
 
     table: TableRow
     state: Literal["waiting", "disputed", "decks", "done"]
     claims: list[Claim]
     decks: dict[str, list[Difference]] = msgspec.field(default_factory=dict)
+    disputes: list[JudgeCallRow] = msgspec.field(default_factory=list)
+    live: TableProgress | None = None  # a live table's progress, on the organiser's view only (T-153)
 
 
 class MatchView(msgspec.Struct, forbid_unknown_fields=True):
@@ -173,6 +177,15 @@ class DeckSubmission(msgspec.Struct, forbid_unknown_fields=True):
     text: str
 
 
+class JudgeDeck(msgspec.Struct, forbid_unknown_fields=True):
+    """`POST /api/admin/events/EVENT/decks/register`: a judge registers `player`'s list (a late entry's, a list
+    handed in at the desk), with the `reason` the deadline asks for once it has passed (kept in the log)."""
+
+    player: str
+    text: str
+    reason: str | None = None
+
+
 class Leave(msgspec.Struct, forbid_unknown_fields=True):
     """A player drops from the event (or leaves its waitlist): `confirm` must be true (the page's second step)."""
 
@@ -229,12 +242,14 @@ class SignedUp(msgspec.Struct, forbid_unknown_fields=True):
 
 class RegistrationSettings(msgspec.Struct, forbid_unknown_fields=True):
     """The organiser's public registration settings: `cap` players at most (null: none), `closes_at` with its
-    UTC offset (null: open until round 1 is paired), a waitlist once full or not."""
+    UTC offset (null: open until round 1 is paired), a waitlist once full or not, and how many may wait on it
+    (`waitlist_limit`; null: the default, 64)."""
 
     open: bool
     cap: int | None = None
     closes_at: datetime | None = None
     waitlist: bool = True
+    waitlist_limit: int | None = None
 
 
 class ScreenSeat(msgspec.Struct, forbid_unknown_fields=True):

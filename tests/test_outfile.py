@@ -204,3 +204,16 @@ def test_a_failed_write_leaves_the_file_as_it_was(tmp_path: Path, monkeypatch: p
     with pytest.raises(OSError):
         write_file(target, b"new")
     assert target.read_bytes() == b"old" and sorted(p.name for p in tmp_path.iterdir()) == ["out"]
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="only root can give a file to another user")
+def test_a_file_of_another_user_replaced_keeps_its_owner_and_mode(writer: Writer, tmp_path: Path) -> None:
+    """Issue 34: `sudo ... -o theirs.csv` left the file root's; the rename keeps owner, group and mode."""
+    target = tmp_path / "theirs.csv"
+    target.write_bytes(b"old")
+    os.chown(target, 65534, 65534)  # nobody's
+    target.chmod(0o604)
+    wanted = writer(target)
+    after = target.stat()
+    assert target.read_bytes() == wanted
+    assert (after.st_uid, after.st_gid, stat.S_IMODE(after.st_mode)) == (65534, 65534, 0o604)

@@ -136,3 +136,52 @@ def test_cluster_without_the_cluster_extra_says_how_to_install_it(tmp_path: Path
         assert refused.returncode == 2 and refused.stdout == "", refused.stderr
         [line] = refused.stderr.splitlines()
         assert "pip install 'headjudge[cluster]'" in line and "internal error" not in line
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def test_a_scheduler_lost_mid_rejudge_is_one_line_not_dask_tracebacks(tmp_path: Path) -> None:
+    """Issue 34: a scheduler that dies mid-run printed 37 lines of Dask's tracebacks before the message."""
+    import socket
+
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    _corpus(logs, 200)
+    dask = str(Path(sys.executable).parent / "dask")
+    port = _free_port()
+    address = f"tcp://127.0.0.1:{port}"
+    quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
+    scheduler = subprocess.Popen([dask, "scheduler", "--host", "127.0.0.1", "--port", str(port), "--no-dashboard"], **quiet)  # type: ignore[call-overload]
+    worker = None
+    try:
+        for _ in range(240):  # the scheduler listens
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                time.sleep(0.25)
+        worker = subprocess.Popen([dask, "worker", address, "--nworkers", "1", "--nthreads", "1", "--no-dashboard"], **quiet)  # type: ignore[call-overload]
+        env = {**os.environ, "DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT": "5s"}
+        run = subprocess.Popen(
+            [sys.executable, "-m", "referee", "rejudge", str(logs), "--cluster", address, "--batch", "1"],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
+        )
+        assert run.stdout is not None
+        assert run.stdout.readline()  # the first outcome is back: the run is under way
+        scheduler.kill()
+        _, stderr = run.communicate(timeout=180)
+    finally:
+        for process in (scheduler, worker):
+            if process is not None:
+                process.kill()
+                process.wait()
+    lines = stderr.decode().strip().splitlines()
+    assert run.returncode == 5, stderr.decode()
+    assert len(lines) == 1 and "Traceback" not in lines[0], stderr.decode()
+    assert lines[0].startswith(f"referee: lost the Dask scheduler at {address} mid-run, after ") and "of 200 logs" in lines[0]

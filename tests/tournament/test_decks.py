@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from referee.inputs import EXIT_TOO_LARGE
 from schemas.log import Event
 from tests.tournament.decklib import (
     crossover_log,
@@ -137,7 +138,7 @@ def bad(db: str, tmp_path: Path, name: str, data: bytes, words: str, code: int =
 def test_bad_lists_are_one_line_naming_the_line_and_nothing_is_written(db_url: str, tmp_path: Path) -> None:
     made(db_url, tmp_path)
     good = list_text(deck_of("ann"))
-    bad(db_url, tmp_path, "ann.txt", good.encode() + b"#" * (1 << 20), "at most 1,048,576")
+    bad(db_url, tmp_path, "ann.txt", good.encode() + b"#" * (1 << 20), "more than 1 MiB, the most a deck list may hold", EXIT_TOO_LARGE)  # T-161
     unknown = good.replace(deck_of("ann").cards[3].name, "Nobody Knows Me", 1).split("\n")
     line = next(n for n, text in enumerate(unknown, start=1) if "Nobody Knows Me" in text)
     bad(db_url, tmp_path, "ann.txt", "\n".join(line.split(" (")[0] if "Nobody" in line else line for line in unknown).encode(),

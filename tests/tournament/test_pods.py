@@ -297,3 +297,24 @@ def test_the_proof_is_kept_shown_and_verified(db_url: str) -> None:
     cli(db_url, "verify", "ev")
     assert cli_json(db_url, "pairings", "ev")["proven"] is None
     assert "repeats: 0\n" in cli(db_url, "pairings", "ev").stdout
+
+
+def test_without_or_tools_a_round_is_the_searchs_and_says_whether_it_is_proven(db: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """T-168: OR-Tools is the `pods` extra. Without it a round keeps the search's grouping, is proven only with
+    no repeat, and says so; `verify` pairs it again the same way, with or without OR-Tools installed; a round
+    that CP-SAT paired names the extra when `verify` cannot pair it again."""
+    monkeypatch.setattr(podsolver, "available", lambda: False)
+    pods_event(db, ["a", "b", "c", "d"])
+    cli(db, "pair", "ev")
+    order = tables(db, "ev")[0]["players"]
+    cli(db, "report", "ev", "--table", "1", "--result", ",".join(f"{p}={k}" for k, p in enumerate(order, start=1)), "--reason", "paper")
+    paired = cli_json(db, "pair", "ev")
+    assert (paired["repeats"], paired["proven"]) == (6, False)  # everyone met in round 1: forced, but nothing proves it
+    assert "repeats: 6 (best found, not proven)" in cli(db, "pairings", "ev").stdout
+    cli(db, "verify", "ev")
+    monkeypatch.undo()
+    cli(db, "verify", "ev")  # paired again without the solver, though it is installed now
+    rewrite_pods_paired(db, lambda payload: payload.pop("exact"))  # round 1 as written when CP-SAT always took part
+    monkeypatch.setattr(podsolver, "available", lambda: False)
+    found = cli(db, "verify", "ev", code=1).stderr
+    assert "round 1 was paired with OR-Tools CP-SAT, which is not installed here; pip install 'headjudge[pods]' to pair it again" in found

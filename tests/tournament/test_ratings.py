@@ -120,8 +120,8 @@ def test_what_counts_for_the_ratings(db_url: str) -> None:
     assert set(rows) == {a, b}
     start = glicko2.Rating()
     drew, _ = glicko2.rate(start, [(start, 0.5)])
-    assert rows[a]["rating"] == round(drew.r, 2) == 1500.0
-    assert (rows[a]["deviation"], rows[a]["games"]) == (round(drew.rd, 2), 1)
+    assert rows[a]["rating"] == drew.r == 1500.0
+    assert (rows[a]["deviation"], rows[a]["games"]) == (pytest.approx(drew.rd, abs=1e-9), 1)
     # A drop mid-round concedes the table: the match stands in the standings, but no game was played.
     first, second = _event(db_url, "drops", True)
     cli(db_url, "drop", "drops", first[0])
@@ -162,6 +162,23 @@ def test_pods_events_are_rated_by_openskill(db_url: str) -> None:
     answer = model.rate([[model.rating()] for _ in seats], ranks=[1, 2, 2, 4])
     rows = {r["person"]: r for r in cli_json(db_url, "ratings", "--system", "openskill")}
     for person, (after,) in zip(seats, answer, strict=True):
-        assert rows[person]["rating"] == round(after.mu, 2) and rows[person]["deviation"] == round(after.sigma, 2)
+        assert rows[person]["rating"] == pytest.approx(after.mu, abs=1e-9)
+        assert rows[person]["deviation"] == pytest.approx(after.sigma, abs=1e-9)
     assert cli_json(db_url, "ratings", "--system", "glicko2") == []
     cli(db_url, "ratings", "--system", "elo", code=2)
+
+
+def test_ratings_and_person_json_keep_full_precision(db: str) -> None:
+    """Issue 34: `--json` is read by programs; the 2 decimals are the text's and the pages', not the data's."""
+    cli(db, "create", "night", "--format", "pods", "--ruleset", "crossover", "--rated", "--seed", "2")
+    cli(db, "register", "night", "ann", "bob", "cat", "dan")
+    (pod,) = cli_json(db, "pair", "night")["tables"]
+    cli(db, "report", "night", "--table", "1", "1-2-3-4")
+    answer = PlackettLuce().rate([[PlackettLuce().rating()] for _ in pod["players"]], ranks=[1, 2, 3, 4])
+    rows = {r["person"]: r for r in cli_json(db, "ratings")}
+    first = pod["players"][0]
+    assert rows[first]["rating"] == pytest.approx(answer[0][0].mu, abs=1e-9) != round(answer[0][0].mu, 2)
+    (kept,) = cli_json(db, "person", first)["ratings"]
+    assert (kept["rating"], kept["deviation"], kept["low"]) == (rows[first]["rating"], rows[first]["deviation"], rows[first]["low"])
+    assert kept["deviation"] != round(kept["deviation"], 2)
+    assert "ann" in cli(db, "ratings").stdout  # the text still rounds as it shows

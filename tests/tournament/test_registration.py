@@ -205,7 +205,7 @@ def test_registrations_are_limited_by_address_and_the_form_needs_its_csrf_token(
         for n in range(12):
             assert register(c, f"Player {n}").status_code == 201
         before = head(db_url)
-        refused(register(c, "One too many"), 429, "too many changes at once: at most 12 a minute", service.EXIT_USAGE)
+        refused(register(c, "One too many"), 429, "too many registrations from this network in a minute (at most 12)", service.EXIT_USAGE)
         assert head(db_url) == before
         page = c.get("/e/ev/register")
         assert page.status_code == 200 and 'name="_csrf_token"' in page.text

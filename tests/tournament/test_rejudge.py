@@ -73,3 +73,24 @@ def test_rejudge_on_a_cluster_lists_what_the_serial_run_lists(tmp_path: Path) ->
     assert "do not go together" in cli(db, "rejudge", event, "--cluster", "tcp://127.0.0.1:9", "--jobs", "2", code=2).stderr
     unreachable = cli(db, "rejudge", event, "--cluster", "tcp://127.0.0.1:9", code=2).stderr
     assert unreachable.count("\n") == 1 and "127.0.0.1:9" in unreachable
+
+
+def test_rejudge_reports_a_tampered_copy_as_tampered_not_as_a_change_of_ruling(tmp_path: Path) -> None:
+    """Issue 34: the tables' copy of a log is checked against the SHA-256 its result's entry names (T-165)."""
+    import hashlib
+
+    file = tmp_path / "t.db"
+    db = str(file)
+    cli(db, "demo", "--players", "4", "--rounds", "1", "--best-of", "3", "--logs", str(tmp_path / "logs"))
+    (event,) = [e["id"] for e in cli_json(db, "events")]
+    with sqlite3.connect(file) as connection:  # someone with the database puts another game's log in one's place
+        rows = connection.execute('SELECT "table", game, data FROM game_logs WHERE event_id = ? ORDER BY "table", game', (event,)).fetchall()
+        (table, game, _), (_, _, other) = rows[0], next(r for r in rows if r[0] != rows[0][0])
+        # the whole other log, a legal game with its own winner, and its hash in the tables' own column
+        connection.execute('UPDATE game_logs SET data = ?, sha256 = ? WHERE event_id = ? AND "table" = ? AND game = ?',
+                           (other, hashlib.sha256(other).hexdigest(), event, table, game))
+    [listed] = cli_json_code(db, "rejudge", event)
+    assert (listed["table"], [(g["game"], g["verdict"]) for g in listed["games"]]) == (table, [(game, "tampered")])
+    assert "a log tampered with" in listed["now"]
+    text = cli(db, "rejudge", event, code=1).stdout
+    assert f"game {game}: was " in text and "now tampered: the kept copy is not the log the event log names" in text

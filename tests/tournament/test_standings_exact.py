@@ -98,7 +98,11 @@ def reference(
             if met.count("L") > met.count("W"):
                 i, j = order.index(a), order.index(b)
                 order[i], order[j] = b, a
-    shown = [(p, rec[p]["points"], dict(zip(PROFILES[profile], map(float, values[p]), strict=True))) for p in order]
+    def measured(p: str, name: str, value: F) -> float | None:  # T-162: none without a game, or without an opponent
+        none = (name == "gw" and not rec[p]["games"]) or (name in ("omw", "ogw", "owp", "oowp") and not rec[p]["vs"])
+        return None if none else float(value)
+
+    shown = [(p, rec[p]["points"], {n: measured(p, n, v) for n, v in zip(PROFILES[profile], values[p], strict=True)}) for p in order]
     return [(p, int(points) if points.denominator == 1 else float(points), tbs) for p, points, tbs in shown]
 
 

@@ -102,7 +102,7 @@ def test_slips_with_tokens_print_each_player_a_code_that_signs_in_once(db_url: s
         first = c.post("/api/join", json={"code": found[0]})
         assert first.status_code == 201 and first.json()["player"] == "ann", "slips are in name order"
         assert c.post("/api/join", json={"code": found[0]}).status_code == 401
-    cli(db_url, "slips", "ev", "--tokens", "-o", str(out))
+    cli(db_url, "slips", "ev", "--tokens", "--url", "http://10.0.0.5:8000", "-o", str(out))
     with client(db_url) as c:
         assert c.post("/api/join", json={"code": found[1]}).status_code == 401, "new slips revoke the old codes"
     assert cli(db_url, "slips", "ev", "--tokens", "--url", "10.0.0.5", code=2).stderr.startswith("tournament: --url must start")
@@ -165,6 +165,7 @@ def test_serve_init_in_an_empty_folder_serves_an_empty_database_and_a_later_star
         renewed = subprocess.run([*SERVE[:-1], "organiser-token", "--new"], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
         assert renewed.returncode == 0, renewed.stderr
         token = renewed.stdout.splitlines()[1].strip()
+        assert renewed.stdout.splitlines()[2].strip() == f"sign in at {base}/admin"
         assert httpx.get(f"{base}/api/admin/events/friday/tables", headers=old, timeout=5).status_code == 401, "the old session ended"
         assert httpx.post(f"{base}/api/admin/login", json={"code": first[1].strip()}, timeout=5).status_code == 401
         assert httpx.post(f"{base}/api/admin/login", json={"code": token}, timeout=5).status_code == 201
@@ -220,3 +221,32 @@ def test_links_use_this_machines_network_address_without_a_public_url() -> None:
     lan = addresses.lan_addresses()
     assert found == (f"http://{lan[0]}:8123" if lan else "http://127.0.0.1:8123") and warning
     assert not any(a.startswith("127.") for a in lan)
+
+
+def test_slips_tokens_without_url_take_the_address_serve_published_not_port_8000(tmp_path: Path) -> None:
+    """Issue 34 (T-163): without --url, the slips linked to this machine on port 8000 whatever `serve` used."""
+    import re
+
+    from tests.tournament.webkit import codes, make_event
+
+    db = str(tmp_path / "tournament.db")
+    make_event(f"sqlite:///{db}")
+    codes(f"sqlite:///{db}")
+    out = tmp_path / "slips.html"
+    refused = cli(db, "slips", "ev", "--tokens", "-o", str(out), code=2).stderr
+    assert refused.startswith("tournament: no address for the slips' links") and "--url" in refused and not out.exists()
+    port = _free_port()
+    env = {k: v for k, v in os.environ.items() if k not in ("TOURNAMENT_ADMIN_TOKEN", "TOURNAMENT_DB", "TOURNAMENT_PUBLIC_URL")}
+    server = subprocess.Popen([*SERVE, "--db", db, "--host", "0.0.0.0", "--port", str(port)], env=env,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert server.stdout is not None
+        served = server.stdout.readline()
+        published = re.search(r" at (http://[0-9.]+:[0-9]+)/ ", served)
+        assert published and published.group(1).endswith(f":{port}"), served
+    finally:
+        server.terminate()
+        server.communicate(timeout=30)
+    cli(db, "slips", "ev", "--tokens", "-o", str(out))
+    links = set(re.findall(r"http://[0-9.:]+/join", out.read_text()))
+    assert links == {f"{published.group(1)}/join"}

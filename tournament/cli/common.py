@@ -23,6 +23,7 @@ import typer
 
 from referee import console
 from referee.console import err, out
+from referee.inputs import TEXT_LIMIT, read_file
 from schemas.tournament import EventInfo, RoundInfo
 from tournament.output import files, render
 
@@ -189,11 +190,19 @@ def show_round(info: RoundInfo, fmt: str, target: Path | None, event: EventInfo,
             out.print(pods.repeats_text(info.repeats, info.proven))
 
 
-def read_text(path: Path) -> str:
-    """A UTF-8 text file (a spreadsheet's byte-order mark is fine); a one-line usage error if it cannot be read."""
+def read_bytes(path: Path, limit: int, what: str = "a file") -> bytes:
+    """A regular file's bytes, at most `limit` (T-161: past it, `TooLarge`, exit 9); a one-line usage error if it
+    cannot be read. A FIFO or a device is refused unread: a FIFO nobody writes would hold the command for ever."""
     try:
-        return path.read_text(encoding="utf-8-sig")
+        return read_file(path, limit, what, regular=True)
     except OSError as exc:
         fail(f"{path}: {exc.strerror}")
+
+
+def read_text(path: Path, limit: int = TEXT_LIMIT) -> str:
+    """A UTF-8 text file (a spreadsheet's byte-order mark is fine), as `read_bytes` reads it."""
+    data = read_bytes(path, limit)
+    try:
+        return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         fail(f"{path}: not UTF-8 text (byte {exc.start}); save it as UTF-8 CSV")

@@ -18,6 +18,7 @@ from tournament.cli.common import (
     JsonOpt,
     export,
     fail,
+    read_bytes,
     reading,
     service,
     transaction,
@@ -31,14 +32,7 @@ ReasonOpt = Annotated[str | None, typer.Option("--reason", help="After the deadl
 
 
 def _read(path: Path, limit: int = LIST_LIMIT) -> bytes:
-    """A file's bytes, at most one past `limit` (a bigger file is refused unread by the service)."""
-    if path.is_dir():
-        fail(f"{path}: is a folder, not a file")
-    try:
-        with path.open("rb") as stream:
-            return stream.read(limit + 1)
-    except OSError as exc:
-        fail(f"{path}: {exc.strerror}")
+    return read_bytes(path, limit, "a deck list" if limit == LIST_LIMIT else "a CSV file of lists")
 
 
 @app.command(rich_help_panel="Decks")

@@ -71,11 +71,13 @@ def registration(
     no_cap: Annotated[bool, typer.Option("--no-cap", help="Take the cap away.")] = False,
     closes: ClosesOpt = None,
     waitlist: Annotated[bool | None, typer.Option("--waitlist/--no-waitlist", help="A waitlist once full (the default) or none.")] = None,
+    waitlist_limit: Annotated[int | None, typer.Option(
+        "--waitlist-limit", min=1, max=10_000, help="At most this many may wait (default 64; T-152).")] = None,
     db: DbOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Public registration: its settings (options change them), the players with a place, who checked in, the waitlist."""
-    changing = open_ is not None or cap is not None or no_cap or closes is not None or waitlist is not None
+    changing = open_ is not None or cap is not None or no_cap or closes is not None or waitlist is not None or waitlist_limit is not None
     closes_at = closing_time(closes)
     if changing:
         with transaction(db) as session:
@@ -83,6 +85,7 @@ def registration(
             info = service.set_registration(
                 session, event, open=now.open if open_ is None else open_, cap=None if no_cap else cap if cap is not None else now.cap,
                 closes_at=closes_at if closes is not None else now.closes_at, waitlist=now.waitlist if waitlist is None else waitlist,
+                waitlist_limit=now.waitlist_limit if waitlist_limit is None else waitlist_limit,
             )
     else:
         with reading(db) as session:
@@ -93,7 +96,8 @@ def registration(
     cap_text = "no cap" if info.cap is None else f"cap {info.cap}"
     closes_text = f", closes {info.closes_at:%Y-%m-%d %H:%M} UTC" if info.closes_at else ""
     say(f"registration for {event} is {'open' if info.open else 'closed'}: {cap_text}{closes_text}, "
-        f"{'a waitlist' if info.waitlist else 'no waitlist'}; {info.registered} registered, {info.checked_in} checked in")
+        f"{f'a waitlist of at most {info.waitlist_bound}' if info.waitlist else 'no waitlist'}; "
+        f"{info.registered} registered, {info.checked_in} checked in")
     for w in info.waiting:
         out.print(f"waiting {w.place}. {w.name} ({w.player}){' checked in' if w.checked_in else ''}", markup=False, highlight=False)
 

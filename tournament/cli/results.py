@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Annotated, NoReturn
 import typer
 
 from referee.console import INT32_MAX, emit_json, err, say
+from referee.inputs import LOG_LIMIT
 from schemas.deck import Difference
 from schemas.tournament import TableRow
 from tournament.cli.common import (
@@ -18,6 +19,7 @@ from tournament.cli.common import (
     export,
     fail,
     new_session,
+    read_bytes,
     read_text,
     service,
     transaction,
@@ -91,10 +93,7 @@ def _record(
         fail("give one of: --log files, a SCORE, --result or --draw")
     contents = []
     for path in logs:
-        try:
-            contents.append((str(path), path.read_bytes()))
-        except OSError as exc:
-            fail(f"{path}: {exc.strerror}")
+        contents.append((str(path), read_bytes(path, LOG_LIMIT, "a log")))
     if draws and result is None:
         fail("--draws goes with --result (a score says its drawn games: 1-1-1)")
     try:

@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from referee.console import INT32_MAX, emit_json, err, say
+from referee.console import INT32_MAX, emit_json, say
 from tournament.cli.common import (
     DbOpt,
     EventArg,
@@ -147,7 +147,7 @@ def slips(
         bool, typer.Option("--tokens", help="Instead: a sign-in slip per player with a NEW one-time code, link and QR code for `tournament serve` (older codes stop working).")
     ] = False,
     url: Annotated[
-        str | None, typer.Option("--url", help="With --tokens: the address players open (default: the one `serve --public-url` stored, else this machine's on its network).")
+        str | None, typer.Option("--url", help="With --tokens: the address players open (default: the one `serve --public-url` stored, else the one the last `serve` published; without either, required).")
     ] = None,
     target: OutOpt = None,
     db: DbOpt = None,
@@ -159,10 +159,7 @@ def slips(
         from tournament.web.slips import base_url, signin_slips  # QR codes: loaded only for this
 
         with transaction(db) as session:
-            link, warning = base_url(session, url)
-            page = signin_slips(session, event, link)
-        if warning:
-            err.print(f"tournament: warning: {warning}", markup=False)
+            page = signin_slips(session, event, base_url(session, url))
         write_text(page, target)
         return
     with reading(db) as session:

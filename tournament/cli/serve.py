@@ -73,11 +73,12 @@ def serve(
             made = service.ensure_organiser(session, os.environ.get("TOURNAMENT_ADMIN_TOKEN"))
             service.server_secret(session, "csrf")
             stored = service.keep_public_url(session, public_url) if public_url is not None else service.public_url(session)
+            phones, warning = addresses.for_phones(host, port, stored)
+            service.keep_published_url(session, phones)  # `slips --tokens` links to where this server is (T-163)
     except service.TournamentError as exc:
         console.fail("tournament", exc.message, exc.code)
     finally:
         engine.dispose()
-    phones, warning = addresses.for_phones(host, port, stored)
     if made:
         say("the organiser token (shown this once; kept only as a hash; TOURNAMENT_ADMIN_TOKEN sets your own):")
         say(f"  {made}")
@@ -131,7 +132,7 @@ def organiser_token(
     try:
         with Session(engine) as session, session.begin():
             token = service.new_organiser_token(session)
-            stored = service.public_url(session)
+            stored = service.published_url(session)  # where the last `serve` said it was (T-163)
     finally:
         engine.dispose()
     say("a new organiser token (shown this once; the old one and every organiser session have ended):")

@@ -117,6 +117,7 @@ class PodPairing:
     byes: list[str]
     repeats: int  # pairs of players at one table who had met before
     proven: bool = False  # no grouping of the round has fewer repeats (shown by the solver, or none at all)
+    exact: bool = False  # the solver took part (T-168): pairing the round again needs it too
 
 
 def repeats_text(repeats: int, proven: bool | None) -> str:
@@ -173,7 +174,8 @@ def best_balance(tables: tuple[int, ...], size: int) -> int:
 
 
 def pair_pods(entrants: Sequence[PodEntrant], round_number: int, seed: int, size: int, exact: bool = True) -> PodPairing:
-    """One Swiss pods round (see the module docstring); `exact=False` skips the solver (for the bench)."""
+    """One Swiss pods round (see the module docstring); `exact=False` skips the solver (the bench; an install
+    without OR-Tools, T-168: the search's grouping, proven only when it has no repeat)."""
     if not MIN_TABLE <= size <= MAX_TABLE:
         raise ValueError(f"tables of {size}: pods seat {MIN_TABLE} to {MAX_TABLE}")
     shuffle = list(entrants)
@@ -191,20 +193,21 @@ def pair_pods(entrants: Sequence[PodEntrant], round_number: int, seed: int, size
     tables = _search(tables, by_id, random.Random(f"{seed}/pods/{round_number}/search"))
     repeats = sum(_repeats(t, by_id) for t in tables)
     proven = repeats == 0
-    if not proven and exact and len(waiting) <= podsolver.EXACT_PLAYERS:
+    exact = exact and len(waiting) <= podsolver.EXACT_PLAYERS
+    if not proven and exact:
         solved = podsolver.fewest_repeats(
             waiting, {p: by_id[p].opponents for p in waiting}, {p: by_id[p].points for p in waiting}, sizes, tables
         )
         tables, proven = solved.tables, solved.proven
     _improve(tables, cost)  # after the sideways search or the solver: seats and spread
-    if exact and len(waiting) <= podsolver.EXACT_PLAYERS:
+    if exact:
         tables = _fewest_misfits(tables, cost, order, sum(_repeats(t, by_id) for t in tables))
     _balance_seats(tables, cost)
     repeats = sum(_repeats(t, by_id) for t in tables)
     seated = [_seat(t, cost, order) for t in tables]
     rank = {e.id: k for k, e in enumerate(placed)}
     seated.sort(key=lambda t: min(rank[p] for p in t))
-    return PodPairing(seated, [e.id for e in byes], repeats, proven)
+    return PodPairing(seated, [e.id for e in byes], repeats, proven, exact)
 
 
 def _seat(table: Sequence[str], cost: _Costs, order: Mapping[str, int]) -> list[str]:

@@ -25,6 +25,7 @@ round is reported as not proven.
 
 from __future__ import annotations
 
+import importlib.util
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -35,6 +36,12 @@ REPEAT_WORK = 2.0  # CP-SAT deterministic time to find and prove the fewest repe
 SPREAD_WORK = 1.0  # and to group by score once the repeats are fixed
 SEAT_WORK = 1.0  # and to balance the seats once the tables' points are fixed
 SEED = 1
+EXTRA = "headjudge[pods]"  # the install that brings OR-Tools (T-168: not in the default install)
+
+
+def available() -> bool:
+    """Whether OR-Tools is installed: without it a round has the search's grouping, proven only with no repeat."""
+    return importlib.util.find_spec("ortools") is not None
 
 
 @dataclass(frozen=True)

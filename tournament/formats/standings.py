@@ -83,8 +83,19 @@ class Standing:
     losses: int
     draws: int
     byes: int
-    tiebreakers: dict[str, float]  # name -> value, in the profile's order
+    tiebreakers: dict[str, float | None]  # name -> value, in the profile's order; gw None without a game (T-162)
     dropped: bool
+
+
+def _shown(name: str, column: _Column, record: _Record, player: str) -> float | None:
+    """A tiebreaker as the standings show it: none where the player has nothing it measures (T-162), GW% without
+    a game, an opponents' percentage without an opponent; ranked all the same by the value (the rulebook's floor)."""
+    if (name == "gw" and not record.games) or (name in OPPONENTS and not record.played):
+        return None
+    return column.value(player)
+
+
+OPPONENTS = ("omw", "ogw", "owp", "oowp")
 
 
 class _Slot(NamedTuple):  # a tuple: made 30,000 times a call at 10,000 players
@@ -218,7 +229,7 @@ def standings(
             losses=records[p].losses + records[p].missed,
             draws=records[p].draws,
             byes=records[p].byes,
-            tiebreakers={name: column.value(p) for name, column in zip(names, columns, strict=True)},
+            tiebreakers={name: _shown(name, column, records[p], p) for name, column in zip(names, columns, strict=True)},
             dropped=p in dropped,
         )
         for rank, p in enumerate(order, start=1)

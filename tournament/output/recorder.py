@@ -55,9 +55,13 @@ def words(name: str) -> str:
     return name.replace("_", " ")
 
 
-def record_text(record: Mapping[str, Any], names: Mapping[str, str]) -> str:
-    """A record in a line for people: who, what, then its fields (a hidden card as "a hidden card")."""
-    who = "the deal" if record.get("by") == "chance" else "the judge" if record.get("by") == "judge" else names.get(record.get("by", ""), record.get("by", ""))
+def record_text(record: Mapping[str, Any], names: Mapping[str, str], dealt: bool = False) -> str:
+    """A record in a line for people: who, what, then its fields (a hidden card as "a hidden card").
+
+    A chance record is "the deal"'s only where the server deals (`dealt`: a digital table); at a paper table
+    someone wrote down what was drawn, and it is chance's, as the log says."""
+    by = record.get("by", "")
+    who = ("the deal" if dealt else "chance") if by == "chance" else "the judge" if by == "judge" else names.get(by, by)
     fields = [_field(k, v, names) for k, v in record.items() if k not in QUIET]
     if record.get("dealt"):
         fields.append("the server deals the card")

@@ -8,6 +8,7 @@ from __future__ import annotations
 import csv
 import io
 import re
+import unicodedata
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from datetime import datetime
@@ -32,13 +33,13 @@ PAIRING_COLUMNS = ("table", "player_a", "player_b", "result", "source", "reason"
 PERCENTAGES = {"omw", "gw", "ogw", "owp", "oowp"}
 
 
-def numbers(values: Sequence[float], percent: bool = False) -> list[str]:
+def numbers(values: Sequence[float | None], percent: bool = False) -> list[str]:
     """A column's numbers written alike: percentages with two decimals, others with as many decimals
-    as the column needs (at most two), so 1.5 and 2 read 1.5 and 2.0."""
+    as the column needs (at most two), so 1.5 and 2 read 1.5 and 2.0; no value (a GW% without a game) is "—"."""
     if percent:
-        return [f"{100 * v:.2f}" for v in values]
-    decimals = max((next((d for d in range(3) if abs(round(v, d) - v) < 1e-9), 2) for v in values), default=0)
-    return [f"{v:.{decimals}f}" for v in values]
+        return ["—" if v is None else f"{100 * v:.2f}" for v in values]
+    decimals = max((next((d for d in range(3) if abs(round(v, d) - v) < 1e-9), 2) for v in values if v is not None), default=0)
+    return ["—" if v is None else f"{v:.{decimals}f}" for v in values]
 
 
 def standing_cells(rows: Sequence[StandingRow]) -> tuple[list[str], list[list[str]]]:
@@ -82,6 +83,14 @@ def zone_name() -> str:
 
 
 POD_COLUMNS = ("table", "seats", "places", "source", "reason")
+
+
+def told_apart(names: Mapping[str, str]) -> dict[str, str]:
+    """Each player's display name by id, with the id after it where players share a name (case and accents'
+    composition aside, as T-71 compares names): `Ann Lee (ann-lee-2)`."""
+    key = {p: unicodedata.normalize("NFC", n).casefold() for p, n in names.items()}
+    shared = Counter(key.values())
+    return {p: f"{n} ({p})" if shared[key[p]] > 1 else n for p, n in names.items()}
 
 
 def shown_names(row: TableRow) -> list[str]:

@@ -24,9 +24,13 @@ from tournament.storage.models import JudgeCall
 MAX_TEXT = 200  # characters of the player's line (the column's width)
 
 
-def call_judge(session: Session, event_id: str, player: str, text: str = "", table: int | None = None) -> JudgeCall:
+def call_judge(
+    session: Session, event_id: str, player: str, text: str = "", table: int | None = None, *, disputes: str | None = None,
+) -> JudgeCall:
     """Call a judge to `player`'s table of the current round (`table`, when given, must be it), with a line of
-    text for the judge. Refused: a player at no table (WrongTable), a second call while one is open (T-94)."""
+    text for the judge; `disputes`: another player at the table whose claim `player` says is not right, which
+    puts the table in the judge queue (T-151). Refused: a player at no table (WrongTable), a second call while
+    one is open (T-94), a dispute of someone not at the table."""
     event = lock_event(session, event_id)
     line = _clean(text)
     seat = seat_of(session, event, player) if event.rounds else None
@@ -35,10 +39,12 @@ def call_judge(session: Session, event_id: str, player: str, text: str = "", tab
         raise WrongTable(f"{player!r} is not at a table: {where}; a judge comes to a table")
     if table is not None and table != seat.number:
         raise WrongTable(f"{player!r} plays at table {seat.number} of round {event.rounds}, not table {table}")
+    if disputes is not None and (disputes == player or disputes not in seat.players):
+        raise NotFound(f"{disputes!r} has no claim at table {seat.number} for {player!r} to dispute")
     waiting = open_call(session, event_id, player)
     if waiting is not None:
         raise Conflict(f"your call {waiting.number} (table {waiting.table}) is still open: a judge is on the way")
-    append(session, event_id, JudgeCalled(event.rounds, seat.number, player, line))
+    append(session, event_id, JudgeCalled(event.rounds, seat.number, player, line, disputes))
     call = open_call(session, event_id, player)
     assert call is not None
     return call
@@ -73,7 +79,7 @@ def judge_calls(session: Session, event_id: str, *, answered: bool = False) -> l
 
 def row(call: JudgeCall, name: str) -> JudgeCallRow:
     answered = as_utc(call.answered_at) if call.answered_at else None
-    return JudgeCallRow(call.number, call.round, call.table, call.player, name, call.text, as_utc(call.called_at), answered)
+    return JudgeCallRow(call.number, call.round, call.table, call.player, name, call.text, as_utc(call.called_at), answered, call.disputes)
 
 
 def _clean(text: str) -> str:

@@ -43,6 +43,7 @@ from tournament.service.results import (
     report,
     report_pod,
 )
+from tournament.storage.desklog import CallAnswered
 from tournament.storage.eventlog import (
     ClaimConfirmed,
     ClaimRuled,
@@ -56,7 +57,16 @@ from tournament.storage.eventlog import (
     stored_text,
     with_texts,
 )
-from tournament.storage.models import Claim, DeckCheck, Event, LogEntry, Match, Pod, PodSeat
+from tournament.storage.models import (
+    Claim,
+    DeckCheck,
+    Event,
+    JudgeCall,
+    LogEntry,
+    Match,
+    Pod,
+    PodSeat,
+)
 
 
 @dataclass(frozen=True)
@@ -81,6 +91,7 @@ class TableState:
     table: Table
     claims: list[Claim]
     checks: list[DeckCheck] = field(default_factory=list)  # logs refused for their decks, not ruled on yet
+    disputes: list[JudgeCall] = field(default_factory=list)  # open "That's not right" calls at the table (T-151)
 
     @property
     def state(self) -> str:
@@ -88,7 +99,7 @@ class TableState:
             return "done"
         if self.checks:
             return "decks"
-        return "disputed" if len({c.key for c in self.claims}) > 1 else "waiting"
+        return "disputed" if len({c.key for c in self.claims}) > 1 or self.disputes else "waiting"
 
 
 def last_line_hash(data: bytes) -> str:
@@ -148,7 +159,11 @@ def state_of(session: Session, table: Table, event_id: str) -> TableState:
     checks = session.scalars(
         select(DeckCheck).filter_by(event_id=event_id, round=table.round, table=table.number, ruled_seq=None).order_by(DeckCheck.seq)
     )
-    return TableState(table, [c for c in claims if c.player in table.players], list(checks))
+    disputes = session.scalars(
+        select(JudgeCall).filter_by(event_id=event_id, round=table.round, table=table.number, answered_at=None)
+        .where(JudgeCall.disputes.is_not(None)).order_by(JudgeCall.number)
+    )
+    return TableState(table, [c for c in claims if c.player in table.players], list(checks), list(disputes))
 
 
 def tables(session: Session, event_id: str) -> list[TableState]:
@@ -158,7 +173,8 @@ def tables(session: Session, event_id: str) -> list[TableState]:
 
 
 def judge_queue(session: Session, event_id: str) -> list[TableState]:
-    """The current round's tables whose players' claims disagree, or whose logs were refused for their decks."""
+    """The current round's tables whose players' claims disagree (or a player disputes a claim: T-151), or whose
+    logs were refused for their decks."""
     return [t for t in tables(session, event_id) if t.state in ("disputed", "decks")]
 
 
@@ -287,8 +303,11 @@ def rule(
     if (accept is None) == (result is None and places is None):
         raise Usage("accept one player's claim or enter a result: one of them")
     append(session, event.id, ClaimRuled(table.round, table.number, reason.strip(), accept))
-    for check in state_of(session, table, event.id).checks:  # a result ruled here settles a refusal for decks too
+    standing = state_of(session, table, event.id)
+    for check in standing.checks:  # a result ruled here settles a refusal for decks too
         append(session, event.id, DeckRuled(table.round, table.number, check.seq, reason.strip()))
+    for call in standing.disputes:  # and answers the table's disputes: the judge has decided (T-151)
+        append(session, event.id, CallAnswered(call.number))
     if accept is not None:
         mine = session.get(Claim, (event.id, table.round, table.number, accept))
         if mine is None or accept not in table.players:

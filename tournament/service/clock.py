@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session
 from tournament.service.errors import Conflict, NotFound, Usage
 from tournament.service.queries import get_event, lock_event, storable
 from tournament.storage.eventlog import RoundStarted, TimeExtended, append, as_utc
-from tournament.storage.models import Match, Pod, Round
+from tournament.storage.models import Event, Match, Pod, Round
 
 DEFAULT_MINUTES = 50  # a Swiss round of Magic, as the MTR sets it
 MOST_MINUTES = 24 * 60
@@ -27,9 +27,17 @@ def _minutes(value: int, what: str) -> int:
     return value
 
 
-def start_round(session: Session, event_id: str, minutes: int = DEFAULT_MINUTES) -> Round:
-    """Start the current round's clock now; refused once started (a judge extends tables instead)."""
+def _running(session: Session, event_id: str, refused: str) -> Event:
     event = lock_event(session, event_id)
+    if event.finished:
+        raise Conflict(f"{event_id!r} is finished: {refused}")
+    return event
+
+
+def start_round(session: Session, event_id: str, minutes: int = DEFAULT_MINUTES) -> Round:
+    """Start the current round's clock now; refused once started (a judge extends tables instead), and once the
+    event is finished (T-167)."""
+    event = _running(session, event_id, "its clock does not start")
     _minutes(minutes, "a round")
     paired = session.get(Round, (event_id, event.rounds)) if event.rounds else None
     if paired is None:
@@ -41,8 +49,8 @@ def start_round(session: Session, event_id: str, minutes: int = DEFAULT_MINUTES)
 
 
 def extend(session: Session, event_id: str, table: int, minutes: int, reason: str | None = None) -> datetime:
-    """A judge gives a table of the current round extra minutes; return its new end."""
-    event = lock_event(session, event_id)
+    """A judge gives a table of the current round extra minutes; return its new end (not once finished, T-167)."""
+    event = _running(session, event_id, "no table takes extra time")
     _minutes(minutes, "an extension")
     ends = round_ends(session, event_id, event.rounds)
     if ends is None:

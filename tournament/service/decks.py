@@ -19,7 +19,7 @@ import hashlib
 import io
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import msgspec
@@ -34,6 +34,7 @@ from schemas.tournament import DeckEntry, Metagame
 from tournament.formats.metagame import Outcome, kinds_of
 from tournament.service.errors import Conflict, NotFound, Usage
 from tournament.service.queries import get_event, lock_event, players
+from tournament.storage.desklog import WaitlistPromoted
 from tournament.storage.eventlog import (
     DeckPolicySet,
     DeckRegistered,
@@ -45,9 +46,22 @@ from tournament.storage.eventlog import (
     append_many,
     as_utc,
 )
-from tournament.storage.models import DeckCheck, DeckList, Event, Match, Player, PodSeat
+from tournament.storage.models import (
+    DeckCheck,
+    DeckList,
+    Event,
+    LogEntry,
+    Match,
+    Player,
+    PodSeat,
+    Round,
+    RoundBye,
+    Waiting,
+)
 
 POLICIES = ("unpaired", "dropped")
+GRACE = timedelta(minutes=30)  # T-150: a place that came later than this before the deadline brings its own
+PAIRED = ("round_paired", "pods_paired")  # the entries that pair a round: the first passes the deadline
 
 
 @dataclass(frozen=True)
@@ -123,25 +137,82 @@ def register_lists(session: Session, event_id: str, items: Sequence[Submitted], 
     event = lock_event(session, event_id)
     rules = rules_for(event)
     reason = reason.strip() if reason and reason.strip() else None
-    if deadline_passed(event) and reason is None:
-        raise Conflict(
-            f"the deck deadline of {event_id!r} has passed ({_deadline_text(event)}): a list changes now only with a judge's --reason"
-        )
     known = {p.name: p for p in players(session, event_id)}
+    waiting = set(session.scalars(select(Waiting.player).filter_by(event_id=event_id)))
+    if reason is None and deadline_passed(event):
+        own = waiting | graced(session, event)  # who still sends their own list: T-150
+        if any(item.player not in own for item in items):
+            raise Conflict(
+                f"the deck deadline of {event_id!r} has passed ({_deadline_text(event)}): a list changes now only with a judge's --reason"
+            )
     current = {row.player: row.sha256 for row in session.scalars(select(DeckList).filter_by(event_id=event_id))}
     entries: dict[str, DeckRegistered] = {}
     for item in items:
-        if item.player not in known:
-            raise NotFound(f"{item.where}: {item.player!r} is not a player of {event_id!r}")
+        if item.player not in known and item.player not in waiting:
+            raise NotFound(f"{item.where}: {item.player!r} is not a player of {event_id!r}, nor on its waitlist")
         if item.player in entries:
             raise Usage(f"{item.where}: a second list for {item.player!r}")
-        if known[item.player].dropped_round is not None:
+        if item.player in known and known[item.player].dropped_round is not None:
             raise Conflict(f"{item.where}: {item.player!r} has dropped from {event_id!r}")
         entries[item.player] = _entry(event, rules, item, reason)
     fresh = [e for e in entries.values() if current.get(e.player) != e.sha256]
     if fresh:
         append_many(session, event.id, fresh)
     return statuses(session, event_id, [e.player for e in entries.values()])
+
+
+def _deadline_moment(session: Session, event: Event, now: datetime) -> datetime:
+    """When the deck deadline passed (or passes, if `now` is the moment round 1 is being paired): the organiser's
+    time or round 1's pairing, whichever came first."""
+    paired = session.scalar(
+        select(LogEntry.at).where(LogEntry.event_id == event.id, LogEntry.type.in_(PAIRED)).order_by(LogEntry.seq).limit(1)
+    )
+    moments = [as_utc(paired) if paired is not None else now]
+    if event.decks_deadline is not None:
+        moments.append(as_utc(event.decks_deadline))
+    return min(moments)
+
+
+def late_places(session: Session, event: Event, now: datetime | None = None) -> set[str]:
+    """T-150: the active players promoted from the waitlist less than GRACE before the deck deadline, or after it
+    (a place freed at the last moment, as when the absent are left out just before round 1 is paired)."""
+    if event.decks_policy is None:
+        return set()
+    cutoff = _deadline_moment(session, event, now or datetime.now(UTC)) - GRACE
+    query = select(LogEntry.payload).where(LogEntry.event_id == event.id, LogEntry.type == "waitlist_promoted", LogEntry.at > cutoff)
+    came = {msgspec.json.decode(data, type=WaitlistPromoted).player for data in session.scalars(query)}
+    if not came:
+        return set()
+    active = set(session.scalars(select(Player.name).filter_by(event_id=event.id, dropped_round=None)))
+    return came & active
+
+
+def ever_paired(session: Session, event_id: str) -> set[str]:
+    """Every player the event has paired at least once: at a table, a pod, or with a bye."""
+    found = set(session.scalars(select(Match.player_a).filter_by(event_id=event_id)))
+    found |= set(session.scalars(select(Match.player_b).filter_by(event_id=event_id)))
+    found |= set(session.scalars(select(PodSeat.player).filter_by(event_id=event_id)))
+    found |= {bye for bye in session.scalars(select(Round.bye).filter_by(event_id=event_id)) if bye is not None}
+    found |= set(session.scalars(select(RoundBye.player).filter_by(event_id=event_id)))
+    return found
+
+
+def graced(session: Session, event: Event, now: datetime | None = None) -> set[str]:
+    """T-150: the players given a place at the last moment who have not been paired yet: each sends their own
+    list, without a judge, until their first round; no policy drops them for want of one (they are not paired
+    until they have it)."""
+    late = late_places(session, event, now)
+    return late - ever_paired(session, event.id) if late else set()
+
+
+def list_locked(session: Session, event: Event, player: str) -> bool:
+    """Whether `player`'s own list is past its deadline (a change goes through a judge): the event's deadline,
+    unless they wait for a place or have a late one not yet paired (T-150)."""
+    if not deadline_passed(event):
+        return False
+    if session.get(Waiting, (event.id, player)) is not None:
+        return False
+    return player not in graced(session, event)
 
 
 def lists_from_folder(folder: Iterable[tuple[str, bytes]]) -> list[Submitted]:
@@ -232,18 +303,21 @@ def publish(session: Session, event_id: str) -> bool:
 def statuses(session: Session, event_id: str, only: Sequence[str] | None = None) -> list[DeckStatus]:
     """Every player's list (or `only` these players'), by player id."""
     rows = {row.player: row for row in session.scalars(select(DeckList).filter_by(event_id=event_id))}
+    people: list[tuple[str, str, bool]] = [(p.name, p.display_name, p.dropped_round is not None) for p in players(session, event_id)]
+    if only is not None:  # someone waiting for a place is asked about by name (their own page; a judge's form)
+        query = select(Waiting).filter_by(event_id=event_id).where(Waiting.player.in_(list(only)))
+        people += [(w.player, w.display_name, False) for w in session.scalars(query)]
     found = []
-    for player in players(session, event_id):
-        if only is not None and player.name not in only:
+    for name, shown, dropped in people:
+        if only is not None and name not in only:
             continue
-        row = rows.get(player.name)
-        dropped = player.dropped_round is not None
+        row = rows.get(name)
         if row is None:
-            found.append(DeckStatus(player.name, player.display_name, "none", dropped=dropped))
+            found.append(DeckStatus(name, shown, "none", dropped=dropped))
             continue
         found.append(
             DeckStatus(
-                player.name, player.display_name, row.verdict, row.summary, msgspec.json.decode(row.facets, type=dict[str, str]),
+                name, shown, row.verdict, row.summary, msgspec.json.decode(row.facets, type=dict[str, str]),
                 msgspec.json.decode(row.problems, type=list[DeckProblem]), row.sha256, row.text, dropped,
             )
         )
@@ -262,9 +336,12 @@ def without_legal_list(session: Session, event: Event) -> set[str]:
 
 def apply_policy(session: Session, event: Event) -> list[str]:
     """Before a round is paired: with the `dropped` policy (or in a bracket or round robin, whose seeds cannot
-    leave a player out for a round: T-113), drop each active player without a legal list; return them."""
-    dropping = event.decks_policy == "dropped" or event.format in ("single", "double", "roundrobin")
-    missing = sorted(without_legal_list(session, event)) if dropping else []
+    leave a player out for a round: T-113), drop each active player without a legal list; return them. The
+    `dropped` policy spares a late place not yet paired (T-150): that player sits out until their list is in."""
+    bracket = event.format in ("single", "double", "roundrobin")
+    dropping = event.decks_policy == "dropped" or bracket
+    lacking = without_legal_list(session, event) if dropping else set()
+    missing = sorted(lacking - graced(session, event) if lacking and not bracket else lacking)
     if missing:
         append_many(session, event.id, [PlayerDropped(name) for name in missing])
     return missing
@@ -352,7 +429,8 @@ def metagame(session: Session, event_id: str) -> Metagame:
     """The kinds of deck the event's players brought (their legal lists' main facet), with each kind's record."""
     event = get_event(session, event_id)
     rules_for(event)
-    rows = list(session.scalars(select(DeckList).filter_by(event_id=event_id, verdict="legal")))
+    placed = select(Player.name).filter_by(event_id=event_id)  # not the lists of those still waiting for a place
+    rows = list(session.scalars(select(DeckList).filter_by(event_id=event_id, verdict="legal").where(DeckList.player.in_(placed))))
     decks: dict[str, tuple[str, str]] = {}
     facet = ""
     for row in rows:

@@ -48,23 +48,34 @@ SEEDED = ("single", "double", "roundrobin")  # formats seeded before round 1 (by
 ROUTE_WORDS = frozenset({"api", "admin", "e", "join", "me", "signout", "static", "events", "schema", ".", ".."})
 
 MAX_CAP = 10_000  # players an event may cap public registration at
+WAITLIST = 64  # T-152: people who may wait for a place when the organiser sets no bound
 CLOSED = RegistrationSet(False)  # a new event's public registration: closed, no cap, no closing time, a waitlist
 
 
-def registration_set(*, open: bool, cap: int | None, closes_at: datetime | None, waitlist: bool) -> RegistrationSet:
-    """Public registration's settings, checked (a cap in range, a closing time with its UTC offset), as logged."""
+def registration_set(
+    *, open: bool, cap: int | None, closes_at: datetime | None, waitlist: bool, waitlist_limit: int | None = None,
+) -> RegistrationSet:
+    """Public registration's settings, checked (a cap and a waitlist bound in range, a closing time with its UTC
+    offset), as logged."""
     if cap is not None and not 1 <= cap <= MAX_CAP:
         raise Usage(f"cap: write a number of players from 1 to {MAX_CAP}, not {cap}")
+    if waitlist_limit is not None and not 1 <= waitlist_limit <= MAX_CAP:
+        raise Usage(f"waitlist limit: write a number of people from 1 to {MAX_CAP}, not {waitlist_limit}")
     if closes_at is not None and closes_at.tzinfo is None:
         raise Usage("closes: give the time with its offset from UTC, like 2026-12-05T09:00+01:00")
-    return RegistrationSet(open, cap, closes_at.astimezone(UTC) if closes_at else None, waitlist)
+    return RegistrationSet(open, cap, closes_at.astimezone(UTC) if closes_at else None, waitlist, waitlist_limit)
+
+
+def waitlist_bound(event: Event) -> int:
+    """How many may wait once the event is full (T-152): the organiser's number, else WAITLIST."""
+    return WAITLIST if event.registration_waitlist_limit is None else event.registration_waitlist_limit
 
 
 def create_event(
     session: Session, event_id: str, *, name: str, ruleset: str, profile: str, best_of: int, seed: int,
     format: str = "swiss", table_size: int | None = None, points: str = "3,1", late_entry: str = "loss",
     require_chain: bool = True, rated: bool = False, tables: str = "off", open_registration: bool = False,
-    cap: int | None = None, closes_at: datetime | None = None, waitlist: bool = True,
+    cap: int | None = None, closes_at: datetime | None = None, waitlist: bool = True, waitlist_limit: int | None = None,
 ) -> Event:
     """A new event; with public registration's settings (`tournament registration`) when any differs from closed."""
     check_id("event id", event_id)
@@ -98,7 +109,9 @@ def create_event(
         raise Usage(f"--late-entry must be {' or '.join(LATE_ENTRY)}, not {late_entry!r}")
     if tables not in TABLES:
         raise Usage(f"--tables must be {', '.join(TABLES)}, not {tables!r}")
-    registration = registration_set(open=open_registration, cap=cap, closes_at=closes_at, waitlist=waitlist)
+    registration = registration_set(
+        open=open_registration, cap=cap, closes_at=closes_at, waitlist=waitlist, waitlist_limit=waitlist_limit,
+    )
     if session.get(Event, event_id) is not None:
         raise Conflict(f"event {event_id!r} already exists")
     append(

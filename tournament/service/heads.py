@@ -17,6 +17,8 @@ from tournament.service.errors import Usage
 HEAD_DIGITS = 16  # 64 bits of the hash: no search finds another entry with the same first 16 digits
 # A head anywhere in a line (copied from a slip, a page or an export with words around it).
 HEAD = re.compile(r"(?<![A-Za-z0-9_.@-])([A-Za-z0-9_.-]{1,64})@([0-9]{1,10}):([0-9a-f]{16,64})(?![0-9A-Za-z])")
+# What a head looks like at a glance (`EVENT@SEQ:...`): each must be a whole head, or the line is refused
+LOOKS_LIKE = re.compile(r"[A-Za-z0-9_.-]+@[0-9]+:\S*")
 
 
 def head_text(event_id: str, seq: int, entry_hash: str) -> str:
@@ -39,16 +41,24 @@ class Head:
 
 
 def read_heads(text: str, source: str) -> list[Head]:
-    """Every head of a file (one a line, blank lines skipped); Usage naming the line of one that holds none."""
+    """Every head of a file (blank lines skipped); Usage naming the line of one that holds none.
+
+    Every head of a line is read, not its first only: a right head must not vouch for a wrong one beside it.
+    """
     heads = []
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
-        found = HEAD.search(line)
-        if found is None:
+        found = list(HEAD.finditer(line))
+        if not found:
             raise Usage(f"{source} line {number}: no log head (EVENT@SEQ:HASH, as a slip or a page prints it) in {line.strip()[:60]!r}")
-        event, seq, digits = found.groups()
-        heads.append(Head(event, int(seq), digits, f"{source} line {number}"))
+        whole = {one.group() for one in found}
+        for token in LOOKS_LIKE.findall(line):
+            if token.rstrip(".,;)") not in whole:  # a head cut short or mistyped beside a good one: not passed over
+                raise Usage(f"{source} line {number}: {token[:80]!r} is not a whole log head (EVENT@SEQ:HASH, 16 hex digits or more)")
+        for one in found:
+            event, seq, digits = one.groups()
+            heads.append(Head(event, int(seq), digits, f"{source} line {number}"))
     if not heads:
         raise Usage(f"{source}: no log heads in it")
     return heads

@@ -51,11 +51,9 @@ def leaderboard(session: Session, ruleset: str | None = None, system: str | None
 
 
 def _row(rank: int, r: Rated, name: str) -> RatingRow:
-    volatility = None if r.volatility is None else round(r.volatility, 6)
-    return RatingRow(
-        rank, r.person, name, r.ruleset, r.system, round(r.rating, 2), round(r.deviation, 2), volatility, round(r.low, 2),
-        r.events, r.games,
-    )
+    """Full precision (JSON is read by programs, which compare and compute: a rounded 1512.35 is not the rating);
+    the text and the pages round as they show it (`people.rating_text`)."""
+    return RatingRow(rank, r.person, name, r.ruleset, r.system, r.rating, r.deviation, r.volatility, r.low, r.events, r.games)
 
 
 def person_info(session: Session, person_id: str) -> PersonInfo:

@@ -37,11 +37,11 @@ import threading
 from collections import OrderedDict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import msgspec
-from sqlalchemy import URL, select, update
+from sqlalchemy import URL, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
@@ -55,17 +55,19 @@ from referee.ruleset import CHANCE, JUDGE, Illegal, Ruleset, Seat
 from referee.rulesets import get as get_ruleset
 from schemas.log import LOG_FORMAT, Header, Record, Reveal, Time
 from schemas.log import Event as Place
-from schemas.table import Appended, GameSummary, TableView, WitnessRow
+from schemas.table import Appended, GameSummary, TableProgress, TableView, WitnessRow
 from tournament.service.errors import EXIT_LOG_REJECTED, Conflict, NotFound, TournamentError, Usage
 from tournament.service.queries import find_match, find_pod, get_event
 from tournament.service.results import match_over
-from tournament.storage.models import DeckList, Event, LiveGame, LiveLine, LiveWitness
+from tournament.storage.eventlog import as_utc
+from tournament.storage.models import DeckList, Event, LiveGame, LiveLine, LiveWitness, Round
 
 MODES = ("off", "paper", "digital")
 LEGAL_SHOWN = 200  # records a seat is offered at most; past that the recorder's form takes one typed in
 LEGAL_COUNTED = 1000  # the rest are counted this far (a block or a payment can have millions of ways)
 CACHED_GAMES = 512  # games kept as they stand, per process (a kept game is a few hundred KiB at most)
 TABLE_RULE = "T-81"  # who may make which record at a live table (tournament/README.md, "Tables")
+IDLE = timedelta(minutes=10)  # T-153: a live table with no record for this long is flagged on the organiser's page
 
 
 class Refused(TournamentError):
@@ -675,3 +677,44 @@ def setup_data(session: Session, event_id: str, round_number: int, table: int, g
     live = _judged(session, game_row(session, event_id, round_number, table, game_number))
     _keep(session, live)
     return msgspec.json.decode(live.header.setup)
+
+
+# -- the organiser's overview ------------------------------------------------------------------
+
+
+def progress(session: Session, event: Event, tables: list[int], now: datetime) -> dict[int, TableProgress]:
+    """How each of the current round's live `tables` is going (T-153): the game being played, the records made in
+    the match, who is to act, the last record's time, and whether the table has been idle for IDLE (no record
+    since; a table not opened, since the round's clock started). Empty for an event without live tables."""
+    if event.tables == "off" or not event.rounds or not tables:
+        return {}
+    key = (LiveGame.event_id == event.id, LiveGame.round == event.rounds, LiveGame.table.in_(tables))
+    played: dict[int, list[LiveGame]] = {}
+    for game in session.scalars(select(LiveGame).where(*key).order_by(LiveGame.table, LiveGame.game)):
+        played.setdefault(game.table, []).append(game)
+    lines = select(LiveLine.table, func.max(LiveLine.at)).where(
+        LiveLine.event_id == event.id, LiveLine.round == event.rounds, LiveLine.table.in_(tables),
+    ).group_by(LiveLine.table)
+    last = {table: as_utc(at) for table, at in session.execute(lines)}
+    clock = session.scalar(select(Round.started_at).filter_by(event_id=event.id, number=event.rounds))
+    found = {}
+    for table in tables:
+        games = played.get(table, [])
+        since = last.get(table) or (as_utc(clock) if clock else None)
+        idle = since is not None and now - since >= IDLE
+        if not games:
+            found[table] = TableProgress(table, None, 0, [], False, None, idle, _minutes(now, since) if idle else 0)
+            continue
+        game = games[-1]
+        to_act: list[str] = []
+        if not game.over:
+            live = _judged(session, game)
+            to_act = [seat for seat in live.ruleset.to_act(live.replay.state) if seat not in game.bots.split()]
+            _keep(session, live)
+        records = sum(g.seq for g in games)
+        found[table] = TableProgress(table, game.game, records, to_act, bool(game.over), last.get(table), idle, _minutes(now, since) if idle else 0)
+    return found
+
+
+def _minutes(now: datetime, since: datetime | None) -> int:
+    return 0 if since is None else int((now - since).total_seconds() // 60)

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from tournament.formats import brackets, pairing, pods
+from tournament.formats import brackets, pairing, pods, podsolver
 from tournament.service.decks import apply_policy
 from tournament.service.elimination import (
     absent_from,
@@ -74,7 +74,7 @@ def pair(session: Session, event_id: str, seed: int | None = None) -> Round:
     chosen = event.seed if seed is None else seed
     if event.format == "pods":
         grouped = next_pods(session, event, number, chosen)
-        append(session, event.id, PodsPaired(number, chosen, grouped.tables, grouped.byes, grouped.repeats, grouped.proven))
+        append(session, event.id, PodsPaired(number, chosen, grouped.tables, grouped.byes, grouped.repeats, grouped.proven, grouped.exact))
     else:
         result = next_round(session, event, number, chosen)
         byes = sitting_out(session, event_id, number)[1] if event.bracket_round is None else []
@@ -84,13 +84,16 @@ def pair(session: Session, event_id: str, seed: int | None = None) -> Round:
     return paired
 
 
-def next_pods(session: Session, event: Event, number: int, seed: int) -> pods.PodPairing:
-    """A pods round; paused players sit out, and pre-assigned byes come first among the byes."""
+def next_pods(session: Session, event: Event, number: int, seed: int, exact: bool | None = None) -> pods.PodPairing:
+    """A pods round; paused players sit out, and pre-assigned byes come first among the byes.
+
+    `exact`: whether CP-SAT may take part (T-168); by default when OR-Tools is installed.
+    """
     paused, byes = sitting_out(session, event.id, number)
     active = [e for e in pod_entrants(session, event.id, event.table_size) if e.id not in paused and e.id not in byes]
     if len(active) < max(2, event.table_size - 1):  # fewer could not fill even a table one seat short
         raise Conflict(f"event {event.id!r} has {len(active)} active player(s); its pods need {max(2, event.table_size - 1)}")
-    grouped = pods.pair_pods(active, number, seed, event.table_size)
+    grouped = pods.pair_pods(active, number, seed, event.table_size, podsolver.available() if exact is None else exact)
     return dataclasses.replace(grouped, byes=[*byes, *grouped.byes])
 
 
@@ -186,16 +189,27 @@ def next_round(session: Session, event: Event, number: int, seed: int) -> pairin
             raise Conflict(f"all {brackets.round_robin_rounds(len(seeds))} rounds of {event.id!r} are paired")
         tables, idle = brackets.round_robin(seeds, k, frozenset(absent_from(session, event)))
         return pairing.Pairing(tables, idle)
+    if (said := decided(session, event)) is not None:
+        raise Conflict(said)
+    if event.format == "double":
+        return pairing.Pairing([(a, b) for _, a, b in double_bracket(session, event).ready], None)
+    return pairing.Pairing(bracket(session, event).rounds[k - 1].tables, None)
+
+
+def decided(session: Session, event: Event) -> str | None:
+    """Why no further round can be paired when an elimination bracket (or a top cut) is decided; else None.
+
+    The organiser's page disables "Pair round N" with this line (T-167), as `pair` refuses with it."""
+    if event.bracket_round is None or event.format == "roundrobin":
+        return None
     if event.format == "double":
         twice = double_bracket(session, event)
-        if twice.finished:
-            raise Conflict(f"the bracket of {event.id!r} is decided: {twice.champion} won it")
-        return pairing.Pairing([(a, b) for _, a, b in twice.ready], None)
+        return f"the bracket of {event.id!r} is decided: {twice.champion} won it" if twice.finished else None
     state = bracket(session, event)
-    if state.finished:
-        won = f"{state.champion} won it" if state.champion else "nobody is left in it"
-        raise Conflict(f"the bracket of {event.id!r} is decided: {won}")
-    return pairing.Pairing(state.rounds[k - 1].tables, None)
+    if not state.finished:
+        return None
+    won = f"{state.champion} won it" if state.champion else "nobody is left in it"
+    return f"the bracket of {event.id!r} is decided: {won}"
 
 
 def repairing_problem(rebuilt: Session, entry: Entry, payload: Payload) -> str | None:
@@ -211,7 +225,12 @@ def repairing_problem(rebuilt: Session, entry: Entry, payload: Payload) -> str |
             same = top_cut(rebuilt, entry.event_id, len(payload.seeds)) == payload.seeds
             return None if same else f"{where}: the standings give another top cut"
         if isinstance(payload, PodsPaired):
-            grouped = next_pods(rebuilt, event, payload.round, payload.seed)
+            exact = payload.exact is not False  # None: paired when OR-Tools always was installed
+            seated = sum(map(len, payload.tables))
+            if exact and seated <= podsolver.EXACT_PLAYERS and not podsolver.available():
+                return (f"{where}: round {payload.round} was paired with OR-Tools CP-SAT, which is not installed here; "
+                        f"pip install '{podsolver.EXTRA}' to pair it again")  # fmt: skip
+            grouped = next_pods(rebuilt, event, payload.round, payload.seed, exact)
             same = (grouped.tables, grouped.byes) == (payload.tables, payload.byes)
             if same and (grouped.repeats, grouped.proven) != (payload.repeats, grouped.proven if payload.proven is None else payload.proven):
                 return (

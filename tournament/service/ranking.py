@@ -116,7 +116,8 @@ def sitting_out(session: Session, event_id: str, number: int) -> tuple[set[str],
         else:
             byes.append(p.name)
     event = session.get(Event, event_id)
-    if event is not None and event.decks_policy == "unpaired":  # no legal list at the deadline: not paired (T-113)
+    # no legal list at the deadline: not paired (T-113); under `dropped`, those left are late places (T-150)
+    if event is not None and event.decks_policy is not None:
         missing = without_legal_list(session, event)
         paused |= missing
         byes = [name for name in byes if name not in missing]

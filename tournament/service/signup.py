@@ -15,12 +15,12 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 import msgspec
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from schemas.tournament import Registration, WaitingRow
 from tournament.service.errors import Conflict, NotFound
-from tournament.service.events import registration_set
+from tournament.service.events import registration_set, waitlist_bound
 from tournament.service.people import Person, clean_name, slug, taken_ids, unique_ids
 from tournament.service.queries import check_id, get_event, lock_event, players
 from tournament.service.roster import capacity, drop, promote, register_people
@@ -37,15 +37,21 @@ from tournament.storage.models import Event, LogEntry, Waiting
 
 def set_registration(
     session: Session, event_id: str, *, open: bool, cap: int | None = None, closes_at: datetime | None = None, waitlist: bool = True,
+    waitlist_limit: int | None = None,
 ) -> Registration:
-    """Open (or close) public registration with a cap, a closing time (aware) and a waitlist or none.
+    """Open (or close) public registration with a cap, a closing time (aware), a waitlist or none, and how many
+    may wait (None: the default, T-152).
 
-    Raising the cap gives the new places to the waitlist at once, in order.
+    Raising the cap gives the new places to the waitlist at once, in order. A lower bound than the people already
+    waiting keeps them: it only stops more from joining.
     """
     event = lock_event(session, event_id)
     _before_round_one(event, "registration")
-    set_to = registration_set(open=open, cap=cap, closes_at=closes_at, waitlist=waitlist)
-    now = RegistrationSet(event.registration_open, event.registration_cap, _aware(event.registration_closes_at), event.registration_waitlist)
+    set_to = registration_set(open=open, cap=cap, closes_at=closes_at, waitlist=waitlist, waitlist_limit=waitlist_limit)
+    now = RegistrationSet(
+        event.registration_open, event.registration_cap, _aware(event.registration_closes_at), event.registration_waitlist,
+        event.registration_waitlist_limit,
+    )
     if set_to != now:
         append(session, event_id, set_to)
         promote(session, event)
@@ -87,6 +93,13 @@ def sign_up(session: Session, event_id: str, name: str, player_id: str | None = 
     taken = taken_ids(session, event_id)
     if player_id is not None and player_id in taken:
         raise Conflict(f"{player_id!r} is already registered in {event_id!r}")
+    bound = waitlist_bound(event)
+    if (session.scalar(select(func.count()).select_from(Waiting).filter_by(event_id=event_id)) or 0) >= bound:
+        # T-152: a waitlist has an end, so made-up names cannot fill the database
+        raise Conflict(
+            f"{event.name} is full ({event.registration_cap} players) and so is its waitlist ({bound} waiting): "
+            "no more names are taken; ask the organiser"
+        )
     [chosen] = [player_id] if player_id is not None else unique_ids([slug(shown)], taken)
     append(session, event_id, WaitlistJoined(chosen, None if shown == chosen else shown))
     waiting = session.get(Waiting, (event_id, chosen))
@@ -144,7 +157,7 @@ def registration(session: Session, event_id: str) -> Registration:
     waiting = [WaitingRow(w.player, w.display_name, place, w.checked_in) for place, w in enumerate(session.scalars(query), start=1)]
     return Registration(
         event_id, event.registration_open, event.registration_cap, _aware(event.registration_closes_at), event.registration_waitlist,
-        len(playing), sum(p.checked_in for p in playing), waiting,
+        len(playing), sum(p.checked_in for p in playing), waiting, event.registration_waitlist_limit, waitlist_bound(event),
     )
 
 

@@ -36,6 +36,7 @@ from tournament.storage.models import Credential, FailedGuess, ServerSecret
 
 PLAYER_SESSION = timedelta(days=3)  # an event day, and the one after
 ORGANISER_SESSION = timedelta(hours=24)
+DESK_SESSION = timedelta(hours=24)  # a registration desk the organiser authorised (T-152): one event day
 # Wrong guesses (tournament/README.md, "Tokens", says why these numbers): one code's selector is locked after
 # CODE_LIMIT wrong verifiers in CODE_WINDOW; one address is slowed after ADDRESS_LIMIT wrong guesses in
 # ADDRESS_WINDOW, and then only for codes nobody was given (a venue's players share one address).
@@ -144,6 +145,26 @@ def enrol(session: Session, event_id: str, player: str) -> tuple[str, str]:
         )
     )
     return _new(session, "code", event_id, player, None), _new(session, "session", event_id, player, PLAYER_SESSION)
+
+
+def open_desk(session: Session, event_id: str) -> str:
+    """A registration desk's secret for `event_id` (T-152): the device that keeps it registers walk-ins without
+    the per-address limit, each given their own code; it is no one's session and signs nobody in."""
+    return _new(session, "desk", event_id, None, DESK_SESSION)
+
+
+def desk_event(session: Session, secret: str) -> str | None:
+    """The event a desk secret registers for; None for anything else (a wrong, ended or expired secret)."""
+    try:
+        return _find(session, secret, "desk").event_id
+    except Denied:
+        return None
+
+
+def close_desks(session: Session, event_id: str) -> int:
+    """End every registration desk of the event; how many there were."""
+    ended = session.execute(delete(Credential).where(Credential.event_id == event_id, Credential.kind == "desk"))
+    return int(ended.rowcount)  # type: ignore[attr-defined]
 
 
 def exchange_code(session: Session, code: str, client: str) -> tuple[Identity, str]:
@@ -290,6 +311,24 @@ def public_url(session: Session) -> str | None:
     """The address phones open, as `serve --public-url` stored it (None: never given)."""
     row = session.get(ServerSecret, PUBLIC_URL)
     return row.value if row is not None else None
+
+
+PUBLISHED_URL = "published_url"  # the address the last `serve` printed and links with (T-163)
+
+
+def published_url(session: Session) -> str | None:
+    """The address the last `tournament serve` published (its port and host, or `--public-url`); None: never served."""
+    row = session.get(ServerSecret, PUBLISHED_URL)
+    return row.value if row is not None else None
+
+
+def keep_published_url(session: Session, url: str) -> None:
+    """`serve` keeps the address it prints, for `slips --tokens` run beside it without `--url`."""
+    row = session.get(ServerSecret, PUBLISHED_URL)
+    if row is None:
+        session.add(ServerSecret(name=PUBLISHED_URL, value=url))
+    else:
+        row.value = url
 
 
 def keep_public_url(session: Session, url: str) -> str:

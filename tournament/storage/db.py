@@ -70,7 +70,11 @@ def make_engine(url: str, *, writer: bool = True, reading: bool = False) -> Engi
             return create_engine(parsed, pool_pre_ping=True)
         read_only = read_only_sqlite(url, reading=reading)
         engine = create_engine(_sqlite_uri(parsed, read_only), connect_args={"timeout": 60})
-    except (NoSuchModuleError, ArgumentError, ValueError, ImportError) as exc:
+    except ImportError:  # psycopg finds no libpq: its binary is an extra (T-168)
+        raise DatabaseUnavailable(
+            "PostgreSQL needs a libpq for psycopg: pip install 'headjudge[postgres]' (or the system's: apt install libpq5)"
+        ) from None
+    except (NoSuchModuleError, ArgumentError, ValueError) as exc:
         raise DatabaseUnavailable(f"cannot use the database URL {shown(url)}: {exc}; {HINT}") from None
 
     @event.listens_for(engine, "connect")

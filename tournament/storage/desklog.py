@@ -24,6 +24,7 @@ class RegistrationSet(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=
     cap: int | None = None
     closes_at: datetime | None = None
     waitlist: bool = True
+    waitlist_limit: int | None = None  # how many may wait once the event is full (None: the default, T-152)
 
 
 class WaitlistJoined(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
@@ -52,13 +53,15 @@ class CheckedIn(msgspec.Struct, forbid_unknown_fields=True):
     own: bool = False  # the player checked themselves in from their page
 
 
-class JudgeCalled(msgspec.Struct, forbid_unknown_fields=True):
-    """A player calls a judge to their table of the current round; the call's number is its place in the event."""
+class JudgeCalled(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
+    """A player calls a judge to their table of the current round; the call's number is its place in the event.
+    `disputes`: the player whose claim the caller says is not right (the table goes to the judge queue, T-151)."""
 
     round: int
     table: int
     player: str
     text: str = ""
+    disputes: str | None = None
 
 
 class CallAnswered(msgspec.Struct, forbid_unknown_fields=True):
@@ -86,6 +89,7 @@ def project(session: Session, event: Event, at: datetime, payload: DeskPayload) 
     if isinstance(payload, RegistrationSet):
         event.registration_open, event.registration_cap = payload.open, payload.cap
         event.registration_closes_at, event.registration_waitlist = payload.closes_at, payload.waitlist
+        event.registration_waitlist_limit = payload.waitlist_limit
     elif isinstance(payload, WaitlistJoined):
         last = session.scalar(select(func.max(Waiting.position)).filter_by(event_id=key)) or 0
         session.add(Waiting(event_id=key, player=payload.player, display_name=payload.name or payload.player, position=last + 1, checked_in=False))
@@ -99,7 +103,7 @@ def project(session: Session, event: Event, at: datetime, payload: DeskPayload) 
         last = session.scalar(select(func.max(JudgeCall.number)).filter_by(event_id=key)) or 0
         session.add(
             JudgeCall(event_id=key, number=last + 1, round=payload.round, table=payload.table, player=payload.player,
-                      text=payload.text, called_at=at, answered_at=None)
+                      text=payload.text, disputes=payload.disputes, called_at=at, answered_at=None)
         )
     else:
         call = session.get(JudgeCall, (key, payload.number))

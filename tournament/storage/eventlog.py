@@ -177,6 +177,9 @@ class PodsPaired(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True)
     byes: list[str]
     repeats: int
     proven: bool | None = None  # the repeats are proven the fewest (pods.PodPairing.proven); None: not kept then
+    # CP-SAT took part (pods.PodPairing.exact, T-168): False for a field past its size or an install without
+    # OR-Tools; None: from before this was kept, when OR-Tools was always installed (and so took part up to 64)
+    exact: bool | None = None
 
 
 class GameRecord(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):

@@ -77,6 +77,7 @@ class Event(Base):
     registration_cap: Mapped[int | None] = mapped_column(Integer)
     registration_closes_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     registration_waitlist: Mapped[bool] = mapped_column(Boolean, server_default=true())  # a full event keeps a waitlist
+    registration_waitlist_limit: Mapped[int | None] = mapped_column(Integer)  # how many may wait (None: the default, T-152)
     # Live tables (`create --tables`): "off" (results reported as before), "paper" (players record their own
     # physical cards) or "digital" (the server deals from a committed seed). Service: tournament/service/livetable.py.
     tables: Mapped[str] = mapped_column(String(8), server_default="off")
@@ -161,6 +162,7 @@ class JudgeCall(Base):
     table: Mapped[int] = mapped_column(Integer)
     player: Mapped[str] = mapped_column(ID)
     text: Mapped[str] = mapped_column(String(200))  # the player's line; may be empty
+    disputes: Mapped[str | None] = mapped_column(ID)  # "That's not right": whose claim the caller disputes (T-151)
     called_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     answered_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 

@@ -161,6 +161,7 @@ def create_app(db_url: str | None = None, *, csrf_secret: str | None = None) -> 
         on_shutdown=[db.dispose, hub.close, heads.close],
         logging_config=None,
     )
+    app.asgi_handler = headers.AnswersHead(app.asgi_handler)
     app.state.database = db
     app.state.live = hub
     app.state.poll_seconds = POLL_SECONDS

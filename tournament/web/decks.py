@@ -24,7 +24,7 @@ from litestar.response import Redirect, Template
 from sqlalchemy.orm import Session
 
 from schemas.tournament import DeckEntry, Metagame, TableRow
-from schemas.web import DeckPolicy, DeckRuling, DeckSubmission, Done
+from schemas.web import DeckPolicy, DeckRuling, DeckSubmission, Done, JudgeDeck
 from tournament import service
 from tournament.output import metagame
 from tournament.service import export
@@ -45,14 +45,14 @@ class MyDeck:
 
 
 def my_deck(session: Session, event: Event, who: str) -> MyDeck | None:
-    """The player's list for /me (None: the event's game takes no list, or they are on the waitlist: a list comes
-    with a place)."""
+    """The player's list for /me, or someone's still waiting for a place (T-150); None: the event's game takes
+    no list."""
     try:
         service.rules_for(event)
     except service.Usage:
         return None
     found = service.statuses(session, event.id, [who])
-    return MyDeck(service.entry_of(found[0], whole=True), service.deadline_passed(event)) if found else None
+    return MyDeck(service.entry_of(found[0], whole=True), service.list_locked(session, event, who)) if found else None
 
 
 def missing_lists(session: Session, event: Event) -> list[str] | None:
@@ -99,8 +99,6 @@ def api_my_deck(request: Request[Any, Any, Any]) -> DeckEntry:
     who = player(request)
     assert who.event_id is not None and who.player is not None
     with reading(request) as session:
-        if service.waitlist_place(session, who.event_id, who.player) is not None:
-            raise service.Conflict("you are on the waitlist: your list comes with a place")
         found = my_deck(session, service.get_event(session, who.event_id), who.player)
         if found is None:
             raise service.Usage(f"{who.event_id!r} plays a game with a fixed deck: there is no list")
@@ -231,7 +229,40 @@ def admin_decks(request: Request[Any, Any, Any], event_id: FromPath[str], r: Fro
         entries = _entries(request, session, event)
         return page(request, "admin_decks", session, event, entries=entries, notice=shown.get("notice"), error=shown.get("error"),
                     typed=shown.get("typed", {}), passed=service.deadline_passed(event), policy=event.decks_policy or "unpaired",
-                    deadline=as_utc(event.decks_deadline) if event.decks_deadline else None, published=event.decks_published)  # fmt: skip
+                    deadline=as_utc(event.decks_deadline) if event.decks_deadline else None, published=event.decks_published,
+                    waiting=service.registration(session, event_id).waiting)  # fmt: skip
+
+
+def _judge_registers(session: Session, event_id: str, player_id: str, data: bytes, reason: str | None) -> DeckEntry:
+    """A judge registers a player's list (after the deadline: with the reason, which the log keeps)."""
+    (status,) = service.register_lists(session, event_id, [service.Submitted("the list", player_id, data)], reason)
+    return service.entry_of(status, whole=True)
+
+
+@post("/admin/e/{event_id:str}/decks/register", include_in_schema=False)
+async def judge_form(request: Request[Any, Any, Any], event_id: FromPath[str]) -> Response[Any]:
+    """A judge's form: a player's list, typed or as a file, and the reason (needed after the deadline); then the
+    decks page, saying the verdict."""
+    form = await request.form()
+    upload = form.get("file")
+    data = await upload.read() if isinstance(upload, UploadFile) and upload.filename else str(form.get("list", "")).encode()
+    reason = str(form.get("reason") or "").strip() or None
+
+    def change(session: Session) -> str:
+        entry = _judge_registers(session, event_id, str(form.get("player", "")), data, reason)
+        verdict = f"legal: {entry.summary}" if entry.verdict == "legal" else "illegal: " + "; ".join(p.message for p in entry.problems)
+        return f"{entry.name}'s list is registered, {verdict}" + (f" (reason: {reason})" if reason else "")
+
+    return await sync_to_thread(receipts.organiser_form, request, form, f"/admin/e/{event_id}/decks", change)
+
+
+@json_post("/api/admin/events/{event_id:str}/decks/register", sync_to_thread=True, tags=["organiser"])
+def api_judge_register(request: Request[Any, Any, Any], event_id: FromPath[str], data: JSONBody[JudgeDeck]) -> Response[DeckEntry]:
+    """A judge registers a player's list (a late entry's, one still waiting for a place); after the deadline with
+    a `reason`, kept in the event log. The answer is the list's verdict."""
+    return receipts.api_change(
+        request, receipts.owner_of(organiser(request)), lambda s: _judge_registers(s, event_id, data.player, data.text.encode(), data.reason),
+    )
 
 
 @post("/admin/e/{event_id:str}/decks/publish", include_in_schema=False)
@@ -326,5 +357,6 @@ def api_rule(request: Request[Any, Any, Any], event_id: FromPath[str], data: JSO
 
 HANDLERS = [
     deck_form, api_my_deck, api_submit, api_decks, api_deck, api_meta, decks_page, deck_page, decks_csv, decks_json,
-    meta_page, meta_svg, admin_decks, publish_form, policy_form, api_policy, api_publish, rule_form, api_rule,
+    meta_page, meta_svg, admin_decks, judge_form, api_judge_register, publish_form, policy_form, api_policy, api_publish, rule_form,
+    api_rule,
 ]

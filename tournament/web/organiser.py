@@ -5,6 +5,7 @@ corrections, drops, pairing the next round, players' sign-in codes. Pages under 
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import UTC, datetime
 from typing import Any
 
 import msgspec
@@ -17,7 +18,7 @@ from sqlalchemy.orm import Session
 from schemas.tournament import RoundInfo
 from schemas.web import ClockStart, Code, Extension, Joined, PlayerRef, Ruling, SignIn, TableClaims
 from tournament import service
-from tournament.service import export
+from tournament.service import export, livetable
 from tournament.web import dayview, decks, receipts, views
 from tournament.web.auth import client, identity, keep, organiser
 from tournament.web.common import json_post, public_url, reading, whole_number, whole_numbers
@@ -77,6 +78,7 @@ def admin_event(request: Request[Any, Any, Any], event_id: FromPath[str], r: Fro
             hold=code is not None, screen_notice=event.notice, **dayview.day_context(session, event),  # no reload while a code is on screen: it is shown once
             decks=decks.missing_lists(session, event),
             calls=service.judge_calls(session, event_id),
+            decided=service.decided(session, event),
         )
 
 
@@ -209,8 +211,11 @@ def api_login(request: Request[Any, Any, Any], data: JSONBody[SignIn]) -> Respon
 
 
 def _claims(session: Session, event_id: str) -> list[TableClaims]:
+    """The current round's tables with their claims, and each unfinished live table's progress (T-153)."""
     event = service.get_event(session, event_id)
-    return [views.table_claims(session, event, s) for s in service.tables(session, event_id)]
+    states = service.tables(session, event_id)
+    going = livetable.progress(session, event, [s.table.number for s in states if not s.table.done], datetime.now(UTC))
+    return [msgspec.structs.replace(views.table_claims(session, event, s), live=going.get(s.table.number)) for s in states]
 
 
 @get("/api/admin/events/{event_id:str}/tables", sync_to_thread=True, tags=["organiser"])

@@ -176,7 +176,9 @@ def _dispute(session: Session, who: service.Identity, claimant: str, text: str) 
         raise service.NotFound(f"{claimant} has no claim at your table")
     said = f"Not right: {views.names(session, who.event_id).get(claimant, claimant)} says {claim.said}. {' '.join(text.split())}"
     limit = service.MAX_CALL_TEXT
-    call = service.call_judge(session, who.event_id, who.player, said if len(said) <= limit else said[: limit - 1] + "…")
+    call = service.call_judge(
+        session, who.event_id, who.player, said if len(said) <= limit else said[: limit - 1] + "…", disputes=claimant,
+    )
     return f"A judge is called to table {call.table} with what you wrote."
 
 

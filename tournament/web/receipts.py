@@ -40,6 +40,7 @@ from tournament import service
 from tournament.storage.models import Receipt
 from tournament.web.auth import organiser
 from tournament.web.common import reading, status_of, writing
+from tournament.web.headers import head_only
 from tournament.web.views import referee_error
 
 LIFETIME = timedelta(hours=24)  # an event day: a receipt outlives any resend or refresh of its page
@@ -170,6 +171,11 @@ def _make(
     if owner.startswith(("player ", "register ")):  # a player's changes; an address's public registrations
         recent = session.scalar(select(func.count()).select_from(Receipt).where(Receipt.owner == owner, Receipt.created_at > now - WINDOW))
         if (recent or 0) >= WRITES:
+            if owner.startswith("register "):  # someone not registered yet: they have no page to look at
+                raise TooManyWrites(
+                    f"too many registrations from this network in a minute (at most {WRITES}): nothing was registered. "
+                    "Wait a minute and send the form again, or register at the organiser's desk"
+                )
             raise TooManyWrites(f"too many changes at once: at most {WRITES} a minute; wait a moment and look at your page")
     session.execute(delete(Receipt).where(Receipt.created_at < now - LIFETIME))
     receipt = Receipt(key=key, owner=owner, request=where, status=status, message="", created_at=now)
@@ -207,7 +213,9 @@ def shown(request: Request[Any, Any, Any], key: str | None, owner: str) -> dict[
         if found is None or found.owner not in ("", owner) or found.created_at is None:
             return {}
         answer = Answer(found.key, found.status, found.message, found.detail, found.secret)
-    if answer.secret is not None:
+    if answer.secret is not None and head_only(request.scope):  # a HEAD reads no body: the code waits for a GET
+        answer = Answer(answer.key, answer.status, answer.message, answer.detail, None)
+    elif answer.secret is not None:
         with writing(request) as session:  # the code is shown once: only the first reader gets it
             wiped = session.execute(update(Receipt).where(Receipt.key == key, Receipt.secret.is_not(None)).values(secret=None))
             if wiped.rowcount != 1:  # type: ignore[attr-defined]

@@ -15,6 +15,7 @@ from typing import Any
 import msgspec
 from litestar import Request, Response, get, post
 from litestar.concurrency import sync_to_thread
+from litestar.datastructures import Cookie
 from litestar.params import FromPath, FromQuery, JSONBody
 from litestar.response import Redirect, Template
 from sqlalchemy.orm import Session
@@ -22,24 +23,45 @@ from sqlalchemy.orm import Session
 from schemas.tournament import LeftOut, Registration
 from schemas.web import PlayerRef, RegistrationSettings, SignedUp, SignUp
 from tournament import service
-from tournament.web import receipts
+from tournament.web import receipts, views
 from tournament.web.auth import client, keep, organiser
-from tournament.web.common import json_post, reading, whole_number
+from tournament.web.common import json_post, public_url, reading, whole_number
 from tournament.web.public import page
 
+DESK_COOKIE = "hj_desk"  # a registration desk's secret (T-152), beside whoever's session the device has
 
-def _sign_up(request: Request[Any, Any, Any], key: str, event_id: str, name: str, player_id: str | None, *, api: bool) -> receipts.Answer:
+
+def desk_of(request: Request[Any, Any, Any], event_id: str) -> bool:
+    """Whether the request comes from a registration desk the organiser authorised for this event."""
+    secret = request.cookies.get(DESK_COOKIE)
+    if not secret:
+        return False
+    with reading(request) as session:
+        return service.desk_event(session, secret) == event_id
+
+
+def _owner(request: Request[Any, Any, Any], event_id: str, desk: bool) -> str:
+    """Whose receipt a registration is: the event's desk (no per-address limit), else its address's."""
+    return f"desk {event_id}" if desk else receipts.registrant(client(request))
+
+
+def _sign_up(
+    request: Request[Any, Any, Any], key: str, event_id: str, name: str, player_id: str | None, *, api: bool, desk: bool = False,
+) -> receipts.Answer:
     def change(session: Session) -> receipts.Outcome:
         done = service.sign_up(session, event_id, name, player_id)
         code, secret = service.enrol(session, event_id, done.player)
         if api:
             return receipts.Outcome("", private=msgspec.json.encode(SignedUp(event_id, done.player, secret, code, done.position)))
-        where = "you have a place" if done.position is None else f"the event is full: you are number {done.position} on the waitlist"
         shown = service.clean_name(name)
         who = shown if shown == done.player else f"{shown} ({done.player})"
+        if desk:  # the walk-in signs in on their own phone; the desk stays the desk
+            where = "a place" if done.position is None else f"number {done.position} on the waitlist"
+            return receipts.Outcome(f"Registered {who}: {where}.", secret=code)
+        where = "you have a place" if done.position is None else f"the event is full: you are number {done.position} on the waitlist"
         return receipts.Outcome(f"Registered as {who}: {where}.", secret=code, private=secret)
 
-    return receipts.once(request, key, receipts.registrant(client(request)), change)
+    return receipts.once(request, key, _owner(request, event_id, desk), change)
 
 
 @get("/e/{event_id:str}/register", include_in_schema=False)
@@ -50,13 +72,16 @@ async def register_page(request: Request[Any, Any, Any], event_id: FromPath[str]
 
 
 def _register_page(request: Request[Any, Any, Any], event_id: str, r: str) -> Template:
-    shown = receipts.shown(request, r, receipts.registrant(client(request)))
+    desk = desk_of(request, event_id)
+    shown = receipts.shown(request, r, _owner(request, event_id, desk))
+    code = shown.get("secret")
+    link = views.join_link(public_url(request), code) if code else None
     with reading(request) as session:
         event = service.get_event(session, event_id)
         return page(
             request, "register", session, event, registration=service.registration(session, event_id),
-            notice=shown.get("notice"), error=shown.get("error"), code=shown.get("secret"), hold=shown.get("secret") is not None,
-            now=datetime.now(UTC),
+            notice=shown.get("notice"), error=shown.get("error"), code=code, hold=code is not None, now=datetime.now(UTC),
+            desk=desk, link=link, qr=views.qr(link) if desk and link else None,
         )
 
 
@@ -65,9 +90,51 @@ async def register_form(request: Request[Any, Any, Any], event_id: FromPath[str]
     form = await request.form()
     key = receipts.given_key(form.get("_key"), "_key")
     player_id = str(form.get("id", "")).strip() or None
-    answer = await sync_to_thread(_sign_up, request, key, event_id, str(form.get("name", "")), player_id, api=False)
+    desk = await sync_to_thread(desk_of, request, event_id)
+    answer = await sync_to_thread(_sign_up, request, key, event_id, str(form.get("name", "")), player_id, api=False, desk=desk)
     done = Redirect(f"/e/{event_id}/register?r={key}", status_code=303)
     return keep(done, request, answer.private, "player") if answer.private else done
+
+
+def _open_desk(request: Request[Any, Any, Any], event_id: str, form: Any) -> Response[Any]:
+    """The organiser makes this device the event's registration desk: a desk secret in its own cookie."""
+    who = organiser(request)
+    key = receipts.given_key(form.get("_key"), "_key")
+
+    def change(session: Session) -> receipts.Outcome:
+        event = service.get_event(session, event_id)
+        secret = service.open_desk(session, event_id)
+        return receipts.Outcome(f"This device is the registration desk of {event.name} for 24 hours.", private=secret)
+
+    answer = receipts.once(request, key, receipts.owner_of(who), change)
+    if not answer.private:
+        return Redirect(f"/admin/e/{event_id}/registration?r={key}", status_code=303)
+    done = Redirect(f"/e/{event_id}/register", status_code=303)
+    done.set_cookie(Cookie(
+        key=DESK_COOKIE, value=answer.private, httponly=True, samesite="lax", secure=request.url.scheme == "https",
+        max_age=int(service.DESK_SESSION.total_seconds()), path=f"/e/{event_id}/register",
+    ))
+    return done
+
+
+@post("/admin/e/{event_id:str}/desk", include_in_schema=False)
+async def desk_form(request: Request[Any, Any, Any], event_id: FromPath[str]) -> Response[Any]:
+    """Make this device a registration desk (T-152): it registers walk-ins without the per-address limit."""
+    form = await request.form()
+    return await sync_to_thread(_open_desk, request, event_id, form)
+
+
+@post("/admin/e/{event_id:str}/desk/close", include_in_schema=False)
+async def desk_close_form(request: Request[Any, Any, Any], event_id: FromPath[str]) -> Response[Any]:
+    """End every registration desk of the event (a lost tablet, the end of the day)."""
+    form = await request.form()
+
+    def change(session: Session) -> str:
+        service.get_event(session, event_id)
+        ended = service.close_desks(session, event_id)
+        return f"{ended} registration desk{'' if ended == 1 else 's'} ended"
+
+    return await sync_to_thread(_acting, request, event_id, form, change)
 
 
 @json_post("/api/events/{event_id:str}/register", sync_to_thread=True, tags=["public"])
@@ -89,12 +156,14 @@ def settings_from(form: Any) -> RegistrationSettings:
         closes_at = datetime.fromisoformat(closes).replace(tzinfo=UTC) if closes else None
     except ValueError:
         raise service.Usage(f"closes: write a date and time like 2026-12-05T09:00, not {closes!r}") from None
-    return RegistrationSettings(form.get("open") == "yes", cap, closes_at, form.get("waitlist") == "yes")
+    limit = whole_number(form, "waitlist_limit") if str(form.get("waitlist_limit") or "").strip() else None
+    return RegistrationSettings(form.get("open") == "yes", cap, closes_at, form.get("waitlist") == "yes", limit)
 
 
 def _settle(session: Session, event_id: str, wanted: RegistrationSettings) -> Registration:
     return service.set_registration(
-        session, event_id, open=wanted.open, cap=wanted.cap, closes_at=wanted.closes_at, waitlist=wanted.waitlist
+        session, event_id, open=wanted.open, cap=wanted.cap, closes_at=wanted.closes_at, waitlist=wanted.waitlist,
+        waitlist_limit=wanted.waitlist_limit,
     )
 
 
@@ -133,7 +202,7 @@ def _registration_page(request: Request[Any, Any, Any], event_id: str, r: str) -
         everyone = [p for p in service.players(session, event_id) if p.dropped_round is None]
         return page(
             request, "registration", session, event, registration=service.registration(session, event_id), players=everyone,
-            notice=shown.get("notice"), error=shown.get("error"),
+            notice=shown.get("notice"), error=shown.get("error"), writes=receipts.WRITES,
         )
 
 
@@ -200,6 +269,6 @@ def api_absent(request: Request[Any, Any, Any], event_id: FromPath[str]) -> Resp
 
 
 HANDLERS = [
-    register_page, register_form, api_register, registration_page, settings_form, checkin_form, absent_form,
+    register_page, register_form, desk_form, desk_close_form, api_register, registration_page, settings_form, checkin_form, absent_form,
     api_registration, api_settings, api_checkin, api_absent,
 ]

@@ -33,6 +33,7 @@ from schemas.web import (
     Swap,
 )
 from tournament import service
+from tournament.output import render
 from tournament.service import export
 from tournament.web import dayview, receipts
 from tournament.web.auth import organiser
@@ -70,7 +71,7 @@ def create(session: Session, spec: NewEvent) -> str:
         seed=random.SystemRandom().getrandbits(32) if seed is None else seed, format=spec.format,
         table_size=spec.table_size, points=spec.points, late_entry=spec.late_entry, require_chain=spec.require_chain,
         rated=spec.rated, tables=spec.tables, open_registration=public.open, cap=public.cap, closes_at=public.closes_at,
-        waitlist=public.waitlist,
+        waitlist=public.waitlist, waitlist_limit=public.waitlist_limit,
     )
     opened = ", public registration open" if event.registration_open else ""
     return f"created {event.id}: {service.FORMATS[event.format]}, {event.ruleset}, best of {event.best_of}, seed {event.seed}{opened}"
@@ -162,7 +163,8 @@ def enter_round(session: Session, event_id: str, scores: dict[int, str], reason:
 
 def cut(session: Session, event_id: str, size: int) -> str:
     seeds = service.cut(session, event_id, size)
-    return f"top {size}: {', '.join(seeds)}; pair the bracket's first round"
+    shown = render.told_apart(service.display_names(session, event_id))
+    return f"top {size}: {', '.join(shown.get(p, p) for p in seeds)}; pair the bracket's first round"
 
 
 def finish(session: Session, event_id: str) -> str:

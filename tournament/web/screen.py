@@ -35,9 +35,10 @@ def screen(session: Session, event_id: str, link: str, now: datetime) -> Screen:
     seats: list[ScreenSeat] = []
     standings = []
     showing: Literal["players", "pairings", "standings"]
-    if event.rounds == 0:
+    if event.rounds == 0:  # those with a place: not the dropped, nor no-shows left out, nor the waitlist
         showing = "players"
-        seats = [ScreenSeat(name, None, []) for name in sorted(shown.values(), key=views.folded)]
+        placed = [shown.get(p.name, p.name) for p in service.players(session, event_id) if p.dropped_round is None]
+        seats = [ScreenSeat(name, None, []) for name in sorted(placed, key=views.folded)]
     elif service.open_tables(session, event_id) and not event.finished:
         showing = "pairings"
         info = views.current_round(session, event)

@@ -13,18 +13,22 @@ from sqlalchemy.orm import Session
 from tournament import service
 from tournament.output import pages
 from tournament.service import export
-from tournament.web import addresses, views
+from tournament.web import views
 
 
-def base_url(session: Session, given: str | None) -> tuple[str, str | None]:
-    """The address the slips' links use, and a warning to show when it is a guess: `given` (`--url`), else what
-    `serve --public-url` stored, else this machine's address on its network, with the default port."""
+def base_url(session: Session, given: str | None) -> str:
+    """The address the slips' links use: `given` (`--url`), else what `serve
+    --public-url` stored, else the address the last `serve` published (its own host and port), else none: a
+    guess at the port would print a whole event's slips with links that open nothing (T-163)."""
     if given:
-        return service.check_public_url(given), None
-    stored = service.public_url(session)
+        return service.check_public_url(given)
+    stored = service.public_url(session) or service.published_url(session)
     if stored:
-        return stored, None
-    return addresses.for_phones("0.0.0.0", 8000, None)
+        return stored
+    raise service.Usage(
+        "no address for the slips' links: `tournament serve` has not run on this database; give --url "
+        "(the address phones open, like http://192.168.1.20:8000) or start `serve` first"
+    )
 
 
 def signin_slips(session: Session, event_id: str, base_url: str) -> str:

@@ -114,7 +114,7 @@ def panel_of(request: Request[Any, Any, Any], view: TableView) -> dict[str, Any]
         "v": view, "names": names, "me": mine, "judge": view.seat == JUDGE,
         "drawing": drawing(view.ruleset, recorder.named(view.state, names), recorder.named(setup, names)),
         "screens": recorder.screens(view.legal, shown),
-        "recent": [(r.get("seq"), recorder.record_text(r, shown)) for r in reversed(view.records[-RECENT:])],
+        "recent": [(r.get("seq"), recorder.record_text(r, shown, view.mode == "digital")) for r in reversed(view.records[-RECENT:])],
         "to_confirm": _to_confirm(request, view, mine, shown),
         "typed": recorder.typed_example(view.legal, mine or JUDGE),
     }
@@ -139,7 +139,7 @@ def _to_confirm(request: Request[Any, Any, Any], view: TableView, mine: str | No
             continue
         game = view if summary.game == view.game else tables.read_view(request, view.event, view.table, mine, summary.seq - 1, summary.game)
         if not any(w.player == mine and w.confirmed for w in game.witness) and game.records:
-            found.append((summary.game, summary.seq, recorder.record_text(game.records[-1], names)))
+            found.append((summary.game, summary.seq, recorder.record_text(game.records[-1], names, view.mode == "digital")))
     return found
 
 

@@ -99,7 +99,8 @@ def table_claims(session: Session, event: Event, state: service.TableState, view
         for player, found in service.decoded(check).items():
             if viewer is None or viewer == player:
                 refused.setdefault(player, []).extend(found)
-    return TableClaims(row, state.state, claims, refused)  # type: ignore[arg-type]
+    disputes = [service.call_row(call, shown.get(call.player, call.player)) for call in state.disputes]
+    return TableClaims(row, state.state, claims, refused, disputes)  # type: ignore[arg-type]
 
 
 def match_view(session: Session, event_id: str, player: str) -> MatchView:

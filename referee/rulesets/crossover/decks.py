@@ -13,6 +13,7 @@ from collections.abc import Iterator
 
 import msgspec
 
+from referee.confusable import skeleton
 from referee.decks import DeckList, DeckMalformed, DeckRules, Entry, card_of
 from referee.ruleset import Illegal
 from referee.rulesets.crossover.state import Roster, Side
@@ -56,9 +57,12 @@ def problems(deck: xo.Deck, whose: str = "the", translated: dict[str, Mapped] | 
         yield Illegal("XO-1.2", f"{whose} deck holds {len(deck.cards)} cards; a deck holds exactly {DECK_SIZE}")
     translate = translator(deck.game)
     cards = {} if translated is None else translated
+    looks: dict[str, str] = {}  # each name's skeleton (T-164): a copy that only looks the same is the same card
     for card in deck.cards:
-        if card.name in cards:
-            yield Illegal("XO-1.3", f"{whose} deck holds {card.name} twice; one copy of each card is allowed", card.name)
+        first = looks.setdefault(skeleton(card.name), card.name)
+        if card.name in cards or first != card.name:
+            alike = "" if first == card.name else f" ({card.name!r} looks like {first!r})"
+            yield Illegal("XO-1.3", f"{whose} deck holds {first} twice{alike}; one copy of each card is allowed", card.name)
             continue
         try:
             cards[card.name] = translate(card)

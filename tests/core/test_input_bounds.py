@@ -1,0 +1,46 @@
+"""Every input is read with a bound (issue 34, T-161): one line naming the file and the limit, exit 9.
+
+`/dev/zero` never ends and holds no end of line; before, `validate` read 583 MB of it and `rejudge --against`
+319 MB before anyone stopped them.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from referee.cli import app as referee_app
+from referee.inputs import EXIT_TOO_LARGE, LINE_LIMIT
+
+runner = CliRunner()
+
+
+def one_line(stderr: str) -> str:
+    lines = stderr.strip().splitlines()
+    assert len(lines) == 1, stderr
+    return lines[0]
+
+
+def test_validate_reads_a_log_line_with_a_bound() -> None:
+    result = runner.invoke(referee_app, ["validate", "/dev/zero"])
+    assert result.exit_code == EXIT_TOO_LARGE
+    assert one_line(result.stderr) == "referee: /dev/zero: more than 16 MiB, the most a line of a log may hold; nothing was read past it"
+
+
+def test_rejudge_against_reads_the_save_file_with_a_bound(tmp_path: Path) -> None:
+    (tmp_path / "logs").mkdir()
+    result = runner.invoke(referee_app, ["rejudge", str(tmp_path / "logs"), "--against", "/dev/zero"])
+    assert result.exit_code == EXIT_TOO_LARGE
+    assert one_line(result.stderr).startswith("referee: /dev/zero: more than 16 MiB, the most a line of a --save file may hold")
+
+
+def test_a_log_line_past_the_bound_in_a_regular_file_is_refused_too(tmp_path: Path) -> None:
+    log = tmp_path / "huge.jsonl"
+    with log.open("wb") as stream:
+        os.truncate(stream.fileno(), LINE_LIMIT + (1 << 16) + 1)  # sparse: no disk, all zeros, no line end
+    for command in (["validate", str(log)], ["dispute", str(log), str(log)], ["replay", str(log), "--to", "1"]):
+        result = runner.invoke(referee_app, command)
+        assert result.exit_code == EXIT_TOO_LARGE, (command, result.stderr)
+        assert f"{log}: more than 16 MiB" in one_line(result.stderr)
