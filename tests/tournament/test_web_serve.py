@@ -241,7 +241,7 @@ def test_slips_tokens_without_url_take_the_address_serve_published_not_port_8000
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         assert server.stdout is not None
-        served = server.stdout.readline()
+        served = next(line for line in server.stdout if line.startswith("serving "))  # after how the organiser signs in (T-157)
         published = re.search(r" at (http://[0-9.]+:[0-9]+)/ ", served)
         assert published and published.group(1).endswith(f":{port}"), served
     finally:
