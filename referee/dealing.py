@@ -12,8 +12,10 @@ implementations):
    each card that could come, a card held twice counted twice
    (`Ruleset.chance_options`).
 2. Each option is written as canonical JSON: its fields without `seq`, `prev`,
-   `at` and `note`, keys sorted, no spaces. The options are sorted by those
-   bytes; `count` is how many there are.
+   `at` and `note`, keys sorted, no spaces, text in raw UTF-8 (never a `\\u`
+   escape for a character beyond ASCII; Python's `json.dumps` needs
+   `ensure_ascii=False` to give the same bytes). The options are sorted by
+   those bytes; `count` is how many there are.
 3. For attempt 0, 1, 2, ...: `x` is HMAC-SHA256 with the seed's 32 bytes as
    key and the ASCII text `"<seq>/<attempt>"` as message, read as a 256-bit
    big-endian number. The first `x` below `count * floor(2**256 / count)`

@@ -9,7 +9,7 @@ import msgspec
 
 LOG_FORMAT: Final = "referee-log/1"
 # How `referee.logio.game_fingerprint` takes a game's identity; stored beside every fingerprint a tournament keeps.
-FINGERPRINT_SCHEME: Final = 2
+FINGERPRINT_SCHEME: Final = 3
 
 
 def whole(pattern: str) -> str:

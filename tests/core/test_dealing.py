@@ -18,6 +18,8 @@ from typing import Any
 
 import msgspec
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from referee import dealing
 from referee.bots import bot_header, play
@@ -81,7 +83,7 @@ def test_every_draw_is_the_one_the_documented_procedure_gives() -> None:
         record = decode(line)
         if record.by == CHANCE:
             options = sorted(
-                json.dumps({k: v for k, v in msgspec.to_builtins(r).items() if k not in ("seq", "prev", "at", "note")}, sort_keys=True, separators=(",", ":"))
+                json.dumps({k: v for k, v in msgspec.to_builtins(r).items() if k not in ("seq", "prev", "at", "note")}, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
                 for r in ruleset.chance_options(state, record)
             )
             chosen = options[documented_index(SEED, record.seq, len(options))]
@@ -212,3 +214,19 @@ def test_referee_play_deal_and_append_a_reveal(tmp_path: Any) -> None:
     assert right.returncode == 0, right.stderr
     checked = subprocess.run([*referee, "validate", "--json", str(log)], capture_output=True)
     assert json.loads(checked.stdout)["deal"] == "verified"
+
+
+JSON_TEXT = st.text(st.characters(exclude_categories=["Cs"]))
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers(-(2**63), 2**63 - 1) | JSON_TEXT,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(JSON_TEXT, inner, max_size=4),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.dictionaries(JSON_TEXT, JSON_VALUES, max_size=6))
+def test_the_referees_canonical_bytes_are_the_documented_pythons(fields: dict[str, Any]) -> None:
+    # docs/referee.md, step 2, byte for byte: accents, controls, DEL, U+2028 and key order (issue 33).
+    documented = json.dumps(fields, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+    assert dealing._ENCODE(fields) == documented

@@ -261,3 +261,76 @@ def test_a_setup_value_changed_is_another_game() -> None:
     header, records = lines_of(data)
     header["setup"]["threshold"] = 16
     assert game_fingerprint(chained(header, records, random.Random(1))) != game_fingerprint(data)
+
+
+def with_lists_reversed(data: bytes, kind: str, name: str) -> bytes | None:
+    """The log with every `kind` record's list `name` reversed (where that changes it) and chained again; None if
+    the game has no such list to reverse."""
+    header, records = lines_of(data)
+    touched = False
+    for record in records:
+        value = record.get(name)
+        if record["type"] == kind and isinstance(value, list) and value != value[::-1]:
+            record[name], touched = value[::-1], True
+    return chained(header, records, random.Random(0)) if touched else None
+
+
+def check_read_as_a_set(ruleset: str, kind: str, name: str) -> None:
+    """Issue 33: a record list the rules read as a set, reversed in bot games with the chain recomputed, is judged
+    alike and is the same game (before, it was fingerprinted in order: one game counted as two)."""
+    tried = 0
+    for seed in range(1, 13):
+        for players in player_counts(ruleset):
+            data = bot_game(ruleset, seed, players)
+            reversed_ = with_lists_reversed(data, kind, name)
+            if reversed_ is None:
+                continue
+            tried += 1
+            assert judged(reversed_) == judged(data), (seed, players)
+            assert game_fingerprint(reversed_) == game_fingerprint(data), (seed, players)
+            if tried == 5:
+                return
+    raise AssertionError(f"only {tried} bot games of {ruleset} have a {kind}.{name} to reverse")
+
+
+def one_list_permuted(ruleset: str, data: bytes, rng: random.Random) -> bytes | None:
+    """The log with one list its game declares unordered (`Ruleset.unordered`) put in another order; None if none
+    can be (every such list has fewer than two different items)."""
+    header, records = lines_of(data)
+    found = get(ruleset)
+    kinds = {r.__struct_config__.tag: r for r in found.records}
+    places = [
+        (n, name) for n, record in enumerate(records) if record["type"] in kinds
+        for name in found.unordered.get(kinds[record["type"]], ())
+        if isinstance(record.get(name), list) and len({json.dumps(v, sort_keys=True) for v in record[name]}) > 1
+    ]
+    if not places:
+        return None
+    n, name = rng.choice(places)
+    items = records[n][name]
+    while (shuffled := rng.sample(items, len(items))) == items:
+        pass
+    records[n] = {**records[n], name: shuffled}
+    return chained(header, records, rng)
+
+
+@pytest.mark.parametrize("ruleset", ids())
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(st.integers(1, 4), st.integers(0, 2**32), st.data())
+def test_every_game_redressed_in_its_set_like_lists_is_the_same_game_and_no_other(ruleset: str, seed: int, dressing: int, data: st.DataObject) -> None:
+    # Issue 33, for every ruleset: a bot game re-dressed (its set-like lists permuted, a whole dressing, the chain
+    # recomputed) fingerprints as itself, and still as no other game: not as another seed's, nor as itself with
+    # one record changed (no false merge).
+    players = data.draw(st.sampled_from(player_counts(ruleset)))
+    game = bot_game(ruleset, seed, players)
+    rng = random.Random(dressing)
+    print_ = game_fingerprint(game)
+    permuted = one_list_permuted(ruleset, game, rng)
+    if permuted is not None:
+        assert game_fingerprint(permuted) == print_
+    assert game_fingerprint(dressed_up(ruleset, game, rng)) == print_
+    other = bot_game(ruleset, seed % 4 + 1, players)
+    assert game_fingerprint(other) != print_
+    changed = changed_record(ruleset, game, rng)
+    if changed is not None:
+        assert game_fingerprint(changed) != print_

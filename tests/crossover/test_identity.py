@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from referee.logio import game_fingerprint
-from tests.core.test_fingerprint import bot_game, chained, judged, lines_of
+from tests.core.test_fingerprint import bot_game, chained, check_read_as_a_set, judged, lines_of
 
 
 def test_xo_1_7_seats_round_the_circle_and_deck_orders_are_the_same_game() -> None:
@@ -26,3 +26,8 @@ def test_xo_1_7_another_circle_is_another_game() -> None:
     header, records = lines_of(data)
     header["players"][1], header["players"][2] = header["players"][2], header["players"][1]
     assert game_fingerprint(chained(header, records, random.Random(1))) != game_fingerprint(data)
+
+
+def test_xo_r4_an_attacks_targets_in_another_order_are_the_same_game() -> None:
+    # Issue 33: fails before XO-R4 (`attack.targets` was fingerprinted in order).
+    check_read_as_a_set("crossover", "attack", "targets")

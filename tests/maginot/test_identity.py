@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from referee.logio import game_fingerprint
-from tests.core.test_fingerprint import bot_game, chained, judged, lines_of
+from tests.core.test_fingerprint import bot_game, chained, check_read_as_a_set, judged, lines_of
 
 
 def test_mg_1_7_the_seats_as_listed_decide_the_game() -> None:
@@ -15,3 +15,8 @@ def test_mg_1_7_the_seats_as_listed_decide_the_game() -> None:
     turned = chained(header, records, random.Random(1))
     assert judged(turned) != judged(data)
     assert game_fingerprint(turned) != game_fingerprint(data)
+
+
+def test_mg_r3_the_attacking_units_in_another_order_are_the_same_game() -> None:
+    # Issue 33: fails before MG-R3 (`attack.units` was fingerprinted in order).
+    check_read_as_a_set("maginot", "attack", "units")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from referee.logio import game_fingerprint
-from tests.core.test_fingerprint import bot_game, chained, judged, lines_of
+from tests.core.test_fingerprint import bot_game, chained, check_read_as_a_set, judged, lines_of
 
 
 def test_sg_1_7_seats_round_the_circle_deck_piles_and_action_text_are_the_same_game() -> None:
@@ -20,3 +20,13 @@ def test_sg_1_7_seats_round_the_circle_deck_piles_and_action_text_are_the_same_g
             record["text"] = "said otherwise"
     same = chained(header, records, random.Random(1))
     assert judged(same) == judged(data) and game_fingerprint(same) == game_fingerprint(data)
+
+
+def test_sg_4_7_dilemmas_seeded_in_another_order_are_the_same_game() -> None:
+    # Issue 33: fails before SG-4.7 (`seed_dilemmas.cards` was fingerprinted in order).
+    check_read_as_a_set("stccg-multiplayer", "seed_dilemmas", "cards")
+
+
+def test_sg_7_11_a_plays_personnel_in_another_order_are_the_same_game() -> None:
+    # Issue 33: fails before SG-7.11 (`play.personnel` was fingerprinted in order).
+    check_read_as_a_set("stccg-multiplayer", "play", "personnel")

@@ -18,8 +18,16 @@ import pytest
 from alembic import command
 from sqlalchemy import text
 
+from referee import logio
 from referee.bots import play
-from referee.logio import HEADER_DECODER, encode_lines, record_decoder, record_to_dict, strip_ending
+from referee.logio import (
+    HEADER_DECODER,
+    encode_lines,
+    game_fingerprint,
+    record_decoder,
+    record_to_dict,
+    strip_ending,
+)
 from referee.rulesets import get as get_ruleset
 from schemas.log import LOG_FORMAT, Header
 from tests.tournament.tlib import cli, cli_json, game_log, rewrite_log, tables, winner
@@ -102,28 +110,35 @@ def scheme_1_fingerprint(data: bytes) -> str:
     return hashlib.sha256(msgspec.json.encode(game, order="sorted")).hexdigest()
 
 
-def as_before_0009(db: str, logs: dict[str, bytes]) -> None:
-    """Make the database what older code left: every stored fingerprint of scheme 1, in the entries (chain redone as
-    that code computed it) and in the tables, and the schema at 0008."""
+def as_before(db: str, revision: str, logs: dict[str, bytes], scheme: int, fingerprint: Callable[[bytes], str]) -> None:
+    """Make the database what older code left: every stored fingerprint of an older `scheme`, taken by
+    `fingerprint`, in the entries (chain redone as that code computed it) and in the tables, and the schema at
+    `revision`, the migrations after it undone."""
 
-    def scheme_1(_seq: int, kind: str, payload: dict[str, Any]) -> dict[str, Any] | None:
+    def older(_seq: int, kind: str, payload: dict[str, Any]) -> dict[str, Any] | None:
         if kind not in ("result_reported", "result_corrected"):
             return None
         for record in payload["logs"]:
             record.pop("scheme", None)
-            record["fingerprint"] = scheme_1_fingerprint(logs[record["sha256"]])
+            if scheme > 1:  # an entry of scheme 1 names none
+                record["scheme"] = scheme
+            record["fingerprint"] = fingerprint(logs[record["sha256"]])
         return payload
 
     engine = make_engine(db)
-    with engine.begin() as connection:  # the schema as it was at 0008, the migrations after it undone
+    with engine.begin() as connection:
         config = alembic_config()
         config.attributes["connection"] = connection
-        command.downgrade(config, "0008")
+        command.downgrade(config, revision)
     with engine.begin() as connection:
-        rewrite_log(connection, "ev", scheme_1)
+        rewrite_log(connection, "ev", older)
         for sha, data in logs.items():
-            connection.execute(text("UPDATE game_logs SET fingerprint = :f WHERE sha256 = :s"), {"f": scheme_1_fingerprint(data), "s": sha})
+            connection.execute(text("UPDATE game_logs SET fingerprint = :f WHERE sha256 = :s"), {"f": fingerprint(data), "s": sha})
     engine.dispose()
+
+
+def as_before_0009(db: str, logs: dict[str, bytes]) -> None:
+    as_before(db, "0008", logs, 1, scheme_1_fingerprint)
 
 
 def test_an_event_recorded_before_scheme_2_verifies_and_still_counts_each_game_once(db_url: str, tmp_path: Path) -> None:
@@ -169,3 +184,45 @@ def test_one_game_with_its_seats_turned_cannot_decide_another_pod(db_url: str, t
     (tmp_path / "again.jsonl").write_bytes(rechained(game, turned))
     refused = cli(db_url, "report", "ev", "--table", "1", "--log", str(tmp_path / "again.jsonl"), code=5)
     assert "table 1 of round 1 was already reported with this game's log" in refused.stderr
+
+
+def scheme_2_fingerprint(data: bytes, monkeypatch: pytest.MonkeyPatch) -> str:
+    """How a fingerprint was taken before scheme 3: maginot's attacking units in the order written (T-148)."""
+    with monkeypatch.context() as patch:
+        patch.setattr(logio, "FINGERPRINT_SCHEME", 2)
+        patch.setattr(type(get_ruleset("maginot")), "unordered", {})
+        return game_fingerprint(data)
+
+
+def units_reversed(data: bytes) -> bytes:
+    """The log with every maginot `attack`'s units the other way round, chained again."""
+    header, *records = (json.loads(line) for line in data.splitlines())
+    lines = [compact(header)]
+    for record in records:
+        if record["type"] == "attack":
+            record["units"].reverse()
+        record["prev"] = hashlib.sha256(lines[-1]).hexdigest()
+        lines.append(compact(record))
+    return b"".join(line + b"\n" for line in lines)
+
+
+def test_an_event_recorded_before_scheme_3_verifies_and_still_counts_each_game_once(
+    db_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # T-148: entries and tables holding fingerprints of scheme 2 verify after migration 0017 (it clears the
+    # tables' copies, as the projection leaves them), and the game is still recognised with its units reversed.
+    cli(db_url, "create", "ev", "--seed", "1", "--best-of", "1", "--ruleset", "maginot")
+    cli(db_url, "register", "ev", "ann", "bob")
+    cli(db_url, "pair", "ev")
+    (a, b), = (t["players"] for t in tables(db_url, "ev"))
+    old = decisive_game(a, b, "maginot")
+    assert scheme_2_fingerprint(old, monkeypatch) != scheme_2_fingerprint(units_reversed(old), monkeypatch)  # two games then
+    (tmp_path / "g.jsonl").write_bytes(old)
+    cli(db_url, "report", "ev", "--table", "1", "--log", str(tmp_path / "g.jsonl"))
+    as_before(db_url, "0013", {hashlib.sha256(old).hexdigest(): old}, 2, lambda data: scheme_2_fingerprint(data, monkeypatch))
+    assert "chain intact" in cli(db_url, "verify", "ev").stdout  # the first command migrates to 0017, then verifies
+    cli(db_url, "pair", "ev")  # round 2: a rematch
+    (tmp_path / "again.jsonl").write_bytes(units_reversed(old))
+    refused = cli(db_url, "report", "ev", "--table", "1", "--log", str(tmp_path / "again.jsonl"), code=5)
+    assert "table 1, round 1 was already reported with this game's log" in refused.stderr
+    assert "chain intact" in cli(db_url, "verify", "ev").stdout

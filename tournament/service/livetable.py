@@ -67,6 +67,7 @@ LEGAL_SHOWN = 200  # records a seat is offered at most; past that the recorder's
 LEGAL_COUNTED = 1000  # the rest are counted this far (a block or a payment can have millions of ways)
 CACHED_GAMES = 512  # games kept as they stand, per process (a kept game is a few hundred KiB at most)
 TABLE_RULE = "T-81"  # who may make which record at a live table (tournament/README.md, "Tables")
+FREE_TEXT = 500  # characters of text no rule reads (a `note`, a game's `unread` fields) in a record a seat sends (T-144)
 IDLE = timedelta(minutes=10)  # T-153: a live table with no record for this long is flagged on the organiser's page
 
 
@@ -287,9 +288,11 @@ def game_row(session: Session, event_id: str, round_number: int, table: int, gam
 
 
 def lines_of(session: Session, game: LiveGame) -> list[bytes]:
-    """A game's log so far, line by line (the header first)."""
+    """A game's log up to its head as `game` read it, line by line (the header first). Only up to that head: on
+    PostgreSQL another append may commit between reading the row and reading the lines, and a record judged after
+    a line its head does not name would be refused by a rule where it only lost the race (a 409, issue 33)."""
     query = select(LiveLine.line).filter_by(event_id=game.event_id, round=game.round, table=game.table, game=game.game)
-    return list(session.scalars(query.order_by(LiveLine.seq)))
+    return list(session.scalars(query.where(LiveLine.seq <= game.seq).order_by(LiveLine.seq)))
 
 
 def log_bytes(session: Session, game: LiveGame) -> bytes:
@@ -426,6 +429,10 @@ def _read(live: Live, record: dict[str, Any], game: LiveGame) -> Record:
         raise Usage(f"record: {where}{bad.message if bad is not None else exc}") from None
     if type(parsed) is Reveal:
         raise Refused("only the server reveals a digital game's seed, when the game ends", TABLE_RULE, game.seq, [])
+    for name in ("note", *live.ruleset.unread.get(type(parsed), ())):  # stored, and sent to every watcher
+        text = getattr(parsed, name, None)
+        if isinstance(text, str) and len(text) > FREE_TEXT:
+            raise Usage(f"record: field {name}: at most {FREE_TEXT} characters at a live table, not {len(text):,}")
     return parsed
 
 

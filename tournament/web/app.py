@@ -18,7 +18,7 @@ from typing import Any
 
 from litestar import Litestar, MediaType, Request, Response
 from litestar.config.csrf import CSRFConfig
-from litestar.exceptions import HTTPException, ValidationException
+from litestar.exceptions import ClientException, HTTPException, ValidationException
 from litestar.exceptions.http_exceptions import RequestEntityTooLarge
 from litestar.openapi.config import OpenAPIConfig
 from litestar.openapi.plugins import JsonRenderPlugin
@@ -45,6 +45,7 @@ from tournament.web import (
     headers,
     live,
     organiser,
+    pace,
     people,
     players,
     public,
@@ -61,6 +62,19 @@ from tournament.web.views import referee_error
 
 MAX_UPLOAD = 2 * 1024 * 1024  # bytes a request may carry: game logs are a few kilobytes
 POLL_SECONDS = 15  # how often a page whose live stream is down asks whether its event changed (T-126)
+
+
+class BodyRequest(Request[Any, Any, Any]):
+    """A request whose JSON body, if it cannot be read, is the client's error in one line (400), never the server's:
+    msgspec refuses nesting deeper than Python's recursion allows with a RecursionError, which would be a 500
+    and a traceback in the log on every JSON route, the anonymous ones included (issue 33)."""
+
+    async def json(self) -> Any:
+        try:
+            return await super().json()
+        except RecursionError:  # msgspec's other refusals are already a 400 with its one line (SerializationException)
+            raise ClientException("the request's JSON is nested too deep to read") from None
+
 
 def _refusal(request: Request[Any, Any, Any], status: int, message: str, code: int | None) -> Response[Any]:
     """A refused request: a JSON `ErrorBody` to a client that asks for JSON (T-130), else the error page."""
@@ -157,6 +171,7 @@ def create_app(db_url: str | None = None, *, csrf_secret: str | None = None) -> 
             Exception: _unexpected,
         },
         request_max_body_size=MAX_UPLOAD,
+        request_class=BodyRequest,
         on_startup=[hub.start],
         on_shutdown=[db.dispose, hub.close, heads.close],
         logging_config=None,
@@ -168,6 +183,7 @@ def create_app(db_url: str | None = None, *, csrf_secret: str | None = None) -> 
     app.state.keepalive_seconds = follow.KEEPALIVE_SECONDS  # the pages' live stream (web/follow.py)
     app.state.stream_seconds = follow.STREAM_SECONDS
     app.state.heads = heads
+    app.state.pace = pace.Pace()  # a seat's appends at a live table (T-145)
     app.state.pages = sharedpages.Kept()  # the public pages drawn for readers without a session (web/sharedpages.py)
     app.state.feeds = {}  # channel -> what its watchers on this worker share (web/feeds.py)
     app.state.streams = Counter()  # address -> live streams it holds on this worker

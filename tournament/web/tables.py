@@ -115,19 +115,28 @@ def append_record(
     """Record for your seat (or, as the organiser, the judge's records), on the head you saw (`after`). Refused:
     422 with the rule, why and what you may record instead; 409 with the head when someone recorded first."""
     check_numbers(table, 0, None)
+    seat = None
     try:
         if database(request).one_writer:  # SQLite: judged beside the other readers, so that the one writer's queue
             judged = None  # holds only the head's move and the new lines (T-129)
             with reading(request) as session, contextlib.suppress(livetable.NotStarted):
-                judged = livetable.judge_record(session, event_id, table, _acting_seat(request, event_id, session), data.record, data.after)
+                seat = _paced(request, event_id, table, session)
+                judged = livetable.judge_record(session, event_id, table, seat, data.record, data.after)
             if judged is not None:
                 with writing(request) as session:
                     return _appended(request, session, event_id, table, *livetable.write(session, judged))
         with writing(request) as session:  # PostgreSQL (writers wait only for their own table's row), or a table
-            seat = _acting_seat(request, event_id, session)  # nobody opened yet: opened, judged and written at once
+            seat = seat or _paced(request, event_id, table, session)  # nobody opened yet: opened, judged and written at once
             return _appended(request, session, event_id, table, *livetable.append(session, event_id, table, seat, data.record, data.after))
     except (livetable.Refused, livetable.Stale) as exc:
         return refusal(exc)
+
+
+def _paced(request: Request[Any, Any, Any], event_id: str, table: int, session: Session) -> str:
+    """The seat an append comes from, once it is in its pace (web/pace.py: 429 when it records too fast)."""
+    seat = _acting_seat(request, event_id, session)
+    request.app.state.pace.take(event_id, table, seat)
+    return seat
 
 
 def _appended(request: Request[Any, Any, Any], session: Session, event_id: str, table: int, game: LiveGame, done: Appended) -> Response[Any]:

@@ -49,7 +49,7 @@ class Crossover(TableRuleset):
     records = xo.RECORDS
     min_players = 2
     max_players = 6
-    unordered: ClassVar[RecordFields] = {xo.Resolve: ("discard",)}  # XO-1.7: the same game
+    unordered: ClassVar[RecordFields] = {xo.Resolve: ("discard",), xo.Attack: ("targets",)}  # XO-1.7, XO-R4: the same game
 
     def identity(self, players: list[str], setup: xo.Setup) -> tuple[list[str], Any]:
         """XO-1.7: seats clockwise from the first player, each deck's cards and each card's traits in one order."""

@@ -14,9 +14,9 @@ from __future__ import annotations
 import functools
 import random
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import Any, ClassVar
 
-from referee.ruleset import CHANCE, JUDGE, Illegal, Seat, TableRuleset, require_actor
+from referee.ruleset import CHANCE, JUDGE, Illegal, RecordFields, Seat, TableRuleset, require_actor
 from referee.rulesets.maginot import bot, events, flow, options, seats
 from referee.rulesets.maginot.state import (
     ACE_LIFE,
@@ -52,6 +52,7 @@ class Maginot(TableRuleset):
     min_players = 2
     max_players = 6
     fixed_deck = "a full standard 54-card deck for every player, the 52 cards and both jokers (MG-1.2)"
+    unordered: ClassVar[RecordFields] = {mg.Attack: ("units",)}  # MG-R3: the same game
 
     # -- the interface ---------------------------------------------------------
 

@@ -67,8 +67,8 @@ class StccgMultiplayer(Ruleset):
     records = sg.RECORDS
     min_players = 2
     max_players = 6
-    # SG-1.7: the same game
-    unordered: ClassVar[RecordFields] = {sg.Relocate: ("ships",), sg.Play: ("players",)}
+    # SG-1.7, SG-4.7, SG-7.11: the same game
+    unordered: ClassVar[RecordFields] = {sg.Relocate: ("ships",), sg.Play: ("players", "personnel"), sg.SeedDilemmas: ("cards",)}
     unread: ClassVar[RecordFields] = {sg.Action: ("text",)}
 
     def identity(self, players: list[str], setup: sg.Setup) -> tuple[list[str], Any]:
