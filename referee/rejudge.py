@@ -35,7 +35,7 @@ import msgspec
 from referee.engine import judge
 from referee.inputs import LOG_LIMIT, read_file
 from referee.validate import batches, in_processes
-from schemas.verdict import Result, Verdict
+from schemas.verdict import DealState, Result, Verdict
 
 # Logs per cluster task: about a second of a worker's time for bot logs, so the
 # messages (and the scheduler's bookkeeping, one task each) stay a small share.
@@ -55,12 +55,15 @@ class Outcome(msgspec.Struct, forbid_unknown_fields=True):
     result: Result | None  # how a finished game ended
 
 
-class Judged(msgspec.Struct, forbid_unknown_fields=True):
+class Judged(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
     """One log's outcome as judged now: a line of `rejudge --save`, and of the file `--against` reads."""
 
     log: str  # the path under the folder given (or as given, for a file), or the caller's name for it
     sha256: str  # of the log's bytes ("" when it could not be read)
     outcome: Outcome
+    # A dealt log's `deal` (committed or verified): a fact of its bytes, not a ruling, so it is kept beside the
+    # outcome and never compared; a tournament counts a dealt game only once it is verified (DL-R1).
+    deal: DealState | None = None
 
 
 class Change(msgspec.Struct, forbid_unknown_fields=True):
@@ -86,7 +89,7 @@ def judge_item(item: Item) -> Judged:
         except OSError:
             return Judged(name, "", Outcome("malformed", None, None))
     verdict = judge(io.BytesIO(source), name).verdict
-    return Judged(name, hashlib.sha256(source).hexdigest(), outcome_of(verdict))
+    return Judged(name, hashlib.sha256(source).hexdigest(), outcome_of(verdict), verdict.deal)
 
 
 def judge_batch(items: list[Item]) -> list[Judged]:

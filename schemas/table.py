@@ -35,6 +35,19 @@ class WitnessRow(msgspec.Struct, forbid_unknown_fields=True):
     confirmed: bool
 
 
+class Counted(msgspec.Struct, forbid_unknown_fields=True):
+    """The result the standings count for a table's match, once it is reported by any path: games won by each
+    player and drawn games (a pod: each player's place), where it came from (`source`: `log`, `players`, `judge`,
+    `slip`), and whether it is this table's own log, reported by itself once the players confirmed it
+    (`from_table`). A result from anywhere else outranks the games played at the table (T-133)."""
+
+    source: str
+    from_table: bool
+    games: dict[str, int] | None = None
+    draws: int = 0
+    places: dict[str, int] | None = None
+
+
 class TableProgress(msgspec.Struct, forbid_unknown_fields=True):
     """How a live table of the current round is going, for the organiser (T-153): the game being played (null:
     the table is not opened yet), the records made in the match so far, who is to act in it (player ids;
@@ -58,7 +71,7 @@ class TableView(msgspec.Struct, forbid_unknown_fields=True):
     (all of them from 0), each as the seat may see it. `legal`: the records this seat may make now, at most
     200, with `legal_more` counting the rest (up to 1,000) (then the recorder's form takes a record typed in);
     in a digital game a draw is offered once per kind, and the server deals its card. `match_over`: the
-    match is decided; `reported`: its result went to the standings."""
+    match is decided; `reported`: its result went to the standings, and `counted` says which result that is."""
 
     event: str
     round: int
@@ -82,6 +95,7 @@ class TableView(msgspec.Struct, forbid_unknown_fields=True):
     bots: list[str]
     match_over: bool
     reported: bool
+    counted: Counted | None = None
 
 
 class RecordSent(msgspec.Struct, forbid_unknown_fields=True):

@@ -14,6 +14,7 @@ import msgspec
 from sqlalchemy import Connection, text
 from typer.testing import CliRunner, Result
 
+from referee import dealing
 from referee.bots import play
 from referee.engine import judge
 from referee.logio import encode_lines
@@ -36,14 +37,16 @@ def cli_json(db: str, *args: str) -> Any:
     return json.loads(cli(db, *args, "--json").stdout)
 
 
-def game_log(a: str, b: str, seed: int, *, event: Event | None = None, ruleset: str = "cardwars") -> bytes:
-    """A whole legal bot game between a and b, as chained log bytes."""
+def game_log(a: str, b: str, seed: int, *, event: Event | None = None, ruleset: str = "cardwars", deal: str | None = None) -> bytes:
+    """A whole legal bot game between a and b, as chained log bytes; with `deal` (a dealing seed, 64 hex digits),
+    a dealt game: its draws dealt from that seed, committed in the header and revealed at the end."""
     setup = get_ruleset(ruleset).default_setup([a, b], random.Random(seed))
     header = Header(
         log=LOG_FORMAT, ruleset=ruleset, game=f"test-{seed}", players=[a, b],
         setup=msgspec.Raw(msgspec.json.encode(setup)), event=event,
+        deal=dealing.header_deal(deal) if deal is not None else None,
     )
-    return b"".join(line + b"\n" for line in encode_lines(header, play(header, seed)))
+    return b"".join(line + b"\n" for line in encode_lines(header, play(header, seed, deal)))
 
 
 def winner(data: bytes) -> str | None:

@@ -43,5 +43,7 @@ def rejudge(
         for game in table.games:
             which = f"game {game.game}" if game.game is not None else "the log"
             why = f"{game.verdict} ({game.rule})" if game.rule else game.verdict
+            if game.rule == service.UNPROVEN_RULE:  # complete by the rules, its draws unproven
+                why = f"{service.UNPROVEN_DEAL} ({game.rule})"
             out.print(f"  {which}: was {game.recorded}, now {game.now if game.now != 'refused' else 'refused: ' + why}", markup=False)
     raise typer.Exit(service.EXIT_VERIFY_FAILED if tables else 0)

@@ -14,6 +14,7 @@ from tournament.cli.common import (
     OutOpt,
     fail,
     lazy,
+    service,
     transaction,
     write_bytes,
     write_text,
@@ -47,6 +48,7 @@ def table(
         row = livetable.game_row(session, event, view.round, view.table, view.game)
         data = livetable.log_bytes(session, row)
         text = livetable.state_text(session, row)
+        counted = livetable.counted_words(view.players, view.counted, service.display_names(session, event)) if view.counted else ""
     if log:
         if out_file is None:
             write_text(data.decode(), None)
@@ -63,7 +65,7 @@ def table(
     lines = [
         f"{view.event} round {view.round} table {view.table} ({view.mode}): {' vs '.join(view.players)}",
         f"game {view.game}, {view.seq} records; {ended}" + (f"; {games}" if games else ""),
-        "the match result is reported" if view.reported else ("the match is decided; waiting for the players to confirm" if view.match_over else ""),
+        f"the match result is reported: {counted}" if view.reported else ("the match is decided; waiting for the players to confirm" if view.match_over else ""),
         "",
         text,
     ]

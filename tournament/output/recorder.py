@@ -68,6 +68,29 @@ def record_text(record: Mapping[str, Any], names: Mapping[str, str], dealt: bool
     return f"{who}: {words(str(record.get('type', '?')))}" + (f" ({', '.join(fields)})" if fields else "")
 
 
+def ending_text(result: Mapping[str, Any], players: list[str], names: Mapping[str, str]) -> str:
+    """How a game ended, for people, from the referee's result: who won, by what game score (winners first), and
+    why it ended: "Bob won 12-0: Ann conceded", "A draw, 5-5: time was called", "Bob won 12-0: the game's own end
+    (life)". The reasons every game shares are said in words; a game's own is named as the game names it."""
+    winners = [p for p in result.get("winners", []) if p in players]
+    places, score = result.get("placements", {}), result.get("score", {})
+    order = sorted((p for p in players if p in score), key=lambda p: (places.get(p, len(players)), players.index(p)))
+    if len(players) == 2:
+        points = "-".join(f"{score[p]:g}" for p in order)
+    else:  # a pod's scores, each with its player's name
+        points = "(" + ", ".join(f"{names.get(p, p)} {score[p]:g}" for p in order) + ")" if order else ""
+    said = f"{' and '.join(names.get(p, p) for p in winners)} won" if winners else "A draw"
+    # the loser of a two-player game is named; in a pod the reason alone is said
+    loser = next((names.get(p, p) for p in players if p not in winners), None) if len(players) == 2 and winners else None
+    reason = str(result.get("reason", ""))
+    why = {
+        "concede": f"{loser} conceded" if loser else "a concession",
+        "time": "time was called",
+        "game_loss": f"a judge gave {loser} a game loss" if loser else "a judge's game loss",
+    }.get(reason, f"the game's own end ({words(reason)})")
+    return f"{said}{' ' if winners else ', '}{points}: {why}" if points else f"{said}: {why}"
+
+
 def _field(key: str, value: Any, names: Mapping[str, str]) -> str:
     if value is None and key == "card":
         return "a hidden card"

@@ -188,6 +188,8 @@ from tournament.service.ranking import (
 )
 from tournament.service.rejudge import rejudge_event
 from tournament.service.results import (
+    UNPROVEN_DEAL,
+    UNPROVEN_RULE,
     PodResult,
     Reported,
     Tally,
@@ -265,6 +267,8 @@ __all__ = [
     "POLICIES",
     "SEEDED",
     "TABLES",
+    "UNPROVEN_DEAL",
+    "UNPROVEN_RULE",
     "Clock",
     "Conflict",
     "DeckStatus",

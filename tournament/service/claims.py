@@ -40,8 +40,10 @@ from tournament.service.results import (
     check_tally,
     judge_logs,
     judge_pod_log,
+    played_live,
     report,
     report_pod,
+    tables_played_live,
 )
 from tournament.storage.desklog import CallAnswered
 from tournament.storage.eventlog import (
@@ -186,6 +188,8 @@ def _open_seat(session: Session, event: Event, player: str) -> Table:
         raise Conflict(f"{player} has no table to report in round {event.rounds} (a bye, or not paired)")
     if table.done:
         raise Conflict(f"{table.where} already has a result; ask a judge to correct it")
+    if tables_played_live(session, event, table.round, [table.number]):  # T-132: a player's claim would bypass its log
+        raise played_live(table.where)
     return table
 
 

@@ -19,7 +19,13 @@ from sqlalchemy.orm import Session
 from tournament.service.errors import Conflict, NotFound, TournamentError, Usage
 from tournament.service.people import csv_rows
 from tournament.service.queries import get_event, lock_event, matches, pod_tables
-from tournament.service.results import Tally, check_places, check_tally
+from tournament.service.results import (
+    Tally,
+    check_places,
+    check_tally,
+    played_live,
+    tables_played_live,
+)
 from tournament.storage.eventlog import Payload, PodReported, ResultReported, append_many
 from tournament.storage.models import Event, Match, Pod, PodSeat
 
@@ -92,6 +98,11 @@ def import_results(session: Session, event_id: str, rows: Sequence[ResultRow], r
     # round's tables, so applying each result finds its table there instead of one SELECT each.
     tables = pod_tables(session, event.id, number) if event.format == "pods" else matches(session, event.id, number)
     payloads = _pod_payloads(event, number, rows, tables) if event.format == "pods" else _match_payloads(event, number, rows, tables)
+    entered = {p.table for p in payloads if isinstance(p, ResultReported | PodReported)}
+    live = tables_played_live(session, event, number, entered)  # a slip cannot stand for a live table's log (T-132)
+    for row in rows:
+        if row.table in live:
+            raise _at(row, "table", played_live(f"table {row.table} of round {number}"))
     append_many(session, event_id, payloads)
     return len(payloads)
 

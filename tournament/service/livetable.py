@@ -55,8 +55,10 @@ from referee.ruleset import CHANCE, JUDGE, Illegal, Ruleset, Seat
 from referee.rulesets import get as get_ruleset
 from schemas.log import LOG_FORMAT, Header, Record, Reveal, Time
 from schemas.log import Event as Place
-from schemas.table import Appended, GameSummary, TableProgress, TableView, WitnessRow
+from schemas.table import Appended, Counted, GameSummary, TableProgress, TableView, WitnessRow
+from tournament.output.render import score_words
 from tournament.service.errors import EXIT_LOG_REJECTED, Conflict, NotFound, TournamentError, Usage
+from tournament.service.people import display_names
 from tournament.service.queries import find_match, find_pod, get_event
 from tournament.service.results import match_over
 from tournament.storage.eventlog import as_utc
@@ -156,14 +158,18 @@ def _keep(session: Session, live: Live) -> None:
 
 @dataclass(frozen=True)
 class Seating:
-    """A table of a round: its players in seat order, whether it is a pod, and whether its result is in."""
+    """A table of a round: its players in seat order, whether it is a pod, and the result counted once it is in."""
 
     event: Event
     round: int
     table: int
     players: list[str]
     pod: bool
-    reported: bool
+    counted: Counted | None
+
+    @property
+    def reported(self) -> bool:
+        return self.counted is not None
 
 
 def seating(session: Session, event_id: str, table: int, round_number: int | None = None) -> Seating:
@@ -175,9 +181,42 @@ def seating(session: Session, event_id: str, table: int, round_number: int | Non
         pod, seats = find_pod(session, event, table, round_number)
         if pod.source == "bye":
             raise NotFound(f"table {table} of round {pod.round} is a bye; nothing is played there")
-        return Seating(event, pod.round, pod.number, [s.player for s in seats], pod=True, reported=pod.source is not None)
+        counted = None
+        if pod.source is not None:
+            places = {s.player: s.place for s in seats if s.place is not None}
+            counted = Counted(pod.source, _from_table(session, event.id, pod.round, pod.number), places=places)
+        return Seating(event, pod.round, pod.number, [s.player for s in seats], pod=True, counted=counted)
     match = find_match(session, event, table, round_number)
-    return Seating(event, match.round, match.number, [match.player_a, match.player_b], pod=False, reported=match.games_a is not None)
+    if match.games_a is None or match.games_b is None:
+        return Seating(event, match.round, match.number, [match.player_a, match.player_b], pod=False, counted=None)
+    games = {match.player_a: match.games_a, match.player_b: match.games_b}
+    counted = Counted(match.source or "", _from_table(session, event.id, match.round, match.number), games, match.draws or 0)
+    return Seating(event, match.round, match.number, [match.player_a, match.player_b], pod=False, counted=counted)
+
+
+def _from_table(session: Session, event_id: str, round_number: int, table: int) -> bool:
+    """Was the table's result reported from its own games (witness.settle marks them), not by another path?"""
+    query = select(LiveGame.game).filter_by(event_id=event_id, round=round_number, table=table, reported=True)
+    return session.scalar(query.limit(1)) is not None
+
+
+HOW = {"log": "from game logs uploaded", "players": "typed by the players and confirmed", "judge": "a judge's ruling", "slip": "a signed slip"}
+
+
+def counted_words(players: list[str], counted: Counted, names: dict[str, str]) -> str:
+    """The result that counts for a table, in words with names, and where it came from: "Bob wins 2-0, a judge's
+    ruling"."""
+    said = score_words(players, names, counted.games, counted.draws, counted.places)
+    how = "from this table's log, confirmed by the players" if counted.from_table else HOW.get(counted.source, counted.source)
+    return f"{said}, {how}"
+
+
+def refuse_reported(session: Session, seat: Seating) -> None:
+    """T-133: once the match is reported, by whatever path, its live table takes nothing more (records, a device's
+    acknowledgement, a confirmation, a bot): Conflict (409) naming the result that counts."""
+    if seat.counted is not None:
+        words = counted_words(seat.players, seat.counted, display_names(session, seat.event.id))
+        raise Conflict(f"table {seat.table} of round {seat.round} has its result ({words}): its live table takes nothing more")
 
 
 def _header(session: Session, seat: Seating, game: int, seed: str | None, now: datetime) -> Header:
@@ -379,6 +418,7 @@ def judge_record(
     placed = seating(session, event_id, table, round_number)
     if seat != JUDGE and seat not in placed.players:
         raise Refused(f"{seat} does not play at table {placed.table}", TABLE_RULE, 0, [])
+    refuse_reported(session, placed)
     found = games(session, placed)
     if not found:
         raise NotStarted(f"table {placed.table} of round {placed.round} has not started; opening it starts it")
@@ -637,7 +677,7 @@ def view(session: Session, event_id: str, table: int, seat: Seat, *, since: int 
     decided = _decided(placed, played)
     live = _judged(session, game)  # taken from the cache until kept again: nothing else may use it meanwhile
     ruleset, state = live.ruleset, live.replay.state
-    legal, more = options(live, game, seat)
+    legal, more = options(live, game, seat) if placed.counted is None else ([], 0)  # reported: nothing more to record
     result = ruleset.result(state)
     since = max(0, min(since, game.seq))
     records = [_record_view(live, r, seat) for r in live.records[since:]]
@@ -652,6 +692,7 @@ def view(session: Session, event_id: str, table: int, seat: Seat, *, since: int 
         placed.event.id, placed.round, placed.table, game.mode, placed.event.ruleset, placed.players, seat,  # type: ignore[arg-type]
         game.game, game.seq, since, bool(game.over), list(ruleset.to_act(state)), msgspec.to_builtins(result) if result else None,
         ruleset.seat_view(state, seat), records, legal, more, summaries, witness, game.bots.split(), decided, placed.reported,
+        placed.counted,
     )
 
 

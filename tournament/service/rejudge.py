@@ -17,10 +17,11 @@ from collections.abc import Iterable, Iterator, Sequence
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from referee.rejudge import Outcome, outcomes
+from referee.rejudge import Judged, Outcome, outcomes
 from schemas.tournament import RejudgedGame, RejudgedTable
 from tournament.service.people import display_names
 from tournament.service.queries import get_event
+from tournament.service.results import UNPROVEN_RULE
 from tournament.storage.eventlog import PodReported, ResultReported, decode
 from tournament.storage.models import GameLog, LogEntry, Match, Pod, PodSeat
 
@@ -40,9 +41,19 @@ def rejudge_event(session: Session, event_id: str, *, jobs: int = 1, cluster: st
     items: list[tuple[str, str | bytes]] = [(f"g{g.round}.{g.table}.{g.game}", g.data) for g in games]
     items += [(f"p{p.round}.{p.number}", p.log) for p in pods if p.log is not None]
     named = _named(session, event_id, matches.values(), pods)
-    now = {j.log: TAMPERED if j.sha256 != named.get(j.log) else j.outcome for j in outcomes(items, jobs=jobs, cluster=cluster)}
+    now = {j.log: _now(j, named) for j in outcomes(items, jobs=jobs, cluster=cluster)}
     changed = list(_matches(games, matches, now, names)) + list(_pods(pods, places, now, names))
     return sorted(changed, key=lambda t: (t.round, t.table))
+
+
+def _now(judged: Judged, named: dict[str, str]) -> Outcome:
+    """A kept log's outcome as the tournament would take it now: TAMPERED when it is not the log its entry names;
+    a complete dealt game whose deal is only committed (its reveal missing) refused under DL-R1, without a result."""
+    if judged.sha256 != named.get(judged.log):
+        return TAMPERED
+    if judged.deal == "committed" and judged.outcome.verdict == "complete":
+        return Outcome(judged.outcome.verdict, UNPROVEN_RULE, None)
+    return judged.outcome
 
 
 def _named(session: Session, event_id: str, matches: Iterable[Match], pods: Sequence[Pod]) -> dict[str, str]:

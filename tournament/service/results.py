@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import io
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -40,7 +40,7 @@ from tournament.storage.eventlog import (
     ResultReported,
     append,
 )
-from tournament.storage.models import Event, GameLog, Match, Pod, PodSeat
+from tournament.storage.models import Event, GameLog, LiveGame, Match, Pod, PodSeat
 
 
 @dataclass(frozen=True)
@@ -68,6 +68,9 @@ def parse_result(text: str, draws: int = 0) -> Tally:
     if draws < 0:
         raise Usage("--draws cannot be negative")
     return Tally(games, draws)
+
+
+UNPROVEN_RULE, UNPROVEN_DEAL = "DL-R1", "its deal is committed, not verified: the reveal is missing"  # docs/referee.md
 
 
 def _where(match: Match) -> str:
@@ -107,8 +110,9 @@ def judge_logs(event: Event, match: Match, logs: Sequence[tuple[str, bytes]]) ->
 def _judged(event: Event, seats: set[str], round_number: int, table: int, where: str, path: str, data: bytes) -> Verdict:
     """The referee's verdict on a complete game's log, after checking it belongs to this event's table.
 
-    Its header must name this event's game, table and players; an event that
-    requires chained logs refuses one whose records carry no `prev` hashes.
+    Its header must name this event's game, table and players; a dealt game counts only once its deal is
+    `verified` (DL-R1: the seed revealed and every draw dealt from it); an event that requires chained logs
+    refuses one whose records carry no `prev` hashes.
     """
     replay = judge(io.BytesIO(data), path)
     header = replay.header
@@ -130,6 +134,8 @@ def _judged(event: Event, seats: set[str], round_number: int, table: int, where:
     verdict = replay.verdict
     if verdict.verdict != "complete":
         raise LogRejected(f"{path}: {referee_reason(verdict)}", verdict)
+    if verdict.deal == "committed":  # DL-R1: its draws are proven only by the reveal
+        raise LogRejected(f"{path}: {UNPROVEN_DEAL}", verdict)
     if event.require_chain and verdict.chain != "verified":
         raise LogRejected(
             f"{path}: {event.id!r} requires chained logs, and this log's records carry no `prev` hashes "
@@ -219,6 +225,7 @@ def report(
     judge: bool = False,
     agreed: bool = False,
     check_decks: bool = True,
+    from_table: bool = False,
 ) -> Reported:
     """Record a table's result from game logs, a paper result (a slip), or a judge's ruling.
 
@@ -230,7 +237,8 @@ def report(
     a reason). New logs whose decks are not the registered lists are refused
     into the judge queue (logged; `differences` says how), unless `check_decks`
     is off (a judge's ruling on them, or a claim checked when it was made) or
-    a judge corrects the result.
+    a judge corrects the result. A table played live (T-132) takes its result from its own log (`from_table`:
+    witness.settle); anything else there is a judge's ruling, with its reason.
     """
     event = lock_event(session, event_id)
     match = find_match(session, event, table, round_number)
@@ -256,6 +264,8 @@ def report(
             )
     elif correction:
         raise Conflict(f"{_where(match)} has no result to correct yet; use `tournament report`")
+    if not from_table and not is_ruling(reason, agreed) and tables_played_live(session, event, match.round, [match.number]):
+        raise played_live(_where(match))
     if records and check_decks and not correction:  # a judge's correction is a ruling: its logs are not refused
         found = decks.differences(session, event, [r.text for r in records], [match.player_a, match.player_b])
         if found:
@@ -306,6 +316,7 @@ def report_pod(
     judge: bool = False,
     agreed: bool = False,
     check_decks: bool = True,
+    from_table: bool = False,
 ) -> PodResult:
     """A pod's result: the placements of its one game's log, or places from a slip or a judge's ruling (as `report`)."""
     event = lock_event(session, event_id)
@@ -333,6 +344,8 @@ def report_pod(
             raise Conflict(f"{where} already has a result; use `tournament correct` with a --reason to change it")
     elif correction:
         raise Conflict(f"{where} has no result to correct yet; use `tournament report`")
+    if not from_table and not is_ruling(reason, agreed) and tables_played_live(session, event, pod.round, [pod.number]):
+        raise played_live(where)
     if record is not None and check_decks and not correction:
         found = decks.differences(session, event, [record.text], names)
         if found:
@@ -356,6 +369,32 @@ def check_places(places: dict[str, int], names: set[str], where: str) -> None:
             f"places {given} are not a ranking of {len(names)} players: they run from 1 (best), and tied players share "
             f"the best place of their group, the next place skipping theirs (1-2-2-4, not 1-2-2-3)"
         )
+
+
+def tables_played_live(session: Session, event: Event, round_number: int, tables: Collection[int]) -> set[int]:
+    """T-132: which of the round's `tables` take their result from their live table's log: at a digital event every
+    one (the server deals: the game on the screens is the game of record), at a paper event each whose live log
+    holds a record, at an event without live tables none."""
+    if event.tables == "digital":
+        return set(tables)
+    if event.tables != "paper":
+        return set()
+    query = select(LiveGame.table).distinct().filter_by(event_id=event.id, round=round_number)
+    return set(session.scalars(query.where(LiveGame.seq > 0, LiveGame.table.in_(list(tables)))))
+
+
+def is_ruling(reason: str | None, agreed: bool) -> bool:
+    """A result given with its reason by the organiser or a judge (not the players' agreement, whose reason only
+    says who agreed)."""
+    return bool(reason and reason.strip()) and not agreed
+
+
+def played_live(where: str) -> Conflict:
+    """The refusal of a result typed or uploaded for a table played live (T-132)."""
+    return Conflict(
+        f"{where} is played live: its result comes from its log at the table, reported once the players confirm it; "
+        "any other result there is a judge's ruling, with its reason"
+    )
 
 
 Kind = Literal["log", "judge", "slip", "players"]

@@ -24,6 +24,7 @@ from tournament.service.livetable import (
     log_bytes,
     match_decided,
     open_table,
+    refuse_reported,
     seating,
     serve,
 )
@@ -52,6 +53,7 @@ def acknowledge(session: Session, event_id: str, table: int, player: str, game_n
     seat = seating(session, event_id, table)
     if player not in seat.players:
         raise NotFound(f"{player} does not play at table {seat.table}")
+    refuse_reported(session, seat)
     game = _game(session, seat, game_number)
     if seq > game.seq:
         raise Usage(f"game {game_number} has {game.seq} records; record {seq} is not there to be seen")
@@ -66,6 +68,7 @@ def confirm(session: Session, event_id: str, table: int, player: str, game_numbe
     seat = seating(session, event_id, table)
     if player not in seat.players:
         raise NotFound(f"{player} does not play at table {seat.table}")
+    refuse_reported(session, seat)
     game = _game(session, seat, game_number)
     if not game.over:
         raise Conflict(f"game {game_number} is not over: there is no last line to confirm yet")
@@ -92,9 +95,9 @@ def settle(session: Session, seat: Seating) -> bool:
         return False
     logs = [(f"round {seat.round} table {seat.table} game {g.game}", log_bytes(session, g)) for g in played]
     if seat.pod:
-        done = report_pod(session, seat.event.id, seat.table, round_number=seat.round, logs=logs).changed
+        done = report_pod(session, seat.event.id, seat.table, round_number=seat.round, logs=logs, from_table=True).changed
     else:
-        done = report(session, seat.event.id, seat.table, round_number=seat.round, logs=logs).changed
+        done = report(session, seat.event.id, seat.table, round_number=seat.round, logs=logs, from_table=True).changed
     for game in played:
         game.reported = True
     session.flush()
@@ -111,6 +114,7 @@ def seat_bot(session: Session, event_id: str, table: int, player: str, *, rated:
         raise Usage(f"{event_id!r} is rated: a bot takes a seat there only when the organiser says so (rated)")
     if player not in seat.players:
         raise NotFound(f"{player} does not play at table {seat.table}")
+    refuse_reported(session, seat)
     game = open_table(session, event_id, table)
     if game.over:
         raise Conflict(f"game {game.game} is over; seat the bot when the next one starts")

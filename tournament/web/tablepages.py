@@ -116,6 +116,7 @@ def panel_of(request: Request[Any, Any, Any], view: TableView) -> dict[str, Any]
         "screens": recorder.screens(view.legal, shown),
         "recent": [(r.get("seq"), recorder.record_text(r, shown, view.mode == "digital")) for r in reversed(view.records[-RECENT:])],
         "to_confirm": _to_confirm(request, view, mine, shown),
+        "counted": livetable.counted_words(view.players, view.counted, names) if view.counted else None,
         "typed": recorder.typed_example(view.legal, mine or JUDGE),
     }
 
@@ -129,17 +130,19 @@ def drawing(ruleset: str, state: dict[str, Any], setup: Any) -> Markup:
     return Markup(INLINE_STYLE.sub("", pages.render(pages.game_view(ruleset), state=state, setup=setup)))
 
 
-def _to_confirm(request: Request[Any, Any, Any], view: TableView, mine: str | None, names: dict[str, str]) -> list[tuple[int, int, str]]:
-    """The finished games whose last line `mine` has not confirmed: (game, its last seq, that line for people)."""
-    if mine is None:
+def _to_confirm(request: Request[Any, Any, Any], view: TableView, mine: str | None, names: dict[str, str]) -> list[tuple[int, int, str, str]]:
+    """The finished games whose last line `mine` has not confirmed: (game, its last seq, how it ended in words, that
+    line for people: a digital game's is the seed's reveal, kept as a detail). None once the match is reported."""
+    if mine is None or view.reported:
         return []
     found = []
     for summary in view.games:
         if not summary.over:
             continue
         game = view if summary.game == view.game else tables.read_view(request, view.event, view.table, mine, summary.seq - 1, summary.game)
-        if not any(w.player == mine and w.confirmed for w in game.witness) and game.records:
-            found.append((summary.game, summary.seq, recorder.record_text(game.records[-1], names, view.mode == "digital")))
+        if not any(w.player == mine and w.confirmed for w in game.witness) and game.records and game.result:
+            ending = recorder.ending_text(game.result, view.players, names)
+            found.append((summary.game, summary.seq, ending, recorder.record_text(game.records[-1], names, view.mode == "digital")))
     return found
 
 

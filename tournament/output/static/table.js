@@ -83,7 +83,8 @@
   document.addEventListener("pointercancel", release);
 
   function seen() {
-    if (root.dataset.seat !== "player") { return; }
+    /* a reported match's table takes nothing more, an acknowledgement neither (T-133) */
+    if (root.dataset.seat !== "player" || panel().dataset.reported === "yes") { return; }
     var h = head();
     post("/seen", {game: h.game, seq: h.seq}).catch(function () {});
   }
