@@ -22,14 +22,20 @@ from schemas.log import LOG_FORMAT, Header, Record, Time
 NAMES = ("ann", "bob", "cat", "dan", "eve", "fay")
 
 
-def bot_header(ruleset_id: str, seed: int, players: int | None = None, deal: str | None = None) -> Header:
-    """The header of a bot game: built-in players and the ruleset's default setup for `seed`; committed to the
-    dealing seed `deal` if given."""
+def bot_header(
+    ruleset_id: str, seed: int, players: int | None = None, deal: str | None = None, names: list[str] | None = None
+) -> Header:
+    """The header of a bot game: `names` in seat order (default: built-in players, as many as `players`) and the
+    ruleset's default setup for `seed`; committed to the dealing seed `deal` if given."""
     ruleset = get_ruleset(ruleset_id)
-    count = players or ruleset.min_players
+    count = len(names) if names else players or ruleset.min_players
     if not ruleset.min_players <= count <= ruleset.max_players:
-        raise ValueError(f"{ruleset_id} is for {ruleset.min_players} to {ruleset.max_players} players, not {count}")
-    names = list(NAMES[:count])
+        allowed = (
+            str(ruleset.min_players) if ruleset.min_players == ruleset.max_players
+            else f"{ruleset.min_players} to {ruleset.max_players}"
+        )
+        raise ValueError(f"{ruleset_id} is for {allowed} players, not {count}")
+    names = list(names or NAMES[:count])
     setup = ruleset.default_setup(names, random.Random(f"{ruleset_id}/{seed}/setup"))
     return Header(
         log=LOG_FORMAT,

@@ -366,6 +366,10 @@ def play(
         str | None,
         typer.Option("--deal", metavar="SEED", help="Deal every chance record from this secret seed (64 hex digits; `new` for a random one), committed in the header and revealed at the end."),
     ] = None,
+    names: Annotated[
+        str | None,
+        typer.Option("--names", metavar="ID,ID", help="The players' ids in seat order (default: ann, bob, ...), e.g. a tournament table's."),
+    ] = None,
 ) -> None:
     """Bots play a whole legal game from the built-in setup; the chained log goes to stdout."""
     import re
@@ -381,8 +385,14 @@ def play(
         deal = new_seed()
     elif deal is not None and not re.fullmatch(r"[0-9a-f]{64}", deal):
         fail("--deal: a seed is 64 lowercase hex digits (32 bytes), or `new`")
+    seats = names.split(",") if names is not None else None
+    if seats is not None:
+        if not all(re.fullmatch(r"[A-Za-z0-9_.-]{1,64}", seat) for seat in seats) or len(set(seats)) < len(seats):
+            fail(f"--names {names!r}: different player ids ([A-Za-z0-9_.-], 1 to 64 characters), separated by commas")
+        if players is not None and players != len(seats):
+            fail(f"--players {players} and --names with {len(seats)} ids disagree: give one of them")
     try:
-        header = bot_header(ruleset, seed, players, deal)
+        header = bot_header(ruleset, seed, players, deal, seats)
     except ValueError as exc:
         fail(str(exc))
     try:

@@ -117,6 +117,18 @@ class ClusterError(Exception):
     """The scheduler cannot be reached, or a batch failed on every worker it was given to."""
 
 
+NO_DASK = "--cluster needs Dask distributed, which is the `cluster` extra: pip install 'headjudge[cluster]' (the same version on every machine)"
+
+
+def dask_installed() -> bool:
+    """Whether `--cluster` can run here: Dask distributed is an extra, not in every install."""
+    try:
+        import distributed  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
 def _on_cluster(items: Sequence[Item], address: str, batch: int, shared: bool) -> Iterator[Judged]:
     # imported here: only a run on a cluster pays for dask (about a second of imports)
     from distributed import Client, as_completed

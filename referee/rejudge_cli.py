@@ -2,7 +2,7 @@
 
 Output: one JSON line per such log on stdout (`Change`: log, before, after,
 log_changed), a summary on stderr. Exit 0 when every outcome is the recorded
-one, 1 when some differ (like `diff`), 2 for a usage error (an unreadable or
+one (or none was recorded: no `--against`), 1 when some differ (like `diff`), 2 for a usage error (an unreadable or
 malformed `--against` file: its line and field named), 5 when the cluster
 cannot be reached or a batch fails on it.
 """
@@ -59,6 +59,8 @@ def rejudge(
 
     if cluster is not None and jobs > 1:
         fail("--jobs and --cluster do not go together: a cluster's workers are its own")
+    if cluster is not None and not rj.dask_installed():
+        fail(rj.NO_DASK)
     for path in paths:
         if not Path(path).exists():
             fail(f"{path}: no such file or folder")
@@ -106,7 +108,7 @@ def rejudge(
         note(f"  {before or 'not recorded'} -> {after or 'no such log now'}: {count:,}")
     if save is not None:
         note(f"wrote {save} ({judged:,} outcomes)")
-    raise typer.Exit(EXIT_DIFFER if differ else 0)
+    raise typer.Exit(EXIT_DIFFER if differ and against is not None else 0)  # no record: nothing can differ from it (T-159)
 
 
 def note(message: str) -> None:

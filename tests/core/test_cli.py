@@ -110,6 +110,22 @@ def test_play_unknown_ruleset_exit_2() -> None:
     assert invoke("play", "chess").exit_code == 2
 
 
+def test_play_refuses_a_player_count_in_words_a_fixed_count_reads_well_in() -> None:
+    assert invoke("play", "cardwars", "--players", "9").stderr == "referee: cardwars is for 2 players, not 9\n"
+    assert "maginot is for 2 to 6 players, not 9" in invoke("play", "maginot", "--players", "9").stderr
+
+
+def test_play_seats_the_players_it_is_given_so_a_tournament_table_can_report_the_log() -> None:
+    played = invoke("play", "cardwars", "--seed", "3", "--names", "zoe,jose-ramirez")
+    header = json.loads(played.stdout.splitlines()[0])
+    assert played.exit_code == 0 and header["players"] == ["zoe", "jose-ramirez"] and set(header["setup"]["suits"]) == {"zoe", "jose-ramirez"}
+    assert json.loads(invoke("validate", "--json", "-", stdin=played.stdout.encode()).stdout)["verdict"] == "complete"
+    for names, said in (("zoe,zoe", "different player ids"), ("zoe, ann", "different player ids"), ("zoe", "cardwars is for 2 players, not 1")):
+        refused = invoke("play", "cardwars", "--names", names)
+        assert refused.exit_code == 2 and said in refused.stderr, refused.stderr
+    assert "disagree" in invoke("play", "maginot", "--names", "ann,bob", "--players", "3").stderr
+
+
 def test_replay_to_a_record(game: Path) -> None:
     data = json.loads(invoke("replay", str(game), "--to", "3", "--json").stdout)
     assert data["seq"] == 3 and data["state"]["turn"] == 2

@@ -73,7 +73,7 @@ def test_a_local_cluster_gives_every_log_the_serial_outcome_once_even_when_a_wor
             [sys.executable, "-m", "referee", "rejudge", str(logs), "--cluster", address, "--save", str(record)],
             capture_output=True, text=True, timeout=300,
         )
-        assert done.returncode == 1 and f"rejudged {LOGS:,} logs on {address}" in done.stderr, done.stderr
+        assert done.returncode == 0 and f"rejudged {LOGS:,} logs on {address}" in done.stderr, done.stderr
         saved = {j.log: j.outcome for j in read_record(record.read_bytes()).values()}
         assert saved == serial and len(done.stdout.splitlines()) == LOGS
         # a worker killed once the first batch is back: its batch goes to another, and no log is lost or doubled
@@ -96,7 +96,7 @@ def test_rejudge_against_a_record_prints_exactly_the_logs_whose_outcome_differs(
     _corpus(logs, 40)
     referee = [sys.executable, "-m", "referee", "rejudge", str(logs)]
     first = subprocess.run([*referee, "--save", str(tmp_path / "before.jsonl")], capture_output=True, text=True, timeout=120)
-    assert first.returncode == 1 and len(first.stdout.splitlines()) == 40  # nothing recorded yet: all differ
+    assert first.returncode == 0 and len(first.stdout.splitlines()) == 40  # nothing recorded yet: every log listed, none differs (T-159)
     edited = [json.loads(line) for line in (tmp_path / "before.jsonl").read_text().splitlines()]
     for entry in edited[:3]:  # as if an older referee had said otherwise
         entry["outcome"] = {"verdict": "illegal", "rule": "CW-0.0", "result": None}
@@ -114,6 +114,28 @@ def test_rejudge_against_a_record_prints_exactly_the_logs_whose_outcome_differs(
     bad = subprocess.run([*referee, "--against", str(tmp_path / "bad.jsonl")], capture_output=True, text=True, timeout=120)
     assert bad.returncode == 2 and bad.stdout == "" and "bad.jsonl: line 2:" in bad.stderr and "outcome.verdict" in bad.stderr
     assert "Traceback" not in bad.stderr
+
+
+WITHOUT_DASK = "import sys; sys.modules['distributed'] = None; from {0}.cli{1} import main; main()"  # as an install without the extra
+
+
+def test_cluster_without_the_cluster_extra_says_how_to_install_it(tmp_path: Path) -> None:
+    """`--cluster` where Dask distributed is not installed is a usage error naming the extra, never exit 70's
+    "internal error", for `referee rejudge` and `tournament rejudge` alike."""
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    _corpus(logs, 2)
+    db = str(tmp_path / "t.db")
+    subprocess.run([sys.executable, "-m", "tournament", "--db", db, "demo", "--players", "2", "--rounds", "1", "--best-of", "1",
+                    "--logs", str(tmp_path / "demo-logs")], capture_output=True, check=True, timeout=120)
+    for command in (
+        [sys.executable, "-c", WITHOUT_DASK.format("referee", ""), "rejudge", str(logs), "--cluster", "tcp://127.0.0.1:9"],
+        [sys.executable, "-c", WITHOUT_DASK.format("tournament", ".app"), "rejudge", "demo", "--db", db, "--cluster", "tcp://127.0.0.1:9"],
+    ):
+        refused = subprocess.run(command, capture_output=True, text=True, timeout=120)
+        assert refused.returncode == 2 and refused.stdout == "", refused.stderr
+        [line] = refused.stderr.splitlines()
+        assert "pip install 'headjudge[cluster]'" in line and "internal error" not in line
 
 
 def _free_port() -> int:

@@ -209,7 +209,7 @@ def units_reversed(data: bytes) -> bytes:
 def test_an_event_recorded_before_scheme_3_verifies_and_still_counts_each_game_once(
     db_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    # T-148: entries and tables holding fingerprints of scheme 2 verify after migration 0017 (it clears the
+    # T-148: entries and tables holding fingerprints of scheme 2 verify after migration 0015 (it clears the
     # tables' copies, as the projection leaves them), and the game is still recognised with its units reversed.
     cli(db_url, "create", "ev", "--seed", "1", "--best-of", "1", "--ruleset", "maginot")
     cli(db_url, "register", "ev", "ann", "bob")
@@ -220,7 +220,7 @@ def test_an_event_recorded_before_scheme_3_verifies_and_still_counts_each_game_o
     (tmp_path / "g.jsonl").write_bytes(old)
     cli(db_url, "report", "ev", "--table", "1", "--log", str(tmp_path / "g.jsonl"))
     as_before(db_url, "0013", {hashlib.sha256(old).hexdigest(): old}, 2, lambda data: scheme_2_fingerprint(data, monkeypatch))
-    assert "chain intact" in cli(db_url, "verify", "ev").stdout  # the first command migrates to 0017, then verifies
+    assert "chain intact" in cli(db_url, "verify", "ev").stdout  # the first command migrates to 0015, then verifies
     cli(db_url, "pair", "ev")  # round 2: a rematch
     (tmp_path / "again.jsonl").write_bytes(units_reversed(old))
     refused = cli(db_url, "report", "ev", "--table", "1", "--log", str(tmp_path / "again.jsonl"), code=5)

@@ -14,7 +14,7 @@ from pathlib import Path
 import httpx
 
 from tests.tournament.conftest import _free_port
-from tests.tournament.tlib import cli
+from tests.tournament.tlib import cli, cli_json
 
 SERVE = [sys.executable, "-c", "from tournament.cli.app import main; main()", "serve"]
 
@@ -53,7 +53,8 @@ def test_ctrl_c_with_pages_open_prints_no_traceback(tmp_path: Path) -> None:
 
 def test_demo_then_serve_shows_the_demo_event_and_prints_the_organiser_token_once(tmp_path: Path) -> None:
     db = str(tmp_path / "tournament.db")
-    cli(db, "demo", "--players", "4", "--rounds", "1", "--logs", str(tmp_path / "logs"))
+    demo = cli(db, "demo", "--players", "4", "--rounds", "1", "--logs", str(tmp_path / "logs")).stdout
+    assert f"  tournament serve --db {db}" in demo.split("next, try:")[1], "the demo's list names serve"
     port = _free_port()
     env = {k: v for k, v in os.environ.items() if k not in ("TOURNAMENT_ADMIN_TOKEN", "TOURNAMENT_DB")}
     server = subprocess.Popen(
@@ -112,9 +113,67 @@ def test_serve_in_a_folder_without_a_database_says_so_and_makes_none(tmp_path: P
     refused = subprocess.run([*SERVE, "--port", str(_free_port())], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
     assert refused.returncode == 8 and refused.stdout == ""
     [line] = refused.stderr.splitlines()
-    assert line.startswith(f"tournament: no database at {tmp_path / 'tournament.db'}: give --db")
-    assert "`tournament demo`" in line and "`tournament create`" in line
+    assert line.startswith(f"tournament: no database at {tmp_path / 'tournament.db'}: `tournament serve --init` makes an empty one here")
+    assert "give --db" in line and "`tournament demo`" in line
     assert list(tmp_path.iterdir()) == [], "no empty database was made"
+
+
+def test_serve_init_in_an_empty_folder_serves_an_empty_database_and_a_later_start_says_how_to_sign_in(tmp_path: Path) -> None:
+    """Issue 34.4: an event day run from the browser starts in an empty folder with `serve --init`; the first start
+    prints the organiser token, a later one how to sign in, and `organiser-token --new` replaces a lost token,
+    signing out whoever held the old one."""
+    env = {k: v for k, v in os.environ.items() if k not in ("TOURNAMENT_ADMIN_TOKEN", "TOURNAMENT_DB", "TOURNAMENT_PUBLIC_URL")}
+    port = _free_port()
+    base = f"http://127.0.0.1:{port}"
+
+    def start() -> tuple[subprocess.Popen[str], list[str]]:
+        server = subprocess.Popen(
+            [*SERVE, "--init", "--port", str(port)], cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        )
+        assert server.stdout is not None
+        lines = []
+        while not lines or not lines[-1].startswith("serving "):
+            lines.append(server.stdout.readline())
+            assert lines[-1], server.communicate(timeout=30)[1]
+        answer(lambda: httpx.get(f"{base}/", timeout=5))
+        return server, lines
+
+    def stop(server: subprocess.Popen[str]) -> None:
+        server.terminate()
+        server.communicate(timeout=30)
+
+    server, first = start()
+    try:
+        assert first[0].startswith("the organiser token") and first[2].strip() == f"sign in at {base}/admin"
+        signed_in = httpx.post(f"{base}/api/admin/login", json={"code": first[1].strip()}, timeout=5)
+        assert signed_in.status_code == 201
+        old = {"Authorization": f"Bearer {signed_in.json()['session']}"}
+        made = httpx.post(f"{base}/api/admin/events", json={"id": "friday", "name": "Friday Night"}, headers=old, timeout=5)
+        assert made.status_code == 201, made.text
+    finally:
+        stop(server)
+    assert [path.name for path in tmp_path.iterdir()] == ["tournament.db"]
+    assert [event["id"] for event in cli_json(str(tmp_path / "tournament.db"), "events")] == ["friday"]
+    server, second = start()
+    try:
+        [told, serving] = second
+        assert told.startswith(f"the organiser signs in at {base}/admin with the token the first start printed")
+        assert "`tournament organiser-token --new` makes a new one" in told and serving.startswith("serving ")
+        assert httpx.get(f"{base}/api/admin/events/friday/tables", headers=old, timeout=5).status_code == 200
+        asked = subprocess.run([*SERVE[:-1], "organiser-token"], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
+        assert asked.returncode == 2 and "cannot be shown again" in asked.stderr and asked.stdout == ""
+        renewed = subprocess.run([*SERVE[:-1], "organiser-token", "--new"], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
+        assert renewed.returncode == 0, renewed.stderr
+        token = renewed.stdout.splitlines()[1].strip()
+        assert renewed.stdout.splitlines()[2].strip() == f"sign in at {base}/admin"
+        assert httpx.get(f"{base}/api/admin/events/friday/tables", headers=old, timeout=5).status_code == 401, "the old session ended"
+        assert httpx.post(f"{base}/api/admin/login", json={"code": first[1].strip()}, timeout=5).status_code == 401
+        assert httpx.post(f"{base}/api/admin/login", json={"code": token}, timeout=5).status_code == 201
+    finally:
+        stop(server)
+    pinned = subprocess.run([*SERVE[:-1], "organiser-token", "--new"], cwd=tmp_path, env=dict(env, TOURNAMENT_ADMIN_TOKEN="x" * 16),
+                            capture_output=True, text=True, timeout=120)
+    assert pinned.returncode == 2 and "TOURNAMENT_ADMIN_TOKEN is set" in pinned.stderr
 
 
 def test_the_public_url_is_kept_and_every_sign_in_link_uses_it(tmp_path: Path) -> None:
@@ -135,7 +194,8 @@ def test_the_public_url_is_kept_and_every_sign_in_link_uses_it(tmp_path: Path) -
         env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )
     try:
-        assert server.stdout and server.stdout.readline().startswith(f"serving {db} at http://10.0.0.5:8000/ ")
+        assert server.stdout and server.stdout.readline().startswith("the organiser signs in at http://10.0.0.5:8000/admin with")
+        assert server.stdout.readline().startswith(f"serving {db} at http://10.0.0.5:8000/ ")
         base = f"http://127.0.0.1:{port}"
         boss = answer(lambda: httpx.post(f"{base}/api/admin/login", json={"code": "organiser-token-for-tests-0123456789"}, timeout=5))
         headers = {"Authorization": f"Bearer {boss.json()['session']}"}
@@ -181,7 +241,7 @@ def test_slips_tokens_without_url_take_the_address_serve_published_not_port_8000
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         assert server.stdout is not None
-        served = server.stdout.readline()
+        served = next(line for line in server.stdout if line.startswith("serving "))  # after how the organiser signs in (T-157)
         published = re.search(r" at (http://[0-9.]+:[0-9]+)/ ", served)
         assert published and published.group(1).endswith(f":{port}"), served
     finally:

@@ -46,6 +46,7 @@ from tournament.cli.common import (
     write_bytes,
     write_text,
 )
+from tournament.cli.serve import organiser_token as organiser_token_cmd
 from tournament.cli.serve import serve as serve_cmd
 from tournament.output import files, pictures, render
 from tournament.storage import viewcache
@@ -467,6 +468,7 @@ def demo_cmd(
     if ran.decks:
         say(f"  tournament decks {ran.event_id}{db_flag}            # each bot's registered list, checked against every game")
         say(f"  tournament meta {ran.event_id}{db_flag} -o meta.html  # the metagame")
+    say(f"  tournament serve{db_flag}            # the event on the web: http://127.0.0.1:8000/")
 
 
 @db_app.command("upgrade")
@@ -487,6 +489,7 @@ def db_upgrade(
 
 
 app.command("serve")(serve_cmd)
+app.command("organiser-token")(organiser_token_cmd)
 
 
 def main() -> None:

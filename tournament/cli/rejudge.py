@@ -23,10 +23,12 @@ def rejudge(
     as_json: JsonOpt = False,
 ) -> None:
     """List the tables whose result today's referee would change, with the rule; change nothing (exit 1 when any would)."""
-    from referee.rejudge import ClusterError
+    from referee.rejudge import NO_DASK, ClusterError, dask_installed
 
     if cluster is not None and jobs > 1:
         fail("--jobs and --cluster do not go together: a cluster's workers are its own")
+    if cluster is not None and not dask_installed():
+        fail(NO_DASK)
     with reading(db) as session:
         try:
             tables = service.rejudge_event(session, event, jobs=jobs, cluster=cluster)

@@ -1,4 +1,5 @@
-"""`tournament serve`: migrate, make the organiser token and the shared keys once, then run uvicorn."""
+"""`tournament serve`: migrate (`--init`: make the database), make the organiser token and the shared keys once,
+then run uvicorn; `tournament organiser-token --new` replaces a lost token."""
 
 from __future__ import annotations
 
@@ -33,6 +34,10 @@ def serve(
         str | None,
         typer.Option("--db", envvar="TOURNAMENT_DB", show_envvar=True, help="A SQLite file (default: ./tournament.db), or a postgresql+psycopg:// URL."),
     ] = None,
+    init: Annotated[
+        bool,
+        typer.Option("--init", help="Make the database when there is none yet (empty, migrated), to run events from the browser."),
+    ] = False,
 ) -> None:
     """Serve the events on the web: public pages and JSON, players' reports, the organiser's view."""
     import uvicorn
@@ -49,13 +54,14 @@ def serve(
         missing = missing_sqlite_file(database_url(db))
     except (ArgumentError, ValueError):  # not a URL: open_database says why
         missing = None
-    if missing is not None:  # never an empty database made in the wrong folder
+    if missing is not None and not init:  # never an empty database made in the wrong folder unasked
         console.fail(
-            "tournament", f"no database at {missing}: give --db (a SQLite file or a postgresql+psycopg:// URL), "
-            "or make one here with `tournament demo` or `tournament create`", service.EXIT_DATABASE,
+            "tournament", f"no database at {missing}: `tournament serve --init` makes an empty one here (events are then "
+            "created on the organiser's page), or give --db (a SQLite file or a postgresql+psycopg:// URL), "
+            "or try `tournament demo` first", service.EXIT_DATABASE,
         )
     try:
-        url, engine = open_database(db, create=False)
+        url, engine = open_database(db, create=init)
     except DatabaseUnavailable as exc:
         console.fail("tournament", str(exc), service.EXIT_DATABASE)
     sqlite = make_url(url).get_backend_name() == "sqlite"
@@ -77,6 +83,10 @@ def serve(
         say("the organiser token (shown this once; kept only as a hash; TOURNAMENT_ADMIN_TOKEN sets your own):")
         say(f"  {made}")
         say(f"  sign in at {phones}/admin")
+    elif not os.environ.get("TOURNAMENT_ADMIN_TOKEN"):
+        again = f" --db {shown(url)}" if db is not None and "TOURNAMENT_DB" not in os.environ else ""
+        say(f"the organiser signs in at {phones}/admin with the token the first start printed; lost it? "
+            f"`tournament organiser-token --new{again}` makes a new one (and signs every organiser out)")
     say(f"serving {shown(url)} at {phones}/ ({workers} worker{'s' if workers > 1 else ''}; Ctrl+C stops)")
     if host in addresses.ALL:
         for other in addresses.lan_addresses():
@@ -94,3 +104,37 @@ def serve(
         timeout_keep_alive=30,  # phones keep their connection between a page and the next
         timeout_graceful_shutdown=5,  # on Ctrl+C the pages' live streams (held open for minutes) are cut after 5 s
     )
+
+
+def organiser_token(
+    new: Annotated[bool, typer.Option("--new", help="Make a new organiser token: the old one stops working, every organiser session ends.")] = False,
+    db: Annotated[
+        str | None,
+        typer.Option("--db", envvar="TOURNAMENT_DB", show_envvar=True, help="A SQLite file (default: ./tournament.db), or a postgresql+psycopg:// URL."),
+    ] = None,
+) -> None:
+    """A new organiser token for `tournament serve`'s /admin (the old one is kept only as a hash, so it cannot be shown)."""
+    from sqlalchemy.orm import Session
+
+    from tournament import service
+    from tournament.storage.db import DatabaseUnavailable, open_database
+
+    if not new:
+        console.fail("tournament", "the organiser token is kept only as a hash and cannot be shown again: "
+                     "`tournament organiser-token --new` makes a new one and signs every organiser out", service.EXIT_USAGE)
+    if os.environ.get("TOURNAMENT_ADMIN_TOKEN"):
+        console.fail("tournament", "TOURNAMENT_ADMIN_TOKEN is set, and `tournament serve` puts it back at its next start: "
+                     "change it there (and restart) instead", service.EXIT_USAGE)
+    try:
+        _url, engine = open_database(db, create=False)
+    except DatabaseUnavailable as exc:
+        console.fail("tournament", str(exc), service.EXIT_DATABASE)
+    try:
+        with Session(engine) as session, session.begin():
+            token = service.new_organiser_token(session)
+            stored = service.published_url(session)  # where the last `serve` said it was (T-163)
+    finally:
+        engine.dispose()
+    say("a new organiser token (shown this once; the old one and every organiser session have ended):")
+    say(f"  {token}")
+    say(f"  sign in at {stored}/admin" if stored else "  sign in at the server's /admin page")

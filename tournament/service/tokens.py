@@ -7,7 +7,8 @@ link's fragment) is good once: exchanging it makes a **session**, which the
 browser keeps in an HttpOnly cookie and an API client sends as
 `Authorization: Bearer`. Issuing a new code revokes the player's older codes
 and sessions. The organiser token is kept as a hash too; it is made on the
-first `tournament serve` (and printed once) or set from TOURNAMENT_ADMIN_TOKEN.
+first `tournament serve` (and printed once), made anew by `tournament
+organiser-token --new`, or set from TOURNAMENT_ADMIN_TOKEN.
 Wrong guesses are counted in the database (so across workers) per code and
 per client address; tournament/README.md ("Tokens") gives the design.
 
@@ -212,22 +213,33 @@ def identify(session: Session, secret: str) -> Identity:
 def ensure_organiser(session: Session, given: str | None) -> str | None:
     """Keep the organiser token's hash: `given` (TOURNAMENT_ADMIN_TOKEN) replaces it; without one, a token is
     made on the first start and returned (to print once). None when nothing new needs printing."""
-    row = session.get(Credential, ORGANISER)
     if given:
         if len(given) < 16:
             raise TournamentError("TOURNAMENT_ADMIN_TOKEN must be at least 16 characters")
-        if row is None:
-            row = Credential(selector=ORGANISER, kind=ORGANISER, created_at=_now(), hash="")
-            session.add(row)
-        if row.hash != _digest(given):  # a new token: whoever signed in with the old one is out
-            session.execute(delete(Credential).where(Credential.kind == "organiser_session"))
-            row.hash = _digest(given)
+        _set_organiser(session, given)
         return None
-    if row is not None:
+    if session.get(Credential, ORGANISER) is not None:
         return None
+    return new_organiser_token(session)
+
+
+def new_organiser_token(session: Session) -> str:
+    """A new organiser token (`tournament organiser-token --new`, or the first start): the old one stops working
+    and every organiser session ends with it."""
     token = secrets.token_urlsafe(24)
-    session.add(Credential(selector=ORGANISER, kind=ORGANISER, created_at=_now(), hash=_digest(token)))
+    _set_organiser(session, token)
     return token
+
+
+def _set_organiser(session: Session, token: str) -> None:
+    row = session.get(Credential, ORGANISER)
+    if row is None:
+        row = Credential(selector=ORGANISER, kind=ORGANISER, created_at=_now(), hash="")
+        session.add(row)
+    if row.hash != _digest(token):  # a new token: whoever signed in with the old one is out
+        session.execute(delete(Credential).where(Credential.kind == "organiser_session"))
+        row.hash = _digest(token)
+        row.created_at = _now()
 
 
 def organiser_login(session: Session, token: str, client: str) -> str:

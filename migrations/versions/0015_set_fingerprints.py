@@ -7,8 +7,8 @@ scheme 2 says nothing about one of scheme 3: as 0009 did for scheme 1, the table
 duplicate check reads such a log and takes its fingerprint anew. The event log keeps each entry's fingerprint
 as it was written; the projection keeps only the current scheme's, so `verify` rebuilds these NULLs.
 
-Revision ID: 0017_harden
-Revises: 0016_dayweb
+Revision ID: 0015
+Revises: 0014
 Create Date: 2026-12-07 09:30:00
 """
 
@@ -17,8 +17,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = '0017_harden'
-down_revision = '0016_dayweb'
+revision = '0015'
+down_revision = '0014'
 branch_labels = None
 depends_on = None
 

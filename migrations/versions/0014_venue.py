@@ -4,7 +4,7 @@
 `judge_calls.disputes` names the player whose claim a "That's not right" call disputes (None: a plain call),
 which puts the table in the judge queue (T-151).
 
-Revision ID: 0016_dayweb
+Revision ID: 0014
 Revises: 0013
 Create Date: 2026-12-07 09:00:00
 """
@@ -14,7 +14,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = '0016_dayweb'
+revision = '0014'
 down_revision = '0013'
 branch_labels = None
 depends_on = None
