@@ -108,7 +108,7 @@ def test_no_refresh_after_any_form_repeats_its_change(page: Any, second: Any, tm
         caught_up(boss, db)  # the organiser's page, open all along, reloads itself after the players' forms
         reload(boss)
         submit(boss, "#table-2 form:has-text('Enter this result')", **{f"games.{c}": "0", f"games.{d}": "1", "reason": "slip"})
-        watch.after(boss, 2, "a judge's result (the ruling and the result)")
+        watch.after(boss, 3, "a judge's result (the ruling, the result, and dan's dispute call answered: T-151)")
         boss.locator("details summary").click()
         submit(boss, "details form:has-text('Table 1')", **{f"games.{a}": "0", f"games.{b}": "1", "reason": "wrong slip"})
         watch.after(boss, 1, "a correction")
