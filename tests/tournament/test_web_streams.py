@@ -20,6 +20,7 @@ import pytest
 from sqlalchemy.orm import Session
 
 from referee.ruleset import JUDGE
+from tournament import service
 from tournament.service import witness
 from tournament.storage.db import open_database
 from tournament.web import tablepages, tables
@@ -257,4 +258,32 @@ def test_the_broadcast_page_shows_names_the_score_and_no_hidden_card_and_follows
         for text in [shown.text, *(e["data"] for e in screen)]:
             assert not {card for card in hidden if card in text}, "a hidden card was shown"
         assert f'data-seq="{head["seq"]}"' in screen[-1]["data"] and "Ann Archer" in screen[-1]["data"]
+        watchers.close()
+
+
+def test_a_spectators_panel_is_the_round_being_played_though_a_stream_still_follows_the_table_in_an_earlier_round(
+    db: str, watchers: Watchers,
+) -> None:
+    """A screen left on table 1 keeps its stream of round 1's table 1 after round 2 is paired; that feed hears
+    nothing of round 2, so a spectator's panel of table 1 must not be the view it last read (a frozen table)."""
+    make_event(db, ["ann", "bob", "cat", "dan"], tables="paper")
+    codes = webkit_codes(db)
+    with serving(db) as base, httpx.Client(base_url=base, timeout=20) as http:
+        judge = bearer(http.post("/api/admin/login", json={"code": ORGANISER_TOKEN}).json()["session"])
+        screen = watchers.watch(f"{base}{TABLE}/live", {})
+        wait_for(screen, 1)
+        view = http.get(TABLE, headers=judge).json()
+        seat = judge if view["legal"] else bearer(http.post("/api/join", json={"code": codes[view["to_act"][0]]}).json()["session"])
+        view = http.get(TABLE, headers=seat).json()
+        made = http.post(f"{TABLE}/records", json={"after": view["seq"], "record": view["legal"][0]}, headers=seat)
+        assert made.status_code == 201, made.text
+        wait_until(screen, f"1:{made.json()['seq']}")
+        assert f'data-seq="{made.json()["seq"]}"' in http.get("/e/ev/tables/1/panel").text
+        with database(db) as engine, Session(engine) as session, session.begin():  # round 1 reported, round 2 paired
+            for paired in service.current_tables(session, service.get_event(session, "ev")):
+                a, b = paired.players
+                service.report(session, "ev", paired.number, result=service.Tally({a: 1, b: 0}), reason="the judge saw it", judge=True)
+            service.pair(session, "ev")
+        panel = http.get("/e/ev/tables/1/panel").text
+        assert 'data-seq="0"' in panel and "The result that counts" not in panel, "round 2's table, not round 1's"
         watchers.close()

@@ -23,7 +23,7 @@ from litestar.response import Redirect, ServerSentEvent, ServerSentEventMessage,
 from markupsafe import Markup
 
 from referee import pages
-from referee.ruleset import JUDGE
+from referee.ruleset import JUDGE, Seat
 from schemas.table import LastLine, RecordSent, Seen, TableView
 from tournament import service
 from tournament.output import recorder
@@ -75,13 +75,21 @@ async def panel_part(request: Request[Any, Any, Any], event_id: FromPath[str], t
     """The page's changing part (the state, the choices, the records), fetched by its script after each change. A
     spectator's is the one this worker's table feed last read, drawn once a change for every spectator (T-143)."""
     tables.check_numbers(table, 0, None)
-    seat = await sync_to_thread(tables.seat_of, request, event_id)
-    feed = tables.watched(request.app, event_id, table) if seat is None else None
+    seat, where = await sync_to_thread(_seat_and_channel, request, event_id, table)
+    feed = request.app.state.feeds.get(where) if seat is None else None
     if feed is None:
         return await sync_to_thread(lambda: Template(template_name=PANEL, context=panel(request, event_id, table, seat)))
     view = await tables.shared_view(request, feed, event_id, table, None, None)
     drawn = await feed.shared(("panel", tables.mark(view)), partial(sync_to_thread, _drawn_panel, request, view))
     return Response(drawn, media_type=MediaType.HTML)
+
+
+def _seat_and_channel(request: Request[Any, Any, Any], event_id: str, table: int) -> tuple[Seat, str]:
+    """Who reads the panel, and the channel of the table in the round being played: the feed of the same table
+    number in an earlier round (a screen still on it) hears nothing of this round, so its view is not this one."""
+    with reading(request) as session:
+        seat = tables.seat_of(request, event_id, session)
+        return seat, tables.channel(event_id, livetable.seating(session, event_id, table).round, table)
 
 
 def _drawn_panel(request: Request[Any, Any, Any], view: TableView) -> str:

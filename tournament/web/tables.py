@@ -41,13 +41,6 @@ def channel(event_id: str, round_number: int, table: int) -> str:
     return f"table {event_id} {round_number} {table}"
 
 
-def watched(app: Any, event_id: str, table: int) -> feeds.Feed | None:
-    """This worker's feed of the table (of whichever round its streams follow), if a stream follows it now."""
-    starts, ends = f"table {event_id} ", f" {table}"
-    return next((feed for name, feed in app.state.feeds.items()
-                 if name.startswith(starts) and name.endswith(ends) and name[len(starts):-len(ends)].isdigit()), None)
-
-
 def seat_of(request: Request[Any, Any, Any], event_id: str, session: Session | None = None) -> Seat:
     """The seat the request may see: the player's own (their event), the judge's (the organiser), else a spectator's."""
     who = identity(request, session)
