@@ -8,11 +8,13 @@ open streams are capped per address.
 
 from __future__ import annotations
 
+import os
 import random
 import threading
 import time
 from collections import Counter
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -27,7 +29,15 @@ from tournament.web import tablepages, tables
 
 from . import tablelib
 from .test_web_tables import PLAYERS, TABLE, Watchers, hidden_cards, live_event, strings, wait_for
-from .webkit import ORGANISER_TOKEN, bearer, database, make_event, served_by_workers, serving
+from .webkit import (
+    ORGANISER_TOKEN,
+    bearer,
+    database,
+    looks_right,
+    make_event,
+    served_by_workers,
+    serving,
+)
 from .webkit import codes as webkit_codes
 
 
@@ -259,6 +269,29 @@ def test_the_broadcast_page_shows_names_the_score_and_no_hidden_card_and_follows
             assert not {card for card in hidden if card in text}, "a hidden card was shown"
         assert f'data-seq="{head["seq"]}"' in screen[-1]["data"] and "Ann Archer" in screen[-1]["data"]
         watchers.close()
+
+
+@pytest.mark.browser
+def test_the_broadcast_page_reads_at_390_px_in_chromium_and_follows_the_table(page: Any, db: str, tmp_path: Path) -> None:
+    """The big screen's page on a phone: names, the score and the public drawing within 390 px, and a record
+    made at the table reaches it by its stream (screenshots to `$HEADJUDGE_SCREENSHOTS`)."""
+    codes = broadcast_event(db)
+    shots = Path(os.environ.get("HEADJUDGE_SCREENSHOTS") or tmp_path / "screenshots")
+    shots.mkdir(parents=True, exist_ok=True)
+    with serving(db) as base, httpx.Client(base_url=base, timeout=20) as http:
+        ann = bearer(http.post("/api/join", json={"code": codes["ann"]}).json()["session"])
+        rng = random.Random(6)
+        for _ in range(8):
+            view = http.get(TABLE, headers=ann).json()
+            assert http.post(f"{TABLE}/records", json={"after": view["seq"], "record": rng.choice(view["legal"])}, headers=ann).status_code == 201
+        page.goto(f"{base}/e/ev/tables/1/broadcast")
+        score = page.locator(".broadcast-score").inner_text()
+        assert "Ann Archer" in score and "Bob Baker" in score
+        looks_right(page, shots / "broadcast-390.png")
+        view = http.get(TABLE, headers=ann).json()
+        made = http.post(f"{TABLE}/records", json={"after": view["seq"], "record": rng.choice(view["legal"])}, headers=ann)
+        assert made.status_code == 201, made.text
+        page.wait_for_selector(f"#broadcast-panel[data-seq='{made.json()['seq']}']", timeout=15_000)
 
 
 def test_a_spectators_panel_is_the_round_being_played_though_a_stream_still_follows_the_table_in_an_earlier_round(
