@@ -320,3 +320,47 @@ def test_a_spectators_panel_is_the_round_being_played_though_a_stream_still_foll
         panel = http.get("/e/ev/tables/1/panel").text
         assert 'data-seq="0"' in panel and "The result that counts" not in panel, "round 2's table, not round 1's"
         watchers.close()
+
+
+def test_a_stream_of_a_table_ends_once_the_next_round_is_paired_so_its_screen_reconnects_to_the_table_being_played(
+    db: str, watchers: Watchers, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A big screen and a spectator's stream on table 1 of round 1: round 2 paired, their channel hears nothing
+    more, so at the next keepalive each stream ends (the browser reconnects to round 2's table 1), instead of
+    showing round 1's table until its 10 minutes are up."""
+    monkeypatch.setattr(tables, "KEEPALIVE_SECONDS", 0.3)
+    make_event(db, ["ann", "bob", "cat", "dan"], tables="paper")
+    webkit_codes(db)
+    with serving(db) as base:
+        screen = watchers.watch(f"{base}/e/ev/tables/1/broadcast/live", {})
+        spectator = watchers.watch(f"{base}{TABLE}/live", {})
+        wait_for(screen, 1)
+        wait_for(spectator, 1)
+        time.sleep(1)
+        assert all(thread.is_alive() for thread in watchers.threads), "round 1 is being played: the streams go on"
+        with database(db) as engine, Session(engine) as session, session.begin():
+            for paired in service.current_tables(session, service.get_event(session, "ev")):
+                a, b = paired.players
+                service.report(session, "ev", paired.number, result=service.Tally({a: 1, b: 0}))
+            service.pair(session, "ev")
+        for thread in watchers.threads:
+            thread.join(timeout=10)
+        assert not any(thread.is_alive() for thread in watchers.threads), "the streams of round 1's table ended"
+        watchers.close()
+
+
+@pytest.mark.browser
+def test_a_broadcast_left_open_shows_the_next_rounds_table_once_it_is_paired(page: Any, db: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(tables, "KEEPALIVE_SECONDS", 0.3)
+    make_event(db, ["ann", "bob", "cat", "dan"], tables="paper")
+    webkit_codes(db)
+    with serving(db) as base:
+        page.goto(f"{base}/e/ev/tables/1/broadcast")
+        assert page.locator(".screen-what").inner_text().startswith("Round 1 · table 1")
+        with database(db) as engine, Session(engine) as session, session.begin():
+            for paired in service.current_tables(session, service.get_event(session, "ev")):
+                a, b = paired.players
+                service.report(session, "ev", paired.number, result=service.Tally({a: 1, b: 0}))
+            service.pair(session, "ev")
+        page.wait_for_selector(".screen-what:has-text('Round 2 · table 1')", timeout=15_000)
+        assert page.locator("#broadcast-panel").get_attribute("data-round") == "2"

@@ -221,6 +221,8 @@ async def _broadcast(request: Request[Any, Any, Any], event_id: str, placed: liv
     where = tables.channel(event_id, placed.round, placed.table)
     async for feed in feeds.follow(request.app, where, address, tables.STREAM_SECONDS, tables.KEEPALIVE_SECONDS):
         if feed is None:
+            if await tables.moved_on(request, event_id, placed.table, placed.round):
+                return  # the screen's script reconnects to the table of the round being played
             yield ServerSentEventMessage(comment="keepalive")
             continue
         now = await tables.shared_view(request, feed, event_id, placed.table, None, None)

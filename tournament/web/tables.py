@@ -14,6 +14,7 @@ far past a player's limit of changes a minute (T-85).
 from __future__ import annotations
 
 import contextlib
+import time
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -227,6 +228,8 @@ async def _stream(
     shown: tuple[Any, ...] = ()
     async for feed in feeds.follow(request.app, channel(event_id, round_number, table), address, STREAM_SECONDS, KEEPALIVE_SECONDS):
         if feed is None:
+            if await moved_on(request, event_id, table, round_number):
+                return
             yield ServerSentEventMessage(comment="keepalive")
             continue
         now = await shared_view(request, feed, event_id, table, seat, None)
@@ -242,6 +245,25 @@ async def _stream(
         if mark(now) != shown:
             yield _message(feed, now, seq)
             seq, shown = now.seq, mark(now)
+
+
+async def moved_on(request: Request[Any, Any, Any], event_id: str, table: int, round_number: int) -> bool:
+    """Asked by a stream of the table in `round_number` at each keepalive: whether the event has moved to another
+    round. The stream's channel hears nothing of the new round's table, so the stream then ends and the browser
+    reconnects to the table being played (a screen left on table 1 would show round 1's until its 10 minutes
+    were up). Read once a keepalive for all the streams of the channel on this worker."""
+    feed: feeds.Feed = request.app.state.feeds[channel(event_id, round_number, table)]  # the asking stream's own
+    tick = int(time.monotonic() // KEEPALIVE_SECONDS)
+    now = await feed.shared(("round", tick), lambda: sync_to_thread(_round_of, request, event_id, table))
+    return now != round_number
+
+
+def _round_of(request: Request[Any, Any, Any], event_id: str, table: int) -> int | None:
+    """The round whose table `table` is played now; None when the event has no such table now."""
+    try:
+        return placed_table(request, event_id, table).round
+    except service.TournamentError:
+        return None
 
 
 def placed_table(request: Request[Any, Any, Any], event_id: str, table: int) -> livetable.Seating:

@@ -10,8 +10,10 @@
   stream.addEventListener("panel", function (event) {
     var holder = document.createElement("div");
     holder.innerHTML = event.data;
-    var fresh = holder.querySelector("#broadcast-panel");
-    if (fresh) { document.getElementById("broadcast-panel").replaceWith(fresh); }
+    var fresh = holder.querySelector("#broadcast-panel"), shown = document.getElementById("broadcast-panel");
+    /* the table of a new round (the stream of the last one ended, this one is the new one's): its heading too */
+    if (fresh && fresh.dataset.round !== shown.dataset.round) { stream.close(); window.location.reload(); return; }
+    if (fresh) { shown.replaceWith(fresh); }
     state.textContent = "";
   });
   stream.addEventListener("error", function () { state.textContent = "reconnecting to the table…"; });
