@@ -33,7 +33,7 @@ from typing import Any
 import msgspec
 
 from referee.engine import judge
-from referee.inputs import LOG_LIMIT, read_file
+from referee.inputs import LOG_LIMIT, TooLarge, read_file
 from referee.validate import batches, in_processes
 from schemas.verdict import DealState, Result, Verdict
 
@@ -147,6 +147,8 @@ def _on_cluster(items: Sequence[Item], address: str, batch: int, shared: bool) -
             for future in running:
                 try:
                     judged = future.result()
+                except TooLarge:  # a log past its bound (--shared-files: read by the worker): exit 9, as without --cluster
+                    raise
                 except Exception as exc:  # KilledWorker: the batch killed every worker it was given to
                     raise _failed(client, address, exc, done, len(items)) from None
                 future.release()
@@ -155,7 +157,7 @@ def _on_cluster(items: Sequence[Item], address: str, batch: int, shared: bool) -
                 following = next(chunks, None)
                 if following is not None:
                     running.add(_submit(client, following))
-        except ClusterError:
+        except (ClusterError, TooLarge):  # TooLarge: a log read here for a batch is past its bound, no fault of the cluster's
             raise
         except Exception as exc:  # the client closed under a submit or a wait: the scheduler is gone
             raise _failed(client, address, exc, done, len(items)) from None
