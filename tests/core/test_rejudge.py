@@ -207,6 +207,6 @@ def test_a_log_past_its_bound_on_a_cluster_is_exit_9_as_without_one_and_dask_log
     handlers = [h for name in ("distributed", "") for h in logging.getLogger(name).handlers]
     with LocalCluster(n_workers=1, threads_per_worker=1, processes=False, protocol="tcp://", host="127.0.0.1", dashboard_address=None) as cluster:
         for shared in (False, True):
-            with pytest.raises(TooLarge, match="huge.jsonl: more than 64 MiB, the most a log may hold"):
+            with pytest.raises(TooLarge, match=r"huge\.jsonl: more than 64 MiB, the most a log may hold"):
                 list(outcomes(tree([str(logs)]), cluster=cluster.scheduler_address, batch=1, shared=shared))
             assert all(not h.filters for h in handlers), "Dask's log records still dropped after the run"
