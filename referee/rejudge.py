@@ -175,11 +175,18 @@ def _failed(client: Any, address: str, exc: Exception, done: int, total: int) ->
     return ClusterError(f"a batch failed on the cluster: {type(exc).__name__}: {' '.join(str(exc).split())}")
 
 
+_DASK_LOGGERS = frozenset(("distributed", "tornado", "asyncio"))
+
+
 @contextmanager
 def _dask_quiet() -> Iterator[None]:
     """Dask logs a lost scheduler as pages of tracebacks on stderr (37 lines for one lost connection); the run
-    says what failed in one line (ClusterError), so Dask's own log records are dropped while it runs."""
-    drop = logging.Filter("referee.rejudge.none")  # passes only a logger of that name, which nothing logs to
+    says what failed in one line (ClusterError), so Dask's own log records (and those of the event loop its
+    client runs on) are dropped while it runs; any other logger's still pass."""
+
+    def drop(record: logging.LogRecord) -> bool:
+        return record.name.partition(".")[0] not in _DASK_LOGGERS
+
     handlers = [h for name in ("distributed", "") for h in logging.getLogger(name).handlers]
     for handler in handlers:
         handler.addFilter(drop)

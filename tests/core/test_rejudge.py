@@ -17,6 +17,8 @@ import time
 from collections import Counter
 from pathlib import Path
 
+import pytest
+
 from referee.bots import bot_header, play
 from referee.logio import encode_lines
 from referee.rejudge import Judged, Outcome, outcomes, read_record, tree
@@ -193,7 +195,6 @@ def test_a_log_past_its_bound_on_a_cluster_is_exit_9_as_without_one_and_dask_log
     filter that keeps Dask's tracebacks off stderr while a run lasts is gone once it has failed."""
     import logging
 
-    import pytest
     from distributed import LocalCluster
 
     from referee.inputs import LOG_LIMIT, TooLarge
@@ -210,3 +211,17 @@ def test_a_log_past_its_bound_on_a_cluster_is_exit_9_as_without_one_and_dask_log
             with pytest.raises(TooLarge, match=r"huge\.jsonl: more than 64 MiB, the most a log may hold"):
                 list(outcomes(tree([str(logs)]), cluster=cluster.scheduler_address, batch=1, shared=shared))
             assert all(not h.filters for h in handlers), "Dask's log records still dropped after the run"
+
+
+def test_a_cluster_run_drops_only_dasks_log_records(caplog: pytest.LogCaptureFixture) -> None:
+    """While a --cluster run lasts, Dask's records (and its event loop's) are dropped; another logger's warning,
+    the caller's own, still reaches the handlers (it was dropped too: the filter passed no logger at all)."""
+    import logging
+
+    from referee.rejudge import _dask_quiet
+
+    with caplog.at_level(logging.WARNING), _dask_quiet():
+        logging.getLogger("tournament.rejudge").warning("kept")
+        logging.getLogger("asyncio").warning("dropped: the client's loop")
+        logging.getLogger("distributed.client").warning("dropped: Dask's")
+    assert [r.getMessage() for r in caplog.records] == ["kept"]
