@@ -59,3 +59,15 @@ def test_lines_are_cut_the_same_across_blocks_and_bounded_alike() -> None:
     assert list(lines(io.BytesIO(data).read, "here")) == expected
     with pytest.raises(TooLarge, match="here: more than 100,000 bytes"):
         list(lines(io.BytesIO(data).read, "here", limit=100_000))
+
+
+def test_stdin_past_the_bound_is_named_stdin_by_every_command() -> None:
+    # validate said "-:", where dispute, show and deck show say "stdin:"
+    import subprocess
+    import sys
+
+    for command in (["validate", "-"], ["dispute", "-", "/dev/null"], ["show", "-", "-o", "/dev/null"]):
+        with open("/dev/zero", "rb") as zeros:
+            result = subprocess.run([sys.executable, "-m", "referee", *command], stdin=zeros, capture_output=True, text=True, timeout=120)
+        assert result.returncode == EXIT_TOO_LARGE, (command, result.stderr)
+        assert one_line(result.stderr).startswith("referee: stdin: more than 16 MiB"), (command, result.stderr)
