@@ -74,3 +74,16 @@ def test_a_sign_in_s_receipt_is_made_once_and_not_written_again(db_url: str) -> 
     with client(db_url) as c, statements() as sent:
         sign_in(c, codes["ann"])
     assert sent.count("INSERT receipts") == 1 and "UPDATE receipts" not in sent, sent
+
+
+def test_a_device_s_seen_reads_the_table_and_its_games_once(db_url: str) -> None:
+    """`seen` is sent by every player's device after each record it shows: the table with its games is one read
+    (`seated`), not the table's statement and then its games again."""
+    codes = live_event(db_url, mode="paper", ruleset="cardwars")
+    with client(db_url) as c:
+        head = sign_in(c, codes["ann"])
+        view = c.get(TABLE, headers=head).json()
+        with statements() as sent:
+            answer = c.post(f"{TABLE}/seen", json={"game": view["game"], "seq": view["seq"]}, headers=head)
+        assert answer.status_code == 201 and answer.json() == {"seen": view["seq"]}, answer.text
+    assert sent.count("SELECT events live_games matches") == 1 and "SELECT live_games" not in sent, sent
