@@ -107,7 +107,7 @@ def serve(
 
 
 def organiser_token(
-    new: Annotated[bool, typer.Option("--new", help="Make a new organiser token: the old one stops working, every organiser session ends.")] = False,
+    new: Annotated[bool, typer.Option("--new", help="Make a new organiser token: the old one stops working, every organiser session and registration desk ends.")] = False,
     db: Annotated[
         str | None,
         typer.Option("--db", envvar="TOURNAMENT_DB", show_envvar=True, help="A SQLite file (default: ./tournament.db), or a postgresql+psycopg:// URL."),
@@ -135,6 +135,6 @@ def organiser_token(
             stored = service.published_url(session)  # where the last `serve` said it was (T-163)
     finally:
         engine.dispose()
-    say("a new organiser token (shown this once; the old one and every organiser session have ended):")
+    say("a new organiser token (shown this once; the old one, every organiser session and every registration desk have ended):")
     say(f"  {token}")
     say(f"  sign in at {stored}/admin" if stored else "  sign in at the server's /admin page")
