@@ -4,37 +4,9 @@ two requests are the table's load; a statement more on either is paid hundreds o
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterator
-from contextlib import contextmanager
-from typing import Any
-
-from sqlalchemy import event
-from sqlalchemy.engine import Engine
-
+from .sqlcount import statements
 from .test_web_tables import PLAYERS, TABLE, live_event
 from .webkit import client, sign_in
-
-CONTROL = ("BEGIN", "COMMIT", "ROLLBACK", "SAVEPOINT", "RELEASE", "SET ", "SHOW ")  # a transaction's edges, not reads or writes
-
-
-@contextmanager
-def statements() -> Iterator[list[str]]:
-    """Every statement any engine sends meanwhile (the app's included), without the transactions' edges and
-    PostgreSQL's NOTIFY (the live stream's message), each as its kind and the tables it names."""
-    sent: list[str] = []
-
-    def note(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
-        text = " ".join(statement.split())
-        if not text.upper().startswith(CONTROL) and "pg_notify" not in text:
-            tables = sorted(set(re.findall(r"\b(?:FROM|JOIN|INTO|UPDATE)\s+\"?(\w+)", text, re.IGNORECASE)))
-            sent.append(f"{text.split()[0].upper()} {' '.join(tables)}")
-
-    event.listen(Engine, "before_cursor_execute", note)
-    try:
-        yield sent
-    finally:
-        event.remove(Engine, "before_cursor_execute", note)
 
 
 def test_a_seat_s_view_reads_the_session_the_table_and_its_witnesses_once(db_url: str) -> None:
