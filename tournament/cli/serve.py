@@ -46,7 +46,7 @@ def serve(
     from sqlalchemy.orm import Session
 
     from tournament import service
-    from tournament.storage.db import DatabaseUnavailable, missing_sqlite_file, open_database, shown
+    from tournament.storage.db import DatabaseUnavailable, NoTournament, missing_sqlite_file, open_database, shown
     from tournament.storage.dbinfo import database_url
     from tournament.web import addresses, serverlog
 
@@ -55,13 +55,11 @@ def serve(
     except (ArgumentError, ValueError):  # not a URL: open_database says why
         missing = None
     if missing is not None and not init:  # never an empty database made in the wrong folder unasked
-        console.fail(
-            "tournament", f"no database at {missing}: `tournament serve --init` makes an empty one here (events are then "
-            "created on the organiser's page), or give --db (a SQLite file or a postgresql+psycopg:// URL), "
-            "or try `tournament demo` first", service.EXIT_DATABASE,
-        )
+        _no_database(f"no database at {missing}", "makes an empty one here")
     try:
         url, engine = open_database(db, create=init)
+    except NoTournament as exc:  # an empty PostgreSQL database (or SQLite file): --init is the way, as for no file
+        _no_database(f"{exc.where} holds no tournament database", "makes its tables there")
     except DatabaseUnavailable as exc:
         console.fail("tournament", str(exc), service.EXIT_DATABASE)
     sqlite = make_url(url).get_backend_name() == "sqlite"
@@ -103,6 +101,16 @@ def serve(
         proxy_headers=True, forwarded_allow_ips="127.0.0.1", log_level="warning", log_config=serverlog.log_config(),
         timeout_keep_alive=30,  # phones keep their connection between a page and the next
         timeout_graceful_shutdown=5,  # on Ctrl+C the pages' live streams (held open for minutes) are cut after 5 s
+    )
+
+
+def _no_database(what: str, init: str) -> None:
+    from tournament import service
+
+    console.fail(
+        "tournament", f"{what}: `tournament serve --init` {init} (events are then created on the "
+        "organiser's page), or give --db (a SQLite file or a postgresql+psycopg:// URL), or try `tournament demo` first",
+        service.EXIT_DATABASE,
     )
 
 
