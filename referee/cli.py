@@ -28,6 +28,7 @@ from referee.rejudge_cli import rejudge as rejudge_cmd
 from referee.ruleset import Illegal
 from referee.rulesets import get as get_ruleset
 from referee.rulesets import ids as ruleset_ids
+from schemas.log import PLAYER_ID
 from schemas.verdict import EXIT_CODES, EXIT_USAGE, Verdict
 
 app = typer.Typer(
@@ -387,7 +388,7 @@ def play(
         fail("--deal: a seed is 64 lowercase hex digits (32 bytes), or `new`")
     seats = names.split(",") if names is not None else None
     if seats is not None:
-        if not all(re.fullmatch(r"[A-Za-z0-9_.-]{1,64}", seat) for seat in seats) or len(set(seats)) < len(seats):
+        if not all(re.fullmatch(PLAYER_ID, seat) for seat in seats) or len(set(seats)) < len(seats):
             fail(f"--names {names!r}: different player ids ([A-Za-z0-9_.-], 1 to 64 characters), separated by commas")
         if players is not None and players != len(seats):
             fail(f"--players {players} and --names with {len(seats)} ids disagree: give one of them")

@@ -10,7 +10,6 @@ maps a string to its skeleton, and each is 1 to 5 MB installed against this 77 K
 
 from __future__ import annotations
 
-import importlib.resources
 import json
 import re
 import unicodedata
@@ -25,6 +24,8 @@ _SPACES = re.compile(r"\s+")
 
 @cache
 def _prototypes() -> dict[str, str]:
+    import importlib.resources  # here: 5 ms of imports every `referee` run would pay, for the deck path alone
+
     text = importlib.resources.files("referee").joinpath("confusables.json").read_text("utf-8")
     prototypes: dict[str, str] = json.loads(text)["prototypes"]
     return prototypes

@@ -36,10 +36,18 @@ def fail(message: str, code: int = EXIT_USAGE) -> NoReturn:
     console.fail("referee", message, code)
 
 
+def named(path: str, what: str) -> None:
+    """A usage error for a path that is missing or a folder; a pipe (`<(...)`) or a device is read as a file is,
+    with its bound, as every other `referee` command reads it (T-161)."""
+    if path != "-" and Path(path).is_dir():
+        fail(f"{path}: is a directory, not {what}")
+    if path != "-" and not Path(path).exists():
+        fail(f"{path}: no such file")
+
+
 def read_limited(path: str) -> bytes:
     """The file's bytes (stdin for -), one byte past LIST_LIMIT at most, so a huge file is refused unread."""
-    if path != "-" and not Path(path).is_file():
-        fail(f"{path}: {'is a directory, not a deck' if Path(path).is_dir() else 'no such file'}")
+    named(path, "a deck")
     try:
         if path == "-":
             return sys.stdin.buffer.read(LIST_LIMIT + 1)
@@ -93,8 +101,7 @@ def show(
 
     if as_json and as_text:
         fail("--json and --text do not go together")
-    if log != "-" and not Path(log).is_file():
-        fail(f"{log}: {'is a directory, not a log' if Path(log).is_dir() else 'no such file'}")
+    named(log, "a log")
     try:
         stream = sys.stdin.buffer if log == "-" else open(log, "rb")  # noqa: SIM115 - closed below unless stdin
         try:

@@ -191,7 +191,7 @@ def judge(lines: Iterable[bytes], path: str | None = None, *, upto: int | None =
         first, batches = read_batches(lines)
         return _replay(first, batches, path, upto)
     except TooLarge as exc:
-        raise exc.at(path or "the log") from None
+        raise exc.at("stdin" if path == "-" else path or "the log") from None  # named as dispute and show name it
 
 
 def _replay(raw: bytes | None, batches: Iterable[Batch], path: str | None, upto: int | None) -> Replay:

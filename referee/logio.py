@@ -10,7 +10,7 @@ from typing import Any
 
 import msgspec
 
-from referee.inputs import LINE_LIMIT, TooLarge
+from referee.inputs import LINE_LIMIT, blocks
 from referee.linecheck import ENCODER
 from referee.patterns import Decoder, remembered_twin
 from referee.rulesets import get as get_ruleset
@@ -128,22 +128,7 @@ def read_blocks(read: Callable[[int], bytes]) -> tuple[bytes | None, Iterator[Ba
 
 def _blocks(read: Callable[[int], bytes]) -> Iterator[bytes]:
     """A stream's lines, a block at a time, cut after the block's last `\n`."""
-    pending: list[bytes] = []
-    waiting = 0  # bytes of pending: a line not yet ended
-    while block := read(BATCH_BYTES):
-        cut = block.rfind(b"\n") + 1
-        if not cut:  # a line longer than a block
-            pending.append(block)
-            waiting += len(block)
-            if waiting > LINE_LIMIT:  # /dev/zero has no end of line
-                raise TooLarge("the log", "a line of a log", LINE_LIMIT)
-            continue
-        pending.append(block[:cut])
-        yield b"".join(pending)
-        pending = [block[cut:]] if cut < len(block) else []
-        waiting = len(block) - cut
-    if pending:
-        yield b"".join(pending)
+    return blocks(read, "the log", LINE_LIMIT, "a line of a log", BATCH_BYTES)
 
 
 def _groups(lines: Iterator[bytes]) -> Iterator[Batch]:

@@ -33,7 +33,7 @@ from typing import Any
 import msgspec
 
 from referee.engine import judge
-from referee.inputs import LOG_LIMIT, read_file
+from referee.inputs import LOG_LIMIT, TooLarge, read_file
 from referee.validate import batches, in_processes
 from schemas.verdict import DealState, Result, Verdict
 
@@ -147,6 +147,8 @@ def _on_cluster(items: Sequence[Item], address: str, batch: int, shared: bool) -
             for future in running:
                 try:
                     judged = future.result()
+                except TooLarge:  # a log past its bound (--shared-files: read by the worker): exit 9, as without --cluster
+                    raise
                 except Exception as exc:  # KilledWorker: the batch killed every worker it was given to
                     raise _failed(client, address, exc, done, len(items)) from None
                 future.release()
@@ -155,7 +157,7 @@ def _on_cluster(items: Sequence[Item], address: str, batch: int, shared: bool) -
                 following = next(chunks, None)
                 if following is not None:
                     running.add(_submit(client, following))
-        except ClusterError:
+        except (ClusterError, TooLarge):  # TooLarge: a log read here for a batch is past its bound, no fault of the cluster's
             raise
         except Exception as exc:  # the client closed under a submit or a wait: the scheduler is gone
             raise _failed(client, address, exc, done, len(items)) from None
@@ -173,11 +175,18 @@ def _failed(client: Any, address: str, exc: Exception, done: int, total: int) ->
     return ClusterError(f"a batch failed on the cluster: {type(exc).__name__}: {' '.join(str(exc).split())}")
 
 
+_DASK_LOGGERS = frozenset(("distributed", "tornado", "asyncio"))
+
+
 @contextmanager
 def _dask_quiet() -> Iterator[None]:
     """Dask logs a lost scheduler as pages of tracebacks on stderr (37 lines for one lost connection); the run
-    says what failed in one line (ClusterError), so Dask's own log records are dropped while it runs."""
-    drop = logging.Filter("referee.rejudge.none")  # passes only a logger of that name, which nothing logs to
+    says what failed in one line (ClusterError), so Dask's own log records (and those of the event loop its
+    client runs on) are dropped while it runs; any other logger's still pass."""
+
+    def drop(record: logging.LogRecord) -> bool:
+        return record.name.partition(".")[0] not in _DASK_LOGGERS
+
     handlers = [h for name in ("distributed", "") for h in logging.getLogger(name).handlers]
     for handler in handlers:
         handler.addFilter(drop)

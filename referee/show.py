@@ -178,7 +178,8 @@ def read_lines(path: str) -> list[bytes]:
     """Every line of `path` (stdin for -), endings kept for the engine to judge; CannotShow past MAX_RECORDS."""
     stream = sys.stdin.buffer if path == "-" else open(path, "rb")  # noqa: SIM115 - closed below unless stdin
     try:
-        lines = list(itertools.islice(bounded_lines(stream.read, path, what="a line of a log"), MAX_RECORDS + 2))
+        where = "stdin" if path == "-" else path
+        lines = list(itertools.islice(bounded_lines(stream.read, where, what="a line of a log"), MAX_RECORDS + 2))
         if len(lines) > MAX_RECORDS + 1:
             raise CannotShow(f"{path}: more than {MAX_RECORDS} records, too many for one page (referee replay --to shows any point)")
         return lines

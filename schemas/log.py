@@ -48,7 +48,8 @@ INT64_MIN: Final = -(2**63)
 INT64_MAX: Final = 2**63 - 1
 Int64 = Annotated[int, msgspec.Meta(ge=INT64_MIN, le=INT64_MAX)]
 
-PlayerId = Annotated[str, deferred(whole(r"[A-Za-z0-9_.-]{1,64}"))]
+PLAYER_ID: Final = r"[A-Za-z0-9_.-]{1,64}"  # a player id (not anchored: `whole` or `re.fullmatch` anchors it)
+PlayerId = Annotated[str, deferred(whole(PLAYER_ID))]
 HASH_PATTERN: Final = whole(r"[0-9a-f]{64}")
 Hash = Annotated[str, msgspec.Meta(pattern=HASH_PATTERN)]
 # A record's `prev`: the same pattern in the JSON Schema, but not checked while decoding.

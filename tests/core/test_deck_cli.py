@@ -132,3 +132,34 @@ def test_differences_name_each_card() -> None:
     messages = [d.message for d in decks.differences(rules, registered, played)]
     assert messages[0] == "M3 (Missions): registered 1 M3 (Alpha, planet, span 3), in the game 1 M3 (Alpha, planet, span 4)"
     assert messages[1] == "Sensor Ghost (Seed deck): 23 in the game, 24 registered"
+
+
+def test_deck_show_and_check_read_a_pipe_as_every_referee_command_does(tmp_path: Path) -> None:
+    """`referee deck show <(zcat g.jsonl.gz) ann`: a pipe was "no such file" (exit 2) to both deck commands,
+    which checked for a regular file, where validate, replay and dispute read it (T-161: pipes as ever)."""
+    import os
+    import subprocess
+    import sys
+    import threading
+
+    from referee.bots import bot_header, play
+    from referee.logio import encode_lines
+
+    header = bot_header("crossover", 3)
+    log = b"".join(line + b"\n" for line in encode_lines(header, play(header, 3)))
+
+    def through_a_fifo(name: str, data: bytes, args: list[str]) -> subprocess.CompletedProcess[bytes]:
+        fifo = tmp_path / name
+        os.mkfifo(fifo)
+        writer = threading.Thread(target=fifo.write_bytes, args=(data,), daemon=True)
+        writer.start()
+        try:
+            return subprocess.run([sys.executable, "-m", "referee", *[str(fifo) if a == "FIFO" else a for a in args]],
+                                  capture_output=True, timeout=120)
+        finally:
+            writer.join(timeout=5)
+
+    shown = through_a_fifo("log", log, ["deck", "show", "FIFO", "ann"])
+    assert shown.returncode == 0 and shown.stdout.startswith(b"game: "), shown.stderr
+    checked = through_a_fifo("deck", shown.stdout, ["deck", "check", "FIFO", "--ruleset", "crossover", "--json"])
+    assert checked.returncode == 0 and json.loads(checked.stdout)["verdict"] == "legal", checked.stderr

@@ -68,3 +68,18 @@ def test_a_list_refuses_signed_and_hexadecimal_counts(tmp_path: Path, count: str
     result = runner.invoke(app, ["deck", "check", str(path), "--ruleset", "crossover"])
     assert result.exit_code == 3, result.stderr
     assert f"'{count}' is not a count" in result.stderr and "line 2" in result.stderr and "count" in result.stderr, result.stderr
+
+
+def test_only_a_name_compared_pays_for_the_confusables_table() -> None:
+    """Every `referee` run imports the deck code (the CLI's `deck` commands); the table and the 5 ms of
+    importlib.resources that reads it are paid only when a card name's skeleton is taken."""
+    import subprocess
+    import sys
+
+    probe = (
+        "import sys; import referee.cli; from referee import confusable; "
+        "print('importlib.resources' in sys.modules, confusable._prototypes.cache_info().currsize); "
+        "confusable.skeleton('M\u0430rsh'); print(confusable._prototypes.cache_info().currsize)"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=60)
+    assert done.stdout.split() == ["False", "0", "1"], done.stdout

@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from referee.cli import app as referee_app
@@ -44,3 +45,29 @@ def test_a_log_line_past_the_bound_in_a_regular_file_is_refused_too(tmp_path: Pa
         result = runner.invoke(referee_app, command)
         assert result.exit_code == EXIT_TOO_LARGE, (command, result.stderr)
         assert f"{log}: more than 16 MiB" in one_line(result.stderr)
+
+
+def test_lines_are_cut_the_same_across_blocks_and_bounded_alike() -> None:
+    """`lines` (dispute, show, deck show, rejudge --against) reads through the engine's `blocks`: lines that
+    straddle its 64 KiB reads come back whole, with their endings, and the last without one."""
+    import io
+
+    from referee.inputs import TooLarge, lines
+
+    data = b"".join(b"x" * n + (b"\r\n" if n % 2 else b"\n") for n in (0, 1, 65_533, 65_536, 3, 200_000, 7)) + b"tail"
+    expected = [part + b"\n" for part in data.split(b"\n")[:-1]] + [b"tail"]
+    assert list(lines(io.BytesIO(data).read, "here")) == expected
+    with pytest.raises(TooLarge, match="here: more than 100,000 bytes"):
+        list(lines(io.BytesIO(data).read, "here", limit=100_000))
+
+
+def test_stdin_past_the_bound_is_named_stdin_by_every_command() -> None:
+    # validate said "-:", where dispute, show and deck show say "stdin:"
+    import subprocess
+    import sys
+
+    for command in (["validate", "-"], ["dispute", "-", "/dev/null"], ["show", "-", "-o", "/dev/null"]):
+        with open("/dev/zero", "rb") as zeros:
+            result = subprocess.run([sys.executable, "-m", "referee", *command], stdin=zeros, capture_output=True, text=True, timeout=120)
+        assert result.returncode == EXIT_TOO_LARGE, (command, result.stderr)
+        assert one_line(result.stderr).startswith("referee: stdin: more than 16 MiB"), (command, result.stderr)

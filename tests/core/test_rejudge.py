@@ -17,6 +17,8 @@ import time
 from collections import Counter
 from pathlib import Path
 
+import pytest
+
 from referee.bots import bot_header, play
 from referee.logio import encode_lines
 from referee.rejudge import Judged, Outcome, outcomes, read_record, tree
@@ -185,3 +187,41 @@ def test_a_scheduler_lost_mid_rejudge_is_one_line_not_dask_tracebacks(tmp_path: 
     assert run.returncode == 5, stderr.decode()
     assert len(lines) == 1 and "Traceback" not in lines[0], stderr.decode()
     assert lines[0].startswith(f"referee: lost the Dask scheduler at {address} mid-run, after ") and "of 200 logs" in lines[0]
+
+
+def test_a_log_past_its_bound_on_a_cluster_is_exit_9_as_without_one_and_dask_logs_again_after(tmp_path: Path) -> None:
+    """A log over 64 MiB is exit 9 naming it (T-161), with `--cluster` too: read here for a batch, or by a worker
+    (`--shared-files`), it was reported as exit 5, "a batch failed on the cluster", a fault of no cluster. And the
+    filter that keeps Dask's tracebacks off stderr while a run lasts is gone once it has failed."""
+    import logging
+
+    from distributed import LocalCluster
+
+    from referee.inputs import LOG_LIMIT, TooLarge
+
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    _corpus(logs, 3)
+    huge = logs / "huge.jsonl"
+    with huge.open("wb") as stream:
+        os.truncate(stream.fileno(), LOG_LIMIT + 1)  # sparse: no disk
+    handlers = [h for name in ("distributed", "") for h in logging.getLogger(name).handlers]
+    with LocalCluster(n_workers=1, threads_per_worker=1, processes=False, protocol="tcp://", host="127.0.0.1", dashboard_address=None) as cluster:
+        for shared in (False, True):
+            with pytest.raises(TooLarge, match=r"huge\.jsonl: more than 64 MiB, the most a log may hold"):
+                list(outcomes(tree([str(logs)]), cluster=cluster.scheduler_address, batch=1, shared=shared))
+            assert all(not h.filters for h in handlers), "Dask's log records still dropped after the run"
+
+
+def test_a_cluster_run_drops_only_dasks_log_records(caplog: pytest.LogCaptureFixture) -> None:
+    """While a --cluster run lasts, Dask's records (and its event loop's) are dropped; another logger's warning,
+    the caller's own, still reaches the handlers (it was dropped too: the filter passed no logger at all)."""
+    import logging
+
+    from referee.rejudge import _dask_quiet
+
+    with caplog.at_level(logging.WARNING), _dask_quiet():
+        logging.getLogger("tournament.rejudge").warning("kept")
+        logging.getLogger("asyncio").warning("dropped: the client's loop")
+        logging.getLogger("distributed.client").warning("dropped: Dask's")
+    assert [r.getMessage() for r in caplog.records] == ["kept"]
