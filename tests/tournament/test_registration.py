@@ -207,18 +207,20 @@ def test_two_registrations_for_the_last_place_on_the_waitlist_at_once(pg_url: st
     with database(pg_url) as engine:
         with Session(engine) as session, session.begin():
             service.set_registration(session, "ev", open=True, cap=2, waitlist_limit=1)
+        barrier = threading.Barrier(2)
+        answers: list[Any] = []
+
+        def one(name: str) -> None:
+            with Session(engine) as session, session.begin():
+                barrier.wait(timeout=30)
+                try:
+                    answers.append(service.sign_up(session, "ev", name).position)
+                except service.Conflict as exc:
+                    answers.append(exc.message)
+
         for _ in range(3):  # a few rounds, each a fresh race for the last place in the queue
-            barrier = threading.Barrier(2)
-            answers: list[Any] = []
-
-            def one(name: str) -> None:
-                with Session(engine) as session, session.begin():
-                    barrier.wait(timeout=30)
-                    try:
-                        answers.append(service.sign_up(session, "ev", name).position)
-                    except service.Conflict as exc:
-                        answers.append(exc.message)
-
+            answers.clear()
+            barrier.reset()
             threads = [threading.Thread(target=one, args=(n,)) for n in ("Cat", "Dan")]
             for t in threads:
                 t.start()

@@ -46,7 +46,13 @@ def serve(
     from sqlalchemy.orm import Session
 
     from tournament import service
-    from tournament.storage.db import DatabaseUnavailable, NoTournament, missing_sqlite_file, open_database, shown
+    from tournament.storage.db import (
+        DatabaseUnavailable,
+        NoTournament,
+        missing_sqlite_file,
+        open_database,
+        shown,
+    )
     from tournament.storage.dbinfo import database_url
     from tournament.web import addresses, serverlog
 
