@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from typing import Any
 
-from sqlalchemy import Engine, event
 from sqlalchemy.orm import Session
 
 from tournament import service
@@ -14,22 +12,9 @@ from tournament.service import export
 from tournament.service.verification import verify
 from tournament.storage.db import open_database
 
+from .sqlcount import statements
+
 PLAYERS = 60
-
-
-@contextmanager
-def counted(engine: Engine) -> Iterator[list[str]]:
-    """The SQL statements run on `engine` inside the block."""
-    seen: list[str] = []
-
-    def note(_conn: Any, _cursor: Any, statement: str, *_rest: Any) -> None:
-        seen.append(statement)
-
-    event.listen(engine, "before_cursor_execute", note)
-    try:
-        yield seen
-    finally:
-        event.remove(engine, "before_cursor_execute", note)
 
 
 def test_register_results_export_and_verify_do_not_query_per_player(db_url: str) -> None:
@@ -42,17 +27,17 @@ def test_register_results_export_and_verify_do_not_query_per_player(db_url: str)
     try:
         write(lambda s: service.create_event(s, "big", name="big", ruleset="cardwars", profile="mtg", best_of=1, seed=1))
         people = service.people_from_csv("name\n" + "".join(f"Player {n}\n" for n in range(PLAYERS)), "players.csv")
-        with counted(engine) as register:
+        with statements(engine) as register:
             write(lambda s: service.register_people(s, "big", people))
         write(lambda s: service.pair(s, "big"))
         with Session(engine) as session:
             tables = service.open_tables(session, "big")
         rows = service.results_from_csv("".join(f"{t},1-0\n" for t in tables), "results.csv")
-        with counted(engine) as results:
+        with statements(engine) as results:
             write(lambda s: service.import_results(s, "big", rows))
-        with counted(engine) as exported, Session(engine) as session:
+        with statements(engine) as exported, Session(engine) as session:
             export.export_event(session, "big")
-        with counted(engine) as verified, Session(engine) as session:
+        with statements(engine) as verified, Session(engine) as session:
             assert verify(session, "big").ok
         selects = {name: sum(s.lstrip().upper().startswith("SELECT") for s in statements)
                    for name, statements in [("register", register), ("results", results), ("export", exported), ("verify", verified)]}  # fmt: skip

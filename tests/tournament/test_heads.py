@@ -123,3 +123,19 @@ def test_a_head_past_the_end_of_the_log_is_a_finding() -> None:
         "head ev@9:0123456789abcdef (h.txt line 1) is not in the log: it has no entry 9 (2 entries)",
         "head ev@2:aaaaaaaaaaaaaaaa (h.txt line 2) is not in the log: entry 2 is now bbbbbbbbbbbbbbbb",
     ]
+
+
+def test_a_head_in_quotes_or_brackets_is_read_as_the_head_it_is() -> None:
+    """A head copied from `tournament head --json` (in quotes), a list or a page's markup is a whole head: the check
+    for a head cut short beside a good one must not take the quote or bracket after it for part of its hash."""
+    head = "ev@12:" + "0123456789abcdef" * 4
+    emitted = json.dumps({"event": "ev", "seq": 12, "head": head})  # as `head --json` prints it
+    for line in (emitted, f"[{head}]", f"<code>{head}</code>", f"'{head}'", f"({head}).", f"{head}!"):
+        assert [h.text for h in read_heads(line, "heads.txt")] == [head], line
+    short = "ev@13:0123abc"
+    try:
+        read_heads(f'"{head}" and "{short}"', "heads.txt")
+    except service.Usage as exc:
+        assert f"{short!r} is not a whole log head" in exc.message
+    else:
+        raise AssertionError("a head cut short beside a good one was passed over")

@@ -4,37 +4,9 @@ two requests are the table's load; a statement more on either is paid hundreds o
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterator
-from contextlib import contextmanager
-from typing import Any
-
-from sqlalchemy import event
-from sqlalchemy.engine import Engine
-
+from .sqlcount import statements
 from .test_web_tables import PLAYERS, TABLE, live_event
 from .webkit import client, sign_in
-
-CONTROL = ("BEGIN", "COMMIT", "ROLLBACK", "SAVEPOINT", "RELEASE", "SET ", "SHOW ")  # a transaction's edges, not reads or writes
-
-
-@contextmanager
-def statements() -> Iterator[list[str]]:
-    """Every statement any engine sends meanwhile (the app's included), without the transactions' edges and
-    PostgreSQL's NOTIFY (the live stream's message), each as its kind and the tables it names."""
-    sent: list[str] = []
-
-    def note(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
-        text = " ".join(statement.split())
-        if not text.upper().startswith(CONTROL) and "pg_notify" not in text:
-            tables = sorted(set(re.findall(r"\b(?:FROM|JOIN|INTO|UPDATE)\s+\"?(\w+)", text, re.IGNORECASE)))
-            sent.append(f"{text.split()[0].upper()} {' '.join(tables)}")
-
-    event.listen(Engine, "before_cursor_execute", note)
-    try:
-        yield sent
-    finally:
-        event.remove(Engine, "before_cursor_execute", note)
 
 
 def test_a_seat_s_view_reads_the_session_the_table_and_its_witnesses_once(db_url: str) -> None:
@@ -74,3 +46,16 @@ def test_a_sign_in_s_receipt_is_made_once_and_not_written_again(db_url: str) -> 
     with client(db_url) as c, statements() as sent:
         sign_in(c, codes["ann"])
     assert sent.count("INSERT receipts") == 1 and "UPDATE receipts" not in sent, sent
+
+
+def test_a_device_s_seen_reads_the_table_and_its_games_once(db_url: str) -> None:
+    """`seen` is sent by every player's device after each record it shows: the table with its games is one read
+    (`seated`), not the table's statement and then its games again."""
+    codes = live_event(db_url, mode="paper", ruleset="cardwars")
+    with client(db_url) as c:
+        head = sign_in(c, codes["ann"])
+        view = c.get(TABLE, headers=head).json()
+        with statements() as sent:
+            answer = c.post(f"{TABLE}/seen", json={"game": view["game"], "seq": view["seq"]}, headers=head)
+        assert answer.status_code == 201 and answer.json() == {"seen": view["seq"]}, answer.text
+    assert sent.count("SELECT events live_games matches") == 1 and "SELECT live_games" not in sent, sent

@@ -199,6 +199,40 @@ def test_two_registrations_for_the_last_place_at_once(pg_url: str) -> None:
     verified(pg_url)
 
 
+@pytest.mark.pg
+def test_two_registrations_for_the_last_place_on_the_waitlist_at_once(pg_url: str) -> None:
+    """On PostgreSQL, past the waitlist's bound (T-152), two registrations at once: the count of those waiting is
+    read after the event's row is locked, so one waits and the other is refused; never both on the list."""
+    opened(pg_url, cap=2, players=("ann", "bob"))
+    with database(pg_url) as engine:
+        with Session(engine) as session, session.begin():
+            service.set_registration(session, "ev", open=True, cap=2, waitlist_limit=1)
+        barrier = threading.Barrier(2)
+        answers: list[Any] = []
+
+        def one(name: str) -> None:
+            with Session(engine) as session, session.begin():
+                barrier.wait(timeout=30)
+                try:
+                    answers.append(service.sign_up(session, "ev", name).position)
+                except service.Conflict as exc:
+                    answers.append(exc.message)
+
+        for _ in range(3):  # a few rounds, each a fresh race for the last place in the queue
+            answers.clear()
+            barrier.reset()
+            threads = [threading.Thread(target=one, args=(n,)) for n in ("Cat", "Dan")]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join(timeout=60)
+            assert sorted(answers, key=str) == [1, "Spring Open is full (2 players) and so is its waitlist (1 waiting): "
+                                                   "no more names are taken; ask the organiser"], answers
+            with Session(engine) as session, session.begin():
+                [waiting] = service.registration(session, "ev").waiting
+                service.leave(session, "ev", waiting.player)
+
+
 def test_registrations_are_limited_by_address_and_the_form_needs_its_csrf_token(db_url: str) -> None:
     opened(db_url, cap=None)
     with client(db_url) as c:

@@ -173,3 +173,18 @@ def test_a_signed_in_player_opening_their_own_link_again_sees_their_page(db_url:
             refused = other.post("/join", data={"code": keys["ann"], "_csrf_token": csrf(other.get("/join").text)})
             assert "already used" in refused.text
     assert _guessed(db_url) == {}, "the right code, used, is no guess"
+
+
+def test_a_new_organiser_token_ends_the_registration_desks_the_old_one_opened(db_url: str) -> None:
+    """A desk is opened by an organiser session: a new token (a lost or leaked one replaced) ends it too, or
+    whoever held the old token keeps a device that registers past the per-address limit."""
+    make_event(db_url)
+    with database(db_url) as engine, Session(engine) as session, session.begin():
+        service.ensure_organiser(session, ORGANISER_TOKEN)
+        desk = service.open_desk(session, "ev")
+    with database(db_url) as engine, Session(engine) as session, session.begin():
+        service.ensure_organiser(session, ORGANISER_TOKEN)
+        assert service.desk_event(session, desk) == "ev", "a restart with the same token ends nothing"
+        service.new_organiser_token(session)  # `tournament organiser-token --new`
+    with database(db_url) as engine, Session(engine) as session:
+        assert service.desk_event(session, desk) is None

@@ -12,6 +12,7 @@ from contextlib import ExitStack
 from pathlib import Path
 
 import httpx
+import pytest
 
 from tests.tournament.conftest import _free_port
 from tests.tournament.tlib import cli, cli_json
@@ -116,6 +117,18 @@ def test_serve_in_a_folder_without_a_database_says_so_and_makes_none(tmp_path: P
     assert line.startswith(f"tournament: no database at {tmp_path / 'tournament.db'}: `tournament serve --init` makes an empty one here")
     assert "give --db" in line and "`tournament demo`" in line
     assert list(tmp_path.iterdir()) == [], "no empty database was made"
+
+
+@pytest.mark.pg
+def test_serve_on_an_empty_postgresql_database_names_init(pg_url: str, tmp_path: Path) -> None:
+    """An empty PostgreSQL database is the PostgreSQL way to start from nothing: `serve` refuses it as it refuses a
+    folder without a file, naming `--init` (it named only `tournament create`, which makes no web day)."""
+    env = {k: v for k, v in os.environ.items() if k != "TOURNAMENT_DB"}
+    refused = subprocess.run([*SERVE, "--db", pg_url, "--port", str(_free_port())], cwd=tmp_path, env=env,
+                             capture_output=True, text=True, timeout=120)
+    assert refused.returncode == 8 and refused.stdout == ""
+    [line] = refused.stderr.splitlines()
+    assert "holds no tournament database: `tournament serve --init` makes its tables there" in line, line
 
 
 def test_serve_init_in_an_empty_folder_serves_an_empty_database_and_a_later_start_says_how_to_sign_in(tmp_path: Path) -> None:

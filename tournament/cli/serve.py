@@ -46,7 +46,13 @@ def serve(
     from sqlalchemy.orm import Session
 
     from tournament import service
-    from tournament.storage.db import DatabaseUnavailable, missing_sqlite_file, open_database, shown
+    from tournament.storage.db import (
+        DatabaseUnavailable,
+        NoTournament,
+        missing_sqlite_file,
+        open_database,
+        shown,
+    )
     from tournament.storage.dbinfo import database_url
     from tournament.web import addresses, serverlog
 
@@ -55,13 +61,11 @@ def serve(
     except (ArgumentError, ValueError):  # not a URL: open_database says why
         missing = None
     if missing is not None and not init:  # never an empty database made in the wrong folder unasked
-        console.fail(
-            "tournament", f"no database at {missing}: `tournament serve --init` makes an empty one here (events are then "
-            "created on the organiser's page), or give --db (a SQLite file or a postgresql+psycopg:// URL), "
-            "or try `tournament demo` first", service.EXIT_DATABASE,
-        )
+        _no_database(f"no database at {missing}", "makes an empty one here")
     try:
         url, engine = open_database(db, create=init)
+    except NoTournament as exc:  # an empty PostgreSQL database (or SQLite file): --init is the way, as for no file
+        _no_database(f"{exc.where} holds no tournament database", "makes its tables there")
     except DatabaseUnavailable as exc:
         console.fail("tournament", str(exc), service.EXIT_DATABASE)
     sqlite = make_url(url).get_backend_name() == "sqlite"
@@ -106,8 +110,18 @@ def serve(
     )
 
 
+def _no_database(what: str, init: str) -> None:
+    from tournament import service
+
+    console.fail(
+        "tournament", f"{what}: `tournament serve --init` {init} (events are then created on the "
+        "organiser's page), or give --db (a SQLite file or a postgresql+psycopg:// URL), or try `tournament demo` first",
+        service.EXIT_DATABASE,
+    )
+
+
 def organiser_token(
-    new: Annotated[bool, typer.Option("--new", help="Make a new organiser token: the old one stops working, every organiser session ends.")] = False,
+    new: Annotated[bool, typer.Option("--new", help="Make a new organiser token: the old one stops working, every organiser session and registration desk ends.")] = False,
     db: Annotated[
         str | None,
         typer.Option("--db", envvar="TOURNAMENT_DB", show_envvar=True, help="A SQLite file (default: ./tournament.db), or a postgresql+psycopg:// URL."),
@@ -135,6 +149,6 @@ def organiser_token(
             stored = service.published_url(session)  # where the last `serve` said it was (T-163)
     finally:
         engine.dispose()
-    say("a new organiser token (shown this once; the old one and every organiser session have ended):")
+    say("a new organiser token (shown this once; the old one, every organiser session and every registration desk have ended):")
     say(f"  {token}")
     say(f"  sign in at {stored}/admin" if stored else "  sign in at the server's /admin page")

@@ -18,7 +18,7 @@ HEAD_DIGITS = 16  # 64 bits of the hash: no search finds another entry with the 
 # A head anywhere in a line (copied from a slip, a page or an export with words around it).
 HEAD = re.compile(r"(?<![A-Za-z0-9_.@-])([A-Za-z0-9_.-]{1,64})@([0-9]{1,10}):([0-9a-f]{16,64})(?![0-9A-Za-z])")
 # What a head looks like at a glance (`EVENT@SEQ:...`): each must be a whole head, or the line is refused
-LOOKS_LIKE = re.compile(r"[A-Za-z0-9_.-]+@[0-9]+:\S*")
+LOOKS_LIKE = re.compile(r"[A-Za-z0-9_.-]+@[0-9]+:[0-9A-Za-z]*")  # the hash's letters only: not a quote or bracket after it
 
 
 def head_text(event_id: str, seq: int, entry_hash: str) -> str:
@@ -54,7 +54,7 @@ def read_heads(text: str, source: str) -> list[Head]:
             raise Usage(f"{source} line {number}: no log head (EVENT@SEQ:HASH, as a slip or a page prints it) in {line.strip()[:60]!r}")
         whole = {one.group() for one in found}
         for token in LOOKS_LIKE.findall(line):
-            if token.rstrip(".,;)") not in whole:  # a head cut short or mistyped beside a good one: not passed over
+            if token not in whole:  # a head cut short or mistyped beside a good one: not passed over
                 raise Usage(f"{source} line {number}: {token[:80]!r} is not a whole log head (EVENT@SEQ:HASH, 16 hex digits or more)")
         for one in found:
             event, seq, digits = one.groups()

@@ -225,7 +225,7 @@ def ensure_organiser(session: Session, given: str | None) -> str | None:
 
 def new_organiser_token(session: Session) -> str:
     """A new organiser token (`tournament organiser-token --new`, or the first start): the old one stops working
-    and every organiser session ends with it."""
+    and every organiser session and registration desk ends with it."""
     token = secrets.token_urlsafe(24)
     _set_organiser(session, token)
     return token
@@ -236,8 +236,8 @@ def _set_organiser(session: Session, token: str) -> None:
     if row is None:
         row = Credential(selector=ORGANISER, kind=ORGANISER, created_at=_now(), hash="")
         session.add(row)
-    if row.hash != _digest(token):  # a new token: whoever signed in with the old one is out
-        session.execute(delete(Credential).where(Credential.kind == "organiser_session"))
+    if row.hash != _digest(token):  # a new token: whoever signed in with the old one is out, and the desks they opened
+        session.execute(delete(Credential).where(Credential.kind.in_(("organiser_session", "desk"))))
         row.hash = _digest(token)
         row.created_at = _now()
 

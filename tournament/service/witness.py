@@ -25,6 +25,7 @@ from tournament.service.livetable import (
     match_decided,
     open_table,
     refuse_reported,
+    seated,
     seating,
     serve,
 )
@@ -32,8 +33,9 @@ from tournament.service.results import report, report_pod
 from tournament.storage.models import LiveGame, LiveWitness
 
 
-def _game(session: Session, seat: Seating, number: int) -> LiveGame:
-    found = [g for g in games(session, seat) if g.game == number]
+def _game(seat: Seating, played: list[LiveGame], number: int) -> LiveGame:
+    """Game `number` of the table's games (`seated` read them with the table: not read again)."""
+    found = [g for g in played if g.game == number]
     if not found:
         raise NotFound(f"table {seat.table} has no game {number}")
     return found[0]
@@ -50,11 +52,11 @@ def _row(session: Session, game: LiveGame, player: str) -> LiveWitness:
 
 def acknowledge(session: Session, event_id: str, table: int, player: str, game_number: int, seq: int) -> int:
     """`player`'s device holds game `game_number` up to record `seq`; the highest acknowledged is kept and returned."""
-    seat = seating(session, event_id, table)
+    seat, played = seated(session, event_id, table)
     if player not in seat.players:
         raise NotFound(f"{player} does not play at table {seat.table}")
     refuse_reported(session, seat)
-    game = _game(session, seat, game_number)
+    game = _game(seat, played, game_number)
     if seq > game.seq:
         raise Usage(f"game {game_number} has {game.seq} records; record {seq} is not there to be seen")
     row = _row(session, game, player)
@@ -65,11 +67,11 @@ def acknowledge(session: Session, event_id: str, table: int, player: str, game_n
 
 def confirm(session: Session, event_id: str, table: int, player: str, game_number: int, seq: int) -> bool:
     """`player` confirms that game `game_number` ended at record `seq`; True once that reported the match."""
-    seat = seating(session, event_id, table)
+    seat, played = seated(session, event_id, table)
     if player not in seat.players:
         raise NotFound(f"{player} does not play at table {seat.table}")
     refuse_reported(session, seat)
-    game = _game(session, seat, game_number)
+    game = _game(seat, played, game_number)
     if not game.over:
         raise Conflict(f"game {game_number} is not over: there is no last line to confirm yet")
     if seq != game.seq:

@@ -35,6 +35,14 @@ class DatabaseUnavailable(Exception):
     """The database cannot be reached, opened, or migrated."""
 
 
+class NoTournament(DatabaseUnavailable):
+    """A database reached that holds no tournament tables (an empty PostgreSQL database): `where` names it."""
+
+    def __init__(self, message: str, where: str) -> None:
+        super().__init__(message)
+        self.where = where
+
+
 def shown(url: str) -> str:
     """A URL fit to print: the password hidden, a SQLite file as its path."""
     try:
@@ -210,7 +218,7 @@ def open_database(
         at = revisions(engine)
         if not create and not at:
             engine.dispose()
-            raise DatabaseUnavailable(f"{shown(url)} holds no tournament database: {absent}")
+            raise NoTournament(f"{shown(url)} holds no tournament database: {absent}", shown(url))
         if revision is not None or at != newest_revisions():
             if read_only:
                 engine.dispose()
