@@ -51,6 +51,7 @@ CASES: dict[str, tuple[list[str], list[str]]] = {
     "table": (["table.py", "--tables", "2"], ["tables 2 records", "lost 0 forked 0"]),
     "live pages": (["live.py", "--phones", "5", "--changes", "3", "--idle", "1", "--gap", "0.5"], ["phones 5 changes 3 p50", "cpu/phone/min idle"]),
     "spectators": (["spectators.py", "--watchers", "5"], ["watchers 5 records", "lost 0 repeated 0"]),
+    "notify": (["notify.py", "--players", "4", "--decrypt"], ["players 4 messages 4 p50", "lost 0 doubled 0"]),
     "decks": (["decks.py", "--lists", "8", "--repeat", "1"], ["8 crossover lists", "decks --from FOLDER", "verify EVENT", "referee verdicts only"]),
 }
 

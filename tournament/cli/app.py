@@ -46,6 +46,7 @@ from tournament.cli.common import (
     write_bytes,
     write_text,
 )
+from tournament.cli.send import send as send_cmd
 from tournament.cli.serve import organiser_token as organiser_token_cmd
 from tournament.cli.serve import serve as serve_cmd
 from tournament.output import files, pictures, render
@@ -490,6 +491,7 @@ def db_upgrade(
 
 app.command("serve")(serve_cmd)
 app.command("organiser-token")(organiser_token_cmd)
+app.command("send")(send_cmd)
 
 
 def main() -> None:

@@ -10,6 +10,7 @@ import typer
 
 from referee import console
 from referee.console import say
+from tournament.cli.send import SmtpOpt
 
 
 def serve(
@@ -34,6 +35,10 @@ def serve(
         str | None,
         typer.Option("--db", envvar="TOURNAMENT_DB", show_envvar=True, help="A SQLite file (default: ./tournament.db), or a postgresql+psycopg:// URL."),
     ] = None,
+    smtp: SmtpOpt = None,
+    send: Annotated[
+        bool, typer.Option("--send/--no-send", help="Deliver the players' messages from this server (--no-send: `tournament send` does, as its own process).")
+    ] = True,
     init: Annotated[
         bool,
         typer.Option("--init", help="Make the database when there is none yet (empty, migrated), to run events from the browser."),
@@ -100,6 +105,15 @@ def serve(
         console.err.print(f"tournament: warning: {warning}", markup=False)
     os.environ["TOURNAMENT_DB"] = url  # the workers build the app from these
     os.environ["TOURNAMENT_PUBLIC_URL"] = phones
+    if smtp is not None:
+        from tournament.service.sender import smtp_settings
+
+        try:
+            smtp_settings(smtp)
+        except service.TournamentError as exc:
+            console.fail("tournament", exc.message, exc.code)
+        os.environ["TOURNAMENT_SMTP"] = smtp
+    os.environ["TOURNAMENT_SEND"] = "1" if send else "0"
     if streams_per_address is not None:
         os.environ["TOURNAMENT_STREAMS_PER_ADDRESS"] = str(streams_per_address)
     uvicorn.run(

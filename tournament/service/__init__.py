@@ -21,7 +21,8 @@ One module per concern; callers use `service.<name>` for all of them:
 - `decks`: deck lists registered, judged and published, the deadline's policy, every game's decks compared;
 - `tokens`: `tournament serve`'s sign-in codes, sessions, the organiser token;
 - `calls`: players' judge calls and the organiser's answers; `signup`: public registration, the waitlist, check-in;
-- `rejudge`: every stored log judged again by today's referee (nothing changed).
+- `rejudge`: every stored log judged again by today's referee (nothing changed);
+- `messages`: players' subscriptions, and the outbox written at each commit (`sender` delivers it, imported by name).
 
 These modules are imported by name, not through `service.<name>`, and use it:
 `export` (standings, pairings, brackets and whole events as the Structs of
@@ -135,6 +136,11 @@ from tournament.service.events import (
     SEEDED,
     TABLES,
     create_event,
+)
+from tournament.service.messages import (
+    subscribe,
+    subscriptions,
+    unsubscribe,
 )
 from tournament.service.notices import NOTICE, set_notice
 from tournament.service.pairings import (
@@ -418,9 +424,12 @@ __all__ = [
     "start_round",
     "state_of",
     "statuses",
+    "subscribe",
+    "subscriptions",
     "swap",
     "tables",
     "top_cut",
     "unpair",
+    "unsubscribe",
     "waitlist_place",
 ]

@@ -46,6 +46,7 @@ from tournament.storage.models import (
 )
 
 GENESIS = "0" * 64
+APPENDED = "appended"  # session.info key: [(event id, seq, payload)] appended in this transaction (service/messages.py reads it at commit)
 
 
 class EventCreated(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
@@ -421,6 +422,7 @@ def append_many(session: Session, event_id: str, payloads: Sequence[Payload]) ->
             session.flush()  # the event row exists before its first log row references it
         session.add(entry)
         entries.append(entry)
+        session.info.setdefault(APPENDED, []).append((event_id, seq, payload))
     session.flush()
     if entries:
         announce.moved(session, event_id, entries[-1].seq)  # every change, from this one place (pages follow it)

@@ -468,3 +468,52 @@ class CachedView(Base):
     head: Mapped[str] = mapped_column(HASH)
     code: Mapped[str] = mapped_column(HASH)
     data: Mapped[bytes] = mapped_column(LargeBinary)  # the view, msgspec JSON
+
+
+# Messages (tournament/service/messages.py, T-220): who asked to be told, and what is to be told them. Not an
+# event's history: a subscription is a player's wish, a message a delivery to make.
+
+
+class Subscription(Base):
+    """Someone asked to be told of an event's news: `channel` `email` (`address` the e-mail address) or `push`
+    (`address` the push service's endpoint URL, `p256dh` and `auth` the browser's keys for RFC 8291). Per entry:
+    `player` in `event_id` (signed in with their slip's code, or at registration)."""
+
+    __tablename__ = "subscriptions"
+    __table_args__ = (Index("ix_subscriptions_event_id_player", "event_id", "player"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    event_id: Mapped[str] = mapped_column(ID, ForeignKey("events.id"))
+    player: Mapped[str] = mapped_column(ID)
+    channel: Mapped[str] = mapped_column(String(8))  # email or push
+    address: Mapped[str] = mapped_column(String(1000))
+    p256dh: Mapped[str | None] = mapped_column(String(128))  # push only: the browser's public key, base64url
+    auth: Mapped[str | None] = mapped_column(String(64))  # push only: the browser's auth secret, base64url
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class Message(Base):
+    """The transactional outbox: one message to one subscription, written in the transaction of the change that
+    causes it, delivered by a sender (`tournament send`, or the one in `tournament serve`) at least once.
+
+    `id` is deterministic (the cause and the subscription): a cause written twice (a reminder two senders both
+    saw due) makes one row, and the id travels with the message (Message-ID, the push payload's `id`) so a
+    receiver recognises a repeat. `claimed_until`: a sender holds it until then; a sender killed mid-send lets
+    the claim lapse and another sends it again."""
+
+    __tablename__ = "outbox"
+    __table_args__ = (Index("ix_outbox_sent_at_due_at", "sent_at", "due_at"),)
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    event_id: Mapped[str] = mapped_column(ID, ForeignKey("events.id"))
+    player: Mapped[str] = mapped_column(ID)
+    subscription: Mapped[int | None] = mapped_column(Integer)  # None once the subscription is gone (not sent then)
+    channel: Mapped[str] = mapped_column(String(8))
+    kind: Mapped[str] = mapped_column(String(24))  # paired, confirm, answered, place, clock, deadline, final, registered
+    facts: Mapped[bytes] = mapped_column(LargeBinary)  # msgspec JSON: what the words say (output/messages.py)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    due_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))  # the next try, no earlier
+    attempts: Mapped[int] = mapped_column(Integer, server_default="0")
+    claimed_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    sent_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    failed: Mapped[str | None] = mapped_column(String(500))  # the last failure; given up once `sent_at` is set with it

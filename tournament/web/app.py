@@ -44,6 +44,7 @@ from tournament.web import (
     follow,
     headers,
     live,
+    messages,
     organiser,
     pace,
     people,
@@ -118,11 +119,12 @@ def _database_error(request: Request[Any, Any, Any], exc: Exception) -> Response
     return _refusal(request, 503, f"database error: {first_line(exc)}", service.EXIT_DATABASE)
 
 
-def create_app(db_url: str | None = None, *, csrf_secret: str | None = None) -> Litestar:
+def create_app(db_url: str | None = None, *, csrf_secret: str | None = None, send: bool = False) -> Litestar:
     """The app over the database at `db_url` (as `--db`; migrated on first use).
 
     `csrf_secret` signs the CSRF cookies; every worker of one deployment needs
-    the same one, so `tournament serve` keeps it in the database.
+    the same one, so `tournament serve` keeps it in the database. `send`: run
+    a sender of the players' messages in this process (service/sender.py).
     """
     _load_lazy_modules()
     url, db_engine = open_database(db_url)
@@ -137,6 +139,7 @@ def create_app(db_url: str | None = None, *, csrf_secret: str | None = None) -> 
         db = Database(db_engine, db_engine.execution_options(isolation_level="AUTOCOMMIT"), snapshot, nullcontext(), one_writer=False)
 
     hub = live.Hub(url)  # live messages: web/live.py
+    sending = messages.InProcess(url) if send else None
     heads = follow.Heads()  # the heads no message announced (web/follow.py)
     environment = pages.environment()
     environment.globals["static"] = assets.url
@@ -149,7 +152,7 @@ def create_app(db_url: str | None = None, *, csrf_secret: str | None = None) -> 
         route_handlers=[
             *public.HANDLERS, *api.HANDLERS, *players.HANDLERS, *organiser.HANDLERS, *people.HANDLERS, *desk.HANDLERS,
             *decks.HANDLERS, *registration.HANDLERS, *screen.HANDLERS, *tables.HANDLERS, *tablepages.HANDLERS, *follow.HANDLERS,
-            *running.HANDLERS, *downloads.HANDLERS, assets.router(),
+            *running.HANDLERS, *downloads.HANDLERS, *messages.HANDLERS, assets.router(),
         ],
         template_config=TemplateConfig(
             engine=JinjaTemplateEngine.from_environment(environment),
@@ -172,8 +175,8 @@ def create_app(db_url: str | None = None, *, csrf_secret: str | None = None) -> 
         },
         request_max_body_size=MAX_UPLOAD,
         request_class=BodyRequest,
-        on_startup=[hub.start],
-        on_shutdown=[db.dispose, hub.close, heads.close],
+        on_startup=[hub.start, *([sending.start] if sending else [])],
+        on_shutdown=[*([sending.stop] if sending else []), db.dispose, hub.close, heads.close],
         logging_config=None,
     )
     app.asgi_handler = headers.AnswersHead(app.asgi_handler)
@@ -189,6 +192,7 @@ def create_app(db_url: str | None = None, *, csrf_secret: str | None = None) -> 
     app.state.streams = Counter()  # address -> live streams it holds on this worker
     app.state.streams_per_address = int(os.environ.get("TOURNAMENT_STREAMS_PER_ADDRESS") or feeds.STREAMS_PER_ADDRESS)
     app.state.watch_seconds = follow.WATCH_SECONDS
+    messages.app_state(app.state, db_engine)
     # where phones reach this server: `serve` says (TOURNAMENT_PUBLIC_URL), else what `serve --public-url` stored
     app.state.public_url = os.environ.get("TOURNAMENT_PUBLIC_URL") or _stored_public_url(db_engine)
     return app
@@ -217,4 +221,4 @@ def _stored_secret(db_engine: Engine) -> str:
 
 def from_environment() -> Litestar:
     """The factory uvicorn's workers call (`tournament serve` passes the database in TOURNAMENT_DB)."""
-    return create_app(os.environ.get("TOURNAMENT_DB"))
+    return create_app(os.environ.get("TOURNAMENT_DB"), send=os.environ.get("TOURNAMENT_SEND") == "1")

@@ -47,9 +47,14 @@ def _owner(request: Request[Any, Any, Any], event_id: str, desk: bool) -> str:
 
 def _sign_up(
     request: Request[Any, Any, Any], key: str, event_id: str, name: str, player_id: str | None, *, api: bool, desk: bool = False,
+    email: str = "",
 ) -> receipts.Answer:
     def change(session: Session) -> receipts.Outcome:
         done = service.sign_up(session, event_id, name, player_id)
+        if email.strip():  # in the registration's transaction: the e-mail saying so is written with it (T-220)
+            if not request.app.state.smtp:
+                raise service.Conflict("this server sends no e-mail (the organiser gave it no SMTP server): leave the address out")
+            service.subscribe(session, event_id, done.player, "email", email)
         code, secret = service.enrol(session, event_id, done.player)
         if api:
             return receipts.Outcome("", private=msgspec.json.encode(SignedUp(event_id, done.player, secret, code, done.position)))
@@ -81,7 +86,7 @@ def _register_page(request: Request[Any, Any, Any], event_id: str, r: str) -> Te
         return page(
             request, "register", session, event, registration=service.registration(session, event_id),
             notice=shown.get("notice"), error=shown.get("error"), code=code, hold=code is not None, now=datetime.now(UTC),
-            desk=desk, link=link, qr=views.qr(link) if desk and link else None,
+            desk=desk, link=link, qr=views.qr(link) if desk and link else None, email=bool(request.app.state.smtp),
         )
 
 
@@ -91,7 +96,9 @@ async def register_form(request: Request[Any, Any, Any], event_id: FromPath[str]
     key = receipts.given_key(form.get("_key"), "_key")
     player_id = str(form.get("id", "")).strip() or None
     desk = await sync_to_thread(desk_of, request, event_id)
-    answer = await sync_to_thread(_sign_up, request, key, event_id, str(form.get("name", "")), player_id, api=False, desk=desk)
+    answer = await sync_to_thread(
+        _sign_up, request, key, event_id, str(form.get("name", "")), player_id, api=False, desk=desk, email=str(form.get("email", "")),
+    )
     done = Redirect(f"/e/{event_id}/register?r={key}", status_code=303)
     return keep(done, request, answer.private, "player") if answer.private else done
 

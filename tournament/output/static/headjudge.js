@@ -78,4 +78,52 @@
       }).catch(function () {});
     }, Number(live.pollMs));
   }
+
+  /* The installable web app: in a secure context, the service worker (/sw.js) is registered on every page, so
+     push messages reach the phone with the page closed. "Tell me on this phone" asks the browser for a push
+     subscription with the server's VAPID key, and posts it with the page's own form (CSRF token, one-time key). */
+  var push = document.querySelector("form[data-vapid]");
+  var swReady = null;
+  if (window.isSecureContext && "serviceWorker" in navigator) {
+    swReady = navigator.serviceWorker.register("/sw.js").then(function () { return navigator.serviceWorker.ready; });
+    swReady.catch(function () {});
+  }
+  function keyBytes(text) {
+    var raw = atob(text.replace(/-/g, "+").replace(/_/g, "/") + "===".slice((text.length + 3) % 4));
+    var bytes = new Uint8Array(raw.length);
+    for (var i = 0; i < raw.length; i++) { bytes[i] = raw.charCodeAt(i); }
+    return bytes;
+  }
+  function b64(buffer) {
+    var bytes = new Uint8Array(buffer), text = "";
+    for (var i = 0; i < bytes.length; i++) { text += String.fromCharCode(bytes[i]); }
+    return btoa(text).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  }
+  if (push) {
+    var said = push.querySelector("[data-push-status]");
+    var button = push.querySelector("button");
+    if (!swReady || !("PushManager" in window)) {
+      said.textContent = "This browser cannot take push messages here; use e-mail, or keep this page open.";
+      button.disabled = true;
+    }
+    push.addEventListener("submit", function (event) {
+      event.preventDefault();
+      button.disabled = true;
+      said.textContent = "Asking the browser…";
+      swReady.then(function (registration) {
+        return Notification.requestPermission().then(function (answer) {
+          if (answer !== "granted") { throw new Error("notifications were not allowed"); }
+          return registration.pushManager.subscribe({userVisibleOnly: true, applicationServerKey: keyBytes(push.dataset.vapid)});
+        });
+      }).then(function (subscription) {
+        push.querySelector("[name=endpoint]").value = subscription.endpoint;
+        push.querySelector("[name=p256dh]").value = b64(subscription.getKey("p256dh"));
+        push.querySelector("[name=auth]").value = b64(subscription.getKey("auth"));
+        push.submit();
+      }).catch(function (error) {
+        said.textContent = "No push messages: " + error.message + ". Use e-mail, or keep this page open.";
+        button.disabled = false;
+      });
+    });
+  }
 })();
