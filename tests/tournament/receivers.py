@@ -56,11 +56,15 @@ def smtp_server() -> Iterator[tuple[str, SmtpReceiver]]:
     """An SMTP server on a free local port: its `--smtp` URL and what it received."""
     from aiosmtpd.controller import Controller
 
+    import socket
+
+    with socket.socket() as probe:  # aiosmtpd's controller checks its server by connecting to the port it was given
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
     receiver = SmtpReceiver()
-    controller = Controller(receiver, hostname="127.0.0.1", port=0)
+    controller = Controller(receiver, hostname="127.0.0.1", port=port)
     controller.start()
     try:
-        port = controller.server.sockets[0].getsockname()[1]
         yield f"smtp://127.0.0.1:{port}?from=desk@spring-open.example", receiver
     finally:
         controller.stop()

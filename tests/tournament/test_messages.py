@@ -103,18 +103,13 @@ def test_web_push_is_signed_by_the_servers_vapid_key_and_encrypted_for_the_brows
 
 
 def test_every_kind_of_message_reads_at_a_glance(db_url: str) -> None:
-    # Round 1 paired, a claim to confirm, a judge's answer, the clock near its end, the event's final places;
-    # a waitlist place and a registration come through the public page; the deck deadline, through its policy.
+    # Round 1 paired, a claim to confirm, a judge's answer, the clock near its end, the event's final places (a
+    # waitlist place and a registration come through the public page, the deck deadline in a test of its own).
     make_event(db_url, pair=False, display={"ann": "Ann Lee", "bob": "Bob Roy", "cat": "Cat", "dan": "Dan"})
     with push_endpoint() as ep, database(db_url) as engine:
         subscribe_push(db_url, ep, ["ann", "bob", "cat", "dan"])
         s = push_sender(db_url, engine, ep)
         with Session(engine) as session, session.begin():
-            service.set_policy(session, "ev", "unpaired", datetime.now(UTC) + timedelta(minutes=20))
-        drain(s, lambda: len(ep.received) == 4)
-        assert {p.title for p in ep.received} == {"Deck deadline at " + _hhmm(datetime.now(UTC) + timedelta(minutes=20))}
-        with Session(engine) as session, session.begin():
-            service.set_policy(session, "ev", None, None)
             service.pair(session, "ev")
         (a, b), (c, d) = tables(db_url)
         with Session(engine) as session, session.begin():
@@ -122,21 +117,41 @@ def test_every_kind_of_message_reads_at_a_glance(db_url: str) -> None:
             call = service.call_judge(session, "ev", c, "a rules question")
             service.answer_call(session, "ev", call.number)
             service.start_round(session, "ev", 5)  # 5 minutes: already within 10 of its end
-        drain(s, lambda: len(ep.received) == 4 + 4 + 1 + 1 + 4)
-        told = {(p.endpoint, p.title) for p in ep.received[4:]}
+        drain(s, lambda: len(ep.received) == 4 + 1 + 1 + 4)
+        told = {(p.endpoint, p.title) for p in ep.received}
         names = {"ann": "Ann Lee", "bob": "Bob Roy", "cat": "Cat", "dan": "Dan"}
         assert (b, f"{names[a]} reported {a} 1-0 {b}: is that right?") in told
         assert (c, "A judge is coming to table 2") in told
         assert sum(1 for _e, t in told if t.startswith("Round 1: time ends at ")) == 4
         confirm = next(p for p in ep.received if p.endpoint == b and "is that right" in p.title)
         assert confirm.url == "https://cup.example.org/me" and "Confirm it, or say it is not right, on your page." in confirm.body
-        cli(db_url, "result", "ev", "--table", "1", f"{a}=1", f"{b}=0")
-        cli(db_url, "result", "ev", "--table", "2", f"{c}=1", f"{d}=0")
-        cli(db_url, "finish", "ev")
+        with Session(engine) as session, session.begin():
+            service.confirm(session, "ev", b, a)
+            service.claim(session, "ev", c, result=service.Tally({c: 1, d: 0}, 0))
+            service.confirm(session, "ev", d, c)  # settled in its own transaction: nobody is asked to confirm it
+            service.finish(session, "ev")
         drain(s, lambda: sum(1 for p in ep.received if "you finished" in p.title) == 4)
         finals = {p.endpoint: p.title for p in ep.received if "you finished" in p.title}
         assert finals[a].endswith("you finished 1st of 4") or finals[c].endswith("you finished 1st of 4")
+        assert not any(f"reported {c} 1-0 {d}" in p.title for p in ep.received), "a claim that settled its table asks nobody"
         assert ep.problems == []
+
+
+def test_the_deck_deadline_near_reminds_those_without_a_legal_list(db_url: str) -> None:
+    from tests.tournament.decklib import deck_of, list_text
+
+    make_event(db_url, pair=False, ruleset="crossover", display={"ann": "Ann Lee"})
+    deadline = datetime.now(UTC) + timedelta(minutes=20)
+    with push_endpoint() as ep, database(db_url) as engine:
+        subscribe_push(db_url, ep, ["ann", "bob"])
+        s = push_sender(db_url, engine, ep)
+        with Session(engine) as session, session.begin():
+            service.set_policy(session, "ev", "unpaired", deadline)
+            service.register_lists(session, "ev", [service.Submitted("bob.txt", "bob", list_text(deck_of("bob")).encode())])
+        drain(s, lambda: len(ep.received) == 1)
+        (told,) = ep.received
+        assert (told.endpoint, told.title) == ("ann", f"Deck deadline at {_hhmm(deadline)}")
+        assert told.body.startswith("Ann Lee, Spring Open takes deck lists until") and "and you have no legal list registered yet" in told.body
 
 
 def _hhmm(moment: datetime) -> str:

@@ -77,6 +77,6 @@ def send(
 
     signal.signal(signal.SIGTERM, _stop)
     signal.signal(signal.SIGINT, _stop)
-    say(f"sending by {names} (Ctrl+C stops)")
+    console.err.print(f"sending by {names} (Ctrl+C stops)", markup=False)
     runner.run(stop)
     engine.dispose()

@@ -47,8 +47,11 @@ def words(kind: str, facts: dict[str, Any], base_url: str, now: datetime | None 
     at = facts.get("at")
     moment = datetime.fromisoformat(at) if isinstance(at, str) else at
     left = max(math.ceil((moment - (now or datetime.now(UTC))).total_seconds() / 60), 0) if moment else None
-    context = {"round": None, "table": None, "opponents": [], "said": None, "claimant": None, "place": None, "of": None, **facts}
-    text = _environment().get_template(f"{kind}.txt.j2").render(**context, at=moment, link=link, minutes_left=left)
+    context = {
+        "round": None, "table": None, "opponents": [], "said": None, "claimant": None, "place": None, "of": None,
+        **facts, "at": moment, "link": link, "minutes_left": left,
+    }
+    text = _environment().get_template(f"{kind}.txt.j2").render(context)
     title, _, body = text.partition("\n")
     return Words(" ".join(title.split()), body.strip() + "\n", link)
 

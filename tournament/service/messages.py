@@ -194,9 +194,10 @@ def _before_commit(session: Session) -> None:
         return
     by_event: dict[str, list[tuple[int, Any]]] = {}
     for event_id, seq, payload in appended:
-        if isinstance(payload, TOLD):
-            by_event.setdefault(event_id, []).append((seq, payload))
+        by_event.setdefault(event_id, []).append((seq, payload))
     for event_id, entries in by_event.items():
+        if not any(isinstance(p, TOLD) for _seq, p in entries):
+            continue
         subscribed = _subscribed(session, event_id)
         if subscribed:
             write(session, event_id, list(_messages(session, event_id, entries, subscribed)), subscribed)
@@ -250,8 +251,9 @@ def write(session: Session, event_id: str, drafts: Sequence[Draft], subscribed: 
     insert = sqlite_insert if session.get_bind().dialect.name == "sqlite" else postgresql_insert
     written = 0
     for start in range(0, len(rows), 500):  # SQLite's limit on a statement's variables
-        result = session.execute(insert(Message).values(rows[start:start + 500]).on_conflict_do_nothing())
-        written += max(int(getattr(result, "rowcount", 0) or 0), 0)
+        # RETURNING counts what was written: psycopg's rowcount for a many-row INSERT ... ON CONFLICT is 0
+        statement = insert(Message).values(rows[start:start + 500]).on_conflict_do_nothing().returning(Message.id)
+        written += len(session.execute(statement).all())
     return written
 
 
@@ -259,7 +261,8 @@ def _messages(session: Session, event_id: str, entries: list[tuple[int, Any]], s
     """The messages the entries of one transaction make, for players who subscribed."""
     event = get_event(session, event_id)
     names = display_names(session, event_id)
-    settled = {(p.round, p.table) for _seq, p in entries if isinstance(p, ResultReported | PodReported)}
+    settled = {(p.round, p.table) for _seq, p in entries if isinstance(p, ResultReported | PodReported)}  # in this transaction
+    promoted = {p.player for _seq, p in entries if isinstance(p, WaitlistPromoted)}  # told of their place, not registered again
 
     def facts(player: str, link: str, **more: Any) -> Facts:
         return Facts(event.name, names.get(player, player), link, **more)
@@ -277,7 +280,7 @@ def _messages(session: Session, event_id: str, entries: list[tuple[int, Any]], s
                 drafts.append(Draft(cause, call.player, "answered", facts(call.player, "/me", round=call.round, table=call.table)))
         elif isinstance(payload, WaitlistPromoted) and payload.player in subscribed:
             drafts.append(Draft(cause, payload.player, "place", facts(payload.player, "/me")))
-        elif isinstance(payload, PlayerRegistered | WaitlistJoined) and payload.player in subscribed:
+        elif isinstance(payload, PlayerRegistered | WaitlistJoined) and payload.player in subscribed and payload.player not in promoted:
             place = _waiting_place(session, event_id, payload.player) if isinstance(payload, WaitlistJoined) else None
             drafts.append(Draft(cause, payload.player, "registered", facts(payload.player, "/me", place=place)))
         elif isinstance(payload, EventFinished):
