@@ -54,9 +54,9 @@ class SmtpReceiver:
 @contextmanager
 def smtp_server() -> Iterator[tuple[str, SmtpReceiver]]:
     """An SMTP server on a free local port: its `--smtp` URL and what it received."""
-    from aiosmtpd.controller import Controller
-
     import socket
+
+    from aiosmtpd.controller import Controller
 
     with socket.socket() as probe:  # aiosmtpd's controller checks its server by connecting to the port it was given
         probe.bind(("127.0.0.1", 0))

@@ -52,10 +52,9 @@ def test_a_pairing_writes_its_messages_in_its_own_transaction_and_a_refused_one_
     with push_endpoint() as ep:
         subscribe_push(db_url, ep, ["ann", "bob"])
     with database(db_url) as engine:
-        with Session(engine) as session:
-            with session.begin():
-                service.pair(session, "ev")
-                session.rollback()  # the pairing undone: its messages with it
+        with Session(engine) as session, session.begin():
+            service.pair(session, "ev")
+            session.rollback()  # the pairing undone: its messages with it
         assert outbox(db_url) == []
         with Session(engine) as session, session.begin():
             service.pair(session, "ev")

@@ -3,12 +3,11 @@
 Each round writes a new batch of messages, starts `tournament send` as its own process (a claim held 1 s), and
 kills it with SIGKILL at a random moment: before its first claim, mid-batch (a push delivered, not yet marked
 sent) or after. A last sender then delivers what is left. The receiver is a Web Push endpoint that checks each
-request's VAPID signature and decrypts it, and takes 20 ms a request, so kills land mid-batch.
+request's VAPID signature and decrypts it, and takes 250 ms a request, so kills land mid-batch.
 """
 
 from __future__ import annotations
 
-import os
 import random
 import signal
 import subprocess
@@ -46,14 +45,14 @@ def kills(count: int, db_url: str) -> None:
     make_event(db_url, players=PLAYERS, pair=False)
     rng = random.Random(36)
     with push_endpoint() as ep, database(db_url) as engine:
-        ep.delay = 0.02
+        ep.delay = 0.25
         subscribe_push(db_url, ep, PLAYERS)
         with Session(engine) as session, session.begin():
             ep.vapid = sender.vapid_public(sender.vapid_private(session))
         for n in range(count):
             write_batch(engine, n)
             process = send_process(db_url)
-            time.sleep(rng.uniform(0.3, 2.5))
+            time.sleep(rng.uniform(0.5, 4.0))  # a start takes 1 to 3 s under load: before, during or after a batch
             process.send_signal(signal.SIGKILL)
             process.wait(timeout=30)
             assert process.returncode == -signal.SIGKILL
@@ -74,8 +73,8 @@ def kills(count: int, db_url: str) -> None:
         print(f"kills {count} messages {len(written)} lost 0 repeats {repeats} (each known by its id)")
 
 
-def test_the_outbox_survives_a_few_kills_of_its_sender(db_url: str) -> None:
-    kills(3, db_url)
+def test_the_outbox_survives_a_few_kills_of_its_sender(db: str) -> None:
+    kills(2, db)  # the bounded sample CI runs; thirty on both databases: -m slow
 
 
 @pytest.mark.slow

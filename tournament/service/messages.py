@@ -38,7 +38,6 @@ from tournament.service.queries import get_event, get_player
 from tournament.storage import eventlog
 from tournament.storage.desklog import CallAnswered, WaitlistJoined, WaitlistPromoted
 from tournament.storage.eventlog import (
-    ClaimConfirmed,
     EventFinished,
     PlayerRegistered,
     PodReported,
@@ -48,7 +47,16 @@ from tournament.storage.eventlog import (
     RoundPaired,
     as_utc,
 )
-from tournament.storage.models import Claim, Event, JudgeCall, Match, Message, PodSeat, Round, Subscription
+from tournament.storage.models import (
+    Claim,
+    Event,
+    JudgeCall,
+    Match,
+    Message,
+    PodSeat,
+    Round,
+    Subscription,
+)
 
 CHANNELS = ("email", "push")
 MAX_SUBSCRIPTIONS = 5  # a player's subscriptions in one event (a phone, a tablet, an address or two)

@@ -14,6 +14,7 @@ and the receiver knows it by that id (the e-mail's Message-ID; the push payload'
 from __future__ import annotations
 
 import base64
+import contextlib
 import logging
 import random
 import smtplib
@@ -96,7 +97,8 @@ def claim(session: Session, channels: Sequence[str], now: datetime, lease: timed
     )
     if session.get_bind().dialect.name == "postgresql":
         query = query.with_for_update(skip_locked=True, of=Message)
-    taken, orphans = [], []
+    taken: list[Outgoing] = []
+    orphans: list[str] = []
     for row, sub in session.execute(query).all():
         if sub is None:
             row.sent_at, row.failed, row.claimed_until = now, "the subscription was stopped", None
@@ -263,10 +265,8 @@ class Email:
             for outgoing, said in batch:
                 results.append(self._send(server, outgoing, said))
         finally:
-            try:
+            with contextlib.suppress(OSError, smtplib.SMTPException):
                 server.quit()
-            except (OSError, smtplib.SMTPException):
-                pass
         return results
 
     def _send(self, server: smtplib.SMTP, outgoing: Outgoing, said: Words) -> Failure | None:

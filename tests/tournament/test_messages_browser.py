@@ -1,0 +1,41 @@
+"""The installable web app in a real Chromium (issue 36): on 127.0.0.1, a secure context, the service worker
+registers for the whole site, the manifest is linked, and "Tell me on this phone" runs as far as a browser
+without a push service allows: permission asked, a subscription asked of the push manager with the server's
+VAPID key; the page then says plainly why push is not offered, or the subscription is posted."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.tournament.webkit import codes, join, make_event, serving
+
+pytestmark = pytest.mark.browser
+
+
+def test_the_service_worker_registers_and_the_subscribe_flow_runs_as_far_as_the_browser_allows(page: Any, db: str) -> None:
+    make_event(db)
+    keys = codes(db)
+    with serving(db) as base:
+        page.context.grant_permissions(["notifications"], origin=base)
+        join(page, base, keys["ann"])
+        scope = page.evaluate("navigator.serviceWorker.ready.then(r => r.scope + ' ' + r.active.scriptURL)")
+        assert scope == f"{base}/ {base}/sw.js"
+        assert page.evaluate("window.isSecureContext") is True
+        manifest = page.evaluate("fetch(document.querySelector('link[rel=manifest]').href).then(r => r.json())")
+        assert manifest["display"] == "standalone" and manifest["start_url"] == "/me"
+        vapid = page.get_attribute("#push-form", "data-vapid")
+        assert vapid and len(vapid) == 87, "the server's VAPID public key, P-256 uncompressed in base64url"
+        page.click("#push-form button")
+        status = page.locator("[data-push-status]")
+        page.wait_for_function(
+            "() => { const s = document.querySelector('[data-push-status]'); "
+            "return !s || s.textContent.startsWith('No push messages') }",
+            timeout=30_000,
+        )
+        if page.locator("[data-push-status]").count():  # no push service in this browser: said plainly
+            said = status.inner_text()
+            assert said.startswith("No push messages: ") and said.endswith("Use e-mail, or keep this page open.")
+        else:  # a browser with a push service: the subscription was posted, and the page says so
+            assert "even with the page closed" in page.locator("[role=status]").first.inner_text()
