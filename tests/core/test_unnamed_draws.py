@@ -1,0 +1,145 @@
+"""Unnamed draws (docs/referee.md, "Unnamed draws"): a game recorded without its draws' cards is judged as the
+game itself, and naming those draws again, consistently, gives a legal log.
+
+For every game and player count: a bot game, re-recorded with every draw the game lets stay unnamed left
+without its card (`referee.bots.unnamed`), has the named game's verdict and result, and counts its unnamed
+draws; naming each unnamed draw with the cards as the referee learns them (first shown, first drawn: another
+naming than the bot's own) gives a log that is legal and ends the same.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from collections import defaultdict, deque
+from typing import Any
+
+import msgspec
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from referee.bots import bot_header, play, unnamed
+from referee.engine import judge
+from referee.logio import encode_lines, setup_decoder
+from referee.ruleset import CHANCE
+from referee.rulesets import get as get_ruleset
+from referee.rulesets import ids as ruleset_ids
+from schemas.log import Header, Record
+
+SEATS = [
+    (game, players)
+    for game in ruleset_ids()
+    for players in range(get_ruleset(game).min_players, get_ruleset(game).max_players + 1)
+]
+
+
+def _lines(header: Header, records: list[Record]) -> list[bytes]:
+    return list(encode_lines(header, records))
+
+
+def _pool(state: Any, player: str) -> dict[str, int]:
+    """`player`'s unseen cards (their deck container), as counts."""
+    deck, _ = state.unseen.spec.zones(state, player)
+    return dict(deck) if isinstance(deck, dict) else dict.fromkeys(deck, 1)
+
+
+def named_again(header: Header, records: list[Record]) -> list[Record]:
+    """`records` with every unnamed draw named: each player's unknown cards, as the referee learns them (a card
+    played, shown or discarded, or every unseen card once the deck has none left to draw), go to that player's
+    earliest unnamed draws still unnamed; those never learnt, to unseen cards at the end that the rules let
+    stay unknown."""
+    ruleset = get_ruleset(header.ruleset)
+    state = ruleset.start(header, setup_decoder(header.ruleset).decode(header.setup))
+    waiting: dict[str, deque[int]] = defaultdict(deque)  # player -> indexes of their unnamed draws not yet named
+    names: dict[int, str] = {}
+    for index, record in enumerate(records):
+        player = getattr(record, "player", None)
+        unnamed_draw = record.by == CHANCE and getattr(record, "card", "") is None
+        before = {p: (_pool(state, p), state.unseen.unknown.get(p, 0)) for p in waiting}
+        ruleset.apply(state, record)
+        if unnamed_draw:
+            waiting[player].append(index)
+        for p, (pool, held) in before.items():
+            learnt = held - state.unseen.unknown.get(p, 0) + (p == player and unnamed_draw)
+            gone = pool.copy()
+            for card, copies in _pool(state, p).items():
+                gone[card] -= copies
+            if p == player and not unnamed_draw and getattr(record, "card", None) is not None:
+                gone[record.card] -= 1  # the named draw's own card left the deck too
+            cards = sorted(c for c, n in gone.items() for _ in range(n))
+            assert len(cards) == learnt, (index, p, cards, learnt)
+            for card in cards:
+                names[waiting[p].popleft()] = card
+    for p, queue in waiting.items():
+        may = state.unseen.spec.read_at_once  # an unknown card is never one the rules read in a hand at once
+        rest = sorted(c for c, n in _pool(state, p).items() for _ in range(n) if may(state, p, c) is None)
+        for index in queue:
+            names[index] = rest.pop()
+    return [msgspec.structs.replace(r, card=names[i]) if i in names else r for i, r in enumerate(records)]  # type: ignore[type-var]
+
+
+def check_game(game: str, players: int, seed: int) -> None:
+    header = bot_header(game, seed, players)
+    named = list(play(header, seed))
+    paper = list(unnamed(header, named))
+    draws = sum(1 for r in paper if r.by == CHANCE and getattr(r, "card", "") is None)
+    expected = judge(_lines(header, named)).verdict
+    got = judge(_lines(header, paper)).verdict
+    assert (got.verdict, got.error) == (expected.verdict, expected.error), (game, players, seed)
+    assert got.result == expected.result and got.verdict == "complete"
+    assert got.unnamed_draws == draws and expected.unnamed_draws == 0
+    if draws:
+        again = named_again(header, paper)
+        verdict = judge(_lines(header, again)).verdict
+        assert verdict.verdict == "complete", (game, players, seed, verdict.error)
+        assert verdict.result == expected.result and verdict.unnamed_draws == 0
+
+
+@pytest.mark.parametrize(("game", "players"), SEATS)
+def test_every_game_and_player_count_unnamed_is_judged_as_named(game: str, players: int) -> None:
+    """A small fixed sample for CI: two seeds for each game and player count."""
+    for seed in (1, 2):
+        check_game(game, players, seed)
+
+
+@pytest.mark.slow
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seat=st.sampled_from(SEATS), seed=st.integers(0, 10**6))
+def test_unnamed_is_judged_as_named_long_run(seat: tuple[str, int], seed: int) -> None:
+    check_game(*seat, seed)
+
+
+def test_each_game_leaves_some_draws_unnamed() -> None:
+    """Every game supports unknown cards: its bot game recorded on paper leaves draws unnamed."""
+    for game in ruleset_ids():
+        header = bot_header(game, 3)
+        paper = list(unnamed(header, play(header, 3)))
+        assert any(r.by == CHANCE and getattr(r, "card", "") is None for r in paper), game
+
+
+@pytest.mark.parametrize(("game", "players"), [(g, get_ruleset(g).max_players) for g in ruleset_ids()])
+def test_play_draws_unnamed_writes_a_complete_log(game: str, players: int, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """`referee play GAME --draws unnamed` then `referee validate`: complete, with the count in the verdict."""
+    out = tmp_path / "g.jsonl"
+    run = [sys.executable, "-m", "referee"]
+    subprocess.run([*run, "play", game, "--seed", "4", "--players", str(players), "--draws", "unnamed", "--out", str(out)], check=True, capture_output=True)
+    proc = subprocess.run([*run, "validate", str(out)], capture_output=True, text=True, check=False)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert ": complete; " in proc.stdout and " draws unnamed, " in proc.stdout
+    verdict = subprocess.run([*run, "validate", "--json", str(out)], capture_output=True, check=False).stdout
+    assert msgspec.json.decode(verdict)["unnamed_draws"] > 0
+
+
+def test_play_refuses_a_dealt_game_with_unnamed_draws() -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "referee", "play", "cardwars", "--deal", "new", "--draws", "unnamed"], capture_output=True, text=True, check=False
+    )
+    assert proc.returncode == 2 and "DL-4" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_a_named_log_keeps_its_verdict_bytes() -> None:
+    """The verdict of a log whose draws are all named carries no `unnamed_draws`: it reads as before."""
+    header = bot_header("cardwars", 5)
+    verdict = judge(_lines(header, list(play(header, 5)))).verdict
+    assert b"unnamed_draws" not in msgspec.json.encode(verdict)
