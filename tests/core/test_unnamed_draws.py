@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
-from collections import defaultdict, deque
+from collections import Counter, defaultdict, deque
 from typing import Any
 
 import msgspec
@@ -62,12 +62,10 @@ def named_again(header: Header, records: list[Record]) -> list[Record]:
             waiting[player].append(index)
         for p, (pool, held) in before.items():
             learnt = held - state.unseen.unknown.get(p, 0) + (p == player and unnamed_draw)
-            gone = pool.copy()
-            for card, copies in _pool(state, p).items():
-                gone[card] -= copies
+            gone = Counter(pool) - Counter(_pool(state, p))  # a deck refilled from a discard pile only grows
             if p == player and not unnamed_draw and getattr(record, "card", None) is not None:
                 gone[record.card] -= 1  # the named draw's own card left the deck too
-            cards = sorted(c for c, n in gone.items() for _ in range(n))
+            cards = sorted(gone.elements())
             assert len(cards) == learnt, (index, p, cards, learnt)
             for card in cards:
                 names[waiting[p].popleft()] = card
