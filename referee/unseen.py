@@ -42,8 +42,8 @@ class UnknownCards:
     """A game's declaration of unknown cards, kept beside its rules.
 
     - `zones(state, player)`: that player's deck container and hand container.
-    - `taken`: record type -> the (player, card) pairs a record of that type takes from, or shows of, a
-      hidden zone (a card played, discarded or shown from hand).
+    - `taken`: record type -> given the state and a record of that type, the (player, card) pairs it takes
+      from, or shows of, a hidden zone (a card played, discarded or shown from hand).
     - `read_at_once(state, player, card)`: the rule that reads `card` in a hand as soon as it is drawn
       (so a draw of it must name it), or None.
     - `drawn`: the draw record types -> the (player, card) a named draw takes from the deck.
@@ -51,7 +51,7 @@ class UnknownCards:
     """
 
     zones: Callable[[Any, str], tuple[Pile, Pile]]
-    taken: Mapping[type[Record], Callable[[Any], Iterable[tuple[str, str]]]]
+    taken: Mapping[type[Record], Callable[[Any, Any], Iterable[tuple[str, str]]]]
     drawn: Mapping[type[Record], Callable[[Any], tuple[str, str | None]]]
     read_at_once: Callable[[Any, str, str], str | None]
     rule: str
@@ -64,6 +64,11 @@ class Unseen:
     spec: UnknownCards
     unknown: dict[str, int] = field(default_factory=dict)
     drawn: int = 0  # draws recorded without their card (the verdict's `unnamed_draws`)
+
+
+def by_card(state: Any, record: Any) -> tuple[tuple[str, str]]:
+    """What most records take from a hidden zone: their own `card`, from the hand of whoever makes them."""
+    return ((record.by, record.card),)
 
 
 def _size(pile: Pile) -> int:
@@ -199,7 +204,7 @@ def _reveal(state: Any, spec: UnknownCards, record: Record) -> list[tuple[str, s
     if taken is None:
         return shown
     try:
-        for player, card in taken(record):
+        for player, card in taken(state, record):
             if not unseen.unknown.get(player):
                 continue
             deck, hand = spec.zones(state, player)
@@ -248,7 +253,7 @@ def _unseen_why(state: Any, spec: UnknownCards, record: Record, exc: Illegal) ->
     """`exc`, saying why a card the record takes from a hand that holds unknown cards is none of them."""
     taken = spec.taken.get(type(record))
     unseen: Unseen = state.unseen
-    for player, card in taken(record) if taken is not None else ():
+    for player, card in taken(state, record) if taken is not None else ():
         held = unseen.unknown.get(player, 0)
         deck, hand = spec.zones(state, player)
         if held and card not in hand and card not in deck:

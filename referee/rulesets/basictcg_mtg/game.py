@@ -495,10 +495,10 @@ _by = functools.partial(require_actor, rule="BT-2.1")  # who may make a record (
 UNKNOWN = unseen.UnknownCards(
     zones=lambda state, player: (state.sides[player].deck, state.sides[player].hand),
     taken={
-        bt.Material: lambda r: ((r.by, r.card),),
-        bt.Summon: lambda r: ((r.by, r.card),),
-        bt.Regenerate: lambda r: ((r.by, r.discard),) if r.discard is not None else (),
-        bt.Effect: lambda r: [(r.by, card) for card in r.discard],
+        bt.Material: unseen.by_card,
+        bt.Summon: unseen.by_card,
+        bt.Regenerate: lambda _, r: ((r.by, r.discard),) if r.discard is not None else (),
+        bt.Effect: lambda _, r: [(r.by, card) for card in r.discard],
     },
     drawn={bt.Draw: lambda record: (record.player, record.card)},
     read_at_once=lambda state, player, card: None,

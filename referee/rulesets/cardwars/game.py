@@ -577,15 +577,11 @@ HANDLERS: dict[type[Record], Callable[[State, Any], None]] = {
 }
 
 
-def _by_card(record: cw.PlayResource | cw.PlayFace | cw.JokerDefense) -> tuple[tuple[str, str]]:
-    return ((record.by, record.card),)
-
-
 # CW-3.4: a draw may leave out its card; the card is then named where it leaves the hand. No rule reads a
 # card in hand before it is played, so every draw may be unnamed.
 UNKNOWN = unseen.UnknownCards(
     zones=lambda state, player: (state.sides[player].deck, state.sides[player].hand),
-    taken=dict.fromkeys((cw.PlayResource, cw.PlayFace, cw.JokerDefense), _by_card),
+    taken=dict.fromkeys((cw.PlayResource, cw.PlayFace, cw.JokerDefense), unseen.by_card),
     drawn={cw.Draw: lambda record: (record.player, record.card)},
     read_at_once=lambda state, player, card: None,
     rule="CW-3.4",

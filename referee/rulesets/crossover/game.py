@@ -450,14 +450,14 @@ def _read_at_once(state: State, player: str, card: str) -> str | None:
 UNKNOWN = unseen.UnknownCards(
     zones=lambda state, player: (state.sides[player].deck, state.sides[player].hand),
     taken={
-        xo.Summon: lambda r: ((r.by, r.card),),
-        xo.Equip: lambda r: ((r.by, r.card),),
-        xo.PlayEvent: lambda r: ((r.by, r.card),),
-        xo.Respond: lambda r: ((r.by, r.card),),
-        xo.Lead: lambda r: ((r.by, r.card),),
-        xo.Resolve: lambda r: [(r.by, c) for c in (*r.discard, *((r.leader,) if r.leader else ()))],
+        xo.Summon: unseen.by_card,
+        xo.Equip: unseen.by_card,
+        xo.PlayEvent: unseen.by_card,
+        xo.Respond: unseen.by_card,
+        xo.Lead: unseen.by_card,
+        xo.Resolve: lambda _, r: [(r.by, c) for c in (*r.discard, *((r.leader,) if r.leader else ()))],
     },
-    drawn={xo.Draw: lambda r: (r.player, r.card)},
+    drawn={xo.Draw: lambda _, r: (r.player, r.card)},
     read_at_once=_read_at_once,
     rule="XO-3.5",
 )

@@ -446,15 +446,11 @@ def _active_in(state: State, record: Record, phase: str, doing: str) -> Side:
     return state.sides[state.active]
 
 
-def _by_card(record: mg.Resource | mg.Build | mg.Play) -> tuple[tuple[str, str]]:
-    return ((record.by, record.card),)
-
-
 # MG-3.4: a draw may leave out its card, but for a king of diamonds, which the rules read in a hand at once
 # (MG-6.5: the KD window opens only for a side that holds one).
 UNKNOWN = unseen.UnknownCards(
     zones=lambda state, player: (state.sides[player].deck, state.sides[player].hand),
-    taken=dict.fromkeys((mg.Resource, mg.Build, mg.Play), _by_card),
+    taken=dict.fromkeys((mg.Resource, mg.Build, mg.Play), unseen.by_card),
     drawn={mg.Draw: lambda record: (record.player, record.card)},
     read_at_once=lambda state, player, card: "MG-6.5" if card == "KD" else None,
     rule="MG-3.4",
