@@ -46,13 +46,13 @@ class UnknownCards:
       from, or shows of, a hidden zone (a card played, discarded or shown from hand).
     - `read_at_once(state, player, card)`: the rule that reads `card` in a hand as soon as it is drawn
       (so a draw of it must name it), or None.
-    - `drawn`: the draw record types -> the (player, card) a named draw takes from the deck.
+    - `draw`: the game's draw record type (its `player` draws, its `card` when named).
     - `rule`: the rule refusing a draw when the deck holds no card to draw.
     """
 
     zones: Callable[[Any, str], tuple[Pile, Pile]]
     taken: Mapping[type[Record], Callable[[Any, Any], Iterable[tuple[str, str]]]]
-    drawn: Mapping[type[Record], Callable[[Any], tuple[str, str | None]]]
+    draw: type[Record]
     read_at_once: Callable[[Any, str, str], str | None]
     rule: str
 
@@ -161,10 +161,9 @@ def settle(state: Any, player: str) -> None:
 def _last_draw(state: Any, spec: UnknownCards, record: Record) -> list[tuple[str, str]]:
     """Before a named draw that leaves no card to draw, settle the drawer's deck (the game's rules may read
     it while drawing); the cards so moved to hand, for `_hide`."""
-    drawn = spec.drawn.get(type(record))
-    if drawn is None:
+    if type(record) is not spec.draw:
         return []
-    player, card = drawn(record)
+    player, card = record.player, record.card  # type: ignore[attr-defined]
     unseen: Unseen = state.unseen
     held = unseen.unknown.get(player, 0)
     if not held or card is None:

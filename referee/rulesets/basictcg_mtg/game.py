@@ -500,7 +500,7 @@ UNKNOWN = unseen.UnknownCards(
         bt.Regenerate: lambda _, r: ((r.by, r.discard),) if r.discard is not None else (),
         bt.Effect: lambda _, r: [(r.by, card) for card in r.discard],
     },
-    drawn={bt.Draw: lambda record: (record.player, record.card)},
+    draw=bt.Draw,
     read_at_once=lambda state, player, card: None,
     rule="BT-3.4",
 )

@@ -582,7 +582,7 @@ HANDLERS: dict[type[Record], Callable[[State, Any], None]] = {
 UNKNOWN = unseen.UnknownCards(
     zones=lambda state, player: (state.sides[player].deck, state.sides[player].hand),
     taken=dict.fromkeys((cw.PlayResource, cw.PlayFace, cw.JokerDefense), unseen.by_card),
-    drawn={cw.Draw: lambda record: (record.player, record.card)},
+    draw=cw.Draw,
     read_at_once=lambda state, player, card: None,
     rule="CW-3.4",
 )

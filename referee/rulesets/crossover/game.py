@@ -457,7 +457,7 @@ UNKNOWN = unseen.UnknownCards(
         xo.Lead: unseen.by_card,
         xo.Resolve: lambda _, r: [(r.by, c) for c in (*r.discard, *((r.leader,) if r.leader else ()))],
     },
-    drawn={xo.Draw: lambda _, r: (r.player, r.card)},
+    draw=xo.Draw,
     read_at_once=_read_at_once,
     rule="XO-3.5",
 )

@@ -451,7 +451,7 @@ def _active_in(state: State, record: Record, phase: str, doing: str) -> Side:
 UNKNOWN = unseen.UnknownCards(
     zones=lambda state, player: (state.sides[player].deck, state.sides[player].hand),
     taken=dict.fromkeys((mg.Resource, mg.Build, mg.Play), unseen.by_card),
-    drawn={mg.Draw: lambda record: (record.player, record.card)},
+    draw=mg.Draw,
     read_at_once=lambda state, player, card: "MG-6.5" if card == "KD" else None,
     rule="MG-3.4",
 )

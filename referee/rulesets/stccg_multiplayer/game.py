@@ -505,7 +505,7 @@ UNKNOWN = unseen.UnknownCards(
         sg.Relocate: lambda state, r: _from_hand_unless(state, r, r.card in state.seats[r.by].played),
         sg.QSwap: lambda state, r: () if state.seats[r.by].qs else ((r.by, Q),),
     },
-    drawn={sg.Draw: lambda record: (record.player, record.card)},
+    draw=sg.Draw,
     read_at_once=lambda state, player, card: None,
     rule="SG-5.9",
 )
