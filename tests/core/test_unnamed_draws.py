@@ -9,8 +9,6 @@ naming than the bot's own) gives a log that is legal and ends the same.
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from collections import Counter, defaultdict, deque
 from typing import Any
 
@@ -18,8 +16,10 @@ import msgspec
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from typer.testing import CliRunner
 
 from referee.bots import bot_header, play, unnamed
+from referee.cli import app
 from referee.engine import judge
 from referee.logio import encode_lines, setup_decoder
 from referee.ruleset import CHANCE
@@ -27,6 +27,7 @@ from referee.rulesets import get as get_ruleset
 from referee.rulesets import ids as ruleset_ids
 from schemas.log import Header, Record
 
+runner = CliRunner()
 SEATS = [
     (game, players)
     for game in ruleset_ids()
@@ -96,9 +97,8 @@ def check_game(game: str, players: int, seed: int) -> None:
 
 @pytest.mark.parametrize(("game", "players"), SEATS)
 def test_every_game_and_player_count_unnamed_is_judged_as_named(game: str, players: int) -> None:
-    """A small fixed sample for CI: two seeds for each game and player count."""
-    for seed in (1, 2):
-        check_game(game, players, seed)
+    """A small fixed sample for CI: one seed for each game and player count."""
+    check_game(game, players, 1)
 
 
 @pytest.mark.slow
@@ -116,24 +116,23 @@ def test_each_game_leaves_some_draws_unnamed() -> None:
         assert any(r.by == CHANCE and getattr(r, "card", "") is None for r in paper), game
 
 
-@pytest.mark.parametrize(("game", "players"), [(g, get_ruleset(g).max_players) for g in ruleset_ids()])
-def test_play_draws_unnamed_writes_a_complete_log(game: str, players: int, tmp_path) -> None:  # type: ignore[no-untyped-def]
-    """`referee play GAME --draws unnamed` then `referee validate`: complete, with the count in the verdict."""
+@pytest.mark.parametrize("game", ruleset_ids())
+def test_play_draws_unnamed_writes_a_complete_log(game: str, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """`referee play GAME --draws unnamed` then `referee validate`: complete, with the count in the verdict.
+    Every player count is judged the same way by the property above (`play` is `bots.unnamed` of `bots.play`)."""
     out = tmp_path / "g.jsonl"
-    run = [sys.executable, "-m", "referee"]
-    subprocess.run([*run, "play", game, "--seed", "4", "--players", str(players), "--draws", "unnamed", "--out", str(out)], check=True, capture_output=True)
-    proc = subprocess.run([*run, "validate", str(out)], capture_output=True, text=True, check=False)
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert ": complete; " in proc.stdout and " draws unnamed, " in proc.stdout
-    verdict = subprocess.run([*run, "validate", "--json", str(out)], capture_output=True, check=False).stdout
+    players = str(get_ruleset(game).max_players)
+    played = runner.invoke(app, ["play", game, "--seed", "4", "--players", players, "--draws", "unnamed", "--out", str(out)])
+    assert played.exit_code == 0, played.output
+    result = runner.invoke(app, ["validate", str(out)])
+    assert result.exit_code == 0 and ": complete; " in result.stdout and " draws unnamed, " in result.stdout
+    verdict = runner.invoke(app, ["validate", "--json", str(out)]).stdout
     assert msgspec.json.decode(verdict)["unnamed_draws"] > 0
 
 
 def test_play_refuses_a_dealt_game_with_unnamed_draws() -> None:
-    proc = subprocess.run(
-        [sys.executable, "-m", "referee", "play", "cardwars", "--deal", "new", "--draws", "unnamed"], capture_output=True, text=True, check=False
-    )
-    assert proc.returncode == 2 and "DL-4" in proc.stderr and "Traceback" not in proc.stderr
+    result = runner.invoke(app, ["play", "cardwars", "--deal", "new", "--draws", "unnamed"])
+    assert result.exit_code == 2 and "DL-4" in result.stderr, result.output
 
 
 def test_a_named_log_keeps_its_verdict_bytes() -> None:
