@@ -10,6 +10,7 @@ naming than the bot's own) gives a log that is legal and ends the same.
 from __future__ import annotations
 
 from collections import Counter, defaultdict, deque
+from pathlib import Path
 from typing import Any
 
 import msgspec
@@ -20,7 +21,7 @@ from typer.testing import CliRunner
 
 from referee.bots import bot_header, play, unnamed
 from referee.cli import app
-from referee.engine import judge
+from referee.engine import judge, judge_file
 from referee.logio import encode_lines, setup_decoder
 from referee.ruleset import CHANCE
 from referee.rulesets import get as get_ruleset
@@ -28,6 +29,7 @@ from referee.rulesets import ids as ruleset_ids
 from schemas.log import Header, Record
 
 runner = CliRunner()
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 SEATS = [
     (game, players)
     for game in ruleset_ids()
@@ -140,3 +142,11 @@ def test_a_named_log_keeps_its_verdict_bytes() -> None:
     header = bot_header("cardwars", 5)
     verdict = judge(_lines(header, list(play(header, 5)))).verdict
     assert b"unnamed_draws" not in msgspec.json.encode(verdict)
+
+
+@pytest.mark.parametrize("game", ruleset_ids())
+def test_a_card_that_cannot_be_unknown_is_refused_saying_why(game: str) -> None:
+    """The golden twin `illegal-unnamed-card-not-unseen` is refused by the game's own hand rule, and the message
+    says the card cannot be one of the unknown cards (fixtures/GAME/manifest.json names the rule)."""
+    error = judge_file(str(FIXTURES / game / "illegal-unnamed-card-not-unseen.jsonl")).verdict.error
+    assert error is not None and "cannot be one of" in error.message and "unknown card(s)" in error.message
