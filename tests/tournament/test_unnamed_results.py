@@ -52,7 +52,7 @@ def test_a_pods_report_takes_a_paper_log_with_unnamed_draws(db_url: str) -> None
     assert verdict.unnamed_draws > 0 and verdict.result is not None
     with database(db_url) as engine, Session(engine) as session, session.begin():
         taken = service.report_pod(session, "ev", 1, logs=[("pod.jsonl", paper)])
-    assert taken.changed and {s.player: s.place for s in taken.seats} == verdict.result.placements
+        assert taken.changed and {s.player: s.place for s in taken.seats} == verdict.result.placements
 
 
 def test_a_dealt_log_with_an_unnamed_draw_is_refused_under_dl4(db_url: str) -> None:
