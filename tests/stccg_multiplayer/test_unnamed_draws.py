@@ -1,0 +1,36 @@
+"""SG-5.9: unnamed draws in stccg-multiplayer (docs/referee.md, "Unnamed draws")."""
+
+from __future__ import annotations
+
+import pytest
+
+from referee.engine import judge
+from referee.logio import encode_lines
+from referee.ruleset import CHANCE, Illegal
+from referee.rulesets import get
+from schemas import stccg_multiplayer as sg
+from tests.selfplay import paper_game, state_after
+
+SG = get("stccg-multiplayer")
+
+
+def test_sg_5_9_every_draw_may_be_unnamed_and_the_game_is_judged_the_same() -> None:
+    for players in (2, 3, 6):
+        header, named, paper = paper_game("stccg-multiplayer", 2, players)
+        assert all(r.card is None for r in paper if type(r) is sg.Draw)
+        got, expected = judge(list(encode_lines(header, paper))).verdict, judge(list(encode_lines(header, named))).verdict
+        assert (got.verdict, got.result, got.unchecked) == (expected.verdict, expected.result, expected.unchecked)
+
+
+def test_sg_5_9_an_unnamed_extra_draw_needs_a_card_left_in_the_draw_deck() -> None:
+    header, _named, paper = paper_game("stccg-multiplayer", 2)
+    at = next(i for i, r in enumerate(paper) if type(r) is sg.EndTurn)
+    state = state_after(header, paper[:at])
+    player = state.active
+    left = sum(state.seats[player].draw.values()) - state.unseen.unknown.get(player, 0)
+    for _ in range(left):
+        SG.apply(state, sg.Draw(by=CHANCE, player=player, extra=True))
+    assert not state.seats[player].draw and state.unseen.unknown[player] == 0  # UD-R1: all known now
+    with pytest.raises(Illegal) as refused:
+        SG.apply(state, sg.Draw(by=CHANCE, player=player, extra=True))
+    assert refused.value.rule == "SG-5.9"
