@@ -11,7 +11,7 @@ import os
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from enum import Enum
+from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
@@ -33,7 +33,7 @@ from schemas.log import PLAYER_ID
 from schemas.verdict import EXIT_CODES, EXIT_USAGE, Verdict
 
 
-class DrawsMode(str, Enum):
+class DrawsMode(StrEnum):
     """How `play` records the draws: each naming its card, or unnamed where the game allows."""
 
     named = "named"
@@ -388,9 +388,8 @@ def play(
     """Bots play a whole legal game from the built-in setup; the chained log goes to stdout."""
     import re
 
-    from referee.bots import bot_header
+    from referee.bots import bot_header, unnamed
     from referee.bots import play as bot_play
-    from referee.bots import unnamed
     from referee.dealing import new_seed
     from referee.logio import encode_lines
 

@@ -193,15 +193,15 @@ def _draw(state: State, record: xo.Draw) -> None:
     side = state.sides[actor]
     if record.player != actor:
         raise Illegal("XO-3.2", f"the card due is {actor}'s to draw, not {record.player}'s")
-    try:
-        side.deck.remove(card)  # the last check, and the first change
-    except KeyError:
-        if card is not None:
-            raise Illegal("XO-3.2", f"{card} is not in {actor}'s deck") from None
+    if card is None:
         if state.phase == "opening":
-            raise Illegal("XO-4.2", f"an opening hand is shown (it must show a leader): the draw must name {actor}'s card") from None
+            raise Illegal("XO-4.2", f"an opening hand is shown (it must show a leader): the draw must name {actor}'s card")
         unseen.draw(state, UNKNOWN, actor, state.handlers)  # XO-3.5: an unknown card
     else:
+        try:
+            side.deck.remove(card)  # the last check, and the first change
+        except KeyError:
+            raise Illegal("XO-3.2", f"{card} is not in {actor}'s deck") from None
         side.hand.add(card)
     state.owed -= 1
     if not state.owed:
