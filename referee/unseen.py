@@ -20,8 +20,9 @@ which cards its rules read in a hand at once, its rule ids) it declares in its
 own package as an `UnknownCards`; this module knows no game's rules.
 
 Nothing here runs for a log whose draws are all named: the first unnamed draw
-of a game puts an `Unseen` on its state and swaps the state's handlers for
-wrapped ones, so the per-record path of every other log stays as it was.
+of a game puts an `Unseen` on its state and wraps the state's handlers of the
+draw and of the records that take cards from a hand, so the per-record path
+of every other log, and of every other record, stays as it was.
 """
 
 from __future__ import annotations
@@ -229,19 +230,19 @@ def _hide(state: Any, spec: UnknownCards, shown: list[tuple[str, str]]) -> None:
 
 
 def _wrap(handlers: MutableMapping[type[Record], Handler], spec: UnknownCards) -> None:
-    """Every handler of the table, in place: reveal what a record takes, then settle each player's deck."""
-    for kind, handler in list(handlers.items()):
-        handlers[kind] = _wrapped(handler, spec)
+    """The handlers of the records that take a card from a hand, in place, to reveal it first, and the draw's, to
+    settle a deck its named draw empties. No other record changes how many cards a deck has left to draw (a
+    revealed card leaves the deck and the unknown cards alike), so the others stay as they are."""
+    for kind in spec.taken:
+        handlers[kind] = _wrapped(handlers[kind], spec, _reveal)
+    handlers[spec.draw] = _wrapped(handlers[spec.draw], spec, _last_draw)
 
 
-def _wrapped(handler: Handler, spec: UnknownCards) -> Handler:
+def _wrapped(handler: Handler, spec: UnknownCards, prepare: Callable[[Any, UnknownCards, Record], list[tuple[str, str]]]) -> Handler:
     def apply(state: Any, record: Record) -> None:
-        shown = _reveal(state, spec, record)
+        shown = prepare(state, spec, record)
         try:
-            shown += _last_draw(state, spec, record)
             handler(state, record)
-            for player in [p for p, held in state.unseen.unknown.items() if held]:
-                settle(state, player)
         except Illegal as exc:
             _hide(state, spec, shown)
             raise _unseen_why(state, spec, record, exc) from None
