@@ -1,24 +1,30 @@
 """A paper table's log with unnamed draws is a result (T-196); a dealt game's log never holds one (T-197).
 
-On SQLite and PostgreSQL: `tournament report --log`, a pod's report and a player's upload take a complete
-log whose draws leave out their cards, as any complete log; a dealt log with an unnamed draw is refused at
-that draw under DL-4, with the reveal or without it.
+On SQLite and PostgreSQL: `tournament report --log`, a pod's report and a paper table's live log take a
+complete log whose draws leave out their cards, as any complete log; a player's upload of a dealt log with an
+unnamed draw is refused at that draw under DL-4.
 """
 
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
+from typing import Any
 
 from sqlalchemy.orm import Session
 
 from referee.bots import bot_header, play, unnamed
 from referee.engine import judge
 from referee.logio import HEADER_DECODER, encode_lines, record_decoder
+from schemas.table import TableView
+from tests.tournament.tablelib import any_legal, live_event, play_game
 from tests.tournament.test_dealt_results import SEED, chained
 from tests.tournament.tlib import cli, cli_json, game_log, tables
 from tests.tournament.webkit import client, codes, database, make_event, sign_in
 from tournament import service
+from tournament.service import livetable
+from tournament.storage.models import LiveGame
 
 
 def on_paper(data: bytes) -> bytes:
@@ -53,6 +59,27 @@ def test_a_pods_report_takes_a_paper_log_with_unnamed_draws(db_url: str) -> None
     with database(db_url) as engine, Session(engine) as session, session.begin():
         taken = service.report_pod(session, "ev", 1, logs=[("pod.jsonl", paper)])
         assert taken.changed and {s.player: s.place for s in taken.seats} == verdict.result.placements
+
+
+def unnamed_draws(view: TableView, rng: random.Random) -> dict[str, Any]:
+    """A player at a paper table who records every draw as "a card", and anything else as it comes."""
+    record = dict(any_legal(view, rng))
+    if record["type"] == "draw":
+        del record["card"]
+    return record
+
+
+def test_a_paper_tables_live_log_with_unnamed_draws_is_its_result(db_url: str) -> None:
+    engine = live_event(db_url, mode="paper", ruleset="cardwars")
+    final = play_game(engine, choose=unnamed_draws, limit=120)
+    assert final.over and final.reported
+    with Session(engine) as session:
+        game = session.get(LiveGame, ("ev", 1, 1, 1))
+        assert game is not None
+        verdict = judge(livetable.log_bytes(session, game).splitlines()).verdict
+        assert verdict.verdict == "complete" and verdict.deal is None and verdict.unnamed_draws > 0
+        assert service.matches(session, "ev", 1)[0].source == "log"
+    engine.dispose()
 
 
 def test_a_dealt_log_with_an_unnamed_draw_is_refused_under_dl4(db_url: str) -> None:
