@@ -27,6 +27,7 @@ from referee.ruleset import CHANCE
 from referee.rulesets import get as get_ruleset
 from referee.rulesets import ids as ruleset_ids
 from schemas.log import Header, Record
+from tests import selfplay
 
 runner = CliRunner()
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
@@ -150,3 +151,18 @@ def test_a_card_that_cannot_be_unknown_is_refused_saying_why(game: str) -> None:
     says the card cannot be one of the unknown cards (fixtures/GAME/manifest.json names the rule)."""
     error = judge_file(str(FIXTURES / game / "illegal-unnamed-card-not-unseen.jsonl")).verdict.error
     assert error is not None and "cannot be one of" in error.message and "unknown card(s)" in error.message
+
+
+PAPER_LOGS = {game: _lines(*(lambda h: (h, list(unnamed(h, play(h, 2)))))(bot_header(game, 2))) for game in ruleset_ids()}
+PREFIX = {"cardwars": "CW-", "crossover": "XO-", "maginot": "MG-", "basictcg-mtg": "BT-", "stccg-multiplayer": "SG-"}
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(game=st.sampled_from(sorted(PAPER_LOGS)), kind=st.sampled_from(selfplay.MUTATIONS), where=st.floats(0, 1),
+       other=st.floats(0, 1), key=st.sampled_from(["by", "card", "player", "type", "seq", "discard", "leader", "source"]),
+       value=st.one_of(st.none(), st.sampled_from(["ann", "bob", "judge", "chance", "KD", "7S", "Q"]), st.integers(0, 9)))  # fmt: skip
+def test_mutated_paper_logs_get_a_verdict_never_a_crash(game: str, kind: str, where: float, other: float, key: str, value: object) -> None:
+    """A log with unnamed draws, mutated (a record deleted, swapped, a field edited: a card left out or named),
+    is judged, never a crash, and an illegal verdict names a rule of its game."""
+    log = selfplay.unchain(PAPER_LOGS[game])
+    selfplay.check_mutated(log, selfplay.mutate(log, kind, where, other, key, value), kind, PREFIX[game])

@@ -34,3 +34,13 @@ def test_sg_5_9_an_unnamed_extra_draw_needs_a_card_left_in_the_draw_deck() -> No
     with pytest.raises(Illegal) as refused:
         SG.apply(state, sg.Draw(by=CHANCE, player=player, extra=True))
     assert refused.value.rule == "SG-5.9"
+
+
+def test_sg_5_9_a_q_swap_by_the_judge_among_unknown_cards_is_refused_by_a_rule() -> None:
+    """What a record takes from a hand is asked of a seat only a player has: a judge's q_swap or relocate while
+    players hold unknown cards is refused by SG-5.4, never a crash."""
+    header, _named, paper = paper_game("stccg-multiplayer", 2)
+    at = next(i for i, r in enumerate(paper) if type(r) is sg.EndTurn)
+    for record in (sg.QSwap(by="judge", pairs=[("S1.1", "S1.2")]), sg.Relocate(by="judge", card="Lakanta", ships=["x"], to="S1.1")):
+        verdict = judge(list(encode_lines(header, [*paper[:at], record]))).verdict
+        assert (verdict.verdict, verdict.error.rule) == ("illegal", "SG-5.4"), verdict.error
