@@ -172,12 +172,14 @@ def _last_draw(state: Any, spec: UnknownCards, record: Record) -> list[tuple[str
     deck, _ = spec.zones(state, player)
     if card not in deck or _size(deck) - 1 != held:
         return []
-    others = [c for c in sorted(deck) if c != card]
-    for other in others:
-        _must_be_unnamed(state, spec, player, other)
+    # what is left once the draw takes its card (a copy of it where the deck holds several)
+    left = [(c, (deck[c] if isinstance(deck, dict) else 1) - (c == card)) for c in sorted(deck)]
+    for other, copies in left:
+        if copies:
+            _must_be_unnamed(state, spec, player, other)
     shown = []
-    for other in others:
-        for _ in range(deck[other] if isinstance(deck, dict) else 1):
+    for other, copies in left:
+        for _ in range(copies):
             _reveal_one(state, spec, player, other)
             shown.append((player, other))
     return shown

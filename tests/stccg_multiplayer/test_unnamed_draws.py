@@ -44,3 +44,17 @@ def test_sg_5_9_a_q_swap_by_the_judge_among_unknown_cards_is_refused_by_a_rule()
     for record in (sg.QSwap(by="judge", pairs=[("S1.1", "S1.2")]), sg.Relocate(by="judge", card="Lakanta", ships=["x"], to="S1.1")):
         verdict = judge(list(encode_lines(header, [*paper[:at], record]))).verdict
         assert (verdict.verdict, verdict.error.rule) == ("illegal", "SG-5.4"), verdict.error
+
+
+def test_sg_5_9_a_named_draw_of_a_card_held_twice_that_empties_the_deck_shows_the_unknown_copies() -> None:
+    """UD-R1 with copies: the last card drawn named is one copy; the other copy left is among the unknown cards."""
+    header, _named, paper = paper_game("stccg-multiplayer", 2)
+    at = next(i for i, r in enumerate(paper) if type(r) is sg.EndTurn)
+    state = state_after(header, paper[:at])
+    player = state.active
+    seat = state.seats[player]
+    held = state.unseen.unknown[player]
+    seat.draw = {"Spore Cloud": 2, **{f"Card {n}": 1 for n in range(held - 1)}}  # the unknown cards' deck, and one more
+    SG.apply(state, sg.Draw(by=CHANCE, player=player, card="Spore Cloud", extra=True))
+    assert (state.unseen.unknown[player], seat.draw) == (0, {})
+    assert seat.hand.get("Spore Cloud", 0) >= 2 and SG.to_act(state) == (player,)  # nothing left to draw
