@@ -12,7 +12,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from tests.tournament.receivers import PushEndpoint, push_endpoint, smtp_server
-from tests.tournament.tlib import cli
+from tests.tournament.tlib import cli, cli_json
 from tests.tournament.webkit import client, codes, csrf, database, make_event, player_page, tables
 from tournament import service
 from tournament.service import messages, sender
@@ -338,3 +338,16 @@ def test_the_outbox_migration_runs_on_a_database_with_data(db_url: str) -> None:
         service.start_round(session, "ev", 5)
     with database(db_url) as engine, Session(engine) as session, session.begin():
         assert messages.due_reminders(session) == 1
+
+
+def test_tournament_send_says_what_is_wrong_in_one_line_and_reports_with_json(db: str) -> None:
+    make_event(db, pair=False)
+    with smtp_server() as (url, got):
+        with database(db) as engine, Session(engine) as session, session.begin():
+            service.subscribe(session, "ev", "ann", "email", "ann@example.org")
+            service.pair(session, "ev")
+        refused = cli(db, "send", "--smtp", "http://mail.example.org", "--once", code=2)
+        assert refused.stderr.strip().splitlines() == ["tournament: --smtp: smtp://host[:port] or smtps://host[:port], not 'http://mail.example.org'"]
+        report = cli_json(db, "send", "--smtp", url, "--once")
+        assert report["claimed"] == 1 and report["pending"] == 0 and "email" in report["channels"]
+        assert [m.to for m in got.mails] == ["ann@example.org"]

@@ -61,6 +61,13 @@ def serve(
     from tournament.storage.dbinfo import database_url
     from tournament.web import addresses, serverlog
 
+    if smtp is not None:  # a wrong URL is said before anything starts
+        from tournament.service.sender import smtp_settings
+
+        try:
+            smtp_settings(smtp)
+        except service.TournamentError as exc:
+            console.fail("tournament", exc.message, exc.code)
     try:
         missing = missing_sqlite_file(database_url(db))
     except (ArgumentError, ValueError):  # not a URL: open_database says why
@@ -106,12 +113,6 @@ def serve(
     os.environ["TOURNAMENT_DB"] = url  # the workers build the app from these
     os.environ["TOURNAMENT_PUBLIC_URL"] = phones
     if smtp is not None:
-        from tournament.service.sender import smtp_settings
-
-        try:
-            smtp_settings(smtp)
-        except service.TournamentError as exc:
-            console.fail("tournament", exc.message, exc.code)
         os.environ["TOURNAMENT_SMTP"] = smtp
     os.environ["TOURNAMENT_SEND"] = "1" if send else "0"
     if streams_per_address is not None:
