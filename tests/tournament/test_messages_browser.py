@@ -5,16 +5,17 @@ VAPID key; the page then says plainly why push is not offered, or the subscripti
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.tournament.webkit import codes, join, make_event, serving
+from tests.tournament.webkit import codes, join, looks_right, make_event, serving
 
 pytestmark = pytest.mark.browser
 
 
-def test_the_service_worker_registers_and_the_subscribe_flow_runs_as_far_as_the_browser_allows(page: Any, db: str) -> None:
+def test_the_service_worker_registers_and_the_subscribe_flow_runs_as_far_as_the_browser_allows(page: Any, db: str, tmp_path: Path) -> None:
     make_event(db)
     keys = codes(db)
     with serving(db) as base:
@@ -39,3 +40,4 @@ def test_the_service_worker_registers_and_the_subscribe_flow_runs_as_far_as_the_
             assert said.startswith("No push messages: ") and said.endswith("Use e-mail, or keep this page open.")
         else:  # a browser with a push service: the subscription was posted, and the page says so
             assert "even with the page closed" in page.locator("[role=status]").first.inner_text()
+        looks_right(page, tmp_path / "messages.png")  # the section fits the 390-px phone
