@@ -438,3 +438,21 @@ class Done(msgspec.Struct, forbid_unknown_fields=True):
 
     message: str
     event: EventInfo
+
+
+class MessagesRequest(msgspec.Struct, forbid_unknown_fields=True):
+    """`POST /api/me/messages`: be told of your pairings and results by `email` (`address`: the e-mail address) or
+    by `push` (`address`: the push service's endpoint URL; `p256dh` and `auth`: the browser's keys, base64url)."""
+
+    channel: str
+    address: str
+    p256dh: str | None = None
+    auth: str | None = None
+
+
+class MessagesWay(msgspec.Struct):
+    """One way a signed-in player is told (`GET /api/me/messages`): its number (to stop it), channel and address."""
+
+    id: int
+    channel: str
+    address: str

@@ -351,3 +351,28 @@ def test_tournament_send_says_what_is_wrong_in_one_line_and_reports_with_json(db
         report = cli_json(db, "send", "--smtp", url, "--once")
         assert report["claimed"] == 1 and report["pending"] == 0 and "email" in report["channels"]
         assert [m.to for m in got.mails] == ["ann@example.org"]
+
+
+def test_the_json_twins_subscribe_list_and_stop(db: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    from tests.tournament.webkit import sign_in
+
+    make_event(db)
+    keys = codes(db)
+    with client(db) as c:
+        ann = sign_in(c, keys["ann"])
+        refused = c.post("/api/me/messages", headers=ann, json={"channel": "email", "address": "ann@example.org"})
+        assert refused.status_code == 409 and "no SMTP server" in refused.json()["error"]
+        with push_endpoint() as ep:
+            b = ep.browser("ann")
+        made = c.post("/api/me/messages", headers=ann, json={"channel": "push", "address": b.endpoint, "p256dh": b.p256dh, "auth": b.auth_text})
+        assert made.status_code == 201 and made.json()["channel"] == "push"
+        bad = c.post("/api/me/messages", headers=ann, json={"channel": "push", "address": "http://10.0.0.1/x", "p256dh": b.p256dh, "auth": b.auth_text})
+        assert bad.status_code == 400 and "endpoint: a push service's https:// URL" in bad.json()["error"]
+        assert [w["address"] for w in c.get("/api/me/messages", headers=ann).json()] == [b.endpoint]
+        assert c.get("/api/me/messages").status_code == 401
+        left = c.post(f"/api/me/messages/{made.json()['id']}/stop", headers=ann)
+        assert left.status_code == 201 and left.json() == []
+    monkeypatch.setenv("TOURNAMENT_SMTP", "smtp://127.0.0.1:1")
+    with client(db) as c:
+        bob = sign_in(c, keys["bob"])
+        assert c.post("/api/me/messages", headers=bob, json={"channel": "email", "address": "bob@example.org"}).status_code == 201

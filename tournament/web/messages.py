@@ -15,14 +15,16 @@ from typing import Any
 
 from litestar import Request, Response, get, post
 from litestar.concurrency import sync_to_thread
+from litestar.params import FromPath, JSONBody
 from litestar.response import Redirect
 from sqlalchemy.orm import Session
 
+from schemas.web import MessagesRequest, MessagesWay
 from tournament import service
 from tournament.service import sender as outbox
 from tournament.web import receipts
 from tournament.web.auth import player
-from tournament.web.common import whole_number
+from tournament.web.common import json_post, reading, whole_number
 
 STATIC = Path(__file__).resolve().parents[1] / "output" / "static"
 LOOPBACK = ("localhost", "127.0.0.1", "[::1]", "::1")
@@ -74,39 +76,33 @@ def _form(request: Request[Any, Any, Any], form: Any, action: Any) -> Response[A
     return Redirect(f"/me?r={key}", status_code=303)
 
 
-@post("/me/messages/email", include_in_schema=False)
+@post("/me/messages/email", include_in_schema=False, action="play")
 async def email_form(request: Request[Any, Any, Any]) -> Response[Any]:
     """Be told by e-mail at the address given (the server must have an SMTP server: `serve --smtp`)."""
     form = await request.form()
     address = str(form.get("email", ""))
-    smtp = bool(request.app.state.smtp)
 
     def action(session: Session, event_id: str, player_id: str) -> str:
-        if not smtp:
-            raise service.Conflict("this server sends no e-mail (the organiser gave it no SMTP server)")
-        service.subscribe(session, event_id, player_id, "email", address)
+        _subscribe(request, session, event_id, player_id, MessagesRequest("email", address))
         return f"Your pairings and results will come to {address.strip()}."
 
     return await sync_to_thread(_form, request, form, action)
 
 
-@post("/me/messages/push", include_in_schema=False)
+@post("/me/messages/push", include_in_schema=False, action="play")
 async def push_form(request: Request[Any, Any, Any]) -> Response[Any]:
     """Be told by Web Push: the subscription the page's script got from the browser (its endpoint and keys)."""
     form = await request.form()
     endpoint, p256dh, auth = (str(form.get(k, "")) for k in ("endpoint", "p256dh", "auth"))
-    refused = request.app.state.push_missing
 
     def action(session: Session, event_id: str, player_id: str) -> str:
-        if refused is not None:
-            raise service.Conflict(f"push messages are not offered: {refused}")
-        service.subscribe(session, event_id, player_id, "push", endpoint, p256dh=p256dh, auth=auth)
+        _subscribe(request, session, event_id, player_id, MessagesRequest("push", endpoint, p256dh, auth))
         return "This browser will be told of your pairings and results, even with the page closed."
 
     return await sync_to_thread(_form, request, form, action)
 
 
-@post("/me/messages/stop", include_in_schema=False)
+@post("/me/messages/stop", include_in_schema=False, action="play")
 async def stop_form(request: Request[Any, Any, Any]) -> Response[Any]:
     """Stop one way of being told (messages not yet sent to it are dropped)."""
     form = await request.form()
@@ -117,6 +113,53 @@ async def stop_form(request: Request[Any, Any, Any]) -> Response[Any]:
         return f"No more messages to {gone.address if gone.channel == 'email' else 'that browser'}."
 
     return await sync_to_thread(_form, request, form, action)
+
+
+def _subscribe(request: Request[Any, Any, Any], session: Session, event_id: str, player_id: str, data: MessagesRequest) -> MessagesWay:
+    """A player's wish to be told, where this server can: e-mail with an SMTP server, push with the extra."""
+    state = request.app.state
+    if data.channel == "email" and not state.smtp:
+        raise service.Conflict("this server sends no e-mail (the organiser gave it no SMTP server)")
+    if data.channel == "push" and state.push_missing is not None:
+        raise service.Conflict(f"push messages are not offered: {state.push_missing}")
+    row = service.subscribe(session, event_id, player_id, data.channel, data.address, p256dh=data.p256dh, auth=data.auth)
+    return MessagesWay(row.id, row.channel, row.address)
+
+
+def _ways(session: Session, event_id: str, player_id: str) -> list[MessagesWay]:
+    return [MessagesWay(s.id, s.channel, s.address) for s in service.subscriptions(session, event_id, player_id)]
+
+
+@get("/api/me/messages", sync_to_thread=True, tags=["players"])
+def api_ways(request: Request[Any, Any, Any]) -> list[MessagesWay]:
+    """The ways the signed-in player is told of their pairings and results."""
+    who = player(request)
+    assert who.event_id is not None and who.player is not None
+    with reading(request) as session:
+        return _ways(session, who.event_id, who.player)
+
+
+@json_post("/api/me/messages", sync_to_thread=True, tags=["players"], action="play")
+def api_subscribe(request: Request[Any, Any, Any], data: JSONBody[MessagesRequest]) -> Response[MessagesWay]:
+    """Be told by e-mail or Web Push (409 where this server offers neither)."""
+    who = player(request)
+    assert who.event_id is not None and who.player is not None
+    event_id, player_id = who.event_id, who.player
+    return receipts.api_change(request, receipts.owner_of(who), lambda session: _subscribe(request, session, event_id, player_id, data))
+
+
+@json_post("/api/me/messages/{number:int}/stop", sync_to_thread=True, tags=["players"], action="play")
+def api_stop(request: Request[Any, Any, Any], number: FromPath[int]) -> Response[list[MessagesWay]]:
+    """Stop one way of being told; the ways left."""
+    who = player(request)
+    assert who.event_id is not None and who.player is not None
+    event_id, player_id = who.event_id, who.player
+
+    def change(session: Session) -> list[MessagesWay]:
+        service.unsubscribe(session, event_id, player_id, number)
+        return _ways(session, event_id, player_id)
+
+    return receipts.api_change(request, receipts.owner_of(who), change)
 
 
 def _file(name: str, media_type: str, **headers: str) -> Response[bytes]:
@@ -136,7 +179,7 @@ def service_worker() -> Response[bytes]:
     return _file("sw.js", "text/javascript")
 
 
-HANDLERS = [email_form, push_form, stop_form, manifest, service_worker]
+HANDLERS = [email_form, push_form, stop_form, api_ways, api_subscribe, api_stop, manifest, service_worker]
 
 
 def app_state(state: Any, engine: Any) -> None:
