@@ -45,6 +45,7 @@ MAX_ATTEMPTS = 12  # tries before a message is given up (5 s, 10 s, ... an hour:
 FIRST_RETRY = 5.0  # seconds
 LAST_RETRY = 3600.0
 POLL = 0.25  # seconds between looks at an empty outbox
+REMINDERS_EVERY = 5.0  # seconds between looks for reminders due (their windows are 10 and 30 minutes, T-224)
 PUSH_THREADS = 8  # pushes in flight at once (each is a request to a push service)
 PUSH_TTL = 4 * 3600  # seconds a push service keeps a message for a phone that is off
 VAPID_SECRET = "vapid"  # server_secrets: the VAPID private key, raw, base64url
@@ -156,13 +157,16 @@ class Sender:
         self.channels = {c.name: c for c in channels}
         self.base_url = base_url
         self.lease = lease
+        self.reminded = float("-inf")  # time.monotonic() of the last look for reminders
 
     def once(self, now: Callable[[], datetime] = lambda: datetime.now(UTC)) -> int:
         """One round: reminders, a claimed batch delivered and marked. The number of messages claimed."""
         if not self.channels:
             return 0
-        with Session(self.engine) as session, session.begin():
-            messages.due_reminders(session, now())
+        if time.monotonic() - self.reminded >= REMINDERS_EVERY:
+            with Session(self.engine) as session, session.begin():
+                messages.due_reminders(session, now())
+            self.reminded = time.monotonic()
         with Session(self.engine) as session, session.begin():
             taken, orphans = claim(session, list(self.channels), now(), self.lease)
             base = self.base_url or public_url(session) or published_url(session) or "http://localhost:8000"
