@@ -57,7 +57,7 @@ def run(url: str, players: int, timeout: float, decrypt: bool) -> str:
             ep.vapid = sender.vapid_public(sender.vapid_private(session))
             for n in names:
                 b = ep.browser(n)
-                service.subscribe(session, "ev", n, "push", b.endpoint, p256dh=b.p256dh, auth=b.auth_text)
+                service.subscribe(session, "ev", n, "push", b.endpoint, p256dh=b.p256dh, auth=b.auth_text, local=True)
         command = [sys.executable, "-c", "from tournament.cli.app import main; main()", "send", "--db", url]
         process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         try:

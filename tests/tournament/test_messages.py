@@ -28,7 +28,7 @@ def subscribe_push(db_url: str, ep: PushEndpoint, players: list[str], event: str
     with database(db_url) as engine, Session(engine) as session, session.begin():
         for p in players:
             b = ep.browser(p)
-            service.subscribe(session, event, p, "push", b.endpoint, p256dh=b.p256dh, auth=b.auth_text)
+            service.subscribe(session, event, p, "push", b.endpoint, p256dh=b.p256dh, auth=b.auth_text, local=True)
 
 
 def push_sender(db_url: str, engine: Any, ep: PushEndpoint, lease: timedelta = sender.LEASE) -> sender.Sender:
@@ -364,6 +364,9 @@ def test_the_json_twins_subscribe_list_and_stop(db: str, monkeypatch: pytest.Mon
         assert refused.status_code == 409 and "no SMTP server" in refused.json()["error"]
         with push_endpoint() as ep:
             b = ep.browser("ann")
+        local = c.post("/api/me/messages", headers=ann, json={"channel": "push", "address": b.endpoint, "p256dh": b.p256dh, "auth": b.auth_text})
+        assert local.status_code == 400, "no player makes the server post to a plain-HTTP service of its own machine"
+        b.endpoint = "https://push.example.org/send/ann"
         made = c.post("/api/me/messages", headers=ann, json={"channel": "push", "address": b.endpoint, "p256dh": b.p256dh, "auth": b.auth_text})
         assert made.status_code == 201 and made.json()["channel"] == "push"
         bad = c.post("/api/me/messages", headers=ann, json={"channel": "push", "address": "http://10.0.0.1/x", "p256dh": b.p256dh, "auth": b.auth_text})

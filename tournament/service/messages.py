@@ -97,10 +97,11 @@ def message_id(event_id: str, cause: str, subscription: int) -> str:
 
 def subscribe(
     session: Session, event_id: str, player: str, channel: str, address: str, *, p256dh: str | None = None, auth: str | None = None,
-    now: datetime | None = None,
+    now: datetime | None = None, local: bool = False,
 ) -> Subscription:
     """Tell `player` of `event_id`'s news on `channel` at `address` (an e-mail address; a push endpoint, with the
-    browser's keys). The same address again is the same subscription (its keys renewed)."""
+    browser's keys). The same address again is the same subscription (its keys renewed). `local`: a push endpoint
+    may be plain HTTP on this machine (the tests' and the bench's receiver; never from the web, T-226)."""
     get_event(session, event_id)
     get_player_or_waiting(session, event_id, player)
     address = address.strip()
@@ -108,7 +109,7 @@ def subscribe(
         _check_email(address)
         p256dh = auth = None
     elif channel == "push":
-        _check_endpoint(address)
+        _check_endpoint(address, local)
         p256dh, auth = _key(p256dh, "p256dh", 65), _key(auth, "auth", 16)
     else:
         raise Usage(f"channel: email or push, not {channel!r}")
@@ -165,9 +166,9 @@ def _check_email(address: str) -> None:
         raise Usage(f"email: an address like name@example.org (at most {MAX_ADDRESS} characters), not {address[:60]!r}")
 
 
-def _check_endpoint(url: str) -> None:
-    """A push service's endpoint is HTTPS (browsers give nothing else); plain HTTP only on this machine (a test's
-    or a bench's local receiver), so no player can make the server post to the venue's network."""
+def _check_endpoint(url: str, local: bool) -> None:
+    """A push service's endpoint is HTTPS (browsers give nothing else), so no player can make the server post to
+    a plain-HTTP service of the venue's network or of this machine; plain HTTP on this machine only when `local`."""
     if len(url) > MAX_ENDPOINT:
         raise Usage(f"endpoint: at most {MAX_ENDPOINT} characters")
     try:
@@ -176,7 +177,7 @@ def _check_endpoint(url: str) -> None:
         _ = parts.port
     except ValueError:
         raise Usage("endpoint: not a URL") from None
-    if not host or parts.scheme not in ("https", "http") or (parts.scheme == "http" and host not in _LOOPBACK):
+    if not host or parts.scheme not in ("https", "http") or (parts.scheme == "http" and not (local and host in _LOOPBACK)):
         raise Usage("endpoint: a push service's https:// URL")
 
 
