@@ -10,13 +10,20 @@ from sqlalchemy.orm import Session
 
 from schemas.tournament import FeeRow, Fees
 from tournament.formats.fees import AMOUNT_RANGE, CURRENCY, METHODS, money
-from tournament.service.errors import Conflict, NotFound, Usage
+from tournament.service.errors import EXIT_USAGE, Conflict, NotFound, TournamentError, Usage
 from tournament.service.queries import get_event, lock_event, players
 from tournament.storage.desklog import FeePaid, FeeSet, FeeUndone
 from tournament.storage.eventlog import append
 from tournament.storage.models import Event, Player
 
 Method = Literal["cash", "card"]
+
+
+class NotTheDesk(TournamentError):
+    """Someone who may not take money said an entry is paid (a public registration form)."""
+
+    code = EXIT_USAGE
+    status = 403
 
 
 def _amount(what: str, amount: int, low: int = AMOUNT_RANGE[0]) -> int:
