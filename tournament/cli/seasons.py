@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from referee.console import emit_json, out, say
+from referee.console import emit_json, err, out, say
 from tournament.cli.common import DbOpt, JsonOpt, OutOpt, fail, reading, transaction, write_text
 from tournament.formats.season import BEST_RANGE, POINTS_RANGE, TIEBREAKERS
 from tournament.output import render
@@ -55,7 +55,7 @@ def create(
     """A new season and its rule (T-212: 3 a win, 1 a draw, 0 a loss, 1 an event played, every event counted)."""
     from tournament.service import seasons
 
-    with transaction(db) as session:
+    with transaction(db, create=True) as session:  # a season may come before its first event
         rule = seasons.make_rule(
             3 if win is None else win, 1 if draw is None else draw, 0 if loss is None else loss, 1 if attend is None else attend,
             best, tiebreakers,
@@ -139,9 +139,10 @@ def standings(
         f"{table.season.name}: after {finished} of {len(table.events)} events", [h for k, h in enumerate(header) if k != person],
         [[c for k, c in enumerate(row) if k != person] for row in cells], width=out.width,
     ))
-    say(f"rule: {table.season.rule}; (N): played, not counted")
+    err.print(f"rule: {table.season.rule}; (N): played, not counted", markup=False, highlight=False)
     if table.unlinked:
-        say(f"{table.unlinked} player(s) of its events are linked to no person and do not count: tournament link EVENT PLAYER --person ID")
+        err.print(f"{table.unlinked} player(s) of its events are linked to no person and do not count: "
+                  "tournament link EVENT PLAYER --person ID", markup=False, highlight=False)
 
 
 @app.command("list", rich_help_panel=PANEL)

@@ -9,6 +9,7 @@ the season's tiebreakers in order (`TIEBREAKERS`); people still equal share a ra
 from __future__ import annotations
 
 import dataclasses
+import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -79,6 +80,11 @@ class Line:
     events: int  # events played
 
 
+def _folded(name: str) -> str:
+    """A name as an alphabetical list orders it: accents and case set aside (Ábel before Zoë)."""
+    return "".join(c for c in unicodedata.normalize("NFKD", name) if not unicodedata.combining(c)).casefold()
+
+
 def event_points(rule: Rule, played: Played) -> int:
     return rule.win * played.wins + rule.draw * played.draws + rule.loss * played.losses + rule.attend
 
@@ -101,7 +107,7 @@ def standings(rule: Rule, events: Sequence[str], results: Mapping[str, Sequence[
         ties = {"wins": -line.wins, "place": line.place, "events": -line.events}
         return (-line.points, *(ties[t] for t in rule.tiebreakers))
 
-    lines.sort(key=lambda line: (key(line), names.get(line.person, line.person).casefold(), line.person))
+    lines.sort(key=lambda line: (key(line), _folded(names.get(line.person, line.person)), line.person))
     ranked: list[Line] = []
     for i, line in enumerate(lines):
         shared = ranked and key(ranked[-1]) == key(line)

@@ -153,7 +153,7 @@ def season_standings(session: Session, season_id: str) -> SeasonStandings:
         unlinked += missing
         for person, record in played.items():
             results.setdefault(person, []).append(record)
-    names = dict(session.execute(select(Person.id, Person.name).where(Person.id.in_(list(results)))).tuples().all())
+    names = {i: n for i, n in session.execute(select(Person.id, Person.name).where(Person.id.in_(list(results))))}
     finished = [e.id for e in events if e.finished]
     lines = rules.standings(rule_of(row), finished, results, names)
     return SeasonStandings(
