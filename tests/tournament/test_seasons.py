@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 

@@ -8,8 +8,6 @@ from typing import Annotated
 import typer
 
 from referee.console import INT32_MAX, emit_json, out, say
-from tournament.formats.fees import AMOUNT_RANGE, money
-from tournament.output import render
 from tournament.cli.common import (
     CapOpt,
     ClosesOpt,
@@ -22,6 +20,8 @@ from tournament.cli.common import (
     service,
     transaction,
 )
+from tournament.formats.fees import AMOUNT_RANGE, money
+from tournament.output import render
 
 app = typer.Typer()
 PANEL = "Front desk"

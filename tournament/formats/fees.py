@@ -12,8 +12,8 @@ AMOUNT_RANGE = (0, 1_000_000)  # a fee (0: free entry); 1,000,000 cents is 10,00
 METHODS = ("cash", "card")
 CURRENCY = re.compile(r"[A-Z]{3}")  # ISO 4217's shape: three capital letters
 _DECIMALS = {
-    **dict.fromkeys("BIF CLP DJF GNF ISK JPY KMF KRW PYG RWF UGX UYI VND VUV XAF XOF XPF".split(), 0),
-    **dict.fromkeys("BHD IQD JOD KWD LYD OMR TND".split(), 3),
+    **dict.fromkeys(["BIF", "CLP", "DJF", "GNF", "ISK", "JPY", "KMF", "KRW", "PYG", "RWF", "UGX", "UYI", "VND", "VUV", "XAF", "XOF", "XPF"], 0),
+    **dict.fromkeys(["BHD", "IQD", "JOD", "KWD", "LYD", "OMR", "TND"], 3),
 }
 
 

@@ -21,7 +21,8 @@ from tournament.service.errors import Conflict, NotFound, Usage
 from tournament.service.queries import check_id, get_event
 from tournament.service.ranking import standings as event_standings
 from tournament.storage.eventlog import as_utc
-from tournament.storage.models import Event, Person, Player, Season, SeasonEvent as SeasonEventRow
+from tournament.storage.models import Event, Person, Player, Season
+from tournament.storage.models import SeasonEvent as SeasonEventRow
 
 NAME_LENGTH = 200
 

@@ -22,7 +22,15 @@ from litestar.response import Redirect, Template
 from sqlalchemy.orm import Session
 
 from schemas.tournament import Fees, LeftOut, Registration
-from schemas.web import FeeRequest, PaidRequest, PlayerRef, RegistrationSettings, SignedUp, SignUp, UnpaidRequest
+from schemas.web import (
+    FeeRequest,
+    PaidRequest,
+    PlayerRef,
+    RegistrationSettings,
+    SignedUp,
+    SignUp,
+    UnpaidRequest,
+)
 from tournament import service
 from tournament.formats.fees import money
 from tournament.output import seasons as season_text
