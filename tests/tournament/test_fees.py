@@ -101,6 +101,7 @@ def test_the_organiser_marks_paid_on_the_registration_page_and_the_api(db_url: s
         assert big.status_code == 400 and "1 to 1000000" in big.json()["error"]
         listed = c.get("/api/admin/events/ev/fees", headers=boss).json()
         assert listed["total"] == 1500 and listed["unpaid"] == 2
+        assert 'id="not-paid">2 not paid</a>' in c.get("/admin/e/ev").text  # the event's page points to who owes
 
 
 def test_every_role_that_may_not_mark_paid_is_refused_and_nothing_changes(db_url: str) -> None:
