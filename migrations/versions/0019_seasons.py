@@ -6,7 +6,7 @@ currency, players what they paid and how; both are projections of the event log 
 `fee_undone`), NULL for every event and player written before, whose logs have no such entry.
 
 Revision ID: 0019
-Revises: 0015
+Revises: 0016 (written on 0015; relinked when main brought 0016_staff)
 Create Date: 2026-12-07 13:00:00
 """
 
@@ -16,7 +16,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = '0019'
-down_revision = '0015'
+down_revision = '0016'
 branch_labels = None
 depends_on = None
 

@@ -56,7 +56,7 @@ def test_constraint_names_follow_the_naming_convention(db_url: str) -> None:
 
 
 def test_0019_seasons_and_fees_on_a_database_of_the_schema_before_with_data(db_url: str) -> None:
-    """An event with players and results at 0015 (before seasons and fees) is upgraded with its rows kept;
+    """An event with players and results at the revision before 0019 (before seasons and fees) is upgraded with its rows kept;
     `verify` holds after, and the new tables and columns take seasons and fees."""
     from tests.tournament.tlib import cli, cli_json
 
@@ -71,7 +71,7 @@ def test_0019_seasons_and_fees_on_a_database_of_the_schema_before_with_data(db_u
         config = alembic_config()
         with engine.begin() as connection:
             config.attributes["connection"] = connection
-            command.downgrade(config, "0015")
+            command.downgrade(config, "0016")
         inspector = inspect(engine)
         assert "seasons" not in inspector.get_table_names()
         assert "paid" not in {c["name"] for c in inspector.get_columns("players")}

@@ -35,6 +35,7 @@ from tournament import service
 from tournament.formats.fees import money
 from tournament.output import seasons as season_text
 from tournament.service import fees
+from tournament.storage import eventlog
 from tournament.web import receipts, views
 from tournament.web.auth import client, keep, organiser
 from tournament.web.common import json_post, public_url, reading, whole_number
@@ -81,6 +82,8 @@ def _sign_up(
         where = "you have a place" if done.position is None else f"the event is full: you are number {done.position} on the waitlist"
         return receipts.Outcome(f"Registered as {who}: {where}.", secret=code, private=secret)
 
+    # a registration from the public page or a desk is the server's, by the event's rules: nobody signed in made it
+    request.state[eventlog.ACTOR] = eventlog.SERVER
     return receipts.once(request, key, _owner(request, event_id, desk), change)
 
 
@@ -106,7 +109,7 @@ def _register_page(request: Request[Any, Any, Any], event_id: str, r: str) -> Te
         )
 
 
-@post("/e/{event_id:str}/register", include_in_schema=False)
+@post("/e/{event_id:str}/register", include_in_schema=False, action="public")
 async def register_form(request: Request[Any, Any, Any], event_id: FromPath[str]) -> Response[Any]:
     form = await request.form()
     key = receipts.given_key(form.get("_key"), "_key")
@@ -139,14 +142,14 @@ def _open_desk(request: Request[Any, Any, Any], event_id: str, form: Any) -> Res
     return done
 
 
-@post("/admin/e/{event_id:str}/desk", include_in_schema=False)
+@post("/admin/e/{event_id:str}/desk", include_in_schema=False, action="players")
 async def desk_form(request: Request[Any, Any, Any], event_id: FromPath[str]) -> Response[Any]:
     """Make this device a registration desk (T-152): it registers walk-ins without the per-address limit."""
     form = await request.form()
     return await sync_to_thread(_open_desk, request, event_id, form)
 
 
-@post("/admin/e/{event_id:str}/desk/close", include_in_schema=False)
+@post("/admin/e/{event_id:str}/desk/close", include_in_schema=False, action="players")
 async def desk_close_form(request: Request[Any, Any, Any], event_id: FromPath[str]) -> Response[Any]:
     """End every registration desk of the event (a lost tablet, the end of the day)."""
     form = await request.form()
@@ -159,7 +162,7 @@ async def desk_close_form(request: Request[Any, Any, Any], event_id: FromPath[st
     return await sync_to_thread(_acting, request, event_id, form, change)
 
 
-@json_post("/api/events/{event_id:str}/register", sync_to_thread=True, tags=["public"])
+@json_post("/api/events/{event_id:str}/register", sync_to_thread=True, tags=["public"], action="public")
 def api_register(request: Request[Any, Any, Any], event_id: FromPath[str], data: JSONBody[SignUp]) -> Response[SignedUp]:
     """Register for the event: a place, or the waitlist once it is full (`place`); 409 when registration is not
     open, has closed or the event is full without a waitlist. The session and code are given once."""
@@ -234,15 +237,14 @@ def _said(session: Session, event_id: str, left: LeftOut) -> str:
             f"from the waitlist: {_named(session, event_id, left.promoted)}")
 
 
-@get("/admin/e/{event_id:str}/registration", include_in_schema=False)
+@get("/admin/e/{event_id:str}/registration", include_in_schema=False, action="view")
 async def registration_page(request: Request[Any, Any, Any], event_id: FromPath[str], r: FromQuery[str] = "") -> Template:
     """The settings, every player with a place and whether they checked in, the waitlist, the one action."""
     return await sync_to_thread(_registration_page, request, event_id, r)  # async: as `register_page`
 
 
 def _registration_page(request: Request[Any, Any, Any], event_id: str, r: str) -> Template:
-    organiser(request)
-    shown = receipts.shown(request, r, "organiser")
+    shown = receipts.shown(request, r, receipts.owner_of(organiser(request)))
     with reading(request) as session:
         event = service.get_event(session, event_id)
         everyone = [p for p in service.players(session, event_id) if p.dropped_round is None]
@@ -257,7 +259,7 @@ def _acting(request: Request[Any, Any, Any], event_id: str, form: Any, action: A
     return receipts.organiser_form(request, form, f"/admin/e/{event_id}/registration", action)
 
 
-@post("/admin/e/{event_id:str}/registration", include_in_schema=False)
+@post("/admin/e/{event_id:str}/registration", include_in_schema=False, action="players")
 async def settings_form(request: Request[Any, Any, Any], event_id: FromPath[str]) -> Response[Any]:
     form = await request.form()
 
@@ -268,14 +270,14 @@ async def settings_form(request: Request[Any, Any, Any], event_id: FromPath[str]
     return await sync_to_thread(_acting, request, event_id, form, settle)
 
 
-@post("/admin/e/{event_id:str}/checkin", include_in_schema=False)
+@post("/admin/e/{event_id:str}/checkin", include_in_schema=False, action="players")
 async def checkin_form(request: Request[Any, Any, Any], event_id: FromPath[str]) -> Response[Any]:
     form = await request.form()
     player, paid_by, amount = str(form.get("player", "")), str(form.get("paid") or ""), _amount(form)
     return await sync_to_thread(_acting, request, event_id, form, lambda s: _check_in(s, event_id, player, paid_by, amount))
 
 
-@post("/admin/e/{event_id:str}/fee", include_in_schema=False)
+@post("/admin/e/{event_id:str}/fee", include_in_schema=False, action="players")
 async def fee_form(request: Request[Any, Any, Any], event_id: FromPath[str]) -> Response[Any]:
     """The event's entry fee: currency and amount in minor units."""
     form = await request.form()
@@ -283,7 +285,7 @@ async def fee_form(request: Request[Any, Any, Any], event_id: FromPath[str]) -> 
     return await sync_to_thread(_acting, request, event_id, form, lambda s: _set_fee(s, event_id, currency, amount))
 
 
-@post("/admin/e/{event_id:str}/paid", include_in_schema=False)
+@post("/admin/e/{event_id:str}/paid", include_in_schema=False, action="players")
 async def paid_form(request: Request[Any, Any, Any], event_id: FromPath[str]) -> Response[Any]:
     """A player paid at the desk (cash or card; the amount defaults to the fee)."""
     form = await request.form()
@@ -291,7 +293,7 @@ async def paid_form(request: Request[Any, Any, Any], event_id: FromPath[str]) ->
     return await sync_to_thread(_acting, request, event_id, form, lambda s: _paid(s, event_id, player, by, amount))
 
 
-@post("/admin/e/{event_id:str}/unpaid", include_in_schema=False)
+@post("/admin/e/{event_id:str}/unpaid", include_in_schema=False, action="players")
 async def unpaid_form(request: Request[Any, Any, Any], event_id: FromPath[str]) -> Response[Any]:
     """Take a payment back (a mistake, money handed back), with the reason."""
     form = await request.form()
@@ -299,13 +301,13 @@ async def unpaid_form(request: Request[Any, Any, Any], event_id: FromPath[str]) 
     return await sync_to_thread(_acting, request, event_id, form, lambda s: _undo(s, event_id, player, reason))
 
 
-@post("/admin/e/{event_id:str}/absent", include_in_schema=False)
+@post("/admin/e/{event_id:str}/absent", include_in_schema=False, action="players")
 async def absent_form(request: Request[Any, Any, Any], event_id: FromPath[str]) -> Response[Any]:
     form = await request.form()
     return await sync_to_thread(_acting, request, event_id, form, lambda s: _said(s, event_id, _absent(s, event_id)))
 
 
-@get("/api/admin/events/{event_id:str}/registration", sync_to_thread=True, tags=["organiser"])
+@get("/api/admin/events/{event_id:str}/registration", sync_to_thread=True, tags=["organiser"], action="view")
 def api_registration(request: Request[Any, Any, Any], event_id: FromPath[str]) -> Registration:
     """The registration settings, the players with a place and checked in, the waitlist in order."""
     organiser(request)
@@ -317,13 +319,13 @@ def _change(request: Request[Any, Any, Any], change: Any) -> Response[Any]:
     return receipts.api_change(request, receipts.owner_of(organiser(request)), change)
 
 
-@json_post("/api/admin/events/{event_id:str}/registration", sync_to_thread=True, tags=["organiser"])
+@json_post("/api/admin/events/{event_id:str}/registration", sync_to_thread=True, tags=["organiser"], action="players")
 def api_settings(request: Request[Any, Any, Any], event_id: FromPath[str], data: JSONBody[RegistrationSettings]) -> Response[Registration]:
     """Open or close public registration, with a cap, a closing time and a waitlist (a higher cap promotes)."""
     return _change(request, lambda s: _settle(s, event_id, data))
 
 
-@json_post("/api/admin/events/{event_id:str}/checkin", sync_to_thread=True, tags=["organiser"])
+@json_post("/api/admin/events/{event_id:str}/checkin", sync_to_thread=True, tags=["organiser"], action="players")
 def api_checkin(request: Request[Any, Any, Any], event_id: FromPath[str], data: JSONBody[PlayerRef]) -> Response[Registration]:
     """Check a player (or someone waiting) in before round 1 (409 a second time)."""
 
@@ -339,7 +341,7 @@ def _then_fees(session: Session, event_id: str, action: Callable[[], object]) ->
     return fees.fees(session, event_id)
 
 
-@get("/api/admin/events/{event_id:str}/fees", sync_to_thread=True, tags=["organiser"])
+@get("/api/admin/events/{event_id:str}/fees", sync_to_thread=True, tags=["organiser"], action="view")
 def api_fees(request: Request[Any, Any, Any], event_id: FromPath[str]) -> Fees:
     """Who paid the entry fee and who has not, and the total taken (as `tournament fees --json`)."""
     organiser(request)
@@ -347,25 +349,25 @@ def api_fees(request: Request[Any, Any, Any], event_id: FromPath[str]) -> Fees:
         return fees.fees(session, event_id)
 
 
-@json_post("/api/admin/events/{event_id:str}/fee", sync_to_thread=True, tags=["organiser"])
+@json_post("/api/admin/events/{event_id:str}/fee", sync_to_thread=True, tags=["organiser"], action="players")
 def api_fee(request: Request[Any, Any, Any], event_id: FromPath[str], data: JSONBody[FeeRequest]) -> Response[Fees]:
     """Set the entry fee (409 changing the currency once someone paid)."""
     return _change(request, lambda s: _then_fees(s, event_id, lambda: fees.set_fee(s, event_id, data.currency, data.amount)))
 
 
-@json_post("/api/admin/events/{event_id:str}/paid", sync_to_thread=True, tags=["organiser"])
+@json_post("/api/admin/events/{event_id:str}/paid", sync_to_thread=True, tags=["organiser"], action="players")
 def api_paid(request: Request[Any, Any, Any], event_id: FromPath[str], data: JSONBody[PaidRequest]) -> Response[Fees]:
     """Mark a player paid at the desk (409 a second time, or before the event has a fee)."""
     return _change(request, lambda s: _then_fees(s, event_id, lambda: fees.mark_paid(s, event_id, data.player, data.by, data.amount)))
 
 
-@json_post("/api/admin/events/{event_id:str}/unpaid", sync_to_thread=True, tags=["organiser"])
+@json_post("/api/admin/events/{event_id:str}/unpaid", sync_to_thread=True, tags=["organiser"], action="players")
 def api_unpaid(request: Request[Any, Any, Any], event_id: FromPath[str], data: JSONBody[UnpaidRequest]) -> Response[Fees]:
     """Take a payment back, with the reason (409 when the player has not paid)."""
     return _change(request, lambda s: _then_fees(s, event_id, lambda: fees.undo_paid(s, event_id, data.player, data.reason)))
 
 
-@json_post("/api/admin/events/{event_id:str}/absent", sync_to_thread=True, tags=["organiser"])
+@json_post("/api/admin/events/{event_id:str}/absent", sync_to_thread=True, tags=["organiser"], action="players")
 def api_absent(request: Request[Any, Any, Any], event_id: FromPath[str]) -> Response[LeftOut]:
     """T-96: drop who has not checked in, and give their places to the waitlist's checked-in, in order."""
     return _change(request, lambda s: _absent(s, event_id))
