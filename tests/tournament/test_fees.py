@@ -24,6 +24,7 @@ from tests.tournament.webkit import (
 )
 from tournament import service
 from tournament.service import export, fees
+from tournament.service.staff import name_staff
 from tournament.storage.models import LogEntry
 
 
@@ -124,6 +125,10 @@ def test_every_role_that_may_not_mark_paid_is_refused_and_nothing_changes(db_url
         me = sign_in(c, slips["ann"])
         assert c.post("/api/admin/events/ev/paid", headers=me, json={"player": "ann", "by": "cash"}).status_code == 403
         assert c.post("/api/admin/events/ev/fee", headers=me, json={"currency": "EUR", "amount": 0}).status_code == 403
+    with database(db_url) as engine, Session(engine) as session, session.begin():
+        judge = service.issue_staff_code(session, name_staff(session, "Jo Judge", "judge", "ev").id)
+    with client(db_url) as c:  # a judge of the event: issue 35's matrix gives fees to the desk's roles, not judges
+        assert c.post("/api/admin/events/ev/paid", headers=sign_in(c, judge), json={"player": "ann", "by": "cash"}).status_code == 403
     with client(db_url) as c:
         token = player_page(c, codes(db_url)["ann"])
         assert c.post("/admin/e/ev/paid", data={"_csrf_token": token, "_key": "k" * 22, "player": "ann", "by": "cash"}).status_code == 403
