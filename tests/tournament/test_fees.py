@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import re
 
-from sqlalchemy import func, select
+from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
 from tests.tournament.test_web_pages import form_token
@@ -25,7 +25,7 @@ from tests.tournament.webkit import (
 from tournament import service
 from tournament.service import export, fees
 from tournament.service.staff import name_staff
-from tournament.storage.models import LogEntry
+from tournament.storage.models import LogEntry, Player
 
 
 def _log(db_url: str, event: str = "ev") -> list[tuple[int, str]]:
@@ -66,6 +66,10 @@ def test_fees_from_the_desk_to_the_export(db_url: str) -> None:
     assert {p["name"]: (p["paid"], p["paid_by"]) for p in exported["players"]}["ann"] == (500, "card")
     assert [t for _, t in _log(db_url, "open")].count("fee_paid") == 2 and "fee_undone" in [t for _, t in _log(db_url, "open")]
     cli(db_url, "verify", "open")
+    with database(db_url) as engine, engine.begin() as connection:  # the tables say ann paid more than the log does
+        connection.execute(update(Player).where(Player.event_id == "open", Player.name == "ann").values(paid=5000))
+    failed = cli(db_url, "verify", "open", code=service.EXIT_VERIFY_FAILED)
+    assert "paid=5000" in failed.stdout + failed.stderr and "paid=500," in failed.stdout + failed.stderr
 
 
 def test_an_event_without_a_fee_exports_as_before(db_url: str) -> None:
