@@ -6,20 +6,27 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
+from typing import Any
 
+import pytest
 from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
 from tests.tournament.test_web_pages import form_token
 from tests.tournament.tlib import cli, cli_json
 from tests.tournament.webkit import (
+    HOSTILE_PERSON,
     client,
     codes,
     database,
+    looks_right,
     make_event,
     organiser,
     organiser_page,
+    organiser_signs_in,
     player_page,
+    serving,
     sign_in,
 )
 from tournament import service
@@ -160,3 +167,31 @@ def test_every_role_that_may_not_mark_paid_is_refused_and_nothing_changes(db_url
         assert "Registered Walk In (walk-in): a place. Walk In paid 5.00 EUR by card." in sent.text
     with database(db_url) as engine, Session(engine) as session:
         assert [(r.player, r.paid_by) for r in fees.fees(session, "ev").players if r.paid] == [("walk-in", "card")]
+
+
+@pytest.mark.browser
+def test_the_desk_takes_fees_in_chromium_at_phone_width(page: Any, tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 't.db'}"
+    make_event(db, pair=False, display={"ann": "Ann Lee", "bob": HOSTILE_PERSON})
+    codes(db)
+    with serving(db) as base:
+        organiser_signs_in(page, base)
+        page.goto(f"{base}/admin/e/ev/registration")
+        page.fill("#fee input[name=currency]", "eur")
+        page.fill("#fee input[name=amount]", "1250")
+        page.click("#fee button")
+        page.wait_for_url(f"{base}/admin/e/ev/registration?r=*")
+        assert page.locator("[role=status]").inner_text() == "the entry fee is 12.50 EUR"
+        row = page.locator("#players li", has_text="Ann Lee")
+        row.locator("select[name=paid]").select_option("card")
+        row.locator("button:has-text('Check in')").click()
+        page.wait_for_url(f"{base}/admin/e/ev/registration?r=*")
+        assert page.locator("[role=status]").inner_text() == "Ann Lee is checked in; Ann Lee paid 12.50 EUR by card"
+        page.locator("#unpaid li", has_text="cat").locator("button:has-text('Paid')").click()
+        page.wait_for_url(f"{base}/admin/e/ev/registration?r=*")
+        assert page.locator("#unpaid li").count() == 2 and "Ann Lee: 12.50 EUR by card" in page.locator("#paid").inner_text()
+        looks_right(page, tmp_path / "fees.png")
+        page.goto(f"{base}/admin/e/ev")
+        assert page.locator("#not-paid").inner_text() == "2 not paid"
+    with database(db) as engine, Session(engine) as session:
+        assert fees.fees(session, "ev").total == 2500
