@@ -43,6 +43,7 @@ class StandingRow(msgspec.Struct, forbid_unknown_fields=True):
     tiebreakers: dict[str, float | None]
     dropped: bool
     name: str = ""  # the display name (`player` is the id)
+    person: str | None = None  # who they are across events (T-90); null: no one yet
 
 
 class GameRef(msgspec.Struct, forbid_unknown_fields=True):
@@ -229,6 +230,7 @@ class RatingRow(msgspec.Struct, forbid_unknown_fields=True):
     low: float
     events: int
     games: int
+    label: str | None = None  # as `PersonRow.label`
 
 
 class PersonRow(msgspec.Struct, forbid_unknown_fields=True):
@@ -239,6 +241,7 @@ class PersonRow(msgspec.Struct, forbid_unknown_fields=True):
     external_id: str | None
     events: int
     last_event: str | None = None
+    label: str | None = None  # what tells them from someone of the same name (their first event: T-185); null for a name no one else has
 
 
 class PersonEvent(msgspec.Struct, forbid_unknown_fields=True):
@@ -276,8 +279,20 @@ class PersonMatch(msgspec.Struct, forbid_unknown_fields=True):
     source: Source | None = None
 
 
+class RatingPoint(msgspec.Struct, forbid_unknown_fields=True):
+    """A person's rating in one pool (`ruleset`, `system`) right after one rated event they played, at full
+    precision (as `RatingRow.rating`)."""
+
+    ruleset: str
+    system: Rating
+    event: str
+    event_name: str
+    rating: float
+
+
 class PersonInfo(msgspec.Struct, forbid_unknown_fields=True):
-    """A person's events (oldest first), matches (in play order) and ratings."""
+    """A person's events (oldest first), matches (in play order) and ratings; `history`: their rating after each
+    rated event, oldest first, pool by pool."""
 
     id: str
     name: str
@@ -285,6 +300,8 @@ class PersonInfo(msgspec.Struct, forbid_unknown_fields=True):
     events: list[PersonEvent]
     matches: list[PersonMatch]
     ratings: list[RatingRow]
+    history: list[RatingPoint] = msgspec.field(default_factory=list)
+    label: str | None = None  # as `PersonRow.label`
 
 
 class RejudgedGame(msgspec.Struct, forbid_unknown_fields=True):

@@ -99,13 +99,14 @@ class MatchView(msgspec.Struct, forbid_unknown_fields=True):
 
 
 class Joined(msgspec.Struct, forbid_unknown_fields=True):
-    """A one-time code (or the organiser token) exchanged for a session: send `session` as
-    `Authorization: Bearer ...` with every later `/api/...` request."""
+    """A one-time code (or the organiser token, or a player card) exchanged for a session: send `session` as
+    `Authorization: Bearer ...` with every later `/api/...` request. `person`: a player card's person."""
 
     event: str | None
     player: str | None
     session: str
-    role: Literal["player", "organiser"]
+    role: Literal["player", "organiser", "person"]
+    person: str | None = None
 
 
 class Code(msgspec.Struct, forbid_unknown_fields=True):

@@ -23,7 +23,7 @@ from sqlalchemy.orm import Session
 from schemas.web import Confirmation, Joined, MatchView, ResultClaim, SignIn, TableClaims
 from tournament import service
 from tournament.output import people as people_text
-from tournament.web import decks, desk, receipts, views
+from tournament.web import decks, desk, people, receipts, views
 from tournament.web.auth import COOKIE, client, forget, identity, keep, player
 from tournament.web.common import json_post, reading, whole_number, whole_numbers, writing
 from tournament.web.public import page
@@ -96,6 +96,8 @@ def me(request: Request[Any, Any, Any], r: FromQuery[str] = "") -> Response[Any]
         return Redirect("/join")
     if who.role == "organiser":
         return Redirect("/admin")
+    if who.role == "person":
+        return people.home(request, who, r)
     assert who.event_id is not None and who.player is not None
     shown = receipts.shown(request, r, receipts.owner_of(who))
     with reading(request) as session:

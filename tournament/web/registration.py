@@ -23,6 +23,7 @@ from sqlalchemy.orm import Session
 from schemas.tournament import LeftOut, Registration
 from schemas.web import PlayerRef, RegistrationSettings, SignedUp, SignUp
 from tournament import service
+from tournament.service import history
 from tournament.web import receipts, views
 from tournament.web.auth import client, keep, organiser
 from tournament.web.common import json_post, public_url, reading, whole_number
@@ -203,6 +204,7 @@ def _registration_page(request: Request[Any, Any, Any], event_id: str, r: str) -
         return page(
             request, "registration", session, event, registration=service.registration(session, event_id), players=everyone,
             notice=shown.get("notice"), error=shown.get("error"), writes=receipts.WRITES,
+            namesakes=service.namesakes(session, everyone), texts=history.person_texts(session),
         )
 
 
