@@ -20,7 +20,8 @@ from tests.tournament.webkit import (
 )
 from tournament import service
 from tournament.service import tokens
-from tournament.storage.models import Credential, FailedGuess
+from tournament.service.verification import verify
+from tournament.storage.models import Credential, FailedGuess, LogEntry, Person
 
 
 def card_for(db_url: str, person: str) -> str:
@@ -134,6 +135,90 @@ def test_every_new_form_refuses_a_request_without_its_csrf_token(db_url: str) ->
         codes(db_url)
         organiser_page(c)
         card_page(c, card)
-        for path in ("/card", "/me/card", "/me/register/ev", "/me/claim", "/admin/people/bob/card"):
+        for path in (
+            "/card", "/me/card", "/me/register/ev", "/me/claim", "/admin/people/bob/card", "/admin/people/bob/merge",
+            "/admin/people/bob/split", "/admin/e/ev/link",
+        ):
             forged = c.post(path, data={"code": card}, follow_redirects=False)
             assert forged.status_code == 403, path
+
+
+def test_one_tap_registers_the_person_as_themselves_and_the_waitlist_keeps_who_they_are(db_url: str) -> None:
+    make_event(db_url, ("ann", "bob"), pair=False)
+    with database(db_url) as engine, Session(engine) as session, session.begin():
+        service.create_event(session, "next", name="Next Open", ruleset="cardwars", profile="mtg", best_of=1, seed=1)
+        service.set_registration(session, "next", open=True, cap=1)
+    with client(db_url) as c:
+        token = card_page(c, card_for(db_url, "ann"))
+        assert 'id="register-next"' in c.get("/me").text and 'id="register-ev"' not in c.get("/me").text  # open, not in it
+        done = c.post("/me/register/next", data={"_csrf_token": token})
+        assert "You are registered for Next Open" in done.text and 'id="register-next"' not in done.text
+        again = c.post("/me/register/next", data={"_csrf_token": token})
+        assert "registered for Next Open already" in again.text
+    with client(db_url) as c:  # bob finds it full: the waitlist, as bob, and the place, as bob, once ann drops
+        token = card_page(c, card_for(db_url, "bob"))
+        assert "number 1 on its waitlist" in c.post("/me/register/next", data={"_csrf_token": token}).text
+    with database(db_url) as engine, Session(engine) as session, session.begin():
+        assert {p.name: p.person for p in service.players(session, "next")} == {"ann": "ann"}
+        service.set_registration(session, "next", open=True, cap=2)
+        assert {p.name: p.person for p in service.players(session, "next")} == {"ann": "ann", "bob": "bob"}
+    with database(db_url) as engine, Session(engine) as session:
+        assert verify(session, "next").ok
+
+
+def test_a_person_claims_an_entry_with_its_slip_code_and_the_change_is_recorded(db_url: str) -> None:
+    make_event(db_url, ("ann", "bob"), pair=False)
+    with database(db_url) as engine, Session(engine) as session, session.begin():
+        service.create_event(session, "next", name="Next Open", ruleset="cardwars", profile="mtg", best_of=1, seed=1)
+        service.register_people(session, "next", [service.Person("Ann", "ann-x"), service.Person("Bob", "bob-x", person="bob")])
+        slip = service.issue_code(session, "next", "ann-x")
+        bobs = service.issue_code(session, "next", "bob-x")
+    with client(db_url) as c:
+        token = card_page(c, card_for(db_url, "ann"))
+        wrong = c.post("/me/claim", data={"_csrf_token": token, "code": slip.partition(".")[0] + ".wrong"})
+        assert "not valid" in wrong.text
+        claimed = c.post("/me/claim", data={"_csrf_token": token, "code": slip})
+        assert "Your entry in Next Open (Ann) is yours now" in claimed.text
+        assert "already used" in c.post("/me/claim", data={"_csrf_token": token, "code": slip}).text
+        taken = c.post("/me/claim", data={"_csrf_token": token, "code": bobs})  # bob's: bob has played before, not a new person
+        assert "who has played other events or holds a player card" in taken.text
+    with database(db_url) as engine, Session(engine) as session:
+        assert {p.name: p.person for p in service.players(session, "next")} == {"ann-x": "ann", "bob-x": "bob"}
+        assert session.get(Person, "ann-x") is None, "the person made for the entry went with it"
+        [change, *_] = [c for c in service.person_changes(session, "ann") if c.action == "claim"]
+        assert (change.actor, change.reason, change.players) == ("person:ann", "claimed with the entry's slip code", "next/ann-x")
+        assert session.scalar(select(func.count()).select_from(FailedGuess)) >= 1, "the wrong code was counted"
+        assert verify(session, "next").ok
+        assert session.scalar(select(Credential.used_at).filter_by(event_id="next", player="bob-x", kind="code")) is None, "bob's code is unspent"
+
+
+def test_the_organiser_merges_and_splits_people_with_a_reason_and_namesakes_are_told_apart(db_url: str) -> None:
+    with database(db_url) as engine, Session(engine) as session, session.begin():
+        service.ensure_organiser(session, ORGANISER_TOKEN)
+        for event, name in (("one", "Spring Open"), ("two", "Summer Open")):
+            service.create_event(session, event, name=name, ruleset="cardwars", profile="mtg", best_of=1, seed=1, rated=True)
+        service.register_people(session, "one", [service.Person("Ann Lee"), service.Person("Bob")])
+        service.register_people(session, "two", [service.Person("ANN LÉE"), service.Person("", person="bob")])
+    with client(db_url) as c:
+        public = c.get("/people").text
+        assert "Ann Lee</a> <span class=\"who\">(Spring Open)</span>" in public and "(Summer Open)" in public
+        assert {p["label"] for p in c.get("/api/people").json()} == {"Spring Open", "Summer Open", None}
+        token = organiser_page(c)
+        refused = c.post("/admin/people/ann-lee/merge", data={"_csrf_token": token, "other": "ann-lee-2", "reason": ""})
+        assert "say why they are one person" in refused.text
+        merged = c.post("/admin/people/ann-lee/merge", data={"_csrf_token": token, "other": "ann-lee-2", "reason": "one Ann, said she"})
+        assert "ANN LÉE is Ann Lee now" in merged.text and "merge by organiser (Summer Open: ANN LÉE): “one Ann, said she”" in merged.text
+        assert '(Spring Open)' not in c.get("/people").text, "no namesake left: no label"
+        split = c.post("/admin/people/ann-lee/split", data={"_csrf_token": token, "entry": "two/ann-lee", "name": "Ann Lee", "reason": "two Anns after all"})
+        assert "1 entry split off: they are Ann Lee now" in split.text
+        assert "split by organiser (Summer Open: ANN LÉE): “two Anns after all”" in split.text
+        csv = c.get("/admin/e/two/files/standings.csv").text.splitlines()
+        assert csv[0].startswith("rank,player,person,") and any(",Ann Lee (Summer Open)," in line for line in csv[1:])
+        board = c.get("/people").text
+        assert "(Spring Open)" in board and "(Summer Open)" in board
+    with database(db_url) as engine, Session(engine) as session:
+        assert {p.name: p.person for p in service.players(session, "two")} == {"ann-lee": "ann-lee-2", "bob": "bob"}
+        assert [c.action for c in service.person_changes(session)] == ["split", "merge"]
+        kinds = session.scalars(select(LogEntry.type).filter_by(event_id="two").order_by(LogEntry.seq)).all()
+        assert kinds[-2:] == ["player_linked", "player_linked"]
+        assert verify(session, "two").ok

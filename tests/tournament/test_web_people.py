@@ -101,23 +101,18 @@ VENUE = "venue.test"  # a name, not localhost: Chromium treats plain HTTP there 
 
 
 @pytest.fixture
-def venue_phone() -> Any:
-    """A phone-sized page in a Chromium of its own that resolves `venue.test` to 127.0.0.1, as a venue's address
-    (a LAN name or IP) reached over plain HTTP."""
-    from playwright.sync_api import sync_playwright
-
+def venue_phone(browser: Any) -> Any:
+    """A phone-sized page in a Chromium of its own (launched by the session's Playwright) that resolves `venue.test`
+    to 127.0.0.1, as a venue's address (a LAN name or IP) reached over plain HTTP."""
     from tests.conftest import CHROMIUM_ARGS, chromium_path
 
-    path = chromium_path()
-    if path is None:
-        pytest.skip("no Chromium")
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=path, args=[*CHROMIUM_ARGS, f"--host-resolver-rules=MAP {VENUE} 127.0.0.1"])
-        try:
-            context = browser.new_context(viewport={"width": 390, "height": 844})
-            yield context.new_page()
-        finally:
-            browser.close()
+    venue = browser.browser_type.launch(
+        executable_path=chromium_path(), args=[*CHROMIUM_ARGS, f"--host-resolver-rules=MAP {VENUE} 127.0.0.1"], headless=True,
+    )
+    try:
+        yield venue.new_context(viewport={"width": 390, "height": 844}).new_page()
+    finally:
+        venue.close()
 
 
 def _play(db_url: str, event: str) -> None:
@@ -169,7 +164,7 @@ def test_a_person_plays_two_events_with_a_player_card_at_a_venue(venue_phone: An
         assert organiser.locator("#namesakes").count() == 0
         with database(db) as engine, Session(engine) as session:
             players = {p.name: p.person for p in service.players(session, "summer")}
-            assert players == {"zoe-angstrom": "zoe-angstrom", "bob": "bob", "cat": "cat", "ann-lee-2": "ann-lee"}
+            assert players == {"zoe-angstrom": "zoe-angstrom", "bob": "bob", "cat": "cat", "ann-lee": "ann-lee"}
         _play(db, "summer")
         phone.reload()
         history = phone.locator("#rating-history tbody tr").all_inner_texts()

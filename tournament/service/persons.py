@@ -27,7 +27,7 @@ from tournament.service.tokens import spend_code
 from tournament.storage.eventlog import PlayerLinked, append
 from tournament.storage.models import Credential, Event, Person, PersonChange, Player, Waiting
 
-COMMAND_LINE = "command line"  # who made a change typed at the server's own command line
+COMMAND_LINE = "cli"  # who made a change typed at the server's own command line (as the event log names it)
 
 
 def get_person(session: Session, person_id: str) -> Person:
@@ -202,7 +202,20 @@ def claim_entry(session: Session, person_id: str, code: str, client: str, actor:
     row = get_player(session, who.event_id, who.player)
     if row.person == person_id:
         raise Conflict(f"that entry of {who.event_id!r} is yours already")
+    if row.person is not None and _established(session, row.person):
+        raise Conflict(
+            f"that entry is {get_person(session, row.person).name}'s, who has played other events or holds a player card: "
+            "if it is yours, the organiser links it"
+        )
     return link(session, who.event_id, who.player, person_id, "claimed with the entry's slip code", actor=actor, action="claim")
+
+
+def _established(session: Session, person_id: str) -> bool:
+    """Whether the person is more than one entry: they play another event, wait on a waitlist or hold a card."""
+    entries = session.scalar(select(func.count()).select_from(Player).filter_by(person=person_id)) or 0
+    held = session.scalars(select(Credential.selector).filter_by(person=person_id).limit(1)).first()
+    waiting = session.scalars(select(Waiting.player).filter_by(person=person_id).limit(1)).first()
+    return entries > 1 or held is not None or waiting is not None
 
 
 def merge(session: Session, keep: str, gone: str, reason: str | None, actor: str) -> Person:

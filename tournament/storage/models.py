@@ -420,7 +420,7 @@ class PersonChange(Base):
     person: Mapped[str] = mapped_column(ID, index=True)  # who the players are now
     other: Mapped[str | None] = mapped_column(ID, index=True)  # who they were (a merge's person, gone; a link's old)
     players: Mapped[str] = mapped_column(Text)  # the players moved, "EVENT/PLAYER" separated by spaces
-    actor: Mapped[str] = mapped_column(String(120))  # who made it: "organiser", "person ID", ...
+    actor: Mapped[str] = mapped_column(String(120))  # who made it, as the event log names actors: "organiser", "person:ID", "cli"
     reason: Mapped[str | None] = mapped_column(String(200))
 
 

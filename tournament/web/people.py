@@ -171,6 +171,8 @@ def _now(session: Session, info: PersonInfo) -> list[Now]:
         if event.finished or not event.rounds or played.dropped:
             continue
         view = views.match_view(session, event.id, played.player)
+        if view.table is not None and view.table.state == "done":
+            continue  # played: the next round is not paired yet
         row = view.table.table if view.table is not None else None
         names = views.names(session, event.id)
         others = [names.get(p, p) for p in row.players if p != played.player] if row is not None else []
@@ -248,7 +250,7 @@ async def claim_form(request: Request[Any, Any, Any]) -> Response[Any]:
 
 def actor_of(who: service.Identity) -> str:
     """Who made a change, as the record of people's changes names them (T-184)."""
-    return f"person {who.person}" if who.role == "person" else "organiser" if who.role == "organiser" else f"player {who.event_id} {who.player}"
+    return f"person:{who.person}" if who.role == "person" else "organiser" if who.role == "organiser" else f"player:{who.player}"
 
 
 def _person_form(request: Request[Any, Any, Any], form: Any, action: Any) -> Response[Any]:

@@ -59,7 +59,7 @@ def _said(session: Session, change: PersonChange) -> tuple[PersonChange, str, st
         event_id, _, player = entry.partition("/")
         event = session.get(Event, event_id)
         moved.append(f"{event.name if event else event_id}: {service.display_names(session, event_id).get(player, player)}")
-    kind, _, whose = change.actor.partition(" ")
+    kind, _, whose = change.actor.partition(":")
     return change, ", ".join(moved), texts.get(whose, whose) if kind == "person" else change.actor
 
 
