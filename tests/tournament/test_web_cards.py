@@ -53,7 +53,7 @@ def test_a_card_signs_its_person_in_as_a_person_on_the_page_and_the_api(db_url: 
         assert page.status_code == 200 and "<h1>ann</h1>" in page.text and "Spring Open" in page.text
     with database(db_url) as engine, Session(engine) as session:
         who = service.identify(session, joined.json()["session"])
-        assert who == service.Identity("person", None, None, "ann")
+        assert who == service.Identity("person", None, None, person="ann")
 
 
 def test_a_wrong_card_is_a_counted_guess_and_too_many_lock_it(db_url: str) -> None:
@@ -160,6 +160,9 @@ def test_one_tap_registers_the_person_as_themselves_and_the_waitlist_keeps_who_t
         assert "number 1 on its waitlist" in c.post("/me/register/next", data={"_csrf_token": token}).text
     with database(db_url) as engine, Session(engine) as session, session.begin():
         assert {p.name: p.person for p in service.players(session, "next")} == {"ann": "ann"}
+        wanted = select(LogEntry.type, LogEntry.actor).filter_by(event_id="next").where(LogEntry.type.in_(("player_registered", "waitlist_joined")))
+        by = {kind: actor for kind, actor in session.execute(wanted)}
+        assert by == {"player_registered": "person:ann", "waitlist_joined": "person:bob"}, "one tap is the person's, in the log"
         service.set_registration(session, "next", open=True, cap=2)
         assert {p.name: p.person for p in service.players(session, "next")} == {"ann": "ann", "bob": "bob"}
     with database(db_url) as engine, Session(engine) as session:
@@ -187,6 +190,8 @@ def test_a_person_claims_an_entry_with_its_slip_code_and_the_change_is_recorded(
         assert session.get(Person, "ann-x") is None, "the person made for the entry went with it"
         [change, *_] = [c for c in service.person_changes(session, "ann") if c.action == "claim"]
         assert (change.actor, change.reason, change.players) == ("person:ann", "claimed with the entry's slip code", "next/ann-x")
+        linked = session.scalars(select(LogEntry.actor).filter_by(event_id="next", type="player_linked")).all()
+        assert linked == ["person:ann"], "the event's log names who claimed it"
         assert session.scalar(select(func.count()).select_from(FailedGuess)) >= 1, "the wrong code was counted"
         assert verify(session, "next").ok
         assert session.scalar(select(Credential.used_at).filter_by(event_id="next", player="bob-x", kind="code")) is None, "bob's code is unspent"
@@ -219,14 +224,17 @@ def test_the_organiser_merges_and_splits_people_with_a_reason_and_namesakes_are_
     with database(db_url) as engine, Session(engine) as session:
         assert {p.name: p.person for p in service.players(session, "two")} == {"ann-lee": "ann-lee-2", "bob": "bob"}
         assert [c.action for c in service.person_changes(session)] == ["split", "merge"]
-        kinds = session.scalars(select(LogEntry.type).filter_by(event_id="two").order_by(LogEntry.seq)).all()
-        assert kinds[-2:] == ["player_linked", "player_linked"]
+        kinds = session.execute(select(LogEntry.type, LogEntry.actor).filter_by(event_id="two").order_by(LogEntry.seq)).all()
+        assert [tuple(k) for k in kinds[-2:]] == [("player_linked", "organiser")] * 2, "each names who made it"
+        assert {c.actor for c in service.person_changes(session)} == {"organiser"}
         assert verify(session, "two").ok
 
 
 def test_the_migration_keeps_a_previous_schemas_sessions_and_people_and_verify_passes(db_url: str) -> None:
-    """0017 on a database of 0015 with data: events, people, a link, a waitlist, codes and sessions; then cards work."""
+    """0017 on a database of the revision before with data: events, people, a link, a waitlist, codes and sessions;
+    then cards work."""
     from alembic import command
+    from alembic.script import ScriptDirectory
 
     from tests.tournament.tlib import cli
     from tournament.storage.db import make_engine
@@ -246,7 +254,9 @@ def test_the_migration_keeps_a_previous_schemas_sessions_and_people_and_verify_p
     config = alembic_config()
     with engine.begin() as connection:
         config.attributes["connection"] = connection
-        command.downgrade(config, "0015")
+        before = ScriptDirectory.from_config(config).get_revision("0017").down_revision
+        assert isinstance(before, str)
+        command.downgrade(config, before)
     engine.dispose()
     for event in ("ev", "next"):
         cli(db_url, "verify", event)  # every command migrates to the newest revision first

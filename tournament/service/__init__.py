@@ -20,6 +20,7 @@ One module per concern; callers use `service.<name>` for all of them:
 - `claims`: players' claims on `tournament serve`, confirmations, the judge queue, rulings (on decks too);
 - `decks`: deck lists registered, judged and published, the deadline's policy, every game's decks compared;
 - `tokens`: `tournament serve`'s sign-in codes, sessions, the organiser token;
+- `permissions`: who may do what (roles x actions); `staff`: staff members, revoking them, the log's actors' names;
 - `calls`: players' judge calls and the organiser's answers; `signup`: public registration, the waitlist, check-in;
 - `rejudge`: every stored log judged again by today's referee (nothing changed).
 
@@ -158,6 +159,17 @@ from tournament.service.people import (
     people_from_csv,
     slug,
 )
+from tournament.service.permissions import (
+    MATRIX,
+    PUBLIC,
+    ROLE_NAMES,
+    ROLES,
+    STAFF_ROLES,
+    Forbidden,
+    NotSignedIn,
+    allowed,
+    check,
+)
 from tournament.service.persons import (
     claim_entry,
     get_person,
@@ -230,6 +242,13 @@ from tournament.service.signup import (
     sign_up,
     waitlist_place,
 )
+from tournament.service.staff import (
+    actor_names,
+    get_staff,
+    name_staff,
+    revoke,
+    staff,
+)
 from tournament.service.tokens import (
     DESK_SESSION,
     PERSON_SESSION,
@@ -247,6 +266,7 @@ from tournament.service.tokens import (
     has_card,
     identify,
     issue_code,
+    issue_staff_code,
     keep_public_url,
     keep_published_url,
     new_card,
@@ -276,11 +296,16 @@ __all__ = [
     "EXIT_WRONG_TABLE",
     "FORMATS",
     "ID_PATTERN",
+    "MATRIX",
     "MAX_CALL_TEXT",
     "NOTICE",
     "PERSON_SESSION",
     "POLICIES",
+    "PUBLIC",
+    "ROLES",
+    "ROLE_NAMES",
     "SEEDED",
+    "STAFF_ROLES",
     "TABLES",
     "UNPROVEN_DEAL",
     "UNPROVEN_RULE",
@@ -288,9 +313,11 @@ __all__ = [
     "Conflict",
     "DeckStatus",
     "Denied",
+    "Forbidden",
     "Identity",
     "LogRejected",
     "NotFound",
+    "NotSignedIn",
     "Person",
     "PodResult",
     "Reported",
@@ -308,6 +335,8 @@ __all__ = [
     "Usage",
     "WrongTable",
     "absent_from",
+    "actor_names",
+    "allowed",
     "answer_call",
     "assign_bye",
     "assigned_byes",
@@ -315,6 +344,7 @@ __all__ = [
     "call_judge",
     "call_row",
     "card_sign_in",
+    "check",
     "check_id",
     "check_in",
     "check_places",
@@ -352,6 +382,7 @@ __all__ = [
     "get_event",
     "get_person",
     "get_player",
+    "get_staff",
     "had_bye",
     "has_card",
     "identify",
@@ -360,6 +391,7 @@ __all__ = [
     "is_elimination",
     "is_finished",
     "issue_code",
+    "issue_staff_code",
     "judge_calls",
     "judge_logs",
     "judge_queue",
@@ -378,6 +410,7 @@ __all__ = [
     "may_see",
     "merge",
     "metagame",
+    "name_staff",
     "namesakes",
     "new_card",
     "new_organiser_token",
@@ -419,6 +452,7 @@ __all__ = [
     "report_pod",
     "result_source",
     "results_from_csv",
+    "revoke",
     "round_ends",
     "rounds",
     "rule",
@@ -439,6 +473,7 @@ __all__ = [
     "slug",
     "spend_code",
     "split",
+    "staff",
     "standings",
     "start_round",
     "state_of",

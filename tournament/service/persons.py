@@ -24,10 +24,8 @@ from tournament.service.errors import Conflict, NotFound, Usage
 from tournament.service.people import slug, unique_ids
 from tournament.service.queries import check_id, get_player, lock_event
 from tournament.service.tokens import spend_code
-from tournament.storage.eventlog import PlayerLinked, append
+from tournament.storage.eventlog import CLI, PlayerLinked, append
 from tournament.storage.models import Credential, Event, Person, PersonChange, Player, Waiting
-
-COMMAND_LINE = "cli"  # who made a change typed at the server's own command line (as the event log names it)
 
 
 def get_person(session: Session, person_id: str) -> Person:
@@ -139,7 +137,7 @@ MAX_REASON = 200  # characters of a link's, merge's or split's reason (the colum
 
 
 def link(
-    session: Session, event_id: str, player: str, person_id: str, reason: str | None = None, *, actor: str = COMMAND_LINE,
+    session: Session, event_id: str, player: str, person_id: str, reason: str | None = None, *, actor: str = CLI,
     action: str = "link",
 ) -> Player:
     """The player is `person_id` (an existing person): a `player_linked` entry in the event's log, and the change
@@ -166,7 +164,7 @@ def _move(
         taken = session.scalars(select(Player.name).filter_by(event_id=row.event_id, person=person_id)).first()
         if taken is not None:
             raise Conflict(f"person {person_id!r} is player {taken!r} in {row.event_id!r}; a person plays an event once")
-        append(session, row.event_id, PlayerLinked(row.name, person_id, text))
+        append(session, row.event_id, PlayerLinked(row.name, person_id, text), actor)
     session.add(PersonChange(
         at=datetime.now(UTC), action=action, person=person_id, other=other, players=" ".join(f"{r.event_id}/{r.name}" for r in rows),
         actor=actor[:120], reason=text,
@@ -198,7 +196,8 @@ def claim_entry(session: Session, person_id: str, code: str, client: str, actor:
     """A person claims an entry (T-183): the entry's one-time code proves the entry (it is spent), the person's
     own sign-in proves who they are; the player is linked to them."""
     who = spend_code(session, code, client)
-    assert who.event_id is not None and who.player is not None
+    if who.event_id is None or who.player is None:
+        raise Usage("that is a staff member's code, not an entry's")
     row = get_player(session, who.event_id, who.player)
     if row.person == person_id:
         raise Conflict(f"that entry of {who.event_id!r} is yours already")

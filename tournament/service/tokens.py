@@ -31,8 +31,9 @@ from sqlalchemy.orm import Session
 
 from tournament.service.errors import TournamentError, Usage
 from tournament.service.queries import get_player
-from tournament.storage.eventlog import as_utc
-from tournament.storage.models import Credential, FailedGuess, ServerSecret
+from tournament.storage.eventlog import ORGANISER as ORGANISER_ACTOR
+from tournament.storage.eventlog import Actor, as_utc, person_actor, player_actor, staff_actor
+from tournament.storage.models import Credential, FailedGuess, ServerSecret, StaffMember
 
 PLAYER_SESSION = timedelta(days=3)  # an event day, and the one after
 ORGANISER_SESSION = timedelta(hours=24)
@@ -75,13 +76,26 @@ class TooManyGuesses(TournamentError):
 
 @dataclass(frozen=True)
 class Identity:
-    """Who a session belongs to: a player of an event, the organiser (event and player None), or a person signed
-    in by their player card (`person`; no event: they act in any event as the player who is that person)."""
+    """Who a session belongs to: a player of an event (`player`), the organiser token's session (role `organiser`,
+    the rest None), a staff member (`staff`, their id; `role` theirs; `event_id` their event, None: every event), or
+    a person signed in by their player card (role `person`, `person` their id; no event, no player: T-181)."""
 
-    role: str  # player, organiser or person
+    role: str  # player, organiser, head-judge, judge, scorekeeper (permissions.ROLES), or person
     event_id: str | None
     player: str | None
+    staff: str | None = None
     person: str | None = None
+
+    @property
+    def actor(self) -> Actor:
+        """Who the event log says made what this session changes."""
+        if self.staff is not None:
+            return staff_actor(self.staff)
+        if self.person is not None:
+            return person_actor(self.person)
+        if self.player is not None:
+            return player_actor(self.player)
+        return ORGANISER_ACTOR
 
 
 def _digest(verifier: str) -> str:
@@ -93,13 +107,14 @@ def _now() -> datetime:
 
 
 def _new(
-    session: Session, kind: str, event_id: str | None, player: str | None, lifetime: timedelta | None, person: str | None = None,
+    session: Session, kind: str, event_id: str | None, player: str | None, lifetime: timedelta | None, *, staff: str | None = None,
+    person: str | None = None,
 ) -> str:
     selector, verifier = secrets.token_urlsafe(12), secrets.token_urlsafe(24)
     now = _now()
     session.add(
         Credential(
-            selector=selector, kind=kind, event_id=event_id, player=player, hash=_digest(verifier), created_at=now,
+            selector=selector, kind=kind, event_id=event_id, player=player, staff=staff, hash=_digest(verifier), created_at=now,
             expires_at=now + lifetime if lifetime else None, person=person,
         )
     )
@@ -116,12 +131,14 @@ def _opens(row: Credential | Key | None, verifier: str, *kinds: str) -> bool:
 
 
 # Every signed-in request reads its credential: columns through Core, by a statement built once (T-169)
-Key = Row[str, str | None, str | None, str, datetime | None, str | None]  # kind, event_id, player, hash, expires_at, person
+# kind, event_id, player, hash, expires_at, staff, person
+Key = Row[str, str | None, str | None, str, datetime | None, str | None, str | None]
 _KEY = select(
-    Credential.kind, Credential.event_id, Credential.player, Credential.hash, Credential.expires_at, Credential.person,
+    Credential.kind, Credential.event_id, Credential.player, Credential.hash, Credential.expires_at, Credential.staff, Credential.person,
 ).where(
     Credential.selector == bindparam("selector")
 )
+_STAFF = select(StaffMember.role, StaffMember.event_id).where(StaffMember.id == bindparam("staff"), StaffMember.revoked_at.is_(None))
 
 
 def _row(session: Session, selector: str) -> Key | None:
@@ -137,6 +154,30 @@ def _find(session: Session, secret: str, *kinds: str) -> Key:
     if row.expires_at is not None and as_utc(row.expires_at) < _now():
         raise Denied("your session has expired; sign in again with a new code from the organiser")
     return row
+
+
+def issue_staff_code(session: Session, staff: str) -> str:
+    """A new one-time sign-in code for a staff member (shown as a QR, as a player's slip code); their older codes
+    and sessions stop working."""
+    session.execute(delete(Credential).where(Credential.staff == staff))
+    return _new(session, "code", None, None, None, staff=staff)
+
+
+def end_staff_sessions(session: Session, staff: str) -> int:
+    """End every code and session of a staff member (revoked: their open pages can do nothing from now on)."""
+    ended = session.execute(delete(Credential).where(Credential.staff == staff))
+    return int(ended.rowcount)  # type: ignore[attr-defined]
+
+
+def _who(session: Session, row: Key) -> Identity:
+    """Whose a player's or staff member's code or session is; Denied for a staff member revoked since."""
+    if row.staff is None:
+        assert row.event_id is not None and row.player is not None
+        return Identity("player", row.event_id, row.player)
+    member = session.connection().execute(_STAFF, {"staff": row.staff}).first()
+    if member is None:
+        raise Denied("your staff sign-in was revoked; ask the organiser")
+    return Identity(member.role, member.event_id, None, row.staff)
 
 
 def issue_code(session: Session, event_id: str, player: str) -> str:
@@ -184,6 +225,8 @@ def close_desks(session: Session, event_id: str) -> int:
 def exchange_code(session: Session, code: str, client: str) -> tuple[Identity, str]:
     """Spend a one-time code: the player it names and a new session secret (`spend_code`)."""
     who = spend_code(session, code, client)
+    if who.staff is not None:  # a staff member's: an event day, as the organiser's
+        return who, _new(session, "session", None, None, ORGANISER_SESSION, staff=who.staff)
     return who, _new(session, "session", who.event_id, who.player, PLAYER_SESSION)
 
 
@@ -205,8 +248,7 @@ def spend_code(session: Session, code: str, client: str) -> Identity:
         raise TooManyGuesses("this code was typed wrong too often and is locked; ask the organiser for a new one")
     if not _opens(row, verifier, "code"):
         raise Denied("that code or token is not valid", (client, _code_key(selector)))
-    assert row.event_id is not None and row.player is not None
-    who = Identity("player", row.event_id, row.player)
+    who = _who(session, row)
     spent = session.execute(
         update(Credential).where(Credential.selector == selector, Credential.used_at.is_(None)).values(used_at=_now())
     )
@@ -216,13 +258,13 @@ def spend_code(session: Session, code: str, client: str) -> Identity:
 
 
 def identify(session: Session, secret: str) -> Identity:
-    """Whose session this is (a player's, a person's or the organiser's); Denied if none."""
+    """Whose session this is (a player's, a staff member's, a person's or the organiser's); Denied if none."""
     found = _find(session, secret, *SESSIONS)
     if found.kind == "organiser_session":
         return Identity("organiser", None, None)
     if found.kind == "person_session":
-        return Identity("person", None, None, found.person)
-    return Identity("player", found.event_id, found.player)
+        return Identity("person", None, None, person=found.person)
+    return _who(session, found)
 
 
 SESSIONS = ("session", "organiser_session", "person_session")
@@ -232,7 +274,7 @@ def new_card(session: Session, person_id: str) -> str:
     """A new player card for the person (T-181): long-lived, used again and again. Their old card and every
     session it (or a passkey) opened end with it: whoever holds the old card, or a phone signed in by it, is out."""
     session.execute(delete(Credential).where(Credential.person == person_id, Credential.kind.in_(("card", "person_session"))))
-    return _new(session, "card", None, None, None, person_id)
+    return _new(session, "card", None, None, None, person=person_id)
 
 
 def has_card(session: Session, person_id: str) -> bool:
@@ -241,7 +283,7 @@ def has_card(session: Session, person_id: str) -> bool:
 
 def person_session(session: Session, person_id: str) -> str:
     """A session for the person, once something proved who they are (their player card; a passkey)."""
-    return _new(session, "person_session", None, None, PERSON_SESSION, person_id)
+    return _new(session, "person_session", None, None, PERSON_SESSION, person=person_id)
 
 
 def card_sign_in(session: Session, card: str, client: str) -> tuple[Identity, str]:
@@ -260,7 +302,7 @@ def card_sign_in(session: Session, card: str, client: str) -> tuple[Identity, st
     if not _opens(row, verifier, "card"):
         raise Denied("that player card is not valid (a renewed card's old one no longer is)", (client, _code_key(selector)))
     assert row.person is not None
-    return Identity("person", None, None, row.person), person_session(session, row.person)
+    return Identity("person", None, None, person=row.person), person_session(session, row.person)
 
 
 def ensure_organiser(session: Session, given: str | None) -> str | None:

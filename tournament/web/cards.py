@@ -39,7 +39,7 @@ def card_link(base_url: str, card: str) -> str:
 def _sign_in(request: Request[Any, Any, Any], key: str, card: str, *, api: bool) -> receipts.Answer:
     def change(session: Session) -> receipts.Outcome:
         who, secret = service.card_sign_in(session, card, client(request))
-        joined = Joined(None, None, secret, "person", who.person)
+        joined = Joined(None, None, secret, "person", person=who.person)
         return receipts.Outcome("", private=msgspec.json.encode(joined) if api else secret)
 
     return receipts.once(request, key, "", change)

@@ -236,7 +236,7 @@ async def register_form(request: Request[Any, Any, Any], event_id: FromPath[str]
 
 def _claim(request: Request[Any, Any, Any], session: Session, who: service.Identity, code: str) -> str:
     assert who.person is not None
-    row = service.claim_entry(session, who.person, code, client(request), actor_of(who))
+    row = service.claim_entry(session, who.person, code, client(request), who.actor)
     return f"Your entry in {service.get_event(session, row.event_id).name} ({row.display_name}) is yours now."
 
 
@@ -246,11 +246,6 @@ async def claim_form(request: Request[Any, Any, Any]) -> Response[Any]:
     form = await request.form()
     code = str(form.get("code", ""))
     return await sync_to_thread(_person_form, request, form, lambda s, who: _claim(request, s, who, code))
-
-
-def actor_of(who: service.Identity) -> str:
-    """Who made a change, as the record of people's changes names them (T-184)."""
-    return f"person:{who.person}" if who.role == "person" else "organiser" if who.role == "organiser" else f"player:{who.player}"
 
 
 def _person_form(request: Request[Any, Any, Any], form: Any, action: Any) -> Response[Any]:

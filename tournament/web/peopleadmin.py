@@ -19,13 +19,14 @@ from sqlalchemy.orm import Session
 
 from tournament import service
 from tournament.service import history, persons
+from tournament.storage import eventlog
 from tournament.storage.models import Event, PersonChange
 from tournament.web import receipts
 from tournament.web.auth import organiser
 from tournament.web.common import reading
 from tournament.web.public import page
 
-ACTOR = "organiser"  # who makes these changes, as the record names them
+ACTOR = eventlog.ORGANISER  # who makes these changes (the organiser's pages are the organiser token's), as logs name them
 
 
 @get("/admin/people", sync_to_thread=True, include_in_schema=False)

@@ -61,12 +61,15 @@ def form_key(_context: Any = None) -> str:
 
 
 def owner_of(who: service.Identity | None) -> str:
-    """Whose receipt: the organiser, a player of an event, a person (by their card), or nobody signed in ("")."""
+    """Whose receipt: the organiser, a staff member, a player of an event, a person (by their card), or nobody
+    signed in ("")."""
     if who is None:
         return ""
-    if who.role == "person":
+    if who.person is not None:
         return f"person {who.person}"
-    return "organiser" if who.role == "organiser" else f"player {who.event_id} {who.player}"
+    if who.staff is not None:
+        return f"staff {who.staff}"
+    return "organiser" if who.player is None else f"player {who.event_id} {who.player}"
 
 
 def registrant(address: str) -> str:
