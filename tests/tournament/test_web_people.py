@@ -115,10 +115,11 @@ def venue_phone(browser: Any) -> Any:
         venue.close()
 
 
-def _play(db_url: str, event: str) -> None:
-    """Pair round 1 and report every table (the first player wins 2-0)."""
+def _play(db_url: str, event: str, *, pair: bool = True) -> None:
+    """Pair round 1 (unless it is) and report every table (the first player wins 2-0)."""
     with database(db_url) as engine, Session(engine) as session, session.begin():
-        service.pair(session, event)
+        if pair:
+            service.pair(session, event)
         for m in service.matches(session, event, 1):
             service.report(session, event, m.number, result=service.Tally({m.player_a: 2, m.player_b: 0}, 0))
 
@@ -165,8 +166,15 @@ def test_a_person_plays_two_events_with_a_player_card_at_a_venue(venue_phone: An
         with database(db) as engine, Session(engine) as session:
             players = {p.name: p.person for p in service.players(session, "summer")}
             assert players == {"zoe-angstrom": "zoe-angstrom", "bob": "bob", "cat": "cat", "ann-lee": "ann-lee"}
-        _play(db, "summer")
+        with database(db) as engine, Session(engine) as session, session.begin():
+            service.pair(session, "summer")
+            table = next(m.number for m in service.matches(session, "summer", 1) if "zoe-angstrom" in (m.player_a, m.player_b))
         phone.reload()
+        assert f"Summer Open, round 1: table {table}" in " ".join(phone.locator("#now-summer").inner_text().split())
+        looks_right(phone, tmp_path / "people-now.png")
+        _play(db, "summer", pair=False)
+        phone.reload()
+        assert phone.locator("#now-summer").count() == 0, "played: no table now"
         history = phone.locator("#rating-history tbody tr").all_inner_texts()
         assert [row.split("\t")[0] for row in history] == ["Spring Open", "Summer Open"]
         assert phone.locator("#rating-chart circle").count() == 2

@@ -200,11 +200,11 @@ def home(request: Request[Any, Any, Any], who: service.Identity, r: str) -> Temp
     shown = receipts.shown(request, r, receipts.owner_of(who))
     with reading(request) as session:
         info = history.person_info(session, who.person)
+        waiting = sorted(service.get_event(session, e).name for e in service.waiting_events(session, info.id))
         return page(
-            request, "me_person", person=info, now=_now(session, info), open=_open(session, info),
-            waiting=service.waiting_events(session, info.id), chart=chart(info.history, people_text.SYSTEMS),
-            systems=people_text.SYSTEMS, rating=people_text.rating_text, result=people_text.match_text,
-            event_names={e.event: e.event_name for e in info.events}, notice=shown.get("notice"), error=shown.get("error"),
+            request, "me_person", person=info, now=_now(session, info), open=_open(session, info), waiting=waiting,
+            chart=chart(info.history, people_text.SYSTEMS), systems=people_text.SYSTEMS, notice=shown.get("notice"),
+            error=shown.get("error"),
         )
 
 
