@@ -15,6 +15,7 @@ from tests.tournament.webkit import (
     csrf,
     database,
     make_event,
+    organiser,
     organiser_page,
     player_page,
 )
@@ -268,3 +269,17 @@ def test_the_migration_keeps_a_previous_schemas_sessions_and_people_and_verify_p
         card = service.new_card(session, "cat")
     with client(db_url) as c:
         assert c.post("/api/card", json={"code": card}).json()["person"] == "cat"
+
+
+def test_the_organiser_registering_a_namesake_in_the_browser_is_warned(db_url: str) -> None:
+    with database(db_url) as engine, Session(engine) as session, session.begin():
+        service.ensure_organiser(session, ORGANISER_TOKEN)
+        for event, name in (("one", "Spring Open"), ("two", "Summer Open")):
+            service.create_event(session, event, name=name, ruleset="cardwars", profile="mtg", best_of=1, seed=1)
+        service.register_people(session, "one", [service.Person("Ann Lee")])
+    with client(db_url) as c:
+        said = c.post("/api/admin/events/two/players", json={"players": [{"name": "ANN LÉE"}, {"name": "Bob"}]}, headers=organiser(c))
+        assert said.status_code == 201, said.text
+        assert said.json()["message"] == (
+            "registered ANN LÉE, Bob. Namesakes: ANN LÉE may be Ann Lee (Spring Open) (link them on the registration page)"
+        )

@@ -52,7 +52,7 @@ async def card_page(request: Request[Any, Any, Any], r: FromQuery[str] = "") -> 
     return page_plain("card_signin", **await sync_to_thread(receipts.shown, request, r, ""))
 
 
-@post("/card", include_in_schema=False)
+@post("/card", include_in_schema=False, action="public")
 async def card_form(request: Request[Any, Any, Any]) -> Response[Any]:
     form = await request.form()
     key = receipts.given_key(form.get("_key"), "_key")
@@ -63,7 +63,7 @@ async def card_form(request: Request[Any, Any, Any]) -> Response[Any]:
     return keep(done, request, answer.private, "person") if answer.private else done
 
 
-@json_post("/api/card", sync_to_thread=True, tags=["people"])
+@json_post("/api/card", sync_to_thread=True, tags=["people"], action="public")
 def api_card(request: Request[Any, Any, Any], data: JSONBody[SignIn]) -> Response[Any]:
     """Sign in with a player card for a person's session (401 for a wrong or renewed card; 429 after too many)."""
     key = receipts.given_key(request.headers.get("idempotency-key"), "Idempotency-Key")
@@ -84,7 +84,7 @@ def _whose(session: Session, who: service.Identity | None) -> str:
     raise service.Denied("sign in with your player card, or your slip's code, first")
 
 
-@post("/me/card", include_in_schema=False)
+@post("/me/card", include_in_schema=False, action="self")
 async def my_card_form(request: Request[Any, Any, Any]) -> Response[Any]:
     """Make (or renew) my player card; the page it leads to shows it once."""
     form = await request.form()
@@ -142,7 +142,7 @@ def _card(
     )
 
 
-@get("/admin/people/{person_id:str}/card", include_in_schema=False)
+@get("/admin/people/{person_id:str}/card", include_in_schema=False, action="people")
 async def admin_card_page(request: Request[Any, Any, Any], person_id: FromPath[str], r: FromQuery[str] = "") -> Template:
     """The organiser prints a person's card (T-182): the new one shown once, on a page fit for paper or a phone."""
     return await sync_to_thread(_admin_card_page, request, person_id, r)  # async: as `my_card_page`
@@ -157,7 +157,7 @@ def _admin_card_page(request: Request[Any, Any, Any], person_id: str, r: str) ->
     return _card(request, shown, person, has, "organiser", f"/admin/people/{person_id}/card", f"/admin/people/{person_id}")
 
 
-@post("/admin/people/{person_id:str}/card", include_in_schema=False)
+@post("/admin/people/{person_id:str}/card", include_in_schema=False, action="people")
 async def admin_card_form(request: Request[Any, Any, Any], person_id: FromPath[str]) -> Response[Any]:
     """A new card for the person: the old one, and every session it opened, end."""
     form = await request.form()

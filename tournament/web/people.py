@@ -227,7 +227,7 @@ def _register(session: Session, who: service.Identity, event_id: str) -> str:
     return f"{event.name} is full: you are number {done.position} on its waitlist."
 
 
-@post("/me/register/{event_id:str}", include_in_schema=False)
+@post("/me/register/{event_id:str}", include_in_schema=False, action="self")
 async def register_form(request: Request[Any, Any, Any], event_id: FromPath[str]) -> Response[Any]:
     """One tap: the signed-in person registers for an open event as themselves (no name, no namesake question)."""
     form = await request.form()
@@ -240,7 +240,7 @@ def _claim(request: Request[Any, Any, Any], session: Session, who: service.Ident
     return f"Your entry in {service.get_event(session, row.event_id).name} ({row.display_name}) is yours now."
 
 
-@post("/me/claim", include_in_schema=False)
+@post("/me/claim", include_in_schema=False, action="self")
 async def claim_form(request: Request[Any, Any, Any]) -> Response[Any]:
     """A person claims an entry the organiser, a CSV or a slip made (T-183): its slip code proves the entry."""
     form = await request.form()

@@ -29,7 +29,7 @@ from tournament.web.public import page
 ACTOR = eventlog.ORGANISER  # who makes these changes (the organiser's pages are the organiser token's), as logs name them
 
 
-@get("/admin/people", sync_to_thread=True, include_in_schema=False)
+@get("/admin/people", sync_to_thread=True, include_in_schema=False, action="people")
 def people_page(request: Request[Any, Any, Any], r: FromQuery[str] = "") -> Template:
     """Everyone, namesakes told apart, each a link to their organiser's page."""
     organiser(request)
@@ -38,7 +38,7 @@ def people_page(request: Request[Any, Any, Any], r: FromQuery[str] = "") -> Temp
         return page(request, "admin_people", people=history.people_rows(session), notice=shown.get("notice"), error=shown.get("error"))
 
 
-@get("/admin/people/{person_id:str}", sync_to_thread=True, include_in_schema=False)
+@get("/admin/people/{person_id:str}", sync_to_thread=True, include_in_schema=False, action="people")
 def person_page(request: Request[Any, Any, Any], person_id: FromPath[str], r: FromQuery[str] = "") -> Template:
     organiser(request)
     shown = receipts.shown(request, r, "organiser")
@@ -68,7 +68,7 @@ def _back(person_id: str) -> str:
     return f"/admin/people/{person_id}"
 
 
-@post("/admin/people/{person_id:str}/merge", include_in_schema=False)
+@post("/admin/people/{person_id:str}/merge", include_in_schema=False, action="people")
 async def merge_form(request: Request[Any, Any, Any], person_id: FromPath[str]) -> Response[Any]:
     """Merge another person (`other`) into this one, with a reason."""
     form = await request.form()
@@ -82,7 +82,7 @@ async def merge_form(request: Request[Any, Any, Any], person_id: FromPath[str]) 
     return await sync_to_thread(receipts.organiser_form, request, form, _back(person_id), change)
 
 
-@post("/admin/people/{person_id:str}/split", include_in_schema=False)
+@post("/admin/people/{person_id:str}/split", include_in_schema=False, action="people")
 async def split_form(request: Request[Any, Any, Any], person_id: FromPath[str]) -> Response[Any]:
     """Split the ticked entries (`entry`: EVENT/PLAYER) off into a new person called `name`, with a reason."""
     form = await request.form()
@@ -96,7 +96,7 @@ async def split_form(request: Request[Any, Any, Any], person_id: FromPath[str]) 
     return await sync_to_thread(receipts.organiser_form, request, form, _back(person_id), change)
 
 
-@post("/admin/e/{event_id:str}/link", include_in_schema=False)
+@post("/admin/e/{event_id:str}/link", include_in_schema=False, action="people")
 async def link_form(request: Request[Any, Any, Any], event_id: FromPath[str]) -> Response[Any]:
     """Link a player of the event to a person (a namesake flagged at registration), with a reason."""
     form = await request.form()
