@@ -178,18 +178,17 @@ def _reason(reason: str | None) -> str | None:
     return text or None
 
 
-def _forget_if_empty(session: Session, person_id: str) -> bool:
+def _forget_if_empty(session: Session, person_id: str) -> None:
     """A person no player, waitlist or credential names any more goes from the people (a namesake made by a
     public registration and then linked to who they are); their history stays in `person_changes`."""
     session.flush()
     for model in (Player, Waiting, Credential):
         if session.scalars(select(model.person).where(model.person == person_id).limit(1)).first() is not None:
-            return False
+            return
     person = session.get(Person, person_id)
     if person is not None:
         session.delete(person)
         session.flush()
-    return True
 
 
 def claim_entry(session: Session, person_id: str, code: str, client: str, actor: str) -> Player:
