@@ -6,7 +6,7 @@ belongs to (T-181); existing credentials are an event's player's or the organise
 were none recorded before, so it starts empty (the `player_linked` entries already in event logs stay there).
 
 Revision ID: 0017
-Revises: 0016
+Revises: 0019
 Create Date: 2026-12-07 13:00:00
 """
 
@@ -16,7 +16,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = '0017'
-down_revision = '0016'  # assigned 0015; relinked after 0016_staff (main) came first
+down_revision = '0019'  # assigned 0015; relinked after main's head (0016_staff, then 0019_seasons)
 branch_labels = None
 depends_on = None
 

@@ -23,7 +23,7 @@ from schemas.tournament import (
     Source,
 )
 from tournament.formats.ratings import Rated, System
-from tournament.service import export, persons
+from tournament.service import export, persons, seasons
 from tournament.service import ratings as rating_service
 from tournament.service.people import display_names
 from tournament.service.queries import find_pod, get_event
@@ -94,7 +94,10 @@ def person_info(session: Session, person_id: str) -> PersonInfo:
         for (ruleset, system), rated in sorted(pools.items()) if person_id in rated
         for event, after in rated[person_id].history
     ]
-    return PersonInfo(person.id, person.name, person.external_id, events, matches, ratings, points, persons.labels(session).get(person.id))
+    return PersonInfo(
+        person.id, person.name, person.external_id, events, matches, ratings, seasons.person_seasons(session, person_id), points,
+        persons.labels(session).get(person.id),
+    )
 
 
 def event_tables(session: Session, event_id: str, player: str) -> list[PersonMatch]:
