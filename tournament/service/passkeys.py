@@ -50,7 +50,8 @@ from webauthn.helpers.structs import (
 
 from tournament.service.errors import Conflict, NotFound, TournamentError, Usage
 from tournament.storage.eventlog import as_utc
-from tournament.storage.models import Passkey, PasskeyChallenge
+from tournament.service.tokens import Identity, person_session
+from tournament.storage.models import Passkey, PasskeyChallenge, Person
 
 CHALLENGE_LIFETIME = timedelta(minutes=5)  # a phone's prompt, a fumbled fingerprint, a second try
 TIMEOUT_MS = 120_000  # what the browser is told to wait for the person (a hint; the challenge outlives it)
@@ -281,6 +282,19 @@ def sign_in(session: Session, where: Site, response: str) -> Owner:
     if moved.rowcount != 1:  # type: ignore[attr-defined]
         raise PasskeyDenied(DENIED, "sign counter moved meanwhile")
     return Owner("person", key.person) if key.person is not None else Owner("staff", str(key.staff))
+
+
+def owner_name(session: Session, owner: Owner) -> str:
+    """The name the owner's authenticator shows beside this server's passkeys (their display name)."""
+    found = session.get(Person, owner.id) if owner.kind == "person" else None
+    if found is None:
+        raise NotFound(f"no {owner.kind} {owner.id!r}")
+    return found.name
+
+
+def open_session(session: Session, owner: Owner) -> tuple[Identity, str]:
+    """A session for the owner a passkey proved: who they are, and the session's secret."""
+    return Identity("person", None, None, owner.id), person_session(session, owner.id)
 
 
 def remove(session: Session, owner: Owner, passkey_id: str) -> str:

@@ -46,6 +46,7 @@ from tournament.web import (
     live,
     organiser,
     pace,
+    passkeys,
     people,
     players,
     public,
@@ -145,11 +146,12 @@ def create_app(db_url: str | None = None, *, csrf_secret: str | None = None) -> 
     environment.globals["zone"] = render.zone_name
     environment.globals["result"] = render.result_text  # "2-1", "ID": a table's result in a column
     environment.globals["ranked"] = render.ranked  # a pod's places, best first
+    environment.globals["passkeys_here"] = passkeys.here  # whether the page may offer passkeys (a secure context)
     app = Litestar(
         route_handlers=[
             *public.HANDLERS, *api.HANDLERS, *players.HANDLERS, *organiser.HANDLERS, *people.HANDLERS, *desk.HANDLERS,
             *decks.HANDLERS, *registration.HANDLERS, *screen.HANDLERS, *tables.HANDLERS, *tablepages.HANDLERS, *follow.HANDLERS,
-            *running.HANDLERS, *downloads.HANDLERS, assets.router(),
+            *running.HANDLERS, *downloads.HANDLERS, *passkeys.HANDLERS, assets.router(),
         ],
         template_config=TemplateConfig(
             engine=JinjaTemplateEngine.from_environment(environment),
