@@ -8,14 +8,18 @@ from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from alembic import command
 from cryptography.hazmat.primitives.asymmetric import ec
-from sqlalchemy import select, update
+from sqlalchemy import inspect, select, update
 from sqlalchemy.orm import Session
 
 from tests.tournament.authenticator import Authenticator, challenge_of, tampered
-from tests.tournament.webkit import database
+from tests.tournament.tlib import cli
+from tests.tournament.webkit import database, make_event
 from tournament.service import passkeys
 from tournament.service.passkeys import NotSecure, Owner, PasskeyDenied, Site
+from tournament.storage.db import make_engine, upgrade
+from tournament.storage.dbinfo import alembic_config
 from tournament.storage.models import Passkey, PasskeyChallenge, Person
 
 HERE = Site("localhost", "http://localhost:8000")
@@ -122,6 +126,15 @@ def test_a_signature_by_another_key_or_a_counter_gone_back_is_refused(db_session
     assert "sign count" in refused.value.reason
 
 
+def test_an_answer_naming_another_user_handle_is_refused(db_session: Session) -> None:
+    key = Authenticator()
+    enrol(db_session, key)
+    answer = key.get(passkeys.sign_in_options(db_session, HERE), HERE.origin)
+    with pytest.raises(PasskeyDenied) as refused:
+        passkeys.sign_in(db_session, HERE, tampered(answer, userHandle=enrol(db_session, Authenticator(), Owner("person", "bob")).user_handle))
+    assert refused.value.reason == "user handle is not the credential's"
+
+
 def test_an_authenticator_without_a_counter_signs_in_again_and_again(db_session: Session) -> None:
     key = Authenticator(counts=False)
     enrol(db_session, key)
@@ -196,3 +209,20 @@ def test_no_passkeys_where_browsers_offer_none(scheme: str, host: str) -> None:
     assert not passkeys.secure(scheme, host)
     with pytest.raises(NotSecure, match="HTTPS"):
         passkeys.site(scheme, host, 8000)
+
+
+def test_the_migration_runs_on_a_database_with_events_and_verify_passes(db_url: str) -> None:
+    """0018 on a database of the schema before it, with an event played: the tables come, nothing else moves."""
+    make_event(db_url)
+    engine = make_engine(db_url)
+    try:
+        with engine.begin() as connection:
+            config = alembic_config()
+            config.attributes["connection"] = connection
+            command.downgrade(config, "0015")
+        assert "passkeys" not in inspect(engine).get_table_names()
+        upgrade(engine)
+        assert {"passkeys", "passkey_challenges"} <= set(inspect(engine).get_table_names())
+    finally:
+        engine.dispose()
+    assert "chain intact" in cli(db_url, "verify", "ev").stdout

@@ -50,7 +50,6 @@ from webauthn.helpers.structs import (
 
 from tournament.service.errors import Conflict, NotFound, TournamentError, Usage
 from tournament.storage.eventlog import as_utc
-from tournament.service.tokens import Identity, person_session
 from tournament.storage.models import Passkey, PasskeyChallenge, Person
 
 CHALLENGE_LIFETIME = timedelta(minutes=5)  # a phone's prompt, a fumbled fingerprint, a second try
@@ -290,11 +289,6 @@ def owner_name(session: Session, owner: Owner) -> str:
     if found is None:
         raise NotFound(f"no {owner.kind} {owner.id!r}")
     return found.name
-
-
-def open_session(session: Session, owner: Owner) -> tuple[Identity, str]:
-    """A session for the owner a passkey proved: who they are, and the session's secret."""
-    return Identity("person", None, None, owner.id), person_session(session, owner.id)
 
 
 def remove(session: Session, owner: Owner, passkey_id: str) -> str:

@@ -141,12 +141,17 @@ async def sign_in(request: Request[Any, Any, Any]) -> Response[Any]:
     return await sync_to_thread(_sign_in, request, form)
 
 
+def _session(session: Session, owner: Owner) -> tuple[service.Identity, str]:
+    """A session for the owner a passkey proved: who they are, and the session's secret."""
+    return service.Identity("person", None, None, owner.id), service.person_session(session, owner.id)
+
+
 def _sign_in(request: Request[Any, Any, Any], form: Any) -> Response[Any]:
     """The authenticator's answer for a session of its owner; the page they land on, or the sign-in page with why not."""
     key = receipts.given_key(form.get("_key"), "_key")
 
     def change(session: Session) -> receipts.Outcome:
-        who, secret = passkeys.open_session(session, passkeys.sign_in(session, _site(request), str(form.get("credential", ""))))
+        who, secret = _session(session, passkeys.sign_in(session, _site(request), str(form.get("credential", ""))))
         return receipts.Outcome("", private=(who, secret))
 
     answer = receipts.once(request, key, "", change)
