@@ -9,6 +9,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 from alembic import command
+from alembic.script import ScriptDirectory
 from cryptography.hazmat.primitives.asymmetric import ec
 from sqlalchemy import inspect, select, update
 from sqlalchemy.orm import Session
@@ -219,7 +220,7 @@ def test_the_migration_runs_on_a_database_with_events_and_verify_passes(db_url: 
         with engine.begin() as connection:
             config = alembic_config()
             config.attributes["connection"] = connection
-            command.downgrade(config, "0015")
+            command.downgrade(config, str(ScriptDirectory.from_config(config).get_revision("0018").down_revision))
         assert "passkeys" not in inspect(engine).get_table_names()
         upgrade(engine)
         assert {"passkeys", "passkey_challenges"} <= set(inspect(engine).get_table_names())
