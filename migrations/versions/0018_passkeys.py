@@ -35,6 +35,7 @@ def upgrade() -> None:
     sa.Column('last_used_at', sa.DateTime(timezone=True), nullable=True),
     sa.CheckConstraint('(person IS NULL) <> (staff IS NULL)', name=op.f('ck_passkeys_one_owner')),
     sa.ForeignKeyConstraint(['person'], ['people.id'], name=op.f('fk_passkeys_person_people')),
+    sa.ForeignKeyConstraint(['staff'], ['staff.id'], name=op.f('fk_passkeys_staff_staff')),
     sa.PrimaryKeyConstraint('id', name=op.f('pk_passkeys'))
     )
     with op.batch_alter_table('passkeys') as batch:

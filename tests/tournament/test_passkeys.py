@@ -17,6 +17,7 @@ from sqlalchemy.orm import Session
 from tests.tournament.authenticator import Authenticator, challenge_of, tampered
 from tests.tournament.tlib import cli
 from tests.tournament.webkit import database, make_event
+from tournament import service
 from tournament.service import passkeys
 from tournament.service.passkeys import NotSecure, Owner, PasskeyDenied, Site
 from tournament.storage.db import make_engine, upgrade
@@ -33,6 +34,7 @@ def db_session(db_url: str) -> Iterator[Session]:
     """A session on a migrated database with two people; each test commits what it means to keep."""
     with database(db_url) as engine, Session(engine) as session:
         session.add_all([Person(id=p, name=p.title(), created_at=datetime.now(UTC)) for p in ("ann", "bob")])
+        service.name_staff(session, "Jo Judge", "judge")
         session.commit()
         yield session
 
@@ -59,6 +61,21 @@ def test_a_staff_member_signs_in_as_staff(db_session: Session) -> None:
     key = Authenticator()
     enrol(db_session, key, JUDGE)
     assert passkeys.sign_in(db_session, HERE, key.get(passkeys.sign_in_options(db_session, HERE), HERE.origin)) == JUDGE
+
+
+def test_a_revoked_staff_member_loses_their_passkeys_and_signs_in_no_more(db_session: Session) -> None:
+    key = Authenticator()
+    enrol(db_session, key, JUDGE)
+    answer = key.get(passkeys.sign_in_options(db_session, HERE), HERE.origin)
+    db_session.commit()
+    who, _secret = service.staff_session(db_session, passkeys.sign_in(db_session, HERE, answer).id)
+    assert (who.role, who.staff) == ("judge", "jo-judge")
+    db_session.commit()
+    service.revoke(db_session, "jo-judge")
+    db_session.commit()
+    assert passkeys.passkeys_of(db_session, JUDGE) == []
+    with pytest.raises(service.Denied, match="revoked"):
+        service.staff_session(db_session, "jo-judge")
 
 
 def test_the_user_handle_is_random_and_one_for_all_of_an_owners_passkeys(db_session: Session) -> None:

@@ -266,6 +266,7 @@ from tournament.service.tokens import (
     record_guess,
     server_secret,
     sign_out,
+    staff_session,
 )
 
 __all__ = [
@@ -285,8 +286,8 @@ __all__ = [
     "MATRIX",
     "MAX_CALL_TEXT",
     "NOTICE",
-    "PUBLIC",
     "POLICIES",
+    "PUBLIC",
     "ROLES",
     "ROLE_NAMES",
     "SEEDED",
@@ -449,6 +450,7 @@ __all__ = [
     "sign_up",
     "slug",
     "staff",
+    "staff_session",
     "standings",
     "start_round",
     "state_of",

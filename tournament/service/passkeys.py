@@ -50,7 +50,7 @@ from webauthn.helpers.structs import (
 
 from tournament.service.errors import Conflict, NotFound, TournamentError, Usage
 from tournament.storage.eventlog import as_utc
-from tournament.storage.models import Passkey, PasskeyChallenge, Person
+from tournament.storage.models import Passkey, PasskeyChallenge, Person, StaffMember
 
 CHALLENGE_LIFETIME = timedelta(minutes=5)  # a phone's prompt, a fumbled fingerprint, a second try
 TIMEOUT_MS = 120_000  # what the browser is told to wait for the person (a hint; the challenge outlives it)
@@ -285,7 +285,7 @@ def sign_in(session: Session, where: Site, response: str) -> Owner:
 
 def owner_name(session: Session, owner: Owner) -> str:
     """The name the owner's authenticator shows beside this server's passkeys (their display name)."""
-    found = session.get(Person, owner.id) if owner.kind == "person" else None
+    found = session.get(Person, owner.id) if owner.kind == "person" else session.get(StaffMember, owner.id)
     if found is None:
         raise NotFound(f"no {owner.kind} {owner.id!r}")
     return found.name

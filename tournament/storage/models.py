@@ -459,7 +459,7 @@ class Passkey(Base):
     sign_count: Mapped[int] = mapped_column(BigInteger)  # the authenticator's counter (32 bits unsigned), last seen
     user_handle: Mapped[str] = mapped_column(String(64), index=True)  # base64url of 32 random bytes
     person: Mapped[str | None] = mapped_column(ID, ForeignKey("people.id"), index=True)
-    staff: Mapped[str | None] = mapped_column(ID, index=True)
+    staff: Mapped[str | None] = mapped_column(ID, ForeignKey("staff.id"), index=True)
     name: Mapped[str] = mapped_column(String(60))  # what its owner reads in their list
     transports: Mapped[str] = mapped_column(String(100))  # how the browser reached it (usb, internal, ...), space-separated
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

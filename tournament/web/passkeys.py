@@ -41,8 +41,6 @@ def _site(request: Request[Any, Any, Any]) -> passkeys.Site:
 
 def owner_of(who: service.Identity | None) -> Owner | None:
     """The owner a session may keep passkeys for: a person (signed in by their card or a passkey) or a staff member."""
-    if who is not None and who.person is not None:
-        return Owner("person", who.person)
     if who is not None and who.staff is not None:
         return Owner("staff", who.staff)
     return None
@@ -143,7 +141,7 @@ async def sign_in(request: Request[Any, Any, Any]) -> Response[Any]:
 
 def _session(session: Session, owner: Owner) -> tuple[service.Identity, str]:
     """A session for the owner a passkey proved: who they are, and the session's secret."""
-    return service.Identity("person", None, None, owner.id), service.person_session(session, owner.id)
+    return service.staff_session(session, owner.id)
 
 
 def _sign_in(request: Request[Any, Any, Any], form: Any) -> Response[Any]:
