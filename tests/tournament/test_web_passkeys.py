@@ -171,6 +171,12 @@ def test_a_replayed_or_misdirected_answer_signs_nobody_in(page: Any, db: str, lo
     assert "no longer valid" in page.inner_text("main")
 
 
+ASK_OPTIONS = """async (token) => {
+  const answer = await fetch("/passkeys/sign-in/options", {method: "POST", headers: {"Accept": "application/json", "X-CSRFToken": token}});
+  return [answer.status, (await answer.json()).error];
+}"""
+
+
 @pytest.fixture(scope="module")
 def venue_browser() -> Iterator[Any]:
     """A Chromium that resolves `venue.test` to this machine: the server at a venue address over plain HTTP."""
@@ -188,7 +194,7 @@ def venue_browser() -> Iterator[Any]:
 
 
 def test_at_a_plain_http_venue_address_the_page_says_passkeys_need_https_and_offers_the_card(venue_browser: Any, db: str, tmp_path: Any) -> None:
-    card = _person(db)
+    code = _staff(db)
     context = venue_browser.new_context(viewport={"width": 390, "height": 844})
     try:
         page = context.new_page()
@@ -201,14 +207,14 @@ def test_at_a_plain_http_venue_address_the_page_says_passkeys_need_https_and_off
             assert page.locator("form[data-passkey]").count() == 0
             looks_right(page, tmp_path / "venue.png")
             token = next(c["value"] for c in context.cookies() if c["name"] == "csrftoken")
-            refused = page.request.post(f"{venue}/passkeys/sign-in/options", headers={"Accept": "application/json", "X-CSRFToken": token})
-            assert refused.status == 400 and "HTTPS" in refused.json()["error"]  # no challenge where no browser can use it
-            page.click("#passkeys-unavailable a:has-text('player card')")
-            page.wait_for_url(f"{venue}/card")
-            page.fill("#code", card)
+            status, error = page.evaluate(ASK_OPTIONS, token)
+            assert status == 400 and "HTTPS" in error  # no challenge is handed out where no browser can use it
+            page.click("#passkeys-unavailable a:has-text('code on your slip')")
+            page.wait_for_url(f"{venue}/join")
+            page.fill("#code", code)
             page.click("button:has-text('Sign in')")
-            page.wait_for_url(f"{venue}/me")
-            page.goto(f"{venue}/passkeys")  # signed in by card: the list, and why none can be added here
+            page.wait_for_url(f"{venue}/admin")
+            page.goto(f"{venue}/passkeys")  # signed in by code: the list, and why none can be added here
             assert "open this page at such an address" in page.inner_text("#passkeys-unavailable")
     finally:
         context.close()
