@@ -119,7 +119,8 @@ def test_a_staff_member_adds_a_passkey_and_signs_in_with_it(page: Any, db: str, 
     code = _staff(db)
     authenticator(page)
     staff_signs_in(page, local, code)
-    page.goto(f"{local}/passkeys")
+    page.click("#passkeys-link")
+    page.wait_for_url(f"{local}/passkeys")
     assert "staff code" in page.inner_text("main")
     page.click("button:has-text('Add a passkey on this device')")
     page.wait_for_selector("text=added")
@@ -178,19 +179,16 @@ ASK_OPTIONS = """async (token) => {
 
 
 @pytest.fixture(scope="module")
-def venue_browser() -> Iterator[Any]:
-    """A Chromium that resolves `venue.test` to this machine: the server at a venue address over plain HTTP."""
-    from playwright.sync_api import sync_playwright
-
-    path = chromium_path()
-    if path is None:
-        pytest.skip("no Chromium")
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=path, args=[*CHROMIUM_ARGS, f"--host-resolver-rules=MAP {VENUE} 127.0.0.1"], headless=True)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
+def venue_browser(browser: Any) -> Iterator[Any]:
+    """A Chromium (launched by the run's one Playwright) that resolves `venue.test` to this machine: the server at a
+    venue address over plain HTTP."""
+    venue = browser.browser_type.launch(
+        executable_path=chromium_path(), args=[*CHROMIUM_ARGS, f"--host-resolver-rules=MAP {VENUE} 127.0.0.1"], headless=True,
+    )
+    try:
+        yield venue
+    finally:
+        venue.close()
 
 
 def test_at_a_plain_http_venue_address_the_page_says_passkeys_need_https_and_offers_the_card(venue_browser: Any, db: str, tmp_path: Any) -> None:
@@ -209,7 +207,7 @@ def test_at_a_plain_http_venue_address_the_page_says_passkeys_need_https_and_off
             token = next(c["value"] for c in context.cookies() if c["name"] == "csrftoken")
             status, error = page.evaluate(ASK_OPTIONS, token)
             assert status == 400 and "HTTPS" in error  # no challenge is handed out where no browser can use it
-            page.click("#passkeys-unavailable a:has-text('code on your slip')")
+            page.click("#passkeys-unavailable a:has-text('sign-in code')")
             page.wait_for_url(f"{venue}/join")
             page.fill("#code", code)
             page.click("button:has-text('Sign in')")

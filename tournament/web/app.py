@@ -147,6 +147,7 @@ def create_app(db_url: str | None = None, *, csrf_secret: str | None = None) -> 
     environment.globals["result"] = render.result_text  # "2-1", "ID": a table's result in a column
     environment.globals["ranked"] = render.ranked  # a pod's places, best first
     environment.globals["passkeys_here"] = passkeys.here  # whether the page may offer passkeys (a secure context)
+    environment.globals["passkeys_held"] = passkeys.holds  # whether the reader may keep passkeys (a person, staff)
     app = Litestar(
         route_handlers=[
             *public.HANDLERS, *api.HANDLERS, *players.HANDLERS, *organiser.HANDLERS, *people.HANDLERS, *desk.HANDLERS,

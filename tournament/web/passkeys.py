@@ -35,6 +35,11 @@ def here(request: Request[Any, Any, Any]) -> bool:
     return passkeys.secure(request.url.scheme, request.url.hostname or "")
 
 
+def holds(request: Request[Any, Any, Any]) -> bool:
+    """Whether the request's session may keep passkeys (a Jinja global: a page links `/passkeys` for them)."""
+    return owner_of(identity(request)) is not None
+
+
 def _site(request: Request[Any, Any, Any]) -> passkeys.Site:
     return passkeys.site(request.url.scheme, request.url.hostname or "", request.url.port)
 
