@@ -54,6 +54,7 @@ from tournament.web import (
     registration,
     running,
     screen,
+    seasons,
     sharedpages,
     tablepages,
     tables,
@@ -152,7 +153,7 @@ def create_app(db_url: str | None = None, *, csrf_secret: str | None = None) -> 
         route_handlers=[
             *public.HANDLERS, *api.HANDLERS, *players.HANDLERS, *organiser.HANDLERS, *people.HANDLERS, *desk.HANDLERS,
             *decks.HANDLERS, *registration.HANDLERS, *screen.HANDLERS, *tables.HANDLERS, *tablepages.HANDLERS, *follow.HANDLERS,
-            *running.HANDLERS, *downloads.HANDLERS, *passkeys.HANDLERS, assets.router(),
+            *running.HANDLERS, *downloads.HANDLERS, *seasons.HANDLERS, *passkeys.HANDLERS, assets.router(),
         ],
         template_config=TemplateConfig(
             engine=JinjaTemplateEngine.from_environment(environment),
