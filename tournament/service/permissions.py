@@ -33,6 +33,7 @@ MATRIX: dict[str, tuple[frozenset[str], str]] = {
     "decks": (frozenset(("organiser", "head-judge")), "the deck deadline's policy, publishing the lists, seating a bot at a table"),
     "events": (frozenset(("organiser",)), "create an event"),
     "staff": (frozenset(("organiser",)), "name staff, give them a new sign-in code, revoke them"),
+    "passkeys": (frozenset(STAFF_ROLES), "add or remove your own passkeys (the organiser token's session has none to keep)"),
 }
 
 

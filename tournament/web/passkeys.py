@@ -63,7 +63,7 @@ def _json(body: str) -> Response[Any]:
     return Response(body, media_type=MediaType.JSON, status_code=200)
 
 
-@post("/passkeys/options", sync_to_thread=True, include_in_schema=False)
+@post("/passkeys/options", sync_to_thread=True, include_in_schema=False, action="passkeys")
 def add_options(request: Request[Any, Any, Any]) -> Response[Any]:
     """Options for `navigator.credentials.create`: a challenge for the signed-in person or staff member."""
     _who, mine = _owner(request)
@@ -72,7 +72,7 @@ def add_options(request: Request[Any, Any, Any]) -> Response[Any]:
         return _json(passkeys.registration_options(session, mine, passkeys.owner_name(session, mine), where))
 
 
-@post("/passkeys/add", include_in_schema=False)
+@post("/passkeys/add", include_in_schema=False, action="passkeys")
 async def add(request: Request[Any, Any, Any]) -> Response[Any]:
     form = await request.form()
     return await sync_to_thread(_add, request, form)
@@ -90,7 +90,7 @@ def _add(request: Request[Any, Any, Any], form: Any) -> Response[Any]:
     return Redirect(f"/passkeys?r={key}", status_code=303)
 
 
-@post("/passkeys/remove", include_in_schema=False)
+@post("/passkeys/remove", include_in_schema=False, action="passkeys")
 async def remove(request: Request[Any, Any, Any]) -> Response[Any]:
     form = await request.form()
     return await sync_to_thread(_remove, request, form)
@@ -130,7 +130,7 @@ async def sign_in_page(request: Request[Any, Any, Any], r: FromQuery[str] = "") 
     return page(request, "passkey_signin", error=shown.get("error"))
 
 
-@post("/passkeys/sign-in/options", sync_to_thread=True, include_in_schema=False)
+@post("/passkeys/sign-in/options", sync_to_thread=True, include_in_schema=False, action="public")
 def sign_in_options(request: Request[Any, Any, Any]) -> Response[Any]:
     """Options for `navigator.credentials.get`: a challenge, good once for a few minutes."""
     where = _site(request)
@@ -138,7 +138,7 @@ def sign_in_options(request: Request[Any, Any, Any]) -> Response[Any]:
         return _json(passkeys.sign_in_options(session, where))
 
 
-@post(SIGN_IN, include_in_schema=False)
+@post(SIGN_IN, include_in_schema=False, action="public")
 async def sign_in(request: Request[Any, Any, Any]) -> Response[Any]:
     form = await request.form()
     return await sync_to_thread(_sign_in, request, form)
