@@ -37,6 +37,7 @@ from tournament.storage.db import first_line, make_engine, open_database
 from tournament.web import (
     api,
     assets,
+    cards,
     decks,
     desk,
     downloads,
@@ -48,6 +49,7 @@ from tournament.web import (
     pace,
     passkeys,
     people,
+    peopleadmin,
     players,
     public,
     receipts,
@@ -151,7 +153,7 @@ def create_app(db_url: str | None = None, *, csrf_secret: str | None = None) -> 
     environment.globals["passkeys_held"] = passkeys.holds  # whether the reader may keep passkeys (a person, staff)
     app = Litestar(
         route_handlers=[
-            *public.HANDLERS, *api.HANDLERS, *players.HANDLERS, *organiser.HANDLERS, *people.HANDLERS, *desk.HANDLERS,
+            *public.HANDLERS, *api.HANDLERS, *players.HANDLERS, *organiser.HANDLERS, *people.HANDLERS, *peopleadmin.HANDLERS, *cards.HANDLERS, *desk.HANDLERS,
             *decks.HANDLERS, *registration.HANDLERS, *screen.HANDLERS, *tables.HANDLERS, *tablepages.HANDLERS, *follow.HANDLERS,
             *running.HANDLERS, *downloads.HANDLERS, *seasons.HANDLERS, *passkeys.HANDLERS, assets.router(),
         ],
