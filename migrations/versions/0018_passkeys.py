@@ -5,7 +5,7 @@ Two new tables and nothing else changed, so a database of the previous schema ke
 database so any worker can finish a ceremony another began). Neither is event history: no event log names them.
 
 Revision ID: 0018
-Revises: 0019
+Revises: 0017
 Create Date: 2026-12-07 13:00:00
 """
 
@@ -15,7 +15,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = '0018'
-down_revision = '0019'
+down_revision = '0017'
 branch_labels = None
 depends_on = None
 

@@ -2,7 +2,7 @@
 server: at http://localhost:PORT (a secure context, so the real ceremonies run), and at a venue's plain-HTTP
 name (`venue.test`, mapped to the same server), where the pages say plainly passkeys cannot work there.
 
-A staff member signs in with their code, adds a passkey, and signs in with it in another browser context
+A person signs in with their player card, and a staff member with their code; each adds a passkey, and signs in with it in another browser context
 (the passkey copied to that context's own authenticator, as a synced passkey reaches another phone); a
 removed passkey, a replayed answer and an answer for another origin sign nobody in.
 """
@@ -10,6 +10,7 @@ removed passkey, a replayed answer and an answer for another origin sign nobody 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import parse_qs
 
@@ -19,11 +20,25 @@ from sqlalchemy.orm import Session
 from tests.conftest import CHROMIUM_ARGS, chromium_path
 from tests.tournament.webkit import database, looks_right, serving
 from tournament import service
+from tournament.storage.models import Person
 from tournament.web.receipts import form_key
 
 pytestmark = pytest.mark.browser
 
 VENUE = "venue.test"  # a name that is not localhost: plain HTTP there is no secure context
+
+
+def _person(db: str) -> str:
+    """A person with a player card: the card's secret."""
+    with database(db) as engine, Session(engine) as session, session.begin():
+        session.add(Person(id="zoe", name="Zoë Ångström", created_at=datetime.now(UTC)))
+        session.flush()
+        return service.new_card(session, "zoe")
+
+
+def card_signs_in(page: Any, base: str, card: str) -> None:
+    page.goto(f"{base}/card#code={card}")
+    page.wait_for_url(f"{base}/me")
 
 
 def _staff(db: str) -> str:
@@ -70,6 +85,7 @@ def local(db: str) -> Iterator[str]:
 
 # Who signs in by what, and lands where: (made in the database: the secret to sign in with, signs in, home, name)
 OWNERS: dict[str, tuple[Callable[[str], str], Callable[[Any, str, str], None], str, str]] = {
+    "person": (_person, card_signs_in, "/me", "Zoë Ångström"),
     "staff": (_staff, staff_signs_in, "/admin", "Jo Judge"),
 }
 

@@ -46,6 +46,8 @@ def _site(request: Request[Any, Any, Any]) -> passkeys.Site:
 
 def owner_of(who: service.Identity | None) -> Owner | None:
     """The owner a session may keep passkeys for: a person (signed in by their card or a passkey) or a staff member."""
+    if who is not None and who.person is not None:
+        return Owner("person", who.person)
     if who is not None and who.staff is not None:
         return Owner("staff", who.staff)
     return None
@@ -146,6 +148,8 @@ async def sign_in(request: Request[Any, Any, Any]) -> Response[Any]:
 
 def _session(session: Session, owner: Owner) -> tuple[service.Identity, str]:
     """A session for the owner a passkey proved: who they are, and the session's secret."""
+    if owner.kind == "person":
+        return service.Identity("person", None, None, person=owner.id), service.person_session(session, owner.id)
     return service.staff_session(session, owner.id)
 
 
@@ -161,7 +165,7 @@ def _sign_in(request: Request[Any, Any, Any], form: Any) -> Response[Any]:
     if not answer.ok or answer.private is None:
         return Redirect(f"{SIGN_IN}?r={key}", status_code=303)
     who, secret = answer.private
-    return keep(Redirect("/me" if who.role == "person" else "/admin", status_code=303), request, secret, who.role)
+    return keep(Redirect("/me" if who.person is not None else "/admin", status_code=303), request, secret, who.role)
 
 
 HANDLERS = [add_options, add, remove, mine_page, sign_in_page, sign_in_options, sign_in]
