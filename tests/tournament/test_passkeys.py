@@ -244,3 +244,13 @@ def test_the_migration_runs_on_a_database_with_events_and_verify_passes(db_url: 
     finally:
         engine.dispose()
     assert "chain intact" in cli(db_url, "verify", "ev").stdout
+
+
+def test_a_person_merged_into_another_loses_their_passkeys_as_their_card(db_session: Session) -> None:
+    key = Authenticator()
+    enrol(db_session, key, Owner("person", "bob"))
+    service.merge(db_session, "ann", "bob", "the same person", "organiser")
+    db_session.commit()
+    assert passkeys.passkeys_of(db_session, Owner("person", "bob")) == [] and db_session.get(Person, "bob") is None
+    with pytest.raises(PasskeyDenied):  # Bob's passkey does not sign anyone in as Ann
+        passkeys.sign_in(db_session, HERE, key.get(passkeys.sign_in_options(db_session, HERE), HERE.origin))
