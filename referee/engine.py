@@ -12,7 +12,8 @@ import itertools
 import os
 import re
 import sys
-from collections.abc import Iterable, Set
+import tempfile
+from collections.abc import Callable, Iterable, Iterator, Sequence, Set
 from dataclasses import dataclass
 from functools import partial
 from hashlib import sha256
@@ -38,6 +39,7 @@ from referee.logio import (
     strip_ending,
 )
 from referee.ruleset import CHANCE, JUDGE, Illegal, Ruleset
+from referee.takeback import OWN, Rewind, TakeBacks, blamed
 from referee.rulesets import get as get_ruleset
 from referee.rulesets import ids as ruleset_ids
 from schemas.log import COMMON_RECORDS, Hash, Header, Record, Reveal
@@ -52,7 +54,8 @@ STRAY_CR = "the line ends in a stray carriage return (only \\n or \\r\\n end a l
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 MESSAGE_LIMIT, FIELD_LIMIT = 300, 100
 _SEQ, _BY, _PREV = attrgetter("seq"), attrgetter("by"), attrgetter("prev")
-_REVEAL = b'{"type":"reveal"'  # how a reveal record as the project writes it starts
+# How the records the referee's core judges (a reveal, a take-back, the keeper) start as the project writes them
+_OWN = re.compile(rb'\{"type":"(?:reveal|take_back|agree_take_back|withdraw|keeper)"')
 
 
 @dataclass
@@ -66,6 +69,7 @@ class Replay:
     last_line: bytes | None = None
     last_seq: int = 0
     ledger: Ledger | None = None  # a dealt game's chance records, until the seed is revealed
+    backs: TakeBacks | None = None  # what the take-back rules read (referee/takeback.py)
 
 
 class Misdealt(Illegal):
@@ -81,8 +85,12 @@ class Misdealt(Illegal):
 def advance(replay: Replay, record: Record, line: int) -> None:
     """Apply `record` (on `line`) to the replay's game, or raise Illegal: the referee's own rules for dealt games
     first (DL-1 to DL-3, docs/referee.md), then the game's. A Misdealt names an earlier record."""
-    ledger, ruleset = replay.ledger, replay.ruleset
-    assert ruleset is not None
+    ledger, ruleset, backs = replay.ledger, replay.ruleset, replay.backs
+    assert ruleset is not None and backs is not None
+    if type(record) in OWN:  # Rewind when it withdraws a record: the caller judges the log again
+        backs.judge(record, ruleset, replay.state)
+        return
+    backs.note(record)
     if ledger is None:
         if type(record) is Reveal:
             raise Illegal("DL-3", "there is no seed to reveal: the header commits to none (it has no deal)")
@@ -188,14 +196,17 @@ def judge(lines: Iterable[bytes], path: str | None = None, *, upto: int | None =
     what `replay --to` and `legal --at` show).
     """
     try:
-        first, batches = read_batches(lines)
-        return _replay(first, batches, path, upto)
+        source, again = _again(lines)
+        first, batches = read_batches(source)
+        return _replay(first, batches, path, upto, again)
     except TooLarge as exc:
         raise exc.at("stdin" if path == "-" else path or "the log") from None  # named as dispute and show name it
 
 
-def _replay(raw: bytes | None, batches: Iterable[Batch], path: str | None, upto: int | None) -> Replay:
-    """`judge`, given the log's first raw line and its other lines in batches."""
+def _replay(raw: bytes | None, batches: Iterable[Batch], path: str | None, upto: int | None,
+            again: Callable[[], tuple[bytes | None, Iterator[Batch]]], skip: dict[int, int] | None = None) -> Replay:
+    """`judge`, given the log's first raw line and its other lines in batches; `again` reads them anew from the
+    start when a withdrawal has the log judged again without the records of `skip` (referee/takeback.py)."""
     verdict = Verdict("ongoing", None, None, 0, "absent", None, [], None, 0, path, None)
     replay = Replay(verdict)
     if raw is None:
@@ -212,12 +223,16 @@ def _replay(raw: bytes | None, batches: Iterable[Batch], path: str | None, upto:
         return _stop(replay, "illegal", Error(1, exc.message, seq=0, rule=exc.rule), "absent")
     verdict.ruleset, verdict.game = header.ruleset, header.game
     replay.ruleset, replay.header, replay.state = ruleset, header, state
+    replay.backs = TakeBacks(list(header.players), header.deal is not None, skip or {})
     if header.deal is not None:
         replay.ledger = Ledger(header.deal)
         verdict.deal = "committed"
     records = _Records(replay, header, header_line, -1 if upto is None else max(upto, 0))
-    if not records.check(batches):
-        return replay
+    try:
+        if not records.check(batches):
+            return replay
+    except Rewind as rewind:
+        return _replay(*again(), path, upto, again, rewind.skip)
     replay.last_line, replay.last_seq = records.line, records.seq
     verdict.records_checked = records.seq
     verdict.chain = _chain(records.chained)
@@ -256,7 +271,10 @@ class _Records:
         self.line = header_line
         self.chained: bool | None = None  # decided by record 1
         self.prev_hash = sha256(header_line).hexdigest()
-        self.batched = replay.ledger is None  # a dealt game's chance records are noted one by one
+        self.backs = replay.backs
+        # a dealt game's chance records are noted one by one, and so is every record of a log judged again
+        # without a withdrawn record
+        self.batched = replay.ledger is None and not (replay.backs and replay.backs.skip)
 
     def check(self, batches: Iterable[Batch]) -> bool:
         """Check every batch, in order; False once a line failed (the replay then holds the verdict)."""
@@ -279,7 +297,7 @@ class _Records:
 
     def _batch(self, chunk: bytes) -> bool | None:
         """Check a batch of whole lines at once: True when all pass, False at an illegal record, None to go line by line."""
-        if _REVEAL in chunk:  # the referee's own rules judge a reveal (`advance`), line by line
+        if _OWN.search(chunk):  # the referee's own rules judge these (`advance`), line by line
             return None
         try:
             records = self.decoder.decode_lines(chunk)
@@ -315,6 +333,9 @@ class _Records:
         self.seq, self.line = seq + count, lines[-1]
         if chained:
             self.prev_hash = hashes[-1]
+        assert self.backs is not None
+        self.backs.run = []  # only the last record matters to a take-back before any withdrawal
+        self.backs.note(records[-1])
         return True
 
     def _apply(self, records: list[Record], seq: int) -> int | None:
@@ -383,9 +404,14 @@ class _Records:
                 self.chained = chained = record.prev is not None
         if chained:
             self.prev_hash = sha256(line).hexdigest()
+        backs = self.backs
+        assert backs is not None
         try:
-            if self.replay.ledger is None and type(record) is not Reveal:
+            if expected in backs.skip:  # withdrawn further on: read and kept in the chain, not played
+                backs.skipped(record)
+            elif self.replay.ledger is None and type(record) is not Reveal and type(record) not in OWN:
                 self.apply(self.state, record)
+                backs.note(record)
             else:
                 advance(self.replay, record, lineno)
         except Misdealt as exc:
@@ -396,6 +422,10 @@ class _Records:
             error.legal, error.legal_more = exc.expected, None
             return False
         except Illegal as exc:
+            found = blamed(backs.skip, expected, exc)
+            if found is not None:  # the log was legal until a withdrawal made this record illegal: it is at fault
+                at, exc = found
+                return self._fail("illegal", Error(at + 1, exc.message, seq=at, rule=exc.rule))
             return self._fail("illegal", Error(lineno, exc.message, seq=expected, rule=exc.rule))
         self.seq, self.line = expected, line
         return True
@@ -443,6 +473,51 @@ def _line_fault(
     return None
 
 
+KEPT_IN_MEMORY = 8 << 20  # a source read once is kept in memory up to this many bytes, then in a temporary file
+
+
+class _Kept:
+    """A source that can be read only once (a pipe), kept as it is read, so that a withdrawal can have the log
+    judged again from its start (referee/takeback.py)."""
+
+    def __init__(self, read: Callable[[int], bytes]) -> None:
+        self.source, self.kept, self.at = read, tempfile.SpooledTemporaryFile(KEPT_IN_MEMORY), 0
+
+    def read(self, size: int) -> bytes:
+        self.kept.seek(self.at)
+        data = self.kept.read(size)
+        if not data:
+            data = self.source(size)
+            self.kept.write(data)
+        self.at += len(data)
+        return data
+
+
+def _again(lines: Iterable[bytes]) -> tuple[Iterable[bytes], Callable[[], tuple[bytes | None, Iterator[Batch]]]]:
+    """`lines` as `judge` reads them, and what reads them again from the start (a withdrawal's second pass):
+    lines given as a list are read again, a file sought back, a stream or an iterator kept as it is read."""
+    read = getattr(lines, "read", None)
+    if read is None:
+        kept = lines if isinstance(lines, Sequence) else list(lines)
+        return kept, lambda: read_batches(kept)
+    seekable = getattr(lines, "seekable", None)
+    if seekable is not None and seekable():
+        start = lines.tell()  # type: ignore[attr-defined]
+
+        def back() -> tuple[bytes | None, Iterator[Batch]]:
+            lines.seek(start)  # type: ignore[attr-defined]
+            return read_batches(lines)
+
+        return lines, back
+    once = _Kept(read)
+
+    def again() -> tuple[bytes | None, Iterator[Batch]]:
+        once.at = 0
+        return read_blocks(once.read)
+
+    return once, again
+
+
 def _chain(chained: bool | None) -> ChainState:
     return "verified" if chained else "absent"
 
@@ -464,8 +539,22 @@ def judge_file(path: str) -> Replay:
     # (a directory's comes at the first read).
     fd = os.open(path, os.O_RDONLY)
     try:
-        first, batches = read_blocks(partial(os.read, fd))
-        return _replay(first, batches, path, None)
+        kept = None
+        try:
+            os.lseek(fd, 0, os.SEEK_CUR)
+        except OSError:  # a pipe named by a path: kept as it is read
+            kept = _Kept(partial(os.read, fd))
+        read = kept.read if kept is not None else partial(os.read, fd)
+
+        def again() -> tuple[bytes | None, Iterator[Batch]]:
+            if kept is not None:
+                kept.at = 0
+            else:
+                os.lseek(fd, 0, os.SEEK_SET)
+            return read_blocks(read)
+
+        first, batches = read_blocks(read)
+        return _replay(first, batches, path, None, again)
     except TooLarge as exc:
         raise exc.at(path) from None
     finally:
