@@ -26,6 +26,7 @@ from referee.dealing import Ledger, commitment
 from referee.inputs import TooLarge
 from referee.linecheck import DECODE_ERRORS, Malformed, explain, repeated, repeated_key
 from referee.logio import (
+    BATCH_BYTES,
     ENCODER,
     HEADER_DECODER,
     Batch,
@@ -473,24 +474,38 @@ def _line_fault(
     return None
 
 
-KEPT_IN_MEMORY = 8 << 20  # a source read once is kept in memory up to this many bytes, then in a temporary file
-
-
 class _Kept:
-    """A source that can be read only once (a pipe), kept as it is read, so that a withdrawal can have the log
-    judged again from its start (referee/takeback.py)."""
+    """A source that can be read only once (a pipe, an iterator of lines), kept in a temporary file as it is read,
+    so that a withdrawal can have the log judged again from its start (referee/takeback.py); the memory a
+    replay holds does not grow with the log."""
 
-    def __init__(self, read: Callable[[int], bytes]) -> None:
-        self.source, self.kept, self.at = read, tempfile.SpooledTemporaryFile(KEPT_IN_MEMORY), 0
+    def __init__(self) -> None:
+        self.file = tempfile.TemporaryFile()
 
-    def read(self, size: int) -> bytes:
-        self.kept.seek(self.at)
-        data = self.kept.read(size)
-        if not data:
-            data = self.source(size)
-            self.kept.write(data)
-        self.at += len(data)
-        return data
+    def reading(self, read: Callable[[int], bytes]) -> Callable[[int], bytes]:
+        def kept(size: int) -> bytes:
+            data = read(size)
+            self.file.write(data)
+            return data
+
+        self.rest: Iterable[bytes] = iter(partial(kept, BATCH_BYTES), b"")
+        return kept
+
+    def lines(self, lines: Iterable[bytes]) -> Iterator[bytes]:
+        def kept() -> Iterator[bytes]:
+            for line in lines:
+                self.file.write(line if line[-1:] == b"\n" else line + b"\n")
+                yield line
+
+        self.rest = kept()
+        return self.rest  # type: ignore[return-value]
+
+    def again(self) -> tuple[bytes | None, Iterator[Batch]]:
+        """The whole source from its start: what the first pass left unread is read (and kept) first."""
+        for _ in self.rest:
+            pass
+        self.file.seek(0)
+        return read_blocks(self.file.read)
 
 
 def _again(lines: Iterable[bytes]) -> tuple[Iterable[bytes], Callable[[], tuple[bytes | None, Iterator[Batch]]]]:
@@ -498,8 +513,10 @@ def _again(lines: Iterable[bytes]) -> tuple[Iterable[bytes], Callable[[], tuple[
     lines given as a list are read again, a file sought back, a stream or an iterator kept as it is read."""
     read = getattr(lines, "read", None)
     if read is None:
-        kept = lines if isinstance(lines, Sequence) else list(lines)
-        return kept, lambda: read_batches(kept)
+        if isinstance(lines, Sequence):
+            return lines, lambda: read_batches(lines)
+        kept = _Kept()
+        return kept.lines(lines), kept.again
     seekable = getattr(lines, "seekable", None)
     if seekable is not None and seekable():
         start = lines.tell()  # type: ignore[attr-defined]
@@ -509,13 +526,15 @@ def _again(lines: Iterable[bytes]) -> tuple[Iterable[bytes], Callable[[], tuple[
             return read_batches(lines)
 
         return lines, back
-    once = _Kept(read)
+    kept = _Kept()
+    return _Reader(kept.reading(read)), kept.again
 
-    def again() -> tuple[bytes | None, Iterator[Batch]]:
-        once.at = 0
-        return read_blocks(once.read)
 
-    return once, again
+class _Reader:
+    """A binary stream's `read`, as `read_batches` takes a stream."""
+
+    def __init__(self, read: Callable[[int], bytes]) -> None:
+        self.read = read
 
 
 def _chain(chained: bool | None) -> ChainState:
@@ -539,20 +558,17 @@ def judge_file(path: str) -> Replay:
     # (a directory's comes at the first read).
     fd = os.open(path, os.O_RDONLY)
     try:
-        kept = None
+        read: Callable[[int], bytes] = partial(os.read, fd)
+
+        def again() -> tuple[bytes | None, Iterator[Batch]]:
+            os.lseek(fd, 0, os.SEEK_SET)
+            return read_blocks(read)
+
         try:
             os.lseek(fd, 0, os.SEEK_CUR)
         except OSError:  # a pipe named by a path: kept as it is read
-            kept = _Kept(partial(os.read, fd))
-        read = kept.read if kept is not None else partial(os.read, fd)
-
-        def again() -> tuple[bytes | None, Iterator[Batch]]:
-            if kept is not None:
-                kept.at = 0
-            else:
-                os.lseek(fd, 0, os.SEEK_SET)
-            return read_blocks(read)
-
+            kept = _Kept()
+            read, again = kept.reading(read), kept.again
         first, batches = read_blocks(read)
         return _replay(first, batches, path, None, again)
     except TooLarge as exc:

@@ -50,6 +50,7 @@ class TakeBacks:
     run: list[tuple[int, str | None]] = field(default_factory=list)
     asked: tuple[int, str] | None = None  # (the record asked for, the asker), only right after the ask
     withdrawn: set[int] = field(default_factory=set)
+    keeper: str | None = None  # the device that records for every seat (KP-1), as the last `keeper` named it
 
     def owner(self, record: Record) -> str | None:
         """Whose record it is to take back: its player's, or at an undealt table the player a draw was for."""
@@ -67,11 +68,13 @@ class TakeBacks:
             self.run = [(record.seq, who)]
 
     def judge(self, record: Record, ruleset: Ruleset, state: Any) -> None:
-        """Judge a take-back record; Rewind when it withdraws a record not yet skipped."""
-        asked, self.asked = self.asked, None
+        """Judge a take-back record or the keeper; Rewind when it withdraws a record not yet skipped. A record
+        refused (Illegal) changes nothing."""
+        asked = self.asked
         if type(record) is Keeper:
             if record.by != JUDGE:
                 raise Illegal("KP-1", "only the judge names the device that records for every seat")
+            self.asked, self.keeper = None, record.device
             return
         if ruleset.result(state) is not None:
             raise Illegal("TB-R1", "the game is over: nothing in it can be taken back")
@@ -108,10 +111,23 @@ class TakeBacks:
     def _withdraw(self, record: AgreeTakeBack | Withdraw) -> None:
         """The withdrawal of `record.record`: on a first pass a rewind; on the pass that skips it, the last
         records without it."""
-        self.withdrawn.add(record.record)
-        self.run = [entry for entry in self.run if entry[0] != record.record]
         if record.record not in self.skip:
             raise Rewind({**self.skip, record.record: record.seq})
+        self.asked = None
+        self.withdrawn.add(record.record)
+        self.run = [entry for entry in self.run if entry[0] != record.record]
+
+    def offers(self, seat: str, ruleset: Ruleset, state: Any) -> list[Record]:
+        """The take-back records `seat` may make now: ask for their own last record back, or agree to the
+        take-back asked of them."""
+        if ruleset.result(state) is not None or seat not in self.players:
+            return []
+        found: list[Record] = []
+        if self.asked is not None and next_seat(self.players, self.asked[1]) == seat:
+            found.append(AgreeTakeBack(by=seat, record=self.asked[0]))
+        if self.run and self.run[-1][1] == seat and (self.asked is None or self.asked[1] != seat):
+            found.append(TakeBack(by=seat, record=self.run[-1][0]))
+        return found
 
     def skipped(self, record: Record) -> None:
         """A record withdrawn later in the log, read where it stands: it must be one that can be withdrawn."""
