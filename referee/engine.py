@@ -40,9 +40,9 @@ from referee.logio import (
     strip_ending,
 )
 from referee.ruleset import CHANCE, JUDGE, Illegal, Ruleset
-from referee.takeback import OWN, Rewind, TakeBacks, blamed
 from referee.rulesets import get as get_ruleset
 from referee.rulesets import ids as ruleset_ids
+from referee.takeback import OWN, Rewind, TakeBacks, blamed
 from schemas.log import COMMON_RECORDS, Hash, Header, Record, Reveal
 from schemas.verdict import ChainState, Error, Verdict, VerdictKind
 
@@ -197,8 +197,7 @@ def judge(lines: Iterable[bytes], path: str | None = None, *, upto: int | None =
     what `replay --to` and `legal --at` show).
     """
     try:
-        source, again = _again(lines)
-        first, batches = read_batches(source)
+        (first, batches), again = _again(lines)
         return _replay(first, batches, path, upto, again)
     except TooLarge as exc:
         raise exc.at("stdin" if path == "-" else path or "the log") from None  # named as dispute and show name it
@@ -480,7 +479,7 @@ class _Kept:
     replay holds does not grow with the log."""
 
     def __init__(self) -> None:
-        self.file = tempfile.TemporaryFile()
+        self.file = tempfile.TemporaryFile()  # noqa: SIM115 (open while the replay reads; closed when dropped)
 
     def reading(self, read: Callable[[int], bytes]) -> Callable[[int], bytes]:
         def kept(size: int) -> bytes:
@@ -488,7 +487,7 @@ class _Kept:
             self.file.write(data)
             return data
 
-        self.rest: Iterable[bytes] = iter(partial(kept, BATCH_BYTES), b"")
+        self.rest: Iterator[bytes] = iter(partial(kept, BATCH_BYTES), b"")
         return kept
 
     def lines(self, lines: Iterable[bytes]) -> Iterator[bytes]:
@@ -498,7 +497,7 @@ class _Kept:
                 yield line
 
         self.rest = kept()
-        return self.rest  # type: ignore[return-value]
+        return self.rest
 
     def again(self) -> tuple[bytes | None, Iterator[Batch]]:
         """The whole source from its start: what the first pass left unread is read (and kept) first."""
@@ -508,33 +507,29 @@ class _Kept:
         return read_blocks(self.file.read)
 
 
-def _again(lines: Iterable[bytes]) -> tuple[Iterable[bytes], Callable[[], tuple[bytes | None, Iterator[Batch]]]]:
-    """`lines` as `judge` reads them, and what reads them again from the start (a withdrawal's second pass):
+Reading = tuple[bytes | None, Iterator[Batch]]  # a log's first raw line and its other lines in batches
+
+
+def _again(lines: Iterable[bytes]) -> tuple[Reading, Callable[[], Reading]]:
+    """`lines` read (`read_batches`), and what reads them again from the start (a withdrawal's second pass):
     lines given as a list are read again, a file sought back, a stream or an iterator kept as it is read."""
     read = getattr(lines, "read", None)
     if read is None:
         if isinstance(lines, Sequence):
-            return lines, lambda: read_batches(lines)
+            return read_batches(lines), lambda: read_batches(lines)
         kept = _Kept()
-        return kept.lines(lines), kept.again
+        return read_batches(kept.lines(lines)), kept.again
     seekable = getattr(lines, "seekable", None)
     if seekable is not None and seekable():
         start = lines.tell()  # type: ignore[attr-defined]
 
-        def back() -> tuple[bytes | None, Iterator[Batch]]:
+        def back() -> Reading:
             lines.seek(start)  # type: ignore[attr-defined]
             return read_batches(lines)
 
-        return lines, back
+        return read_batches(lines), back
     kept = _Kept()
-    return _Reader(kept.reading(read)), kept.again
-
-
-class _Reader:
-    """A binary stream's `read`, as `read_batches` takes a stream."""
-
-    def __init__(self, read: Callable[[int], bytes]) -> None:
-        self.read = read
+    return read_blocks(kept.reading(read)), kept.again
 
 
 def _chain(chained: bool | None) -> ChainState:

@@ -25,7 +25,7 @@ TAKE_BACKS = (TakeBack, AgreeTakeBack, Withdraw)
 OWN = (*TAKE_BACKS, Keeper)  # judged here, never by the game
 
 
-class Rewind(Exception):  # noqa: N818 (not an error: the engine judges the log again)
+class Rewind(Exception):
     """A withdrawal: judge the log again from its start, the records of `skip` (seq -> the withdrawal's seq) not
     applied."""
 

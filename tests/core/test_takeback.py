@@ -91,7 +91,7 @@ def test_a_take_back_without_the_next_seats_agreement_is_refused(ruleset_id: str
 
 @pytest.mark.parametrize("ruleset_id", ruleset_ids())
 def test_a_take_back_after_another_seat_recorded_is_refused(ruleset_id: str) -> None:
-    header, records, k, _ = spot(ruleset_id)
+    header, records, _, _ = spot(ruleset_id)
     # the first record of another seat after a record of a player: the player's record is no longer the last
     at = next(i for i in range(1, len(records)) if records[i - 1].by in header.players and records[i].by in header.players
               and records[i].by != records[i - 1].by)

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from itertools import pairwise
 from typing import Any, Protocol
 
 import msgspec
@@ -22,6 +23,7 @@ from referee.pages import brief
 QUIET = ("type", "by", "seq", "prev", "dealt")  # fields no choice is made on: shown or the server's
 LIKELY = 3  # records offered first, on the first screen: those the seat made before in the same place
 SEARCHED = 8  # a screen of more buttons than this has a search box
+INLINE = 4  # a type with this many records or fewer has them on the first screen, one tap each
 NOT_LIKELY = ("concede", "take_back", "agree_take_back")  # never offered first, however often made
 
 
@@ -143,8 +145,18 @@ def screens(legal: list[dict[str, Any]], names: Mapping[str, str], faces: Faces 
         inner = made[opens]
         first.path, first.choices, inner.choices = inner.path, [*first.choices, *inner.choices], []
         del kinds[making[0]]
-    first.choices += kinds.values()
+    for kind, choice in kinds.items():
+        first.choices += _inline(made, words(kind), choice)
     return made
+
+
+def _inline(made: list[Screen], kind: str, choice: Choice) -> list[Choice]:
+    """A type's button, or its few records themselves (INLINE at most, each one tap: "play resource · 7♠")."""
+    inner = made[choice.opens] if choice.opens is not None else None
+    if inner is None or len(inner.choices) > INLINE or any(c.record is None for c in inner.choices):
+        return [choice]
+    found, inner.choices = [Choice(f"{kind} · {c.label}", c.record, find=c.find) for c in inner.choices], []
+    return found
 
 
 @dataclass
@@ -167,7 +179,7 @@ def likely(records: list[dict[str, Any]], legal: list[dict[str, Any]], seats: tu
     wanted = {_json(_bare(r)) for r in legal}
     whole: Counter[str] = Counter()
     kinds: Counter[str] = Counter()
-    for before, record in zip(kept, kept[1:], strict=False):
+    for before, record in pairwise(kept):
         if before.get("type") != last or _maker(record) not in seats or record.get("type") in NOT_LIKELY:
             continue
         kinds[str(record.get("type"))] += 1

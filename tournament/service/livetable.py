@@ -53,7 +53,7 @@ from referee.linecheck import DECODE_ERRORS, ENCODER, explain
 from referee.logio import line_hash, record_decoder, record_to_dict, setup_decoder
 from referee.ruleset import CHANCE, JUDGE, Illegal, Ruleset, Seat
 from referee.rulesets import get as get_ruleset
-from referee.takeback import OWN, Rewind
+from referee.takeback import Rewind
 from schemas.log import LOG_FORMAT, Header, Keeper, Record, Reveal, Time
 from schemas.log import Event as Place
 from schemas.table import Appended, Counted, GameSummary, TableProgress, TableView, WitnessRow
