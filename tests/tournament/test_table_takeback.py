@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session
 from referee.engine import judge
 from referee.ruleset import JUDGE
 from tests.tournament.tablelib import live_event, look, play_game
+from tests.tournament.webkit import ORGANISER_TOKEN, client, database, organiser, sign_in
 from tournament import service
 from tournament.service import livetable
 from tournament.storage.models import LiveGame
@@ -103,3 +104,47 @@ def test_a_scorekeepers_page_records_a_whole_game_for_both_seats(db_url: str) ->
     log = log_of(engine)
     assert b'{"type":"keeper","device":"ann","seq":1,"by":"judge"' in log, "the log says which page recorded"
     assert judge(io.BytesIO(log)).verdict.verdict == "complete"
+
+
+def test_a_scorekeepers_phone_records_for_both_and_each_player_confirms_with_their_own_session(db_url: str) -> None:
+    """Through the web API: the organiser lets ann's phone keep the table; it records the whole game for both
+    seats, bob's own session is refused a record (T-200), and each player confirms the end with their own session."""
+    codes = web_event(db_url)
+    with client(db_url) as c:
+        heads = {p: sign_in(c, codes[p]) for p in ("ann", "bob")}
+        judge = organiser(c)
+        at = c.get(TABLE, headers=judge).json()
+        answer = c.post(f"{TABLE}/records", json={"after": at["seq"], "record": {"type": "keeper", "by": JUDGE, "device": "ann"}},
+                        headers=judge)
+        assert answer.status_code == 201, answer.text
+        rng = random.Random(3)
+        for _ in range(400):
+            view = c.get(TABLE, headers=heads["ann"]).json()
+            if view["over"]:
+                break
+            bob = c.get(TABLE, headers=heads["bob"]).json()
+            assert bob["legal"] == [] and bob["keeper"] == "ann"
+            chosen = rng.choice([r for r in view["legal"] if r["type"] != "concede"])
+            if chosen.get("player", chosen["by"]) == "bob":
+                refused = c.post(f"{TABLE}/records", json={"after": view["seq"], "record": chosen}, headers=heads["bob"])
+                assert refused.status_code == 422 and refused.json()["rule"] == "T-200"
+            answer = c.post(f"{TABLE}/records", json={"after": view["seq"], "record": chosen}, headers=heads["ann"])
+            assert answer.status_code == 201, answer.text
+        end = c.get(TABLE, headers=heads["ann"]).json()
+        assert end["over"]
+        first = c.post(f"{TABLE}/confirm", json={"game": end["game"], "seq": end["seq"]}, headers=heads["ann"])
+        assert first.json() == {"reported": False}, "ann's confirmation is hers only"
+        second = c.post(f"{TABLE}/confirm", json={"game": end["game"], "seq": end["seq"]}, headers=heads["bob"])
+        assert second.json() == {"reported": True}
+
+
+TABLE = "/api/events/ev/tables/1"
+
+
+def web_event(db_url: str) -> dict[str, str]:
+    with database(db_url) as engine, Session(engine) as session, session.begin():
+        service.create_event(session, "ev", name="ev", ruleset="cardwars", profile="mtg", best_of=1, seed=7, tables="paper")
+        service.register(session, "ev", ["ann", "bob"])
+        service.pair(session, "ev")
+        service.ensure_organiser(session, ORGANISER_TOKEN)
+        return {p: service.issue_code(session, "ev", p) for p in ("ann", "bob")}
