@@ -184,14 +184,17 @@ class BracketInfo(msgspec.Struct, forbid_unknown_fields=True):
     names: dict[str, str] = msgspec.field(default_factory=dict)  # display names by id (ids where missing)
 
 
-class LogEntryInfo(msgspec.Struct, forbid_unknown_fields=True):
-    """One event-log entry: `hash` covers (event, seq, type, at, prev) and the payload."""
+class LogEntryInfo(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
+    """One event-log entry: `hash` covers (event, seq, type, at, prev[, actor]) and the payload. `actor`: who made
+    the change (`cli`, `server`, `organiser`, `player:ID`, `staff:ID`); absent for an entry from before actors were
+    kept, whose hash does not cover one."""
 
     seq: int
     type: str
     at: datetime
     prev: Hash
     hash: Hash
+    actor: str | None = None
 
 
 class Export(msgspec.Struct, forbid_unknown_fields=True):

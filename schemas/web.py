@@ -105,7 +105,8 @@ class Joined(msgspec.Struct, forbid_unknown_fields=True):
     event: str | None
     player: str | None
     session: str
-    role: Literal["player", "organiser"]
+    role: Literal["player", "organiser", "head-judge", "judge", "scorekeeper"]
+    staff: str | None = None  # a staff member's id (their role is `role`; `event` None: every event)
 
 
 class Code(msgspec.Struct, forbid_unknown_fields=True):
@@ -115,6 +116,53 @@ class Code(msgspec.Struct, forbid_unknown_fields=True):
     player: str
     code: str
     link: str
+
+
+StaffRole = Literal["organiser", "head-judge", "judge", "scorekeeper"]
+
+
+class NewStaff(msgspec.Struct, forbid_unknown_fields=True):
+    """`POST /api/admin/staff`: a staff member to name, for one event (`event`) or every event (null)."""
+
+    name: str
+    role: StaffRole
+    event: str | None = None
+
+
+class StaffMember(msgspec.Struct, forbid_unknown_fields=True):
+    """A staff member: `id`, the name people read, the role, their event (null: every event), when revoked (null: not)."""
+
+    id: str
+    name: str
+    role: StaffRole
+    event: str | None
+    revoked_at: datetime | None
+
+
+class StaffCode(msgspec.Struct, forbid_unknown_fields=True):
+    """A staff member's new one-time sign-in code and the link that carries it (shown once, stored hashed)."""
+
+    staff: StaffMember
+    code: str
+    link: str
+
+
+class Appealed(msgspec.Struct, forbid_unknown_fields=True):
+    """`POST /api/me/appeal`: appeal ruling `ruling` (its log entry's seq) on your table, saying why."""
+
+    ruling: int
+    text: str
+
+
+class AppealDecision(msgspec.Struct, forbid_unknown_fields=True):
+    """`POST /api/admin/events/EVENT/appeals/N`: uphold the ruling, or overturn it with the new result (`games` and
+    `draws`, or a pod's `places`); the reason is kept in the log."""
+
+    uphold: bool
+    reason: str
+    games: dict[str, int] | None = None
+    draws: int = 0
+    places: dict[str, int] | None = None
 
 
 class SignIn(msgspec.Struct, forbid_unknown_fields=True):

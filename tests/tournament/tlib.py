@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import msgspec
-from sqlalchemy import Connection, text
+from sqlalchemy import Connection, inspect, text
 from typer.testing import CliRunner, Result
 
 from referee import dealing
@@ -72,15 +72,17 @@ def tables(db: str, event: str) -> list[dict[str, Any]]:
 def rewrite_log(connection: Connection, event: str, change: Callable[[int, str, dict[str, Any]], dict[str, Any] | None]) -> None:
     """Rewrite an event's log as someone with the database could: `change(seq, type, payload)` gives an entry's new
     payload (None: as it is), and every hash from there on is computed again, the event's head with it."""
-    rows = connection.execute(text("SELECT seq, type, payload, at FROM event_log WHERE event_id = :e ORDER BY seq"), {"e": event}).all()
+    # the actor is hashed when an entry names one (T-171); a database of the schema before 0016 has no such column
+    actor = "actor" if "actor" in {c["name"] for c in inspect(connection).get_columns("event_log")} else "NULL"
+    query = text(f"SELECT seq, type, payload, at, {actor} FROM event_log WHERE event_id = :e ORDER BY seq")
     prev = GENESIS
-    for seq, kind, stored, at in rows:
+    for seq, kind, stored, at, by in connection.execute(query, {"e": event}).all():
         payload = bytes(stored)
         changed = change(seq, kind, json.loads(payload))
         if changed is not None:
             payload = json.dumps(changed, separators=(",", ":")).encode()
         moment = as_utc(datetime.fromisoformat(at) if isinstance(at, str) else at)  # SQLite keeps times as text
-        digest = entry_hash(event, seq, kind, moment, prev, payload)
+        digest = entry_hash(event, seq, kind, moment, prev, payload, by)
         connection.execute(
             text("UPDATE event_log SET payload = :p, prev = :prev, hash = :h WHERE event_id = :e AND seq = :seq"),
             {"p": payload, "prev": prev, "h": digest, "e": event, "seq": seq},

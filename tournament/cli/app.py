@@ -320,23 +320,27 @@ def game_log(
 
 @app.command("log")
 def log_cmd(event: EventArg, db: DbOpt = None, as_json: JsonOpt = False) -> None:
-    """The event log: every change, in order, with its hash chain."""
+    """The event log: every change, in order, with its hash chain and who made it (`by`; `actor` in --json)."""
     with reading(db) as session:
         service.get_event(session, event)
         rows = [(e, summary(eventlog.decode(e))) for e in export.log_entries(session, event)]
+        by = service.actor_names(session, event, (e.actor for e, _data in rows))
     if as_json:
-        emit_json([{"seq": e.seq, "type": e.type, "at": eventlog.as_utc(e.at), "prev": e.prev, "hash": e.hash, "payload": data} for e, data in rows])
+        emit_json([
+            {"seq": e.seq, "type": e.type, "at": eventlog.as_utc(e.at), "prev": e.prev, "hash": e.hash, "actor": e.actor, "by": by[e.actor], "payload": data}
+            for e, data in rows
+        ])
         return
     from rich.table import Table
 
     table = Table(title=f"event log of {event}")
-    for column in ("seq", "type", "at (UTC)", "hash", "details"):
-        table.add_column(column, justify="right" if column == "seq" else "left", no_wrap=column != "details")
+    for column in ("seq", "type", "at (UTC)", "hash", "by", "details"):
+        table.add_column(column, justify="right" if column == "seq" else "left", no_wrap=column not in ("details", "by"))
     for e, data in rows:
         details = ", ".join(
             f"{k}={len(v)} game log(s)" if k == "logs" else f"{k}={v}" for k, v in data.items() if v not in (None, [], "")
         )
-        table.add_row(str(e.seq), e.type, eventlog.as_utc(e.at).strftime("%H:%M:%S"), e.hash[:8], details)
+        table.add_row(str(e.seq), e.type, eventlog.as_utc(e.at).strftime("%H:%M:%S"), e.hash[:8], by[e.actor], details)
     out.print(table)
 
 

@@ -146,10 +146,12 @@ def reading(db: str | None) -> Iterator[Session]:
 
 
 def new_session(engine: Engine) -> Session:
-    """A session on `engine`."""
+    """A session on `engine`, whose changes the event log says the command line made."""
     from sqlalchemy.orm import Session
 
-    return Session(engine)
+    from tournament.storage import eventlog
+
+    return eventlog.bind(Session(engine), eventlog.CLI)
 
 
 def check_format(fmt: str, as_json: bool) -> str:

@@ -20,6 +20,7 @@ One module per concern; callers use `service.<name>` for all of them:
 - `claims`: players' claims on `tournament serve`, confirmations, the judge queue, rulings (on decks too);
 - `decks`: deck lists registered, judged and published, the deadline's policy, every game's decks compared;
 - `tokens`: `tournament serve`'s sign-in codes, sessions, the organiser token;
+- `permissions`: who may do what (roles x actions); `staff`: staff members, revoking them, the log's actors' names;
 - `calls`: players' judge calls and the organiser's answers; `signup`: public registration, the waitlist, check-in;
 - `rejudge`: every stored log judged again by today's referee (nothing changed).
 
@@ -158,6 +159,17 @@ from tournament.service.people import (
     people_from_csv,
     slug,
 )
+from tournament.service.permissions import (
+    MATRIX,
+    PUBLIC,
+    ROLE_NAMES,
+    ROLES,
+    STAFF_ROLES,
+    Forbidden,
+    NotSignedIn,
+    allowed,
+    check,
+)
 from tournament.service.persons import (
     get_person,
     link,
@@ -222,6 +234,13 @@ from tournament.service.signup import (
     sign_up,
     waitlist_place,
 )
+from tournament.service.staff import (
+    actor_names,
+    get_staff,
+    name_staff,
+    revoke,
+    staff,
+)
 from tournament.service.tokens import (
     DESK_SESSION,
     Denied,
@@ -236,6 +255,7 @@ from tournament.service.tokens import (
     exchange_code,
     identify,
     issue_code,
+    issue_staff_code,
     keep_public_url,
     keep_published_url,
     new_organiser_token,
@@ -262,10 +282,15 @@ __all__ = [
     "EXIT_WRONG_TABLE",
     "FORMATS",
     "ID_PATTERN",
+    "MATRIX",
     "MAX_CALL_TEXT",
     "NOTICE",
+    "PUBLIC",
     "POLICIES",
+    "ROLES",
+    "ROLE_NAMES",
     "SEEDED",
+    "STAFF_ROLES",
     "TABLES",
     "UNPROVEN_DEAL",
     "UNPROVEN_RULE",
@@ -273,9 +298,11 @@ __all__ = [
     "Conflict",
     "DeckStatus",
     "Denied",
+    "Forbidden",
     "Identity",
     "LogRejected",
     "NotFound",
+    "NotSignedIn",
     "Person",
     "PodResult",
     "Reported",
@@ -293,12 +320,15 @@ __all__ = [
     "Usage",
     "WrongTable",
     "absent_from",
+    "actor_names",
+    "allowed",
     "answer_call",
     "assign_bye",
     "assigned_byes",
     "bracket",
     "call_judge",
     "call_row",
+    "check",
     "check_id",
     "check_in",
     "check_places",
@@ -335,6 +365,7 @@ __all__ = [
     "get_event",
     "get_person",
     "get_player",
+    "get_staff",
     "had_bye",
     "identify",
     "import_results",
@@ -342,6 +373,7 @@ __all__ = [
     "is_elimination",
     "is_finished",
     "issue_code",
+    "issue_staff_code",
     "judge_calls",
     "judge_logs",
     "judge_queue",
@@ -359,6 +391,7 @@ __all__ = [
     "matches",
     "may_see",
     "metagame",
+    "name_staff",
     "namesakes",
     "new_organiser_token",
     "next_pods",
@@ -396,6 +429,7 @@ __all__ = [
     "report_pod",
     "result_source",
     "results_from_csv",
+    "revoke",
     "round_ends",
     "rounds",
     "rule",
@@ -414,6 +448,7 @@ __all__ = [
     "sign_out",
     "sign_up",
     "slug",
+    "staff",
     "standings",
     "start_round",
     "state_of",

@@ -150,8 +150,11 @@ def log_entries(session: Session, event_id: str) -> list[LogEntry]:
 
 def log_rows(session: Session, event_id: str) -> list[LogEntryInfo]:
     # Columns, not LogEntry rows: the payloads are not shown, and 25,000 ORM objects cost most of a 10,000-player export.
-    entries = select(LogEntry.seq, LogEntry.type, LogEntry.at, LogEntry.prev, LogEntry.hash).filter_by(event_id=event_id)
-    return [LogEntryInfo(seq, type_, as_utc(at), prev, hash_) for seq, type_, at, prev, hash_ in session.execute(entries.order_by(LogEntry.seq))]
+    entries = select(LogEntry.seq, LogEntry.type, LogEntry.at, LogEntry.prev, LogEntry.hash, LogEntry.actor).filter_by(event_id=event_id)
+    return [
+        LogEntryInfo(seq, type_, as_utc(at), prev, hash_, actor)
+        for seq, type_, at, prev, hash_, actor in session.execute(entries.order_by(LogEntry.seq))
+    ]
 
 
 def event_infos(session: Session) -> list[EventInfo]:

@@ -31,8 +31,9 @@ from sqlalchemy.orm import Session
 
 from tournament.service.errors import TournamentError, Usage
 from tournament.service.queries import get_player
-from tournament.storage.eventlog import as_utc
-from tournament.storage.models import Credential, FailedGuess, ServerSecret
+from tournament.storage.eventlog import ORGANISER as ORGANISER_ACTOR
+from tournament.storage.eventlog import Actor, as_utc, player_actor, staff_actor
+from tournament.storage.models import Credential, FailedGuess, ServerSecret, StaffMember
 
 PLAYER_SESSION = timedelta(days=3)  # an event day, and the one after
 ORGANISER_SESSION = timedelta(hours=24)
@@ -74,11 +75,22 @@ class TooManyGuesses(TournamentError):
 
 @dataclass(frozen=True)
 class Identity:
-    """Who a session belongs to: a player of an event, or the organiser (event and player None)."""
+    """Who a session belongs to: a player of an event (`player`), the organiser token's session (role `organiser`,
+    the rest None), or a staff member (`staff`, their id; `role` theirs; `event_id` their event, None: every event)."""
 
-    role: str  # player or organiser
+    role: str  # player, organiser, head-judge, judge, scorekeeper (permissions.ROLES)
     event_id: str | None
     player: str | None
+    staff: str | None = None
+
+    @property
+    def actor(self) -> Actor:
+        """Who the event log says made what this session changes."""
+        if self.staff is not None:
+            return staff_actor(self.staff)
+        if self.player is not None:
+            return player_actor(self.player)
+        return ORGANISER_ACTOR
 
 
 def _digest(verifier: str) -> str:
@@ -89,12 +101,14 @@ def _now() -> datetime:
     return datetime.now(UTC)
 
 
-def _new(session: Session, kind: str, event_id: str | None, player: str | None, lifetime: timedelta | None) -> str:
+def _new(
+    session: Session, kind: str, event_id: str | None, player: str | None, lifetime: timedelta | None, staff: str | None = None,
+) -> str:
     selector, verifier = secrets.token_urlsafe(12), secrets.token_urlsafe(24)
     now = _now()
     session.add(
         Credential(
-            selector=selector, kind=kind, event_id=event_id, player=player, hash=_digest(verifier), created_at=now,
+            selector=selector, kind=kind, event_id=event_id, player=player, staff=staff, hash=_digest(verifier), created_at=now,
             expires_at=now + lifetime if lifetime else None,
         )
     )
@@ -111,10 +125,11 @@ def _opens(row: Credential | Key | None, verifier: str, *kinds: str) -> bool:
 
 
 # Every signed-in request reads its credential: columns through Core, by a statement built once (T-169)
-Key = Row[str, str | None, str | None, str, datetime | None]  # kind, event_id, player, hash, expires_at
-_KEY = select(Credential.kind, Credential.event_id, Credential.player, Credential.hash, Credential.expires_at).where(
+Key = Row[str, str | None, str | None, str, datetime | None, str | None]  # kind, event_id, player, hash, expires_at, staff
+_KEY = select(Credential.kind, Credential.event_id, Credential.player, Credential.hash, Credential.expires_at, Credential.staff).where(
     Credential.selector == bindparam("selector")
 )
+_STAFF = select(StaffMember.role, StaffMember.event_id).where(StaffMember.id == bindparam("staff"), StaffMember.revoked_at.is_(None))
 
 
 def _row(session: Session, selector: str) -> Key | None:
@@ -130,6 +145,30 @@ def _find(session: Session, secret: str, *kinds: str) -> Key:
     if row.expires_at is not None and as_utc(row.expires_at) < _now():
         raise Denied("your session has expired; sign in again with a new code from the organiser")
     return row
+
+
+def issue_staff_code(session: Session, staff: str) -> str:
+    """A new one-time sign-in code for a staff member (shown as a QR, as a player's slip code); their older codes
+    and sessions stop working."""
+    session.execute(delete(Credential).where(Credential.staff == staff))
+    return _new(session, "code", None, None, None, staff)
+
+
+def end_staff_sessions(session: Session, staff: str) -> int:
+    """End every code and session of a staff member (revoked: their open pages can do nothing from now on)."""
+    ended = session.execute(delete(Credential).where(Credential.staff == staff))
+    return int(ended.rowcount)  # type: ignore[attr-defined]
+
+
+def _who(session: Session, row: Key) -> Identity:
+    """Whose a player's or staff member's code or session is; Denied for a staff member revoked since."""
+    if row.staff is None:
+        assert row.event_id is not None and row.player is not None
+        return Identity("player", row.event_id, row.player)
+    member = session.connection().execute(_STAFF, {"staff": row.staff}).first()
+    if member is None:
+        raise Denied("your staff sign-in was revoked; ask the organiser")
+    return Identity(member.role, member.event_id, None, row.staff)
 
 
 def issue_code(session: Session, event_id: str, player: str) -> str:
@@ -192,22 +231,22 @@ def exchange_code(session: Session, code: str, client: str) -> tuple[Identity, s
         raise TooManyGuesses("this code was typed wrong too often and is locked; ask the organiser for a new one")
     if not _opens(row, verifier, "code"):
         raise Denied("that code or token is not valid", (client, _code_key(selector)))
-    assert row.event_id is not None and row.player is not None
-    who = Identity("player", row.event_id, row.player)
+    who = _who(session, row)
     spent = session.execute(
         update(Credential).where(Credential.selector == selector, Credential.used_at.is_(None)).values(used_at=_now())
     )
     if spent.rowcount != 1:  # type: ignore[attr-defined]
         raise Spent(who)
-    return who, _new(session, "session", row.event_id, row.player, PLAYER_SESSION)
+    lifetime = PLAYER_SESSION if row.staff is None else ORGANISER_SESSION  # a staff member's: an event day, as the organiser's
+    return who, _new(session, "session", row.event_id, row.player, lifetime, row.staff)
 
 
 def identify(session: Session, secret: str) -> Identity:
-    """Whose session this is (a player's or the organiser's); Denied if none."""
+    """Whose session this is (a player's, a staff member's or the organiser's); Denied if none."""
     found = _find(session, secret, "session", "organiser_session")
     if found.kind == "organiser_session":
         return Identity("organiser", None, None)
-    return Identity("player", found.event_id, found.player)
+    return _who(session, found)
 
 
 def ensure_organiser(session: Session, given: str | None) -> str | None:

@@ -64,6 +64,7 @@ class _Entry:
     at: datetime
     prev: str
     hash: str
+    actor: str | None
 
     def row(self) -> dict[str, Any]:
         """Its columns by name (not `dataclasses.asdict`, which deep-copies every value: half of `check_views`)."""
@@ -162,15 +163,16 @@ def _read_log(session: Session, event_id: str, report: Verification) -> list[_En
         wrong = [name for name in ("type", "prev", "hash") if not isinstance(row[name], str)]
         wrong += [] if isinstance(payload, bytes) else ["payload"]
         wrong += [] if isinstance(at, datetime) else ["at"]
+        wrong += [] if row["actor"] is None or isinstance(row["actor"], str) else ["actor"]
         if wrong:
             report.problems.append(f"{where}: unreadable {', '.join(wrong)} ({_brief_row(row)})")
             return None
         if row["prev"] != prev:
             report.problems.append(f"{where}: prev does not match the hash of entry {seq - 1}")
-        if entry_hash(event_id, seq, row["type"], at, row["prev"], payload) != row["hash"]:
+        if entry_hash(event_id, seq, row["type"], at, row["prev"], payload, row["actor"]) != row["hash"]:
             report.problems.append(f"{where}: its hash does not match its contents")
         prev = row["hash"]
-        entries.append(_Entry(event_id, seq, row["type"], payload, at, row["prev"], row["hash"]))
+        entries.append(_Entry(event_id, seq, row["type"], payload, at, row["prev"], row["hash"], row["actor"]))
     return entries
 
 

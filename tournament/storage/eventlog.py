@@ -6,9 +6,16 @@ Struct below. `append` writes the entry and applies it to the current tables
 `tournament.service.verification.verify` replays the log into a scratch database and compares.
 
 An entry's hash is the SHA-256 of a canonical encoding of
-(event id, seq, type, time, previous hash) as a JSON array, a newline, then
-the payload bytes exactly as stored. The first entry's previous hash is 64
-zeros.
+(event id, seq, type, time, previous hash[, actor]) as a JSON array, a newline,
+then the payload bytes exactly as stored. The first entry's previous hash is 64
+zeros. The actor (who made the change: `Actor`) is in the array only when the
+entry names one: entries written before actors were kept have none (NULL) and
+hash as they always did (T-171).
+
+Every entry names its actor. `append` takes it, or reads the one the caller's
+transaction is bound to (`bind`): `tournament serve` binds each request's session
+to who is signed in (web/common.py `writing`), the CLI its sessions to the
+command line; a session bound to nobody signed in (`NOBODY`) cannot append.
 """
 
 from __future__ import annotations
@@ -30,6 +37,7 @@ from schemas.tournament import Source
 from tournament.storage import announce, desklog
 from tournament.storage.desklog import DESK_PAYLOADS, DeskPayload
 from tournament.storage.models import (
+    Appeal,
     Claim,
     DeckCheck,
     DeckList,
@@ -46,6 +54,47 @@ from tournament.storage.models import (
 )
 
 GENESIS = "0" * 64
+
+# Who made a change (T-171): the command line, the server on its own, the organiser token's session, a player of the
+# event (`player:ID`) or a staff member (`staff:ID`). A log row keeps it as this text; NULL: from before actors were kept.
+Actor = str
+CLI: Actor = "cli"
+SERVER: Actor = "server"
+ORGANISER: Actor = "organiser"
+MAX_ACTOR = 80  # the column's width: a kind, a colon and an id of at most 64 characters
+ACTOR = "actor"  # the key in `Session.info` an actor is bound to
+NOBODY = "nobody"  # a web request nobody signed in to: it may answer, never append (a sign-in, a refusal)
+
+
+def player_actor(player: str) -> Actor:
+    return f"player:{player}"
+
+
+def staff_actor(staff: str) -> Actor:
+    return f"staff:{staff}"
+
+
+def actor_parts(actor: Actor | None) -> tuple[str, str | None]:
+    """An actor's kind (`cli`, `server`, `organiser`, `player`, `staff`; `unknown` for None) and id (players', staff's)."""
+    if actor is None:
+        return "unknown", None
+    kind, _, key = actor.partition(":")
+    return kind, key or None
+
+
+def bind(session: Session, actor: Actor) -> Session:
+    """Make `actor` the author of every entry `session` appends from now on (unless an append names its own)."""
+    session.info[ACTOR] = actor
+    return session
+
+
+def acting(session: Session) -> Actor:
+    """Who the session's changes are by: the actor it is bound to, else the command line (any session not opened by
+    `tournament serve`: the CLI, a script, a test). A session of a request nobody signed in to is refused."""
+    actor: Actor = session.info.get(ACTOR, CLI)
+    if actor == NOBODY:
+        raise AssertionError("a change by nobody: a web route that appends must be one a signed-in role may take")
+    return actor
 
 
 class EventCreated(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
@@ -318,11 +367,36 @@ class DeckRuled(msgspec.Struct, forbid_unknown_fields=True):
     reason: str
 
 
+class RulingAppealed(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
+    """A player appeals a judge's ruling on their table to the head judge (T-178): `ruling` is the ruling's entry,
+    `judge` its actor as that entry names it (None: a ruling from before actors were kept)."""
+
+    round: int
+    table: int
+    player: str
+    ruling: int
+    text: str
+    judge: str | None = None
+
+
+class AppealRuled(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
+    """The head judge decides appeal `appeal` (its entry) of ruling `ruling` by `judge` (the first ruling's actor): the
+    ruling is `upheld`, or `overturned` and the new result follows as its own correction entry with the same reason.
+    This entry's own actor is the head judge, so it names both judges."""
+
+    appeal: int
+    ruling: int
+    decision: Literal["upheld", "overturned"]
+    reason: str
+    judge: str | None = None
+
+
 Payload = (
     EventCreated | PlayerRegistered | PlayerDropped | BracketSeeded | RoundPaired | ResultReported | ResultCorrected
     | PodsPaired | PodReported | PodCorrected | ResultClaimed | ClaimConfirmed | ClaimRuled
     | PlayerRenamed | PlayerPaused | PlayerResumed | ByeAssigned | RoundUnpaired | PlayersSwapped | RoundStarted | TimeExtended
     | PlayerLinked | DeckRegistered | DeckPolicySet | DecksPublished | DecksDiffer | DeckRuled | DeskPayload | NoticeSet | EventFinished
+    | RulingAppealed | AppealRuled
 )
 
 PAYLOADS: dict[str, type[Any]] = {
@@ -355,6 +429,8 @@ PAYLOADS: dict[str, type[Any]] = {
     "decks_published": DecksPublished,
     "decks_differ": DecksDiffer,
     "deck_ruled": DeckRuled,
+    "ruling_appealed": RulingAppealed,
+    "appeal_ruled": AppealRuled,
     **DESK_PAYLOADS,  # registration, the waitlist, check-in, judge calls
 }
 TYPES = {cls: name for name, cls in PAYLOADS.items()}
@@ -377,6 +453,8 @@ class Entry(Protocol):
     def at(self) -> datetime: ...
     @property
     def hash(self) -> str: ...
+    @property
+    def actor(self) -> str | None: ...
 
 
 def as_utc(moment: datetime) -> datetime:
@@ -384,10 +462,10 @@ def as_utc(moment: datetime) -> datetime:
     return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
 
 
-def entry_hash(event_id: str, seq: int, type_: str, at: datetime, prev: str, payload: bytes) -> str:
-    """The hash a log entry carries (see the module docstring)."""
+def entry_hash(event_id: str, seq: int, type_: str, at: datetime, prev: str, payload: bytes, actor: Actor | None = None) -> str:
+    """The hash a log entry carries (see the module docstring): its actor is hashed when it names one."""
     stamp = as_utc(at).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
-    head = ENCODER.encode([event_id, seq, type_, stamp, prev])
+    head = ENCODER.encode([event_id, seq, type_, stamp, prev] if actor is None else [event_id, seq, type_, stamp, prev, actor])
     return hashlib.sha256(head + b"\n" + payload).hexdigest()
 
 
@@ -396,17 +474,20 @@ def decode(entry: Entry) -> Any:
     return msgspec.json.decode(entry.payload, type=PAYLOADS[entry.type])
 
 
-def append(session: Session, event_id: str, payload: Payload) -> LogEntry:
-    """Append one change to an event's log and apply it to the current tables.
+def append(session: Session, event_id: str, payload: Payload, actor: Actor | None = None) -> LogEntry:
+    """Append one change to an event's log and apply it to the current tables; `actor` made it (None: the one
+    the session is bound to, `acting`).
 
     The caller holds the event row locked (`service.lock_event`) unless the
     payload creates the event, whose primary key then guards against twins.
     """
-    return append_many(session, event_id, [payload])[-1]
+    return append_many(session, event_id, [payload], actor)[-1]
 
 
-def append_many(session: Session, event_id: str, payloads: Sequence[Payload]) -> list[LogEntry]:
-    """Append several changes in order, chained, with one flush at the end (bulk imports)."""
+def append_many(session: Session, event_id: str, payloads: Sequence[Payload], actor: Actor | None = None) -> list[LogEntry]:
+    """Append several changes in order, chained, with one flush at the end (bulk imports); by `actor` as `append`."""
+    actor = actor if actor is not None else acting(session)
+    assert 0 < len(actor) <= MAX_ACTOR, "an actor fits its column"
     entries = []
     for payload in payloads:
         event = None if isinstance(payload, EventCreated) else session.get(Event, event_id)
@@ -414,8 +495,8 @@ def append_many(session: Session, event_id: str, payloads: Sequence[Payload]) ->
         data = ENCODER.encode(keep_texts(session, payload))
         type_ = TYPES[type(payload)]
         at = datetime.now(UTC)
-        entry = LogEntry(event_id=event_id, seq=seq, type=type_, payload=data, at=at, prev=prev)
-        entry.hash = entry_hash(event_id, seq, type_, at, prev, data)
+        entry = LogEntry(event_id=event_id, seq=seq, type=type_, payload=data, at=at, prev=prev, actor=actor)
+        entry.hash = entry_hash(event_id, seq, type_, at, prev, data, actor)
         project(session, entry, payload)
         if event is None:
             session.flush()  # the event row exists before its first log row references it
@@ -589,6 +670,15 @@ def project(session: Session, entry: Entry, payload: Payload) -> None:
         _project_claim(session, entry, payload)
     elif isinstance(payload, DeckRegistered | DeckPolicySet | DecksPublished | DecksDiffer | DeckRuled):
         _project_deck(session, event, entry, payload)
+    elif isinstance(payload, RulingAppealed):
+        session.add(
+            Appeal(event_id=key, seq=entry.seq, ruling=payload.ruling, round=payload.round, table=payload.table,
+                   player=payload.player, judge=payload.judge, text=payload.text)
+        )
+    elif isinstance(payload, AppealRuled):
+        appeal = session.get(Appeal, (key, payload.appeal))
+        assert appeal is not None, "a decision names the appeal it decides"
+        appeal.decided_seq, appeal.decision, appeal.reason = entry.seq, payload.decision, payload.reason
     elif isinstance(payload, ResultReported):  # and ResultCorrected, its subclass
         match = session.get(Match, (key, payload.round, payload.table))
         assert match is not None

@@ -102,6 +102,8 @@ class LogEntry(Base):
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     prev: Mapped[str] = mapped_column(HASH)
     hash: Mapped[str] = mapped_column(HASH)
+    # who made the change (eventlog.Actor: `cli`, `organiser`, `player:ID`, `staff:ID`, ...); NULL: from before it was kept
+    actor: Mapped[str | None] = mapped_column(String(80))
 
 
 class Player(Base):
@@ -199,6 +201,25 @@ class DeckCheck(Base):
     differences: Mapped[bytes] = mapped_column(LargeBinary)
     ruled_seq: Mapped[int | None] = mapped_column(Integer)
     ruling: Mapped[str | None] = mapped_column(String(500))
+
+
+class Appeal(Base):
+    """A player's appeal of a judge's ruling to the head judge (T-178): open until decided (`decided_seq`).
+    `judge`: the appealed ruling's actor (eventlog.Actor; None for a ruling from before actors were kept)."""
+
+    __tablename__ = "appeals"
+
+    event_id: Mapped[str] = mapped_column(ID, ForeignKey("events.id"), primary_key=True)
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)  # the appeal's entry
+    ruling: Mapped[int] = mapped_column(Integer)  # the appealed ruling's entry
+    round: Mapped[int] = mapped_column(Integer)
+    table: Mapped[int] = mapped_column(Integer)
+    player: Mapped[str] = mapped_column(ID)
+    judge: Mapped[str | None] = mapped_column(String(80))
+    text: Mapped[str] = mapped_column(String(500))
+    decided_seq: Mapped[int | None] = mapped_column(Integer)
+    decision: Mapped[str | None] = mapped_column(String(16))  # upheld or overturned
+    reason: Mapped[str | None] = mapped_column(String(500))
 
 
 class Round(Base):
@@ -314,7 +335,7 @@ class Claim(Base):
 
 
 PROJECTION: tuple[type[Base], ...] = (
-    Event, Player, Round, RoundBye, Match, GameLog, Pod, PodSeat, Claim, Waiting, JudgeCall, DeckList, DeckCheck,
+    Event, Player, Round, RoundBye, Match, GameLog, Pod, PodSeat, Claim, Waiting, JudgeCall, DeckList, DeckCheck, Appeal,
 )
 """The tables rebuilt from the log, in the order rows must be written."""
 
@@ -387,10 +408,27 @@ class LiveWitness(Base):
 # Sign-in secrets (`tournament serve`): not part of an event's history, so not in the event log.
 
 
+class StaffMember(Base):
+    """Someone the organiser named to run events (T-172): a name people read, a role (`permissions.ROLES`), one
+    event or the whole server (`event_id` None), their own sign-in (`Credential.staff`). Revoked: kept (the log
+    names them as the actor of what they did), never signed in again. Not in any event's log: like credentials,
+    staff are the server's, not an event's history."""
+
+    __tablename__ = "staff"
+
+    id: Mapped[str] = mapped_column(ID, primary_key=True)
+    name: Mapped[str] = mapped_column(String(DISPLAY_NAME))
+    role: Mapped[str] = mapped_column(String(16))
+    event_id: Mapped[str | None] = mapped_column(ID, ForeignKey("events.id"))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    revoked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
 class Credential(Base):
     """A secret someone signs in with, `selector.verifier`: the selector finds the row, the verifier is kept only
     as its SHA-256 and compared in constant time. `kind`: `code` (a player's one-time sign-in code), `session`
-    (a player's), `organiser` (the organiser token) or `organiser_session`."""
+    (a player's), `organiser` (the organiser token), `organiser_session`, or a staff member's `code` and `session`
+    (`staff` names them; `player` is then None)."""
 
     __tablename__ = "credentials"
 
@@ -398,6 +436,7 @@ class Credential(Base):
     kind: Mapped[str] = mapped_column(String(24))
     event_id: Mapped[str | None] = mapped_column(ID, ForeignKey("events.id"))
     player: Mapped[str | None] = mapped_column(ID)
+    staff: Mapped[str | None] = mapped_column(ID, ForeignKey("staff.id"))
     hash: Mapped[str] = mapped_column(HASH)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     expires_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))

@@ -18,7 +18,7 @@ from sqlalchemy.orm import Session
 
 from tournament import service
 from tournament.service.tokens import ORGANISER_SESSION, PLAYER_SESSION
-from tournament.web.common import reading, wants_json
+from tournament.web.common import keep_actor, reading, wants_json
 
 COOKIE = "hj_session"
 
@@ -45,13 +45,16 @@ def identity(request: Request[Any, Any, Any], session: Session | None = None) ->
         return None
     try:
         if session is not None:
-            return service.identify(session, secret)
-        with reading(request) as own:
-            return service.identify(own, secret)
+            found = service.identify(session, secret)
+        else:
+            with reading(request) as own:
+                found = service.identify(own, secret)
     except service.Denied as exc:
         if wants_json(request):
             raise NotAuthorizedException(exc.message) from None
         return None
+    keep_actor(request, found)  # what this request writes names them
+    return found
 
 
 def player(request: Request[Any, Any, Any]) -> service.Identity:

@@ -12,7 +12,7 @@ from sqlalchemy import Engine
 from sqlalchemy.orm import Session
 
 from tournament import service
-from tournament.storage import announce
+from tournament.storage import announce, eventlog
 
 # HTTP status for each service refusal (the CLI's exit code goes in the body too).
 STATUS = {
@@ -65,11 +65,23 @@ def viewing(request: Request[Any, Any, Any]) -> Iterator[Session]:
 
 @contextmanager
 def writing(request: Request[Any, Any, Any]) -> Iterator[Session]:
-    """One session and one transaction: committed when the block succeeds, else rolled back."""
+    """One session and one transaction: committed when the block succeeds, else rolled back. Its log entries name
+    who the request is signed in as (`actor`, which `auth.identity` keeps); a request of nobody's appends nothing."""
     db = database(request)
     # the event log's appends are announced to this worker's live pages after the commit (SQLite; storage/announce.py)
-    with db.lock, Session(db.engine, info={announce.LOCAL: request.app.state.live.hand_over}) as session, session.begin():
+    info = {announce.LOCAL: request.app.state.live.hand_over, eventlog.ACTOR: actor(request)}
+    with db.lock, Session(db.engine, info=info) as session, session.begin():
         yield session
+
+
+def actor(request: Request[Any, Any, Any]) -> eventlog.Actor:
+    """Who the request is signed in as, for the event log (`auth.identity` found them); NOBODY before that."""
+    found: eventlog.Actor = request.state.get(eventlog.ACTOR, eventlog.NOBODY)
+    return found
+
+
+def keep_actor(request: Request[Any, Any, Any], who: service.Identity) -> None:
+    request.state[eventlog.ACTOR] = who.actor
 
 
 def json_post(path: str, **kwargs: Any) -> post:

@@ -75,7 +75,7 @@ def _submit(session: Session, who: service.Identity, data: bytes) -> DeckEntry:
     return service.entry_of(status, whole=True)
 
 
-@post("/me/deck", include_in_schema=False)
+@post("/me/deck", include_in_schema=False, action="play")
 async def deck_form(request: Request[Any, Any, Any]) -> Response[Any]:
     """The player's list, typed or as a file; their page then shows the verdict."""
     form = await request.form()
@@ -105,7 +105,7 @@ def api_my_deck(request: Request[Any, Any, Any]) -> DeckEntry:
         return found.entry
 
 
-@json_post("/api/me/deck", sync_to_thread=True, tags=["players"])
+@json_post("/api/me/deck", sync_to_thread=True, tags=["players"], action="play")
 def api_submit(request: Request[Any, Any, Any], data: JSONBody[DeckSubmission]) -> Response[DeckEntry]:
     """Submit or replace your deck list; the answer is its verdict (400 naming the line of a list that cannot be read)."""
     who = player(request)
@@ -120,8 +120,8 @@ def _viewer(request: Request[Any, Any, Any], event_id: str) -> tuple[str | None,
     who = identity(request)
     if who is None:
         return None, False
-    if who.role == "organiser":
-        return None, True
+    if who.player is None:  # the organiser or staff of this event
+        return None, service.allowed(who, "view", event_id)
     return (who.player if who.event_id == event_id else None), False
 
 
@@ -219,11 +219,10 @@ def meta_svg(request: Request[Any, Any, Any], event_id: FromPath[str]) -> Respon
 # -- the organiser ------------------------------------------------------------------------------
 
 
-@get("/admin/e/{event_id:str}/decks", sync_to_thread=True, include_in_schema=False)
+@get("/admin/e/{event_id:str}/decks", sync_to_thread=True, include_in_schema=False, action="view")
 def admin_decks(request: Request[Any, Any, Any], event_id: FromPath[str], r: FromQuery[str] = "") -> Template:
     """Every player's list and its verdict, who has none or an illegal one, and the button that publishes them."""
-    organiser(request)
-    shown = receipts.shown(request, r, "organiser")
+    shown = receipts.shown(request, r, receipts.owner_of(organiser(request)))
     with reading(request) as session:
         event = service.get_event(session, event_id)
         entries = _entries(request, session, event)
@@ -239,7 +238,7 @@ def _judge_registers(session: Session, event_id: str, player_id: str, data: byte
     return service.entry_of(status, whole=True)
 
 
-@post("/admin/e/{event_id:str}/decks/register", include_in_schema=False)
+@post("/admin/e/{event_id:str}/decks/register", include_in_schema=False, action="players")
 async def judge_form(request: Request[Any, Any, Any], event_id: FromPath[str]) -> Response[Any]:
     """A judge's form: a player's list, typed or as a file, and the reason (needed after the deadline); then the
     decks page, saying the verdict."""
@@ -256,7 +255,7 @@ async def judge_form(request: Request[Any, Any, Any], event_id: FromPath[str]) -
     return await sync_to_thread(receipts.organiser_form, request, form, f"/admin/e/{event_id}/decks", change)
 
 
-@json_post("/api/admin/events/{event_id:str}/decks/register", sync_to_thread=True, tags=["organiser"])
+@json_post("/api/admin/events/{event_id:str}/decks/register", sync_to_thread=True, tags=["organiser"], action="players")
 def api_judge_register(request: Request[Any, Any, Any], event_id: FromPath[str], data: JSONBody[JudgeDeck]) -> Response[DeckEntry]:
     """A judge registers a player's list (a late entry's, one still waiting for a place); after the deadline with
     a `reason`, kept in the event log. The answer is the list's verdict."""
@@ -265,7 +264,7 @@ def api_judge_register(request: Request[Any, Any, Any], event_id: FromPath[str],
     )
 
 
-@post("/admin/e/{event_id:str}/decks/publish", include_in_schema=False)
+@post("/admin/e/{event_id:str}/decks/publish", include_in_schema=False, action="decks")
 async def publish_form(request: Request[Any, Any, Any], event_id: FromPath[str]) -> Response[Any]:
     form = await request.form()
     return await sync_to_thread(_publish, request, event_id, form)
@@ -285,7 +284,7 @@ def deadline_from(form: Any) -> datetime | None:
         raise service.Usage(f"deadline: write a date and time like 2026-12-05T09:00, not {text!r}") from None
 
 
-@post("/admin/e/{event_id:str}/decks/policy", include_in_schema=False)
+@post("/admin/e/{event_id:str}/decks/policy", include_in_schema=False, action="decks")
 async def policy_form(request: Request[Any, Any, Any], event_id: FromPath[str]) -> Response[Any]:
     """The policy for players without a legal list at the deadline, and the deadline (`decks --policy --deadline`)."""
     form = await request.form()
@@ -297,7 +296,7 @@ async def policy_form(request: Request[Any, Any, Any], event_id: FromPath[str]) 
     return await sync_to_thread(receipts.organiser_form, request, form, f"/admin/e/{event_id}/decks", change)
 
 
-@json_post("/api/admin/events/{event_id:str}/decks/policy", sync_to_thread=True, tags=["organiser"])
+@json_post("/api/admin/events/{event_id:str}/decks/policy", sync_to_thread=True, tags=["organiser"], action="decks")
 def api_policy(request: Request[Any, Any, Any], event_id: FromPath[str], data: JSONBody[DeckPolicy]) -> Response[Done]:
     """Set the policy (T-113) and the deadline with its UTC offset (T-112), before round 1; null keeps each as it is."""
 
@@ -308,7 +307,7 @@ def api_policy(request: Request[Any, Any, Any], event_id: FromPath[str], data: J
     return receipts.api_change(request, receipts.owner_of(organiser(request)), change)
 
 
-@json_post("/api/admin/events/{event_id:str}/decks/publish", sync_to_thread=True, tags=["organiser"])
+@json_post("/api/admin/events/{event_id:str}/decks/publish", sync_to_thread=True, tags=["organiser"], action="decks")
 def api_publish(request: Request[Any, Any, Any], event_id: FromPath[str]) -> Response[list[DeckEntry]]:
     """Publish every list of the event (a repeat changes nothing); the answer is every list."""
     who = organiser(request)
@@ -326,7 +325,7 @@ def _rule(session: Session, event_id: str, ruling: DeckRuling) -> str:
     return f"table {ruling.table}: ruled, {how} ({ruling.reason.strip()}); {state.state}"
 
 
-@post("/admin/e/{event_id:str}/decks/rule", include_in_schema=False)
+@post("/admin/e/{event_id:str}/decks/rule", include_in_schema=False, action="rule")
 async def rule_form(request: Request[Any, Any, Any], event_id: FromPath[str]) -> Response[Any]:
     """A judge's ruling on a table refused for its decks, from the judge queue; then the event's page."""
     form = await request.form()
@@ -341,7 +340,7 @@ def _rule_form(request: Request[Any, Any, Any], event_id: str, form: Any) -> Res
     return receipts.organiser_form(request, form, f"/admin/e/{event_id}", change)
 
 
-@json_post("/api/admin/events/{event_id:str}/decks/rule", sync_to_thread=True, tags=["organiser"])
+@json_post("/api/admin/events/{event_id:str}/decks/rule", sync_to_thread=True, tags=["organiser"], action="rule")
 def api_rule(request: Request[Any, Any, Any], event_id: FromPath[str], data: JSONBody[DeckRuling]) -> Response[TableRow]:
     """Rule on a table refused for its decks: `accept` its logs, or the default penalty (T-115); the reason is kept.
     The answer is the table's row, with its result."""

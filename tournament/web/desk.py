@@ -90,7 +90,7 @@ def _drop_page(request: Request[Any, Any, Any]) -> Response[Any]:
         return page(request, "me_drop", session, event, my=my_event(session, who.event_id, who.player))
 
 
-@post("/me/drop", include_in_schema=False)
+@post("/me/drop", include_in_schema=False, action="play")
 async def drop_form(request: Request[Any, Any, Any]) -> Response[Any]:
     form = await request.form()
     _who, event_id, player_id = await sync_to_thread(_me, request)
@@ -98,7 +98,7 @@ async def drop_form(request: Request[Any, Any, Any]) -> Response[Any]:
     return await sync_to_thread(_form, request, form, lambda s: _leave(s, event_id, player_id, confirmed))
 
 
-@post("/me/call", include_in_schema=False)
+@post("/me/call", include_in_schema=False, action="play")
 async def call_form(request: Request[Any, Any, Any]) -> Response[Any]:
     form = await request.form()
     _who, event_id, player_id = await sync_to_thread(_me, request)
@@ -106,7 +106,7 @@ async def call_form(request: Request[Any, Any, Any]) -> Response[Any]:
     return await sync_to_thread(_form, request, form, lambda s: _call(s, event_id, player_id, text))
 
 
-@post("/me/checkin", include_in_schema=False)
+@post("/me/checkin", include_in_schema=False, action="play")
 async def checkin_form(request: Request[Any, Any, Any]) -> Response[Any]:
     form = await request.form()
     _who, event_id, player_id = await sync_to_thread(_me, request)
@@ -129,7 +129,7 @@ def _api(request: Request[Any, Any, Any], action: Any) -> Response[Any]:
     return receipts.api_change(request, receipts.owner_of(who), lambda s: my_event(s, event_id, player_id, action(s)))
 
 
-@json_post("/api/me/drop", sync_to_thread=True, tags=["players"])
+@json_post("/api/me/drop", sync_to_thread=True, tags=["players"], action="play")
 def api_drop(request: Request[Any, Any, Any], data: JSONBody[Leave]) -> Response[MyEvent]:
     """Drop from the event, or leave its waitlist (`confirm: true`). Mid-round, your table still needs its
     result (T-93); 409 once the event's last round is paired."""
@@ -137,14 +137,14 @@ def api_drop(request: Request[Any, Any, Any], data: JSONBody[Leave]) -> Response
     return _api(request, lambda s: _leave(s, event_id, player_id, data.confirm))
 
 
-@json_post("/api/me/call", sync_to_thread=True, tags=["players"])
+@json_post("/api/me/call", sync_to_thread=True, tags=["players"], action="play")
 def api_call(request: Request[Any, Any, Any], data: JSONBody[CallRequest]) -> Response[MyEvent]:
     """Call a judge to your table of the current round (422 at no table; 409 while your last call is open)."""
     _who, event_id, player_id = _me(request)
     return _api(request, lambda s: _call(s, event_id, player_id, data.text))
 
 
-@json_post("/api/me/checkin", sync_to_thread=True, tags=["players"])
+@json_post("/api/me/checkin", sync_to_thread=True, tags=["players"], action="play")
 def api_checkin(request: Request[Any, Any, Any]) -> Response[MyEvent]:
     """Check yourself in before round 1 (409 a second time, or once round 1 is paired)."""
     _who, event_id, player_id = _me(request)
@@ -154,11 +154,10 @@ def api_checkin(request: Request[Any, Any, Any]) -> Response[MyEvent]:
 # The organiser's open judge calls ------------------------------------------------------------------
 
 
-@get("/admin/e/{event_id:str}/calls", sync_to_thread=True, include_in_schema=False)
+@get("/admin/e/{event_id:str}/calls", sync_to_thread=True, include_in_schema=False, action="view")
 def calls_page(request: Request[Any, Any, Any], event_id: FromPath[str], r: FromQuery[str] = "") -> Template:
     """Every judge call of the event, the open ones first, newest first."""
-    organiser(request)
-    shown = receipts.shown(request, r, "organiser")
+    shown = receipts.shown(request, r, receipts.owner_of(organiser(request)))
     with reading(request) as session:
         event = service.get_event(session, event_id)
         every = service.judge_calls(session, event_id, answered=True)
@@ -168,7 +167,7 @@ def calls_page(request: Request[Any, Any, Any], event_id: FromPath[str], r: From
         )
 
 
-@post("/admin/e/{event_id:str}/calls/answer", include_in_schema=False)
+@post("/admin/e/{event_id:str}/calls/answer", include_in_schema=False, action="rule")
 async def answer_form(request: Request[Any, Any, Any], event_id: FromPath[str]) -> Response[Any]:
     """Mark a call answered; back to the page the form was on (the event's or the calls')."""
     form = await request.form()
@@ -181,7 +180,7 @@ async def answer_form(request: Request[Any, Any, Any], event_id: FromPath[str]) 
     return await sync_to_thread(receipts.organiser_form, request, form, back, answered)
 
 
-@get("/api/admin/events/{event_id:str}/calls", sync_to_thread=True, tags=["organiser"])
+@get("/api/admin/events/{event_id:str}/calls", sync_to_thread=True, tags=["organiser"], action="view")
 def api_calls(request: Request[Any, Any, Any], event_id: FromPath[str], all: FromQuery[bool] = False) -> list[JudgeCallRow]:
     """The open judge calls, newest first (`all=true`: the answered ones too), as `tournament calls --json`."""
     organiser(request)
@@ -189,7 +188,7 @@ def api_calls(request: Request[Any, Any, Any], event_id: FromPath[str], all: Fro
         return service.judge_calls(session, event_id, answered=all)
 
 
-@json_post("/api/admin/events/{event_id:str}/calls/{number:int}/answer", sync_to_thread=True, tags=["organiser"])
+@json_post("/api/admin/events/{event_id:str}/calls/{number:int}/answer", sync_to_thread=True, tags=["organiser"], action="rule")
 def api_answer(request: Request[Any, Any, Any], event_id: FromPath[str], number: FromPath[int]) -> Response[list[JudgeCallRow]]:
     """Mark judge call `number` answered (404 unknown, 409 answered already): the calls still open."""
 

@@ -27,7 +27,7 @@ def _file(name: str, text: str) -> Response[bytes]:
     return Response(text.encode(), media_type=kind, headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
 
-@get("/admin/e/{event_id:str}/files/{name:str}", sync_to_thread=True, include_in_schema=False)
+@get("/admin/e/{event_id:str}/files/{name:str}", sync_to_thread=True, include_in_schema=False, action="view")
 def download(request: Request[Any, Any, Any], event_id: FromPath[str], name: FromPath[str], round: FromQuery[int | None] = None) -> Response[bytes]:
     """`export.json`, `standings.csv|json|html`, `round.csv|json|html` and `slips.html` (`?round=N`, default the current one)."""
     organiser(request)

@@ -37,9 +37,9 @@ def _login(request: Request[Any, Any, Any], key: str, token: str, *, api: bool) 
 def admin(request: Request[Any, Any, Any], r: FromQuery[str] = "") -> Template:
     """The sign-in form (with why the last try was refused), or the events to run."""
     who = identity(request)
-    if who is None or who.role != "organiser":
+    if who is None or who.role not in service.STAFF_ROLES:
         return page(request, "admin_login", **receipts.shown(request, r, ""))
-    shown = receipts.shown(request, r, "organiser")
+    shown = receipts.shown(request, r, receipts.owner_of(who))
     with reading(request) as session:
         return page(
             request, "admin", events=views.events(session), notice=shown.get("notice"), error=shown.get("error"),
@@ -47,7 +47,7 @@ def admin(request: Request[Any, Any, Any], r: FromQuery[str] = "") -> Template:
         )
 
 
-@post("/admin/login", include_in_schema=False)
+@post("/admin/login", include_in_schema=False, action="public")
 async def admin_login(request: Request[Any, Any, Any]) -> Response[Any]:
     form = await request.form()
     key = receipts.given_key(form.get("_key"), "_key")
@@ -58,11 +58,10 @@ async def admin_login(request: Request[Any, Any, Any]) -> Response[Any]:
     return keep(done, request, answer.private, "organiser") if answer.private else done
 
 
-@get("/admin/e/{event_id:str}", sync_to_thread=True, include_in_schema=False)
+@get("/admin/e/{event_id:str}", sync_to_thread=True, include_in_schema=False, action="view")
 def admin_event(request: Request[Any, Any, Any], event_id: FromPath[str], r: FromQuery[str] = "") -> Template:
     """The event's tables, queue and actions, and the answer to the organiser's last form (`?r=KEY`)."""
-    organiser(request)
-    shown = receipts.shown(request, r, "organiser")
+    shown = receipts.shown(request, r, receipts.owner_of(organiser(request)))
     with reading(request) as session:
         event = service.get_event(session, event_id)
         everyone = service.players(session, event_id)
@@ -143,25 +142,25 @@ def new_code(request: Request[Any, Any, Any], session: Session, event_id: str, p
     return Code(event_id, player, code, views.join_link(public_url(request), code))
 
 
-@post("/admin/e/{event_id:str}/rule", include_in_schema=False)
+@post("/admin/e/{event_id:str}/rule", include_in_schema=False, action="rule")
 async def rule_form(request: Request[Any, Any, Any], event_id: FromPath[str]) -> Response[Any]:
     form = await request.form()
     return await sync_to_thread(acting, request, event_id, form, lambda s: settle(s, event_id, _form_ruling(form)))
 
 
-@post("/admin/e/{event_id:str}/pair", include_in_schema=False)
+@post("/admin/e/{event_id:str}/pair", include_in_schema=False, action="rounds")
 async def pair_form(request: Request[Any, Any, Any], event_id: FromPath[str]) -> Response[Any]:
     form = await request.form()
     return await sync_to_thread(acting, request, event_id, form, lambda s: pair_next(s, event_id))
 
 
-@post("/admin/e/{event_id:str}/clock", include_in_schema=False)
+@post("/admin/e/{event_id:str}/clock", include_in_schema=False, action="rounds")
 async def clock_form(request: Request[Any, Any, Any], event_id: FromPath[str]) -> Response[Any]:
     form = await request.form()
     return await sync_to_thread(acting, request, event_id, form, lambda s: start_clock(s, event_id, whole_number(form, "minutes")))
 
 
-@post("/admin/e/{event_id:str}/extend", include_in_schema=False)
+@post("/admin/e/{event_id:str}/extend", include_in_schema=False, action="rule")
 async def extend_form(request: Request[Any, Any, Any], event_id: FromPath[str]) -> Response[Any]:
     form = await request.form()
     reason = str(form.get("reason", "")).strip() or None
@@ -170,7 +169,7 @@ async def extend_form(request: Request[Any, Any, Any], event_id: FromPath[str]) 
     )
 
 
-@get("/admin/e/{event_id:str}/drop", include_in_schema=False)
+@get("/admin/e/{event_id:str}/drop", include_in_schema=False, action="view")
 async def drop_page(request: Request[Any, Any, Any], event_id: FromPath[str], player: FromQuery[str] = "") -> Template:
     """The second step of a drop: what it does to the player's table, and that it cannot be undone (T-73)."""
     # async, with its own thread: a sync_to_thread GET sharing its path with a POST is wrapped twice (players.join_page)
@@ -188,13 +187,13 @@ def _drop_page(request: Request[Any, Any, Any], event_id: str, player: str) -> T
                     dropped=found.dropped_round is not None, table=playing, pod=seat is not None and seat.pod, hold=True)
 
 
-@post("/admin/e/{event_id:str}/drop", include_in_schema=False)
+@post("/admin/e/{event_id:str}/drop", include_in_schema=False, action="players")
 async def drop_form(request: Request[Any, Any, Any], event_id: FromPath[str]) -> Response[Any]:
     form = await request.form()
     return await sync_to_thread(acting, request, event_id, form, lambda s: drop_player(s, event_id, str(form.get("player", ""))))
 
 
-@post("/admin/e/{event_id:str}/code", include_in_schema=False)
+@post("/admin/e/{event_id:str}/code", include_in_schema=False, action="players")
 async def code_form(request: Request[Any, Any, Any], event_id: FromPath[str]) -> Response[Any]:
     form = await request.form()
     return await sync_to_thread(acting, request, event_id, form, lambda s: new_code(request, s, event_id, str(form.get("player", ""))))
@@ -203,7 +202,7 @@ async def code_form(request: Request[Any, Any, Any], event_id: FromPath[str]) ->
 # The JSON twins (an `Idempotency-Key` header makes a repeat get the first answer) -------------------
 
 
-@json_post("/api/admin/login", sync_to_thread=True, tags=["organiser"])
+@json_post("/api/admin/login", sync_to_thread=True, tags=["organiser"], action="public")
 def api_login(request: Request[Any, Any, Any], data: JSONBody[SignIn]) -> Response[Joined]:
     """The organiser token (in `code`) for a session (401 if wrong; 429 after too many wrong guesses)."""
     key = receipts.given_key(request.headers.get("idempotency-key"), "Idempotency-Key")
@@ -218,7 +217,7 @@ def _claims(session: Session, event_id: str) -> list[TableClaims]:
     return [msgspec.structs.replace(views.table_claims(session, event, s), live=going.get(s.table.number)) for s in states]
 
 
-@get("/api/admin/events/{event_id:str}/tables", sync_to_thread=True, tags=["organiser"])
+@get("/api/admin/events/{event_id:str}/tables", sync_to_thread=True, tags=["organiser"], action="view")
 def api_tables(request: Request[Any, Any, Any], event_id: FromPath[str]) -> list[TableClaims]:
     """The current round's tables with their claims; `state` `disputed` is the judge queue."""
     organiser(request)
@@ -238,37 +237,37 @@ def _then_tables(event_id: str, action: Callable[[Session], object]) -> Callable
     return change
 
 
-@json_post("/api/admin/events/{event_id:str}/rule", sync_to_thread=True, tags=["organiser"])
+@json_post("/api/admin/events/{event_id:str}/rule", sync_to_thread=True, tags=["organiser"], action="rule")
 def api_rule(request: Request[Any, Any, Any], event_id: FromPath[str], data: JSONBody[Ruling]) -> Response[list[TableClaims]]:
     """Settle an open table (accept a claim, or give the result) or correct one; the reason is kept."""
     return _change(request, _then_tables(event_id, lambda s: settle(s, event_id, data)))
 
 
-@json_post("/api/admin/events/{event_id:str}/pair", sync_to_thread=True, tags=["organiser"])
+@json_post("/api/admin/events/{event_id:str}/pair", sync_to_thread=True, tags=["organiser"], action="rounds")
 def api_pair(request: Request[Any, Any, Any], event_id: FromPath[str]) -> Response[RoundInfo]:
     """Pair the next round (409 naming the tables without a result)."""
     return _change(request, lambda s: export.round_info(s, event_id, service.pair(s, event_id).number))
 
 
-@json_post("/api/admin/events/{event_id:str}/drop", sync_to_thread=True, tags=["organiser"])
+@json_post("/api/admin/events/{event_id:str}/drop", sync_to_thread=True, tags=["organiser"], action="players")
 def api_drop(request: Request[Any, Any, Any], event_id: FromPath[str], data: JSONBody[PlayerRef]) -> Response[list[TableClaims]]:
     """Drop a player (mid-round, their open match goes to the opponent)."""
     return _change(request, _then_tables(event_id, lambda s: drop_player(s, event_id, data.player)))
 
 
-@json_post("/api/admin/events/{event_id:str}/clock", sync_to_thread=True, tags=["organiser"])
+@json_post("/api/admin/events/{event_id:str}/clock", sync_to_thread=True, tags=["organiser"], action="rounds")
 def api_clock(request: Request[Any, Any, Any], event_id: FromPath[str], data: JSONBody[ClockStart]) -> Response[RoundInfo]:
     """Start the current round's clock now (409 once started: extend tables instead)."""
     return _change(request, lambda s: export.round_info(s, event_id, service.start_round(s, event_id, data.minutes).number))
 
 
-@json_post("/api/admin/events/{event_id:str}/extend", sync_to_thread=True, tags=["organiser"])
+@json_post("/api/admin/events/{event_id:str}/extend", sync_to_thread=True, tags=["organiser"], action="rule")
 def api_extend(request: Request[Any, Any, Any], event_id: FromPath[str], data: JSONBody[Extension]) -> Response[list[TableClaims]]:
     """Give a table of the current round extra minutes, with a reason."""
     return _change(request, _then_tables(event_id, lambda s: extend_table(s, event_id, data.table, data.minutes, data.reason)))
 
 
-@json_post("/api/admin/events/{event_id:str}/codes", sync_to_thread=True, tags=["organiser"])
+@json_post("/api/admin/events/{event_id:str}/codes", sync_to_thread=True, tags=["organiser"], action="players")
 def api_code(request: Request[Any, Any, Any], event_id: FromPath[str], data: JSONBody[PlayerRef]) -> Response[Code]:
     """A new one-time sign-in code for a player (their older codes and sessions stop working)."""
     return _change(request, lambda s: new_code(request, s, event_id, data.player), private=True)

@@ -55,13 +55,13 @@ def _sign_in(request: Request[Any, Any, Any], key: str, code: str, mine: service
             if not api and mine == exc.identity:
                 return receipts.Outcome("")
             raise
-        joined = Joined(who.event_id, who.player, secret, "player")
+        joined = Joined(who.event_id, who.player, secret, who.role, who.staff)  # type: ignore[arg-type]
         return receipts.Outcome("", private=msgspec.json.encode(joined) if api else secret)
 
     return receipts.once(request, key, "", change)
 
 
-@post("/join", include_in_schema=False)
+@post("/join", include_in_schema=False, action="public")
 async def join(request: Request[Any, Any, Any]) -> Response[Any]:
     form = await request.form()
     key = receipts.given_key(form.get("_key"), "_key")
@@ -73,7 +73,7 @@ async def join(request: Request[Any, Any, Any]) -> Response[Any]:
     return keep(done, request, answer.private, "player") if answer.private else done
 
 
-@post("/signout", include_in_schema=False)
+@post("/signout", include_in_schema=False, action="public")
 async def sign_out(request: Request[Any, Any, Any]) -> Response[Any]:
     """Sign out (a repeat changes nothing: the session is gone already)."""
     secret = request.cookies.get(COOKIE)
@@ -94,9 +94,9 @@ def me(request: Request[Any, Any, Any], r: FromQuery[str] = "") -> Response[Any]
     who = identity(request)
     if who is None:
         return Redirect("/join")
-    if who.role == "organiser":
+    if who.player is None:  # the organiser or a staff member
         return Redirect("/admin")
-    assert who.event_id is not None and who.player is not None
+    assert who.event_id is not None
     shown = receipts.shown(request, r, receipts.owner_of(who))
     with reading(request) as session:
         event = service.get_event(session, who.event_id)
@@ -142,14 +142,14 @@ def _typed(form: Any) -> dict[str, Any]:
     return {"places": places} if places else {"result": service.Tally(whole_numbers(form, "games"), whole_number(form, "draws", 0))}
 
 
-@post("/me/result", include_in_schema=False)
+@post("/me/result", include_in_schema=False, action="play")
 async def report_form(request: Request[Any, Any, Any]) -> Response[Any]:
     """Games won (and drawn games), or a pod's places, as the player typed them."""
     form = await request.form()
     return await sync_to_thread(_act, request, form, "claim", lambda: _typed(form))
 
 
-@post("/me/logs", include_in_schema=False)
+@post("/me/logs", include_in_schema=False, action="play")
 async def upload_form(request: Request[Any, Any, Any]) -> Response[Any]:
     """Upload the game logs; the referee's verdict shows on the page it leads to."""
     form = await request.form()
@@ -157,7 +157,7 @@ async def upload_form(request: Request[Any, Any, Any]) -> Response[Any]:
     return await sync_to_thread(_act, request, form, "claim", lambda: {"logs": logs})
 
 
-@post("/me/confirm", include_in_schema=False)
+@post("/me/confirm", include_in_schema=False, action="play")
 async def confirm_form(request: Request[Any, Any, Any]) -> Response[Any]:
     """Confirm another player's claim: for logs, by your own copies (their last lines) or the hashes typed in."""
     form = await request.form()
@@ -182,7 +182,7 @@ def _dispute(session: Session, who: service.Identity, claimant: str, text: str) 
     return f"A judge is called to table {call.table} with what you wrote."
 
 
-@post("/me/dispute", include_in_schema=False)
+@post("/me/dispute", include_in_schema=False, action="play")
 async def dispute_form(request: Request[Any, Any, Any]) -> Response[Any]:
     """A player disagrees with another's claim: what happened, in their words, goes to the judge queue."""
     form = await request.form()
@@ -197,7 +197,7 @@ async def dispute_form(request: Request[Any, Any, Any]) -> Response[Any]:
 # The JSON twins (an `Idempotency-Key` header makes a repeat get the first answer) -------------------
 
 
-@json_post("/api/join", sync_to_thread=True, tags=["players"])
+@json_post("/api/join", sync_to_thread=True, tags=["players"], action="public")
 def api_join(request: Request[Any, Any, Any], data: JSONBody[SignIn]) -> Response[Any]:
     """Spend a one-time sign-in code for a session (401 for a wrong or used code; 429 after too many)."""
     key = receipts.given_key(request.headers.get("idempotency-key"), "Idempotency-Key")
@@ -224,7 +224,7 @@ def _answer(request: Request[Any, Any, Any], action: str, **kwargs: Any) -> Resp
     return receipts.api_change(request, receipts.owner_of(who), change)
 
 
-@json_post("/api/me/claim", sync_to_thread=True, tags=["players"])
+@json_post("/api/me/claim", sync_to_thread=True, tags=["players"], action="play")
 def api_claim(request: Request[Any, Any, Any], data: JSONBody[ResultClaim]) -> Response[TableClaims]:
     """Claim your table's result: `games` (and `draws`), or a pod's `places`."""
     kwargs: dict[str, Any] = {"places": data.places} if data.places is not None else {
@@ -233,7 +233,7 @@ def api_claim(request: Request[Any, Any, Any], data: JSONBody[ResultClaim]) -> R
     return _answer(request, "claim", **kwargs)
 
 
-@json_post("/api/me/logs", tags=["players"])
+@json_post("/api/me/logs", tags=["players"], action="play")
 async def api_logs(
     request: Request[Any, Any, Any],
     data: MultipartBody[dict[str, Any]],
@@ -243,7 +243,7 @@ async def api_logs(
     return await sync_to_thread(_answer, request, "claim", logs=await _logs(form))
 
 
-@json_post("/api/me/confirm", sync_to_thread=True, tags=["players"])
+@json_post("/api/me/confirm", sync_to_thread=True, tags=["players"], action="play")
 def api_confirm(request: Request[Any, Any, Any], data: JSONBody[Confirmation]) -> Response[TableClaims]:
     """Confirm another player's claim at your table (logs: each one's last-line SHA-256, in order)."""
     return _answer(request, "confirm", claimant=data.claimant, last_lines=data.last_lines)

@@ -61,10 +61,12 @@ def form_key(_context: Any = None) -> str:
 
 
 def owner_of(who: service.Identity | None) -> str:
-    """Whose receipt: the organiser, a player of an event, or nobody signed in ("")."""
+    """Whose receipt: the organiser, a staff member, a player of an event, or nobody signed in ("")."""
     if who is None:
         return ""
-    return "organiser" if who.role == "organiser" else f"player {who.event_id} {who.player}"
+    if who.staff is not None:
+        return f"staff {who.staff}"
+    return "organiser" if who.player is None else f"player {who.event_id} {who.player}"
 
 
 def registrant(address: str) -> str:

@@ -23,6 +23,7 @@ from sqlalchemy.orm import Session
 from schemas.tournament import LeftOut, Registration
 from schemas.web import PlayerRef, RegistrationSettings, SignedUp, SignUp
 from tournament import service
+from tournament.storage import eventlog
 from tournament.web import receipts, views
 from tournament.web.auth import client, keep, organiser
 from tournament.web.common import json_post, public_url, reading, whole_number
@@ -61,6 +62,8 @@ def _sign_up(
         where = "you have a place" if done.position is None else f"the event is full: you are number {done.position} on the waitlist"
         return receipts.Outcome(f"Registered as {who}: {where}.", secret=code, private=secret)
 
+    # a registration from the public page or a desk is the server's, by the event's rules: nobody signed in made it
+    request.state[eventlog.ACTOR] = eventlog.SERVER
     return receipts.once(request, key, _owner(request, event_id, desk), change)
 
 
@@ -85,7 +88,7 @@ def _register_page(request: Request[Any, Any, Any], event_id: str, r: str) -> Te
         )
 
 
-@post("/e/{event_id:str}/register", include_in_schema=False)
+@post("/e/{event_id:str}/register", include_in_schema=False, action="public")
 async def register_form(request: Request[Any, Any, Any], event_id: FromPath[str]) -> Response[Any]:
     form = await request.form()
     key = receipts.given_key(form.get("_key"), "_key")
@@ -117,14 +120,14 @@ def _open_desk(request: Request[Any, Any, Any], event_id: str, form: Any) -> Res
     return done
 
 
-@post("/admin/e/{event_id:str}/desk", include_in_schema=False)
+@post("/admin/e/{event_id:str}/desk", include_in_schema=False, action="players")
 async def desk_form(request: Request[Any, Any, Any], event_id: FromPath[str]) -> Response[Any]:
     """Make this device a registration desk (T-152): it registers walk-ins without the per-address limit."""
     form = await request.form()
     return await sync_to_thread(_open_desk, request, event_id, form)
 
 
-@post("/admin/e/{event_id:str}/desk/close", include_in_schema=False)
+@post("/admin/e/{event_id:str}/desk/close", include_in_schema=False, action="players")
 async def desk_close_form(request: Request[Any, Any, Any], event_id: FromPath[str]) -> Response[Any]:
     """End every registration desk of the event (a lost tablet, the end of the day)."""
     form = await request.form()
@@ -137,7 +140,7 @@ async def desk_close_form(request: Request[Any, Any, Any], event_id: FromPath[st
     return await sync_to_thread(_acting, request, event_id, form, change)
 
 
-@json_post("/api/events/{event_id:str}/register", sync_to_thread=True, tags=["public"])
+@json_post("/api/events/{event_id:str}/register", sync_to_thread=True, tags=["public"], action="public")
 def api_register(request: Request[Any, Any, Any], event_id: FromPath[str], data: JSONBody[SignUp]) -> Response[SignedUp]:
     """Register for the event: a place, or the waitlist once it is full (`place`); 409 when registration is not
     open, has closed or the event is full without a waitlist. The session and code are given once."""
@@ -188,15 +191,14 @@ def _said(session: Session, event_id: str, left: LeftOut) -> str:
             f"from the waitlist: {_named(session, event_id, left.promoted)}")
 
 
-@get("/admin/e/{event_id:str}/registration", include_in_schema=False)
+@get("/admin/e/{event_id:str}/registration", include_in_schema=False, action="view")
 async def registration_page(request: Request[Any, Any, Any], event_id: FromPath[str], r: FromQuery[str] = "") -> Template:
     """The settings, every player with a place and whether they checked in, the waitlist, the one action."""
     return await sync_to_thread(_registration_page, request, event_id, r)  # async: as `register_page`
 
 
 def _registration_page(request: Request[Any, Any, Any], event_id: str, r: str) -> Template:
-    organiser(request)
-    shown = receipts.shown(request, r, "organiser")
+    shown = receipts.shown(request, r, receipts.owner_of(organiser(request)))
     with reading(request) as session:
         event = service.get_event(session, event_id)
         everyone = [p for p in service.players(session, event_id) if p.dropped_round is None]
@@ -210,7 +212,7 @@ def _acting(request: Request[Any, Any, Any], event_id: str, form: Any, action: A
     return receipts.organiser_form(request, form, f"/admin/e/{event_id}/registration", action)
 
 
-@post("/admin/e/{event_id:str}/registration", include_in_schema=False)
+@post("/admin/e/{event_id:str}/registration", include_in_schema=False, action="players")
 async def settings_form(request: Request[Any, Any, Any], event_id: FromPath[str]) -> Response[Any]:
     form = await request.form()
 
@@ -221,19 +223,19 @@ async def settings_form(request: Request[Any, Any, Any], event_id: FromPath[str]
     return await sync_to_thread(_acting, request, event_id, form, settle)
 
 
-@post("/admin/e/{event_id:str}/checkin", include_in_schema=False)
+@post("/admin/e/{event_id:str}/checkin", include_in_schema=False, action="players")
 async def checkin_form(request: Request[Any, Any, Any], event_id: FromPath[str]) -> Response[Any]:
     form = await request.form()
     return await sync_to_thread(_acting, request, event_id, form, lambda s: _check_in(s, event_id, str(form.get("player", ""))))
 
 
-@post("/admin/e/{event_id:str}/absent", include_in_schema=False)
+@post("/admin/e/{event_id:str}/absent", include_in_schema=False, action="players")
 async def absent_form(request: Request[Any, Any, Any], event_id: FromPath[str]) -> Response[Any]:
     form = await request.form()
     return await sync_to_thread(_acting, request, event_id, form, lambda s: _said(s, event_id, _absent(s, event_id)))
 
 
-@get("/api/admin/events/{event_id:str}/registration", sync_to_thread=True, tags=["organiser"])
+@get("/api/admin/events/{event_id:str}/registration", sync_to_thread=True, tags=["organiser"], action="view")
 def api_registration(request: Request[Any, Any, Any], event_id: FromPath[str]) -> Registration:
     """The registration settings, the players with a place and checked in, the waitlist in order."""
     organiser(request)
@@ -245,13 +247,13 @@ def _change(request: Request[Any, Any, Any], change: Any) -> Response[Any]:
     return receipts.api_change(request, receipts.owner_of(organiser(request)), change)
 
 
-@json_post("/api/admin/events/{event_id:str}/registration", sync_to_thread=True, tags=["organiser"])
+@json_post("/api/admin/events/{event_id:str}/registration", sync_to_thread=True, tags=["organiser"], action="players")
 def api_settings(request: Request[Any, Any, Any], event_id: FromPath[str], data: JSONBody[RegistrationSettings]) -> Response[Registration]:
     """Open or close public registration, with a cap, a closing time and a waitlist (a higher cap promotes)."""
     return _change(request, lambda s: _settle(s, event_id, data))
 
 
-@json_post("/api/admin/events/{event_id:str}/checkin", sync_to_thread=True, tags=["organiser"])
+@json_post("/api/admin/events/{event_id:str}/checkin", sync_to_thread=True, tags=["organiser"], action="players")
 def api_checkin(request: Request[Any, Any, Any], event_id: FromPath[str], data: JSONBody[PlayerRef]) -> Response[Registration]:
     """Check a player (or someone waiting) in before round 1 (409 a second time)."""
 
@@ -262,7 +264,7 @@ def api_checkin(request: Request[Any, Any, Any], event_id: FromPath[str], data: 
     return _change(request, change)
 
 
-@json_post("/api/admin/events/{event_id:str}/absent", sync_to_thread=True, tags=["organiser"])
+@json_post("/api/admin/events/{event_id:str}/absent", sync_to_thread=True, tags=["organiser"], action="players")
 def api_absent(request: Request[Any, Any, Any], event_id: FromPath[str]) -> Response[LeftOut]:
     """T-96: drop who has not checked in, and give their places to the waitlist's checked-in, in order."""
     return _change(request, lambda s: _absent(s, event_id))

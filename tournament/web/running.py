@@ -189,7 +189,7 @@ def _form_event(form: Any) -> NewEvent:
     )
 
 
-@post("/admin/events", include_in_schema=False)
+@post("/admin/events", include_in_schema=False, action="events")
 async def create_form(request: Request[Any, Any, Any]) -> Response[Any]:
     """A new event: its page when made; else back to the list, saying why not."""
     form = await request.form()
@@ -213,8 +213,9 @@ async def _upload_text(upload: Any) -> tuple[str, str]:
         raise service.Usage(f"{upload.filename}: not UTF-8 text (byte {exc.start}); save it as UTF-8 CSV") from None
 
 
-def _route(path: str, action: Callable[[Any, str], Callable[[Session], str]]) -> Any:
-    """A form route: `action(form, event_id)` gives the change, run once for the form's key."""
+def _route(path: str, allowed: str, action: Callable[[Any, str], Callable[[Session], str]]) -> Any:
+    """A form route: `action(form, event_id)` gives the change, run once for the form's key; `allowed`: its action
+    in the permission matrix."""
 
     async def handler(request: Request[Any, Any, Any], event_id: FromPath[str]) -> Response[Any]:
         form: Any = await request.form()
@@ -232,7 +233,7 @@ def _route(path: str, action: Callable[[Any, str], Callable[[Session], str]]) ->
         return await sync_to_thread(acting, request, event_id, form, action(form, event_id))
 
     handler.__name__ = handler.__qualname__ = f"{path}_form"
-    return post(f"/admin/e/{{event_id:str}}/{path}", include_in_schema=False)(handler)
+    return post(f"/admin/e/{{event_id:str}}/{path}", include_in_schema=False, action=allowed)(handler)
 
 
 def _scores(form: Any) -> dict[int, str]:
@@ -254,16 +255,16 @@ def _registering(form: Any) -> list[service.Person]:
 
 
 FORMS = [
-    _route("register", lambda f, e: lambda s: register(s, e, _registering(f))),
-    _route("rename", lambda f, e: lambda s: rename(s, e, _text(f, "player"), str(f.get("name") or ""))),
-    _route("pause", lambda f, e: lambda s: pause(s, e, _text(f, "player"), f.get("paused") == "yes")),
-    _route("bye", lambda f, e: lambda s: bye(s, e, _text(f, "player"), None if f.get("cancel") else whole_number(f, "round"))),
-    _route("unpair", lambda f, e: lambda s: unpair(s, e, _text(f, "reason") or None)),
-    _route("repair", lambda f, e: lambda s: pair_again(s, e, _text(f, "reason") or None, reseed=f.get("reseed") == "yes")),
-    _route("swap", lambda f, e: lambda s: swap(s, e, _text(f, "a"), _text(f, "b"), _text(f, "reason"))),
-    _route("results", lambda f, e: lambda s: enter_round(s, e, _scores(f), _text(f, "reason") or None)),
-    _route("cut", lambda f, e: lambda s: cut(s, e, whole_number(f, "size"))),
-    _route("finish", lambda f, e: lambda s: finish(s, e)),
+    _route("register", "players", lambda f, e: lambda s: register(s, e, _registering(f))),
+    _route("rename", "players", lambda f, e: lambda s: rename(s, e, _text(f, "player"), str(f.get("name") or ""))),
+    _route("pause", "players", lambda f, e: lambda s: pause(s, e, _text(f, "player"), f.get("paused") == "yes")),
+    _route("bye", "players", lambda f, e: lambda s: bye(s, e, _text(f, "player"), None if f.get("cancel") else whole_number(f, "round"))),
+    _route("unpair", "rounds", lambda f, e: lambda s: unpair(s, e, _text(f, "reason") or None)),
+    _route("repair", "rounds", lambda f, e: lambda s: pair_again(s, e, _text(f, "reason") or None, reseed=f.get("reseed") == "yes")),
+    _route("swap", "rule", lambda f, e: lambda s: swap(s, e, _text(f, "a"), _text(f, "b"), _text(f, "reason"))),
+    _route("results", "results", lambda f, e: lambda s: enter_round(s, e, _scores(f), _text(f, "reason") or None)),
+    _route("cut", "rounds", lambda f, e: lambda s: cut(s, e, whole_number(f, "size"))),
+    _route("finish", "rounds", lambda f, e: lambda s: finish(s, e)),
 ]
 
 
@@ -278,66 +279,66 @@ def _done(request: Request[Any, Any, Any], event_id: str, change: Callable[[Sess
     return receipts.api_change(request, receipts.owner_of(organiser(request)), made)
 
 
-@json_post("/api/admin/events", sync_to_thread=True, tags=["organiser"])
+@json_post("/api/admin/events", sync_to_thread=True, tags=["organiser"], action="events")
 def api_create(request: Request[Any, Any, Any], data: JSONBody[NewEvent]) -> Response[Done]:
     """Create an event with `tournament create`'s options."""
     return _done(request, data.id, lambda s: create(s, data))
 
 
-@json_post("/api/admin/events/{event_id:str}/players", sync_to_thread=True, tags=["organiser"])
+@json_post("/api/admin/events/{event_id:str}/players", sync_to_thread=True, tags=["organiser"], action="players")
 def api_register(request: Request[Any, Any, Any], event_id: FromPath[str], data: JSONBody[NewPlayers]) -> Response[Done]:
     """Register players, all or none: a list, or a CSV file's text (`register --from`)."""
     return _done(request, event_id, lambda s: register(s, event_id, people_from(data)))
 
 
-@json_post("/api/admin/events/{event_id:str}/rename", sync_to_thread=True, tags=["organiser"])
+@json_post("/api/admin/events/{event_id:str}/rename", sync_to_thread=True, tags=["organiser"], action="players")
 def api_rename(request: Request[Any, Any, Any], event_id: FromPath[str], data: JSONBody[Rename]) -> Response[Done]:
     return _done(request, event_id, lambda s: rename(s, event_id, data.player, data.name))
 
 
-@json_post("/api/admin/events/{event_id:str}/pause", sync_to_thread=True, tags=["organiser"])
+@json_post("/api/admin/events/{event_id:str}/pause", sync_to_thread=True, tags=["organiser"], action="players")
 def api_pause(request: Request[Any, Any, Any], event_id: FromPath[str], data: JSONBody[Pause]) -> Response[Done]:
     """Pause a player (`paused`: true) or resume them (false)."""
     return _done(request, event_id, lambda s: pause(s, event_id, data.player, data.paused))
 
 
-@json_post("/api/admin/events/{event_id:str}/bye", sync_to_thread=True, tags=["organiser"])
+@json_post("/api/admin/events/{event_id:str}/bye", sync_to_thread=True, tags=["organiser"], action="players")
 def api_bye(request: Request[Any, Any, Any], event_id: FromPath[str], data: JSONBody[Bye]) -> Response[Done]:
     """A pre-assigned bye in a round not yet paired; `round` null takes it back."""
     return _done(request, event_id, lambda s: bye(s, event_id, data.player, data.round))
 
 
-@json_post("/api/admin/events/{event_id:str}/unpair", sync_to_thread=True, tags=["organiser"])
+@json_post("/api/admin/events/{event_id:str}/unpair", sync_to_thread=True, tags=["organiser"], action="rounds")
 def api_unpair(request: Request[Any, Any, Any], event_id: FromPath[str], data: JSONBody[Reason]) -> Response[Done]:
     """Take back the current round before any result (T-23)."""
     return _done(request, event_id, lambda s: unpair(s, event_id, data.reason))
 
 
-@json_post("/api/admin/events/{event_id:str}/repair", sync_to_thread=True, tags=["organiser"])
+@json_post("/api/admin/events/{event_id:str}/repair", sync_to_thread=True, tags=["organiser"], action="rounds")
 def api_pair_again(request: Request[Any, Any, Any], event_id: FromPath[str], data: JSONBody[Pairing]) -> Response[Done]:
     """Take back the current round and pair it again (`unpair`, then `pair`; `reseed`: `pair --reseed`)."""
     return _done(request, event_id, lambda s: pair_again(s, event_id, data.reason, reseed=data.reseed))
 
 
-@json_post("/api/admin/events/{event_id:str}/swap", sync_to_thread=True, tags=["organiser"])
+@json_post("/api/admin/events/{event_id:str}/swap", sync_to_thread=True, tags=["organiser"], action="rule")
 def api_swap(request: Request[Any, Any, Any], event_id: FromPath[str], data: JSONBody[Swap]) -> Response[Done]:
     """A judge exchanges two players' seats in the current round (T-24)."""
     return _done(request, event_id, lambda s: swap(s, event_id, *data.players, data.reason))
 
 
-@json_post("/api/admin/events/{event_id:str}/results", sync_to_thread=True, tags=["organiser"])
+@json_post("/api/admin/events/{event_id:str}/results", sync_to_thread=True, tags=["organiser"], action="results")
 def api_results(request: Request[Any, Any, Any], event_id: FromPath[str], data: JSONBody[RoundResults]) -> Response[Done]:
     """The current round's slips at once, all or none; a table with a result already is corrected (`reason`)."""
     return _done(request, event_id, lambda s: enter_round(s, event_id, data.scores, data.reason))
 
 
-@json_post("/api/admin/events/{event_id:str}/cut", sync_to_thread=True, tags=["organiser"])
+@json_post("/api/admin/events/{event_id:str}/cut", sync_to_thread=True, tags=["organiser"], action="rounds")
 def api_cut(request: Request[Any, Any, Any], event_id: FromPath[str], data: JSONBody[Cut]) -> Response[Done]:
     """End the Swiss rounds: the top `size` play a single-elimination bracket."""
     return _done(request, event_id, lambda s: cut(s, event_id, _within(data.size, "size", 1, INT32_MAX) or 0))
 
 
-@json_post("/api/admin/events/{event_id:str}/finish", sync_to_thread=True, tags=["organiser"])
+@json_post("/api/admin/events/{event_id:str}/finish", sync_to_thread=True, tags=["organiser"], action="rounds")
 def api_finish(request: Request[Any, Any, Any], event_id: FromPath[str]) -> Response[Done]:
     """Finish the event (every table has a result): no more rounds or players (T-104)."""
     return _done(request, event_id, lambda s: finish(s, event_id))

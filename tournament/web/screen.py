@@ -81,13 +81,13 @@ def set_notice(session: Session, event_id: str, text: str) -> str:
     return f"the big screen shows: {shown}" if shown else "the big screen shows no notice"
 
 
-@post("/admin/e/{event_id:str}/notice", include_in_schema=False)
+@post("/admin/e/{event_id:str}/notice", include_in_schema=False, action="rounds")
 async def notice_form(request: Request[Any, Any, Any], event_id: FromPath[str]) -> Response[Any]:
     form = await request.form()
     return await sync_to_thread(acting, request, event_id, form, lambda s: set_notice(s, event_id, str(form.get("text", ""))))
 
 
-@json_post("/api/admin/events/{event_id:str}/notice", sync_to_thread=True, tags=["organiser"])
+@json_post("/api/admin/events/{event_id:str}/notice", sync_to_thread=True, tags=["organiser"], action="rounds")
 def api_notice(request: Request[Any, Any, Any], event_id: FromPath[str], data: JSONBody[Notice]) -> Response[Notice]:
     """Set the big screen's notice line (`text` empty takes it down)."""
     return receipts.api_change(

@@ -54,7 +54,7 @@ def table_page(request: Request[Any, Any, Any], event_id: FromPath[str], table: 
     return _page(request, event_id, table, tables.seat_of(request, event_id))
 
 
-@get("/e/{event_id:str}/tables/{table:int}/judge", sync_to_thread=True, include_in_schema=False)
+@get("/e/{event_id:str}/tables/{table:int}/judge", sync_to_thread=True, include_in_schema=False, action="view")
 def judge_page(request: Request[Any, Any, Any], event_id: FromPath[str], table: FromPath[int]) -> Template:
     """The organiser watches the table in the judge's view (everything) and may add judge records."""
     organiser(request)
@@ -185,17 +185,17 @@ def _json(call: Any) -> Response[Any]:
     return answer if isinstance(answer, Response) else Response(answer, media_type=MediaType.JSON)
 
 
-@post("/e/{event_id:str}/tables/{table:int}/records", sync_to_thread=True, include_in_schema=False, status_code=201)
+@post("/e/{event_id:str}/tables/{table:int}/records", sync_to_thread=True, include_in_schema=False, status_code=201, action="table")
 def page_record(request: Request[Any, Any, Any], event_id: FromPath[str], table: FromPath[int], data: JSONBody[RecordSent]) -> Response[Any]:
     return _json(lambda: tables.append_record.fn(request, event_id, table, data))
 
 
-@post("/e/{event_id:str}/tables/{table:int}/seen", sync_to_thread=True, include_in_schema=False)
+@post("/e/{event_id:str}/tables/{table:int}/seen", sync_to_thread=True, include_in_schema=False, action="table")
 def page_seen(request: Request[Any, Any, Any], event_id: FromPath[str], table: FromPath[int], data: JSONBody[Seen]) -> Response[Any]:
     return _json(lambda: tables.seen.fn(request, event_id, table, data))
 
 
-@post("/e/{event_id:str}/tables/{table:int}/confirm", sync_to_thread=True, include_in_schema=False)
+@post("/e/{event_id:str}/tables/{table:int}/confirm", sync_to_thread=True, include_in_schema=False, action="table")
 def page_confirm(request: Request[Any, Any, Any], event_id: FromPath[str], table: FromPath[int], data: JSONBody[LastLine]) -> Response[Any]:
     return _json(lambda: tables.confirm.fn(request, event_id, table, data))
 

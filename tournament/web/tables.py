@@ -47,8 +47,8 @@ def seat_of(request: Request[Any, Any, Any], event_id: str, session: Session | N
     who = identity(request, session)
     if who is None:
         return None
-    if who.role == "organiser":
-        return JUDGE
+    if who.player is None:  # staff: the judge's seat, for the roles that may record as the judge
+        return JUDGE if service.allowed(who, "table", event_id) else None
     return who.player if who.event_id == event_id else None
 
 
@@ -102,7 +102,7 @@ def _acting_seat(request: Request[Any, Any, Any], event_id: str, session: Sessio
     return seat
 
 
-@json_post("/api/events/{event_id:str}/tables/{table:int}/records", sync_to_thread=True, tags=["tables"], status_code=201)
+@json_post("/api/events/{event_id:str}/tables/{table:int}/records", sync_to_thread=True, tags=["tables"], status_code=201, action="table")
 def append_record(
     request: Request[Any, Any, Any], event_id: FromPath[str], table: FromPath[int], data: JSONBody[RecordSent]
 ) -> Response[Any]:
@@ -155,7 +155,7 @@ class Confirmed(msgspec.Struct):
     reported: bool
 
 
-@json_post("/api/events/{event_id:str}/tables/{table:int}/seen", sync_to_thread=True, tags=["tables"])
+@json_post("/api/events/{event_id:str}/tables/{table:int}/seen", sync_to_thread=True, tags=["tables"], action="table")
 def seen(request: Request[Any, Any, Any], event_id: FromPath[str], table: FromPath[int], data: JSONBody[Seen]) -> SeenAnswer:
     """Your device holds game `game` up to record `seq` (the witness)."""
     check_numbers(table, data.seq, data.game)
@@ -164,7 +164,7 @@ def seen(request: Request[Any, Any, Any], event_id: FromPath[str], table: FromPa
         return SeenAnswer(witness.acknowledge(session, event_id, table, seat, data.game, data.seq))
 
 
-@json_post("/api/events/{event_id:str}/tables/{table:int}/confirm", sync_to_thread=True, tags=["tables"])
+@json_post("/api/events/{event_id:str}/tables/{table:int}/confirm", sync_to_thread=True, tags=["tables"], action="table")
 def confirm(request: Request[Any, Any, Any], event_id: FromPath[str], table: FromPath[int], data: JSONBody[LastLine]) -> Confirmed:
     """You confirm that game `game` ended at record `seq`; once every player confirmed every game of a decided
     match, its result is reported (`reported`)."""
@@ -177,7 +177,7 @@ def confirm(request: Request[Any, Any, Any], event_id: FromPath[str], table: Fro
     return Confirmed(reported)
 
 
-@json_post("/api/admin/events/{event_id:str}/tables/{table:int}/bot", sync_to_thread=True, tags=["tables"])
+@json_post("/api/admin/events/{event_id:str}/tables/{table:int}/bot", sync_to_thread=True, tags=["tables"], action="decks")
 def seat_bot(request: Request[Any, Any, Any], event_id: FromPath[str], table: FromPath[int], data: JSONBody[BotSeat]) -> list[str]:
     """The organiser seats the server's bot for a player at a digital table (T-84): the seats the bot plays."""
     check_numbers(table, 0, None)
