@@ -165,3 +165,15 @@ def test_a_log_read_once_is_judged_again_from_its_start(tmp_path: Any) -> None:
     for found in (judge(Once()).verdict, judge(io.BytesIO(data)).verdict, judge_file(str(path)).verdict, piped,
                   judge(iter(data.splitlines())).verdict):
         assert found.verdict == "complete" and found.records_checked == len(log), found.error
+
+
+def test_referee_show_draws_a_game_with_a_take_back() -> None:
+    """The page `referee show` makes steps through the records; a take-back and the record it took back are steps
+    too, and the game drawn is the one judged (without the record taken back)."""
+    from referee.show import page_context
+
+    header, records, k, other = spot("cardwars")
+    log = list(encode_lines(header, [*records[:k], other, TakeBack(by=other.by, record=k + 1),
+                                     AgreeTakeBack(by=next_seat(header, other.by), record=k + 1), *records[k:]]))
+    context = page_context(log, "game.jsonl")
+    assert context["verdict"]["verdict"] == "complete"
