@@ -62,7 +62,7 @@ def test_a_take_back_asked_and_agreed_at_a_paper_table(db_url: str) -> None:
 
 def test_a_judge_withdraws_a_record_with_a_reason(db_url: str) -> None:
     engine = live_event(db_url)
-    drawn = next(r for r in look(engine, "ann").legal if r["type"] == "draw")
+    drawn = next(r for r in look(engine, "ann").legal if r["type"] == "draw" and "card" in r)
     record(engine, "ann", drawn)
     before = look(engine, "ann")
     played = next(r for r in before.legal if r.get("card") == drawn["card"])  # the card just drawn, played
@@ -148,3 +148,16 @@ def web_event(db_url: str) -> dict[str, str]:
         service.pair(session, "ev")
         service.ensure_organiser(session, ORGANISER_TOKEN)
         return {p: service.issue_code(session, "ev", p) for p in ("ann", "bob")}
+
+
+def test_a_paper_draw_is_offered_without_its_card_first_and_can_be_taken_back(db_url: str) -> None:
+    """Once draws may leave their card out (docs/referee.md, UD-1), the paper seat's first offer is "a card"."""
+    engine = live_event(db_url)
+    first = look(engine, "ann")
+    assert first.legal[0] == {"type": "draw", "by": "chance", "player": "ann"}
+    assert sum(1 for r in first.legal if "card" not in r and r["type"] == "draw") == 1
+    record(engine, "ann", first.legal[0])
+    assert look(engine, "bob").records[-1] == {"type": "draw", "by": "chance", "player": "ann", "seq": 1}
+    record(engine, "ann", look(engine, "ann").take_backs[0])
+    record(engine, "bob", look(engine, "bob").take_backs[0])
+    assert look(engine, "ann").legal == first.legal and look(engine, "ann").withdrawn == [1]

@@ -37,7 +37,10 @@ def seat_view(db: str, seat: str) -> Any:
 def meant(db: str, seat: str, rng: random.Random) -> dict[str, Any]:
     """The record `seat`'s player means to make now: a seeded choice among those their seat may make."""
     legal = [r for r in seat_view(db, seat).legal if r["type"] != "concede"]
-    return rng.choice(legal)
+    unnamed = [r for r in legal if r["type"] == "draw" and "card" not in r]
+    if unnamed and rng.random() < 0.5:  # half the draws leave their card out (docs/referee.md, UD-1): one tap
+        return unnamed[0]
+    return rng.choice([r for r in legal if r not in unnamed])
 
 
 def screens_of(page: Any) -> dict[str, list[tuple[str | None, str | None, bool]]]:

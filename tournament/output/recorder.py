@@ -23,6 +23,7 @@ from referee.pages import brief
 QUIET = ("type", "by", "seq", "prev", "dealt")  # fields no choice is made on: shown or the server's
 LIKELY = 3  # records offered first, on the first screen: those the seat made before in the same place
 SEARCHED = 8  # a screen of more buttons than this has a search box
+UNNAMED = "a card, not named"  # the button of a draw whose card is left out
 INLINE = 4  # a type with this many records or fewer has them on the first screen, one tap each
 NOT_LIKELY = ("concede", "take_back", "agree_take_back")  # never offered first, however often made
 
@@ -228,10 +229,15 @@ def _choose(made: list[Screen], path: list[str], label: str, records: list[dict[
         if key == "card" and isinstance(value, str):
             text = faces.card_label(value)
             cards[text] = value
+        elif key == "card" and value is None:
+            text = UNNAMED  # a paper draw that leaves its card out (docs/referee.md, "Unnamed draws")
         else:
             text = _field(key, value, names) if key in record else f"no {key}"
         groups.setdefault(text, []).append(record)
-    order = sorted(groups, key=lambda text: faces.card_order(cards[text])) if len(cards) == len(groups) else list(groups)
+    if key == "card" and len(cards) + (UNNAMED in groups) == len(groups):  # a hand: the unnamed card first
+        order = sorted(groups, key=lambda text: (1, *faces.card_order(cards[text])) if text in cards else (0,))
+    else:
+        order = list(groups)
     for text in order:
         screen.choices.append(_choose(made, [*screen.path, text], text, groups[text], names, faces, cards.get(text, ""), chosen | {key}))
     return Choice(f"{label} ({len(records)})", opens=screen.number, find=find)
