@@ -49,8 +49,10 @@ def test_the_screens_reach_every_legal_record_once(db_url: str) -> None:
             assert all("ann" not in " ".join(path) for path, _ in walked), "names, not ids"
         engine.dispose()
     paper = recorder.screens(look(live_event(db_url, event="ev-3"), "ann", event="ev-3").legal, {})
-    # the draw is the one kind of record to make: its 27 cards on the first screen, one tap (T-202)
-    assert paper[0].path[0] == "draw" and len(paper[0].choices) == 27 and all(c.record for c in paper[0].choices)
+    # the draw is the one kind of record to make: "a card, not named" then its 27 cards on the first screen, one
+    # tap each (T-202, T-206)
+    assert paper[0].path[0] == "draw" and len(paper[0].choices) == 28 and all(c.record for c in paper[0].choices)
+    assert paper[0].choices[0].label == "a card, not named"
 
 
 def page_session(c: Any, heads: dict[str, str]) -> str:

@@ -116,11 +116,11 @@
   }
 
   /* Whether a record names `card` anywhere: a field, a list, an object's key (a blocker) or value. */
-  function names(value, card) {
+  function mentions(value, card) {
     if (value === card) { return true; }
-    if (Array.isArray(value)) { return value.some(function (v) { return names(v, card); }); }
+    if (Array.isArray(value)) { return value.some(function (v) { return mentions(v, card); }); }
     if (value && typeof value === "object") {
-      return Object.keys(value).some(function (k) { return k === card || names(value[k], card); });
+      return Object.keys(value).some(function (k) { return k === card || mentions(value[k], card); });
     }
     return false;
   }
@@ -133,7 +133,7 @@
     list.textContent = "";
     panel().querySelectorAll(".screen:not(#card-records) button[data-record]").forEach(function (b) {
       var data = JSON.parse(b.dataset.record);
-      if (b.classList.contains("likely") || !names(data, card)) { return; }
+      if (b.classList.contains("likely") || !mentions(data, card)) { return; }
       var copy = b.cloneNode(true);
       copy.textContent = b.closest(".screen").querySelector("h2").textContent + " › " + b.textContent;
       list.appendChild(copy);
