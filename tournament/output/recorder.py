@@ -212,7 +212,8 @@ def _choose(made: list[Screen], path: list[str], label: str, records: list[dict[
     fields every one of them shares said once, in the screen's heading)."""
     if len(records) == 1:
         details = [text for k, v in records[0].items()
-                   if k not in QUIET and k not in chosen and (text := _field(k, v, names)) not in path]
+                   if k not in QUIET and k not in chosen
+                   and (text := faces.card_label(v) if k == "card" and isinstance(v, str) else _field(k, v, names)) not in path]
         if records[0].get("dealt"):
             details.append("the server deals the card")
         return Choice(" · ".join([label, *details]), _json(records[0]), find=find)

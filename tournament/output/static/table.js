@@ -135,7 +135,8 @@
       var data = JSON.parse(b.dataset.record);
       if (b.classList.contains("likely") || !mentions(data, card)) { return; }
       var copy = b.cloneNode(true);
-      copy.textContent = b.closest(".screen").querySelector("h2").textContent + " › " + b.textContent;
+      var screen = b.closest(".screen");  /* where the button was, but for the first screen's own heading */
+      copy.textContent = (screen.id === "screen-0" ? "" : screen.querySelector("h2").textContent + " › ") + b.textContent;
       list.appendChild(copy);
     });
     box.querySelector("h2").textContent = list.children.length ? card + ": what you may record with it"
