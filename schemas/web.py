@@ -438,3 +438,25 @@ class Done(msgspec.Struct, forbid_unknown_fields=True):
 
     message: str
     event: EventInfo
+
+
+class FeeRequest(msgspec.Struct, forbid_unknown_fields=True):
+    """The event's entry fee: ISO 4217 letters and an amount in minor units (cents), 0 to 1,000,000."""
+
+    currency: str
+    amount: int
+
+
+class PaidRequest(msgspec.Struct, forbid_unknown_fields=True):
+    """A player paid at the desk, by `by` (cash or card); `amount` in minor units, default the event's fee."""
+
+    player: str
+    by: str
+    amount: int | None = None
+
+
+class UnpaidRequest(msgspec.Struct, forbid_unknown_fields=True):
+    """A payment taken back, and why."""
+
+    player: str
+    reason: str

@@ -22,7 +22,7 @@ from schemas.tournament import (
     Source,
 )
 from tournament.formats.ratings import Rated
-from tournament.service import export, persons
+from tournament.service import export, persons, seasons
 from tournament.service import ratings as rating_service
 from tournament.service.people import display_names
 from tournament.service.queries import find_pod, get_event
@@ -73,7 +73,7 @@ def person_info(session: Session, person_id: str) -> PersonInfo:
         )
         matches += event_tables(session, event.id, player.name)
     ratings = [r for r in leaderboard(session) if r.person == person_id]
-    return PersonInfo(person.id, person.name, person.external_id, events, matches, ratings)
+    return PersonInfo(person.id, person.name, person.external_id, events, matches, ratings, seasons.person_seasons(session, person_id))
 
 
 def event_tables(session: Session, event_id: str, player: str) -> list[PersonMatch]:

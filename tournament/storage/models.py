@@ -86,6 +86,10 @@ class Event(Base):
     decks_policy: Mapped[str | None] = mapped_column(String(16))
     decks_deadline: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     decks_published: Mapped[bool] = mapped_column(Boolean, server_default=false())  # everyone may see every list
+    # Entry fees at the desk (T-215): the event's currency (ISO 4217 letters) and its fee in that currency's minor
+    # units (cents); None until `tournament fee` sets them.
+    fee_currency: Mapped[str | None] = mapped_column(String(3))
+    fee: Mapped[int | None] = mapped_column(Integer)
     last_seq: Mapped[int] = mapped_column(Integer)
     last_hash: Mapped[str] = mapped_column(HASH)
 
@@ -122,6 +126,8 @@ class Player(Base):
     seed: Mapped[int | None] = mapped_column(Integer)  # 1 = top seed of the bracket or round robin; None if not in it
     person: Mapped[str | None] = mapped_column(ID, ForeignKey("people.id"))  # who they are across events; None before 0011
     checked_in: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())  # present before round 1
+    paid: Mapped[int | None] = mapped_column(Integer)  # the entry fee paid at the desk, in minor units; None: not paid
+    paid_by: Mapped[str | None] = mapped_column(String(8))  # cash or card
 
 
 class Person(Base):
@@ -138,6 +144,33 @@ class Person(Base):
     name: Mapped[str] = mapped_column(String(DISPLAY_NAME))
     external_id: Mapped[str | None] = mapped_column(ID, unique=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class Season(Base):
+    """A series of events of one game (a store's weekly night): standings over its events by the rule it
+    writes down (`formats.season.Rule`). Not any one event's history, so not in an event log (T-211)."""
+
+    __tablename__ = "seasons"
+
+    id: Mapped[str] = mapped_column(ID, primary_key=True)
+    name: Mapped[str] = mapped_column(String(200))
+    ruleset: Mapped[str] = mapped_column(String(64))
+    win: Mapped[int] = mapped_column(Integer)
+    draw: Mapped[int] = mapped_column(Integer)
+    loss: Mapped[int] = mapped_column(Integer)
+    attend: Mapped[int] = mapped_column(Integer)
+    best: Mapped[int | None] = mapped_column(Integer)  # the best N events count; None: all
+    tiebreakers: Mapped[str] = mapped_column(String(64))  # comma-separated, in order
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class SeasonEvent(Base):
+    """An event of a season; the season's events are in the order their events were created."""
+
+    __tablename__ = "season_events"
+
+    season: Mapped[str] = mapped_column(ID, ForeignKey("seasons.id"), primary_key=True)
+    event_id: Mapped[str] = mapped_column(ID, ForeignKey("events.id"), primary_key=True)
 
 
 class Waiting(Base):

@@ -53,6 +53,7 @@ from tournament.web import (
     registration,
     running,
     screen,
+    seasons,
     sharedpages,
     tablepages,
     tables,
@@ -149,7 +150,7 @@ def create_app(db_url: str | None = None, *, csrf_secret: str | None = None) -> 
         route_handlers=[
             *public.HANDLERS, *api.HANDLERS, *players.HANDLERS, *organiser.HANDLERS, *people.HANDLERS, *desk.HANDLERS,
             *decks.HANDLERS, *registration.HANDLERS, *screen.HANDLERS, *tables.HANDLERS, *tablepages.HANDLERS, *follow.HANDLERS,
-            *running.HANDLERS, *downloads.HANDLERS, assets.router(),
+            *running.HANDLERS, *downloads.HANDLERS, *seasons.HANDLERS, assets.router(),
         ],
         template_config=TemplateConfig(
             engine=JinjaTemplateEngine.from_environment(environment),

@@ -18,7 +18,7 @@ from sqlalchemy.orm import Session
 from schemas.tournament import RoundInfo
 from schemas.web import ClockStart, Code, Extension, Joined, PlayerRef, Ruling, SignIn, TableClaims
 from tournament import service
-from tournament.service import export, livetable
+from tournament.service import export, fees, livetable
 from tournament.web import dayview, decks, receipts, views
 from tournament.web.auth import client, identity, keep, organiser
 from tournament.web.common import json_post, public_url, reading, whole_number, whole_numbers
@@ -78,6 +78,7 @@ def admin_event(request: Request[Any, Any, Any], event_id: FromPath[str], r: Fro
             decks=decks.missing_lists(session, event),
             calls=service.judge_calls(session, event_id),
             decided=service.decided(session, event),
+            fees=fees.fees(session, event_id),
         )
 
 
