@@ -1,4 +1,4 @@
-"""Take-backs and the keeper: records the referee's core judges for every game (docs/referee.md, TB-R1 to TB-R3, KP-1).
+"""Take-backs and the keeper: records the referee's core judges for every game (docs/referee.md, TB-R1 to TB-R4, KP-1).
 
 A mistaken record is never edited: a player asks to take back their own last
 record (`take_back`), the next seat agrees (`agree_take_back`), or the judge
