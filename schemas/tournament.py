@@ -43,6 +43,7 @@ class StandingRow(msgspec.Struct, forbid_unknown_fields=True):
     tiebreakers: dict[str, float | None]
     dropped: bool
     name: str = ""  # the display name (`player` is the id)
+    person: str | None = None  # who they are across events (T-90); null: no one yet
 
 
 class GameRef(msgspec.Struct, forbid_unknown_fields=True):
@@ -259,6 +260,7 @@ class RatingRow(msgspec.Struct, forbid_unknown_fields=True):
     low: float
     events: int
     games: int
+    label: str | None = None  # as `PersonRow.label`
 
 
 class PersonRow(msgspec.Struct, forbid_unknown_fields=True):
@@ -269,6 +271,7 @@ class PersonRow(msgspec.Struct, forbid_unknown_fields=True):
     external_id: str | None
     events: int
     last_event: str | None = None
+    label: str | None = None  # what tells them from someone of the same name (their first event: T-185); null for a name no one else has
 
 
 class PersonEvent(msgspec.Struct, forbid_unknown_fields=True):
@@ -371,8 +374,20 @@ class PersonSeason(msgspec.Struct, forbid_unknown_fields=True):
     events: int  # the season's finished events
 
 
+class RatingPoint(msgspec.Struct, forbid_unknown_fields=True):
+    """A person's rating in one pool (`ruleset`, `system`) right after one rated event they played, at full
+    precision (as `RatingRow.rating`)."""
+
+    ruleset: str
+    system: Rating
+    event: str
+    event_name: str
+    rating: float
+
+
 class PersonInfo(msgspec.Struct, forbid_unknown_fields=True):
-    """A person's events (oldest first), matches (in play order), ratings and seasons."""
+    """A person's events (oldest first), matches (in play order), ratings and seasons; `history`: their rating after
+    each rated event, oldest first, pool by pool."""
 
     id: str
     name: str
@@ -381,6 +396,8 @@ class PersonInfo(msgspec.Struct, forbid_unknown_fields=True):
     matches: list[PersonMatch]
     ratings: list[RatingRow]
     seasons: list[PersonSeason] = msgspec.field(default_factory=list)
+    history: list[RatingPoint] = msgspec.field(default_factory=list)
+    label: str | None = None  # as `PersonRow.label`
 
 
 class RejudgedGame(msgspec.Struct, forbid_unknown_fields=True):

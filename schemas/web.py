@@ -99,14 +99,15 @@ class MatchView(msgspec.Struct, forbid_unknown_fields=True):
 
 
 class Joined(msgspec.Struct, forbid_unknown_fields=True):
-    """A one-time code (or the organiser token) exchanged for a session: send `session` as
-    `Authorization: Bearer ...` with every later `/api/...` request."""
+    """A one-time code (or the organiser token, or a player card) exchanged for a session: send `session` as
+    `Authorization: Bearer ...` with every later `/api/...` request. `person`: a player card's person."""
 
     event: str | None
     player: str | None
     session: str
-    role: Literal["player", "organiser", "head-judge", "judge", "scorekeeper"]
+    role: Literal["player", "organiser", "head-judge", "judge", "scorekeeper", "person"]
     staff: str | None = None  # a staff member's id (their role is `role`; `event` None: every event)
+    person: str | None = None  # a player card's person (role `person`)
 
 
 class Code(msgspec.Struct, forbid_unknown_fields=True):

@@ -33,16 +33,26 @@ from tournament.service import fees
 from tournament.service.heads import head_text
 from tournament.storage import viewcache
 from tournament.storage.eventlog import as_utc
-from tournament.storage.models import CachedView, Event, GameLog, LogEntry, Match, Pod, PodSeat
+from tournament.storage.models import (
+    CachedView,
+    Event,
+    GameLog,
+    LogEntry,
+    Match,
+    Player,
+    Pod,
+    PodSeat,
+)
 
 
 def standing_rows(session: Session, event_id: str, swiss_only: bool = False) -> list[StandingRow]:
     """The standings as rows; `swiss_only`: after a top cut, the Swiss standings as they were at the cut."""
     names = service.display_names(session, event_id)
+    people = {n: p for n, p in session.execute(select(Player.name, Player.person).filter_by(event_id=event_id))}
     return [
         StandingRow(
             s.rank, s.player, s.points, s.game_points, s.wins, s.losses, s.draws, s.byes,
-            dict(s.tiebreakers), s.dropped, names.get(s.player, s.player),
+            dict(s.tiebreakers), s.dropped, names.get(s.player, s.player), people.get(s.player),
         )
         for s in service.standings(session, event_id, swiss_only)
     ]

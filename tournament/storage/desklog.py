@@ -34,6 +34,7 @@ class WaitlistJoined(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=T
 
     player: str
     name: str | None = None  # None: the id
+    person: str | None = None  # who they are across events: a person signed in by their card (T-183)
 
 
 class WaitlistLeft(msgspec.Struct, forbid_unknown_fields=True):
@@ -122,7 +123,8 @@ def project(session: Session, event: Event, at: datetime, payload: DeskPayload) 
         event.registration_waitlist_limit = payload.waitlist_limit
     elif isinstance(payload, WaitlistJoined):
         last = session.scalar(select(func.max(Waiting.position)).filter_by(event_id=key)) or 0
-        session.add(Waiting(event_id=key, player=payload.player, display_name=payload.name or payload.player, position=last + 1, checked_in=False))
+        session.add(Waiting(event_id=key, player=payload.player, display_name=payload.name or payload.player, position=last + 1, checked_in=False,
+                            person=payload.person))
     elif isinstance(payload, WaitlistLeft | WaitlistPromoted):
         session.execute(delete(Waiting).where(Waiting.event_id == key, Waiting.player == payload.player))
     elif isinstance(payload, CheckedIn):

@@ -460,8 +460,9 @@ class StaffMember(Base):
 class Credential(Base):
     """A secret someone signs in with, `selector.verifier`: the selector finds the row, the verifier is kept only
     as its SHA-256 and compared in constant time. `kind`: `code` (a player's one-time sign-in code), `session`
-    (a player's), `organiser` (the organiser token), `organiser_session`, or a staff member's `code` and `session`
-    (`staff` names them; `player` is then None)."""
+    (a player's), `organiser` (the organiser token), `organiser_session`, `desk`, a staff member's `code` and `session`
+    (`staff` names them; `player` is then None), `card` (a person's player card, T-181) or `person_session` (signed in
+    by one); the last two name a `person`, not an event's player."""
 
     __tablename__ = "credentials"
 
@@ -474,6 +475,25 @@ class Credential(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     expires_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     used_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))  # a code, once exchanged
+    person: Mapped[str | None] = mapped_column(ID, ForeignKey("people.id"), index=True)  # a card's or a person session's
+
+
+class PersonChange(Base):
+    """One link, merge, split or claim of people (T-184): who made it, when and why. The players it moved are in
+    their events' logs (`player_linked`, each with the same actor and reason); this row ties one change across
+    events together, and keeps a merge's or split's people, which no single event's log names. Appended, never
+    changed; not rebuilt from the event logs (people are the server's directory, as credentials are)."""
+
+    __tablename__ = "person_changes"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    action: Mapped[str] = mapped_column(String(16))  # link, claim, merge or split
+    person: Mapped[str] = mapped_column(ID, index=True)  # who the players are now
+    other: Mapped[str | None] = mapped_column(ID, index=True)  # who they were (a merge's person, gone; a link's old)
+    players: Mapped[str] = mapped_column(Text)  # the players moved, "EVENT/PLAYER" separated by spaces
+    actor: Mapped[str] = mapped_column(String(120))  # who made it, as the event log names actors: "organiser", "person:ID", "cli"
+    reason: Mapped[str | None] = mapped_column(String(200))
 
 
 class FailedGuess(Base):

@@ -37,6 +37,7 @@ from tournament.storage.db import first_line, make_engine, open_database
 from tournament.web import (
     api,
     assets,
+    cards,
     decks,
     desk,
     downloads,
@@ -47,6 +48,7 @@ from tournament.web import (
     organiser,
     pace,
     people,
+    peopleadmin,
     players,
     public,
     receipts,
@@ -148,7 +150,7 @@ def create_app(db_url: str | None = None, *, csrf_secret: str | None = None) -> 
     environment.globals["ranked"] = render.ranked  # a pod's places, best first
     app = Litestar(
         route_handlers=[
-            *public.HANDLERS, *api.HANDLERS, *players.HANDLERS, *organiser.HANDLERS, *people.HANDLERS, *desk.HANDLERS,
+            *public.HANDLERS, *api.HANDLERS, *players.HANDLERS, *organiser.HANDLERS, *people.HANDLERS, *peopleadmin.HANDLERS, *cards.HANDLERS, *desk.HANDLERS,
             *decks.HANDLERS, *registration.HANDLERS, *screen.HANDLERS, *tables.HANDLERS, *tablepages.HANDLERS, *follow.HANDLERS,
             *running.HANDLERS, *downloads.HANDLERS, *seasons.HANDLERS, assets.router(),
         ],

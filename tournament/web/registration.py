@@ -34,7 +34,7 @@ from schemas.web import (
 from tournament import service
 from tournament.formats.fees import money
 from tournament.output import seasons as season_text
-from tournament.service import fees
+from tournament.service import fees, history
 from tournament.storage import eventlog
 from tournament.web import receipts, views
 from tournament.web.auth import client, keep, organiser
@@ -251,7 +251,8 @@ def _registration_page(request: Request[Any, Any, Any], event_id: str, r: str) -
         return page(
             request, "registration", session, event, registration=service.registration(session, event_id), players=everyone,
             notice=shown.get("notice"), error=shown.get("error"), writes=receipts.WRITES, fees=fees.fees(session, event_id),
-            fee_text=season_text.paid_text, money=money,
+            fee_text=season_text.paid_text, money=money, namesakes=service.namesakes(session, everyone),
+            texts=history.person_texts(session),
         )
 
 
