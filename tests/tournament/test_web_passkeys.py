@@ -184,7 +184,7 @@ def venue_browser(browser: Any) -> Iterator[Any]:
 
 
 def test_at_a_plain_http_venue_address_the_page_says_passkeys_need_https_and_offers_the_card(venue_browser: Any, db: str, tmp_path: Any) -> None:
-    code = _staff(db)
+    card, code = _person(db), _staff(db)
     context = venue_browser.new_context(viewport={"width": 390, "height": 844})
     try:
         page = context.new_page()
@@ -199,12 +199,20 @@ def test_at_a_plain_http_venue_address_the_page_says_passkeys_need_https_and_off
             token = next(c["value"] for c in context.cookies() if c["name"] == "csrftoken")
             status, error = page.evaluate(ASK_OPTIONS, token)
             assert status == 400 and "HTTPS" in error  # no challenge is handed out where no browser can use it
+            page.click("#passkeys-unavailable a:has-text('player card')")
+            page.wait_for_url(f"{venue}/card")
+            assert "Passkeys need a secure address" in page.inner_text("#passkeys-unavailable")
+            page.fill("#code", card)
+            page.click("button:has-text('Sign in')")
+            page.wait_for_url(f"{venue}/me")
+            page.click("#passkeys-link")  # signed in by card: the list, and why none can be added here
+            assert "open this page at such an address" in page.inner_text("#passkeys-unavailable")
+            page.context.clear_cookies()
+            page.goto(f"{venue}/passkeys/sign-in")
             page.click("#passkeys-unavailable a:has-text('sign-in code')")
             page.wait_for_url(f"{venue}/join")
             page.fill("#code", code)
             page.click("button:has-text('Sign in')")
             page.wait_for_url(f"{venue}/admin")
-            page.goto(f"{venue}/passkeys")  # signed in by code: the list, and why none can be added here
-            assert "open this page at such an address" in page.inner_text("#passkeys-unavailable")
     finally:
         context.close()
