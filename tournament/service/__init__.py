@@ -20,6 +20,7 @@ One module per concern; callers use `service.<name>` for all of them:
 - `claims`: players' claims on `tournament serve`, confirmations, the judge queue, rulings (on decks too);
 - `decks`: deck lists registered, judged and published, the deadline's policy, every game's decks compared;
 - `tokens`: `tournament serve`'s sign-in codes, sessions, the organiser token;
+- `appeals`: judges' rulings as the log names them, players' appeals and the head judge's decisions;
 - `permissions`: who may do what (roles x actions); `staff`: staff members, revoking them, the log's actors' names;
 - `calls`: players' judge calls and the organiser's answers; `signup`: public registration, the waitlist, check-in;
 - `rejudge`: every stored log judged again by today's referee (nothing changed).
@@ -39,6 +40,15 @@ from tournament.service.amend import (
     swap,
     unpair,
 )
+from tournament.service.appeals import (
+    APPEALABLE,
+    AppealRow,
+    Ruling,
+    appeal,
+    appeals,
+    rulings,
+)
+from tournament.service.appeals import decide as decide_appeal
 from tournament.service.calls import (
     MAX_TEXT as MAX_CALL_TEXT,
 )
@@ -269,6 +279,7 @@ from tournament.service.tokens import (
 )
 
 __all__ = [
+    "APPEALABLE",
     "CUT_SIZES",
     "DEFAULT_MINUTES",
     "DESK_SESSION",
@@ -285,8 +296,8 @@ __all__ = [
     "MATRIX",
     "MAX_CALL_TEXT",
     "NOTICE",
-    "PUBLIC",
     "POLICIES",
+    "PUBLIC",
     "ROLES",
     "ROLE_NAMES",
     "SEEDED",
@@ -294,6 +305,7 @@ __all__ = [
     "TABLES",
     "UNPROVEN_DEAL",
     "UNPROVEN_RULE",
+    "AppealRow",
     "Clock",
     "Conflict",
     "DeckStatus",
@@ -308,6 +320,7 @@ __all__ = [
     "Reported",
     "ResultRow",
     "ResultsMissing",
+    "Ruling",
     "SignedUp",
     "Spent",
     "Submitted",
@@ -323,6 +336,8 @@ __all__ = [
     "actor_names",
     "allowed",
     "answer_call",
+    "appeal",
+    "appeals",
     "assign_bye",
     "assigned_byes",
     "bracket",
@@ -344,6 +359,7 @@ __all__ = [
     "current_tables",
     "cut",
     "deadline_passed",
+    "decide_appeal",
     "decided",
     "deck_differences",
     "decoded",
@@ -435,6 +451,7 @@ __all__ = [
     "rule",
     "rule_decks",
     "rules_for",
+    "rulings",
     "score_places",
     "score_tally",
     "seat_of",

@@ -65,11 +65,12 @@ def player(request: Request[Any, Any, Any]) -> service.Identity:
 
 
 def organiser(request: Request[Any, Any, Any], session: Session | None = None) -> service.Identity:
+    """The organiser or a staff member signed in (what their role may do on the route, web/guard.py decided)."""
     found = identity(request, session)
     if found is None:
-        raise NotAuthorizedException("sign in with the organiser token first")
-    if found.role != "organiser":
-        raise PermissionDeniedException("this is for the organiser")
+        raise NotAuthorizedException("sign in with the organiser token or your staff code first")
+    if found.role not in service.STAFF_ROLES:
+        raise PermissionDeniedException("this is for the organiser and the staff")
     return found
 
 

@@ -43,6 +43,7 @@ def admin(request: Request[Any, Any, Any], r: FromQuery[str] = "") -> Template:
     with reading(request) as session:
         return page(
             request, "admin", events=views.events(session), notice=shown.get("notice"), error=shown.get("error"),
+            can={action for action in service.MATRIX if service.allowed(who, action, None)}, who=who, roles=service.ROLE_NAMES,
             typed=shown.get("typed", {}), **dayview.new_event_context(),
         )
 
@@ -78,6 +79,7 @@ def admin_event(request: Request[Any, Any, Any], event_id: FromPath[str], r: Fro
             decks=decks.missing_lists(session, event),
             calls=service.judge_calls(session, event_id),
             decided=service.decided(session, event),
+            rulings=service.rulings(session, event_id), open_appeals=len(service.appeals(session, event_id, open_only=True)),
         )
 
 
