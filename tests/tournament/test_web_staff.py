@@ -10,7 +10,16 @@ from typing import Any
 
 import pytest
 
-from tests.tournament.webkit import caught_up, codes, join, looks_right, make_event, organiser_signs_in, serving, tables
+from tests.tournament.webkit import (
+    caught_up,
+    codes,
+    join,
+    looks_right,
+    make_event,
+    organiser_signs_in,
+    serving,
+    tables,
+)
 
 pytestmark = pytest.mark.browser
 
