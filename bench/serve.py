@@ -111,11 +111,14 @@ def prepare(url: str, players: int) -> tuple[dict[str, str], list[tuple[str, str
 def start_server(url: str, port: int, workers: int) -> subprocess.Popen[bytes]:
     env = dict(os.environ, TOURNAMENT_DB=url, TOURNAMENT_ADMIN_TOKEN="bench-organiser-token-0123456789")
     command = [sys.executable, "-c", "from tournament.cli.app import main; main()", "serve", "--port", str(port), "--workers", str(workers)]
-    server = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    # stderr to a file, not a pipe nobody reads while the load runs: a full pipe would stall the server
+    errors = tempfile.TemporaryFile()  # noqa: SIM115 (open as long as the server runs)
+    server = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=errors)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         if server.poll() is not None:
-            raise SystemExit(f"the server stopped: {server.stderr.read().decode() if server.stderr else ''}")
+            errors.seek(0)
+            raise SystemExit(f"the server stopped: {errors.read(1 << 16).decode(errors='replace')}")
         try:
             if httpx.get(f"http://127.0.0.1:{port}/api/events", timeout=2).status_code == 200:
                 return server

@@ -148,17 +148,19 @@ def validate(
     write = sys.stdout.buffer.write
     with _progress(len(logs) if len(logs) > 1 and err.is_terminal else 0) as advance:
         separator = b"" if single or not as_json else b"["
-        for judged in judge_many(logs, jobs, json_bytes if as_json else _text):
-            counts[judged.kind] += 1
-            advance()
-            if quiet and not judged.failed:
-                continue
-            write(separator + judged.output)
-            if as_json and not single:
-                separator = b","
-    if as_json:
-        write(b"\n" if single else (b"[]\n" if separator == b"[" else b"]\n"))
-    elif len(logs) > 1 and not quiet:
+        try:
+            for judged in judge_many(logs, jobs, json_bytes if as_json else _text):
+                counts[judged.kind] += 1
+                advance()
+                if quiet and not judged.failed:
+                    continue
+                write(separator + judged.output)
+                if as_json and not single:
+                    separator = b","
+        finally:  # a log past its bound stops the run (exit 9); the array of those judged before it still closes
+            if as_json:
+                write(b"\n" if single else (b"[]\n" if separator == b"[" else b"]\n"))
+    if not as_json and len(logs) > 1 and not quiet:
         from rich.table import Table
 
         sys.stdout.flush()

@@ -71,3 +71,16 @@ def test_stdin_past_the_bound_is_named_stdin_by_every_command() -> None:
             result = subprocess.run([sys.executable, "-m", "referee", *command], stdin=zeros, capture_output=True, text=True, timeout=120)
         assert result.returncode == EXIT_TOO_LARGE, (command, result.stderr)
         assert one_line(result.stderr).startswith("referee: stdin: more than 16 MiB"), (command, result.stderr)
+
+
+def test_validate_json_of_many_logs_stays_an_array_when_one_is_past_its_bound(tmp_path: Path) -> None:
+    """A log past its bound ends the run with exit 9; the JSON array of the logs judged before it still closes."""
+    import json
+
+    good = next(Path("fixtures").rglob("*.jsonl"))
+    huge = tmp_path / "huge.jsonl"
+    with huge.open("wb") as stream:
+        os.truncate(stream.fileno(), LINE_LIMIT + (1 << 16) + 1)
+    result = runner.invoke(referee_app, ["validate", "--json", str(good), str(huge)])
+    assert result.exit_code == EXIT_TOO_LARGE
+    assert len(json.loads(result.stdout)) == 1
