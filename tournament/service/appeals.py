@@ -32,7 +32,7 @@ from tournament.storage.eventlog import (
     as_utc,
     decode,
 )
-from tournament.storage.models import Appeal, LogEntry, Match, PodSeat
+from tournament.storage.models import Appeal, LogEntry, Match, Pod, PodSeat
 
 APPEALABLE = ("claim_ruled", "deck_ruled", "result_corrected", "pod_corrected")
 MAX_TEXT = 500  # characters of a player's appeal or the head judge's reason (the columns' width)
@@ -98,10 +98,24 @@ def _rulings(session: Session, event_id: str, entries: list[LogEntry]) -> list[R
 def rulings(session: Session, event_id: str, *, player: str | None = None) -> list[Ruling]:
     """The event's rulings, oldest first (`player`: only those on tables they sat at)."""
     get_event(session, event_id)
+    if player is not None and not _ruled_on(session, event_id, player):
+        return []  # the player's page asks on every load: most players' tables never see a judge, and need no log read
     found = _rulings(session, event_id, _entries(session, event_id))
     if player is None:
         return found
     return [r for r in found if player in _seated(session, event_id, r.round, r.table)]
+
+
+def _ruled_on(session: Session, event_id: str, player: str) -> bool:
+    """Whether a table the player sat at has a result with a reason: every ruling leaves one (a judge's result, a
+    correction), so a player without one has no ruling to appeal."""
+    matches = select(Match.round).where(
+        Match.event_id == event_id, (Match.player_a == player) | (Match.player_b == player), Match.reason.is_not(None)
+    )
+    pods = select(Pod.round).join(PodSeat, (PodSeat.event_id == Pod.event_id) & (PodSeat.round == Pod.round) & (PodSeat.table == Pod.number)).where(
+        Pod.event_id == event_id, PodSeat.player == player, Pod.reason.is_not(None)
+    )
+    return session.execute(matches.union_all(pods).limit(1)).first() is not None
 
 
 def _seated(session: Session, event_id: str, round_number: int, table: int) -> set[str]:

@@ -18,8 +18,7 @@ from tournament import service
 from tournament.web import receipts, views
 from tournament.web.auth import organiser
 from tournament.web.common import json_post, reading, whole_number, whole_numbers
-from tournament.web.desk import _form as player_form
-from tournament.web.desk import _me
+from tournament.web.desk import player_form, signed_in_player
 from tournament.web.public import page
 
 KINDS = {"claim_ruled": "ruled on the table", "deck_ruled": "ruled on the decks", "result_corrected": "corrected the result",
@@ -35,7 +34,7 @@ def _appealed(session: Session, event_id: str, player_id: str, ruling: int, text
 async def appeal_form(request: Request[Any, Any, Any]) -> Response[Any]:
     """Appeal a ruling on your table to the head judge, saying why."""
     form = await request.form()
-    _who, event_id, player_id = await sync_to_thread(_me, request)
+    _who, event_id, player_id = await sync_to_thread(signed_in_player, request)
     text = str(form.get("text", ""))
     return await sync_to_thread(player_form, request, form, lambda s: _appealed(s, event_id, player_id, whole_number(form, "ruling"), text))
 
@@ -43,7 +42,7 @@ async def appeal_form(request: Request[Any, Any, Any]) -> Response[Any]:
 @json_post("/api/me/appeal", sync_to_thread=True, tags=["players"], action="appeal")
 def api_appeal(request: Request[Any, Any, Any], data: JSONBody[Appealed]) -> Response[list[service.AppealRow]]:
     """Appeal ruling `ruling` (its log entry's seq) on your table: your appeals as they stand."""
-    who, event_id, player_id = _me(request)
+    who, event_id, player_id = signed_in_player(request)
 
     def change(session: Session) -> list[service.AppealRow]:
         service.appeal(session, event_id, player_id, data.ruling, data.text)
