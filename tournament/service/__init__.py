@@ -42,6 +42,7 @@ from tournament.service.amend import (
 )
 from tournament.service.appeals import (
     APPEALABLE,
+    RULING_WORDS,
     AppealRow,
     Ruling,
     appeal,
@@ -300,6 +301,7 @@ __all__ = [
     "PUBLIC",
     "ROLES",
     "ROLE_NAMES",
+    "RULING_WORDS",
     "SEEDED",
     "STAFF_ROLES",
     "TABLES",

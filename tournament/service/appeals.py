@@ -35,6 +35,9 @@ from tournament.storage.eventlog import (
 from tournament.storage.models import Appeal, LogEntry, Match, Pod, PodSeat
 
 APPEALABLE = ("claim_ruled", "deck_ruled", "result_corrected", "pod_corrected")
+# how each ruling reads after its judge's name: "Jo (judge) ruled on the table"
+RULING_WORDS = {"claim_ruled": "ruled on the table", "deck_ruled": "ruled on the decks", "result_corrected": "corrected the result",
+                "pod_corrected": "corrected the result"}
 MAX_TEXT = 500  # characters of a player's appeal or the head judge's reason (the columns' width)
 
 

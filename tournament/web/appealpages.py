@@ -21,9 +21,6 @@ from tournament.web.common import json_post, reading, whole_number, whole_number
 from tournament.web.desk import player_form, signed_in_player
 from tournament.web.public import page
 
-KINDS = {"claim_ruled": "ruled on the table", "deck_ruled": "ruled on the decks", "result_corrected": "corrected the result",
-         "pod_corrected": "corrected the result"}  # how a ruling reads: "Ann (judge) ruled on the table"
-
 
 def _appealed(session: Session, event_id: str, player_id: str, ruling: int, text: str) -> str:
     service.appeal(session, event_id, player_id, ruling, text)
@@ -56,7 +53,7 @@ def my_appeals(session: Session, event_id: str, player_id: str) -> dict[str, Any
     mine = service.appeals(session, event_id, player=player_id)
     taken = {a.ruling.seq for a in service.appeals(session, event_id)}
     rulings = [r for r in service.rulings(session, event_id, player=player_id) if r.seq not in taken]
-    return {"rulings": rulings, "appeals": mine, "ruling_kinds": KINDS}
+    return {"rulings": rulings, "appeals": mine, "ruling_kinds": service.RULING_WORDS}
 
 
 @get("/admin/e/{event_id:str}/appeals", sync_to_thread=True, include_in_schema=False, action="view")
@@ -69,7 +66,7 @@ def appeals_page(request: Request[Any, Any, Any], event_id: FromPath[str], r: Fr
         return page(
             request, "appeals", session, event, appeals=service.appeals(session, event_id), names=views.names(session, event_id),
             seats={a.seq: sorted(_players(session, event, a)) for a in service.appeals(session, event_id, open_only=True)},
-            may_decide=service.allowed(who, "appeal-rule", event_id), ruling_kinds=KINDS,
+            may_decide=service.allowed(who, "appeal-rule", event_id), ruling_kinds=service.RULING_WORDS,
             notice=shown.get("notice"), error=shown.get("error"),
         )
 

@@ -79,7 +79,7 @@ def admin_event(request: Request[Any, Any, Any], event_id: FromPath[str], r: Fro
             decks=decks.missing_lists(session, event),
             calls=service.judge_calls(session, event_id),
             decided=service.decided(session, event),
-            rulings=service.rulings(session, event_id), open_appeals=len(service.appeals(session, event_id, open_only=True)),
+            rulings=service.rulings(session, event_id), ruling_kinds=service.RULING_WORDS, open_appeals=len(service.appeals(session, event_id, open_only=True)),
         )
 
 
