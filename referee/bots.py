@@ -10,14 +10,15 @@ with the seed's reveal.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
+from typing import Any
 
 import msgspec
 
 from referee import dealing
-from referee.ruleset import CHANCE, JUDGE
+from referee.ruleset import CHANCE, JUDGE, Ruleset
 from referee.rulesets import get as get_ruleset
-from schemas.log import LOG_FORMAT, Header, Record, Time
+from schemas.log import LOG_FORMAT, Header, Record, Reveal, Time
 
 NAMES = ("ann", "bob", "cat", "dan", "eve", "fay")
 
@@ -47,13 +48,27 @@ def bot_header(
     )
 
 
-def play(header: Header, seed: int, deal: str | None = None) -> Iterator[Record]:
-    """The records of a whole game from `header`, every one drawn from `legal` and applied; with `deal` (the
-    seed `header.deal` commits to), every chance record is the dealer's, and the reveal ends the log."""
+def _start(header: Header) -> tuple[Ruleset, Any]:
     from referee.logio import setup_decoder
 
     ruleset = get_ruleset(header.ruleset)
-    state = ruleset.start(header, setup_decoder(header.ruleset).decode(header.setup))
+    return ruleset, ruleset.start(header, setup_decoder(header.ruleset).decode(header.setup))
+
+
+def unnamed(header: Header, records: Iterable[Record]) -> Iterator[Record]:
+    """`records`, a game from `header` whose draws are named, as a paper table records it: every draw the game
+    lets stay unnamed without its card (`Ruleset.unname`), every other record as it is."""
+    ruleset, state = _start(header)
+    for record in records:
+        yield ruleset.unname(state, record) if record.by == CHANCE else record
+        if type(record) is not Reveal:
+            ruleset.apply(state, record)
+
+
+def play(header: Header, seed: int, deal: str | None = None) -> Iterator[Record]:
+    """The records of a whole game from `header`, every one drawn from `legal` and applied; with `deal` (the
+    seed `header.deal` commits to), every chance record is the dealer's, and the reveal ends the log."""
+    ruleset, state = _start(header)
     rng = random.Random(f"{header.ruleset}/{seed}/play")
     seq = 0
     while ruleset.result(state) is None:
@@ -70,4 +85,4 @@ def play(header: Header, seed: int, deal: str | None = None) -> Iterator[Record]
         yield dealing.reveal(deal)
 
 
-__all__ = ["CHANCE", "bot_header", "play"]
+__all__ = ["CHANCE", "bot_header", "play", "unnamed"]

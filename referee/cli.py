@@ -11,6 +11,7 @@ import os
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
@@ -30,6 +31,13 @@ from referee.rulesets import get as get_ruleset
 from referee.rulesets import ids as ruleset_ids
 from schemas.log import PLAYER_ID
 from schemas.verdict import EXIT_CODES, EXIT_USAGE, Verdict
+
+
+class DrawsMode(StrEnum):
+    """How `play` records the draws: each naming its card, or unnamed where the game allows."""
+
+    named = "named"
+    unnamed = "unnamed"
 
 app = typer.Typer(
     name="referee",
@@ -91,7 +99,8 @@ def describe_verdict(v: Verdict) -> str:
     where = f"{v.path}: " if v.path else ""
     game = f"{v.ruleset} {v.game}" if v.game else (v.ruleset or "log")
     if v.error is None:
-        line = f"{where}{game}: {v.verdict}, {v.records_checked} records checked, chain {v.chain}"
+        unnamed = f"; {v.unnamed_draws} draw{'s' if v.unnamed_draws != 1 else ''} unnamed" if v.unnamed_draws else ""
+        line = f"{where}{game}: {v.verdict}{unnamed}, {v.records_checked} records checked, chain {v.chain}"
         if v.result:
             winners = ", ".join(v.result.winners) or "nobody (a draw)"
             line += f"\n  result: {winners} won ({v.result.reason}); placements " + ", ".join(
@@ -373,17 +382,23 @@ def play(
         str | None,
         typer.Option("--names", metavar="ID,ID", help="The players' ids in seat order (default: ann, bob, ...), e.g. a tournament table's."),
     ] = None,
+    draws: Annotated[
+        DrawsMode,
+        typer.Option("--draws", help="`unnamed`: record the game as a paper table may, each draw without its card where the game allows (docs/referee.md, \"Unnamed draws\")."),
+    ] = DrawsMode.named,
 ) -> None:
     """Bots play a whole legal game from the built-in setup; the chained log goes to stdout."""
     import re
 
-    from referee.bots import bot_header
+    from referee.bots import bot_header, unnamed
     from referee.bots import play as bot_play
     from referee.dealing import new_seed
     from referee.logio import encode_lines
 
     if ruleset not in ruleset_ids():
         fail(f"unknown ruleset {ruleset!r} (known: {', '.join(ruleset_ids())})")
+    if deal is not None and draws is DrawsMode.unnamed:
+        fail("--deal and --draws unnamed: a dealt game names every card it deals (DL-4)")
     if deal == "new":
         deal = new_seed()
     elif deal is not None and not re.fullmatch(r"[0-9a-f]{64}", deal):
@@ -399,7 +414,10 @@ def play(
     except ValueError as exc:
         fail(str(exc))
     try:
-        data = b"".join(line + b"\n" for line in encode_lines(header, bot_play(header, seed, deal)))
+        records = bot_play(header, seed, deal)
+        if draws is DrawsMode.unnamed:
+            records = unnamed(header, list(records))
+        data = b"".join(line + b"\n" for line in encode_lines(header, records))
     except Illegal as exc:  # a bot only draws legal records, so this is a bug in the ruleset
         fail(f"internal error: a {ruleset} bot drew a record that breaks {exc.rule}: {exc.message}", EXIT_CODES["illegal"])
     if out_file is None:

@@ -40,6 +40,7 @@ from referee.logio import (
 from referee.ruleset import CHANCE, JUDGE, Illegal, Ruleset
 from referee.rulesets import get as get_ruleset
 from referee.rulesets import ids as ruleset_ids
+from referee.unseen import unnamed_draws
 from schemas.log import COMMON_RECORDS, Hash, Header, Record, Reveal
 from schemas.verdict import ChainState, Error, Verdict, VerdictKind
 
@@ -102,6 +103,8 @@ def advance(replay: Replay, record: Record, line: int) -> None:
         replay.verdict.deal = "verified"
         return
     if record.by == CHANCE:
+        if getattr(record, "card", True) is None:
+            raise Illegal("DL-4", "a dealt log names every card it deals: this draw leaves its card out")
         ledger.note(ruleset, replay.state, record, record.seq, line)
     ruleset.apply(replay.state, record)
 
@@ -127,6 +130,7 @@ def _stop(replay: Replay, kind: VerdictKind, error: Error, chain: ChainState) ->
         ruleset, state = replay.ruleset, replay.state
         verdict.to_act = list(ruleset.to_act(state))
         verdict.unchecked = ruleset.unchecked(state)
+        verdict.unnamed_draws = unnamed_draws(state)
         verdict.state = ruleset.describe(state)
         if kind == "illegal" and error.seq:
             error.legal, more = legal_listing(ruleset, state)
@@ -225,6 +229,7 @@ def _replay(raw: bytes | None, batches: Iterable[Batch], path: str | None, upto:
     verdict.verdict = "ongoing" if verdict.result is None else "complete"
     verdict.to_act = list(ruleset.to_act(state))
     verdict.unchecked = ruleset.unchecked(state)
+    verdict.unnamed_draws = unnamed_draws(state)
     return replay
 
 

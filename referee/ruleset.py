@@ -188,6 +188,12 @@ class Ruleset:
         kind, whose = type(record), getattr(record, "player", None)
         return [r for r in self.legal(state) if r.by == CHANCE and type(r) is kind and getattr(r, "player", None) == whose]
 
+    def unname(self, state: Any, record: Record) -> Record:
+        """The chance record `record`, about to be applied to `state`, as a paper table may record it: a draw
+        without its card (docs/referee.md, "Unnamed draws"), or as it is where the game's rules read the card at
+        once or the game has no unnamed draws. The default keeps every record as it is."""
+        return record
+
     def grid_text(self, state: Any) -> str | None:
         """The playing area's map as text, for games that have one (None for the others)."""
         return None

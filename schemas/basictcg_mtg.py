@@ -56,10 +56,10 @@ class PlayerDeck(msgspec.Struct, forbid_unknown_fields=True):
 
 
 class Draw(Record, tag="draw"):
-    """Chance: `player` draws `card` from their deck (BT-3)."""
+    """Chance: `player` draws `card` from their deck (BT-3); without `card` at a paper table (an unknown card, BT-3.4)."""
 
     player: str
-    card: CardId
+    card: CardId | None = None
 
 
 class Material(Record, tag="material"):

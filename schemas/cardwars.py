@@ -16,10 +16,10 @@ class Setup(msgspec.Struct, forbid_unknown_fields=True):
 
 
 class Draw(Record, tag="draw"):
-    """Chance: `player` draws `card` in their draw phase."""
+    """Chance: `player` draws `card` in their draw phase; without `card` at a paper table (an unknown card, CW-3.4)."""
 
     player: str
-    card: Card
+    card: Card | None = None
 
 
 class PlayResource(Record, tag="play_resource"):

@@ -46,10 +46,10 @@ class Setup(msgspec.Struct, forbid_unknown_fields=True):
 
 
 class Draw(Record, tag="draw"):
-    """Chance: `player` draws `card` from their deck."""
+    """Chance: `player` draws `card` from their deck; without `card` at a paper table (an unknown card, XO-3.5)."""
 
     player: str
-    card: CardName
+    card: CardName | None = None
 
 
 class Opening(Record, tag="opening"):

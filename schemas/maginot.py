@@ -31,10 +31,10 @@ class Base(Record, tag="base"):
 
 
 class Draw(Record, tag="draw"):
-    """Chance: `player` draws `card` from their deck."""
+    """Chance: `player` draws `card` from their deck; without `card` at a paper table (an unknown card, MG-3.4)."""
 
     player: PlayerId
-    card: Card
+    card: Card | None = None
 
 
 class Resource(Record, tag="resource"):

@@ -79,10 +79,11 @@ class Pass(Record, tag="pass"):
 
 
 class Draw(Record, tag="draw"):
-    """Chance: `player` draws `card`; `extra` when a card's text grants the draw."""
+    """Chance: `player` draws `card`; `extra` when a card's text grants the draw; without `card` at a paper table
+    (an unknown card, SG-5.9)."""
 
     player: str
-    card: CardName
+    card: CardName | None = None
     extra: bool = False
 
 

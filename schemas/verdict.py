@@ -44,7 +44,9 @@ class Verdict(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
     """The referee's judgement of one log.
 
     Every field is always written but `deal`, which only a dealt game's verdict
-    carries (so the verdict of any other log reads as it did before dealing came).
+    carries (so the verdict of any other log reads as it did before dealing came),
+    and `unnamed_draws`, written only when some draw of the log left out its card
+    (docs/referee.md, "Unnamed draws"; so every other verdict reads as before).
     """
 
     verdict: VerdictKind
@@ -59,6 +61,7 @@ class Verdict(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
     path: str | None
     state: dict[str, Any] | None
     deal: DealState | None = None
+    unnamed_draws: int = 0
 
 
 EXIT_CODES: dict[str, int] = {

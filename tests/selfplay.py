@@ -88,3 +88,22 @@ def check_mutated(original: list[bytes], mutated: list[bytes], kind: str, rule_p
         if verdict.verdict == "illegal":
             assert verdict.error.rule is not None and verdict.error.rule.startswith(rule_prefix)
     return verdict
+
+
+def paper_game(ruleset_id: str, seed: int, players: int | None = None) -> tuple[Header, list[Any], list[Any]]:
+    """The bot game `seed`: its header, its records, and its records as a paper table may record them (every
+    draw the game lets stay unnamed left without its card: `referee.bots.unnamed`)."""
+    from referee.bots import unnamed
+
+    header = bot_header(ruleset_id, seed, players)
+    named = list(play(header, seed))
+    return header, named, list(unnamed(header, named))
+
+
+def state_after(header: Header, records: list[Any]) -> Any:
+    """The game's state once `records` are applied (each must be legal)."""
+    ruleset = get_ruleset(header.ruleset)
+    state = ruleset.start(header, setup_decoder(header.ruleset).decode(header.setup))
+    for record in records:
+        ruleset.apply(state, record)
+    return state

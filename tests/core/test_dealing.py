@@ -230,3 +230,15 @@ def test_the_referees_canonical_bytes_are_the_documented_pythons(fields: dict[st
     # docs/referee.md, step 2, byte for byte: accents, controls, DEL, U+2028 and key order (issue 33).
     documented = json.dumps(fields, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
     assert dealing._ENCODE(fields) == documented
+
+
+@pytest.mark.parametrize("ruleset_id", ids())
+def test_a_dealt_log_with_an_unnamed_draw_is_refused_with_dl4_at_that_draw(ruleset_id: str) -> None:
+    """DL-4: the dealer names every card it deals, so a dealt log's draw without its card is refused at once,
+    before the reveal (the unnamed draw is legal in a log that is not dealt)."""
+    lines = dealt_lines(ruleset_id)
+    seq = next(i for i, line in enumerate(lines) if i and b'"type":"draw"' in line)
+    row = json.loads(lines[seq])
+    del row["card"]
+    v = verdict(rechained([*lines[:seq], msgspec.json.encode(row), *lines[seq + 1 : -1]]))
+    assert (v.verdict, v.error.rule, v.error.seq, v.deal) == ("illegal", "DL-4", seq, "committed")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from referee import unseen
 from referee.ruleset import Illegal
 from referee.rulesets.basictcg_mtg.state import (
     State,
@@ -70,7 +71,8 @@ def next_doomed(state: State) -> None:
     """Ask about the next regenerating creature whose controller has a card in hand; else resume."""
     while state.doomed:
         card = state.doomed[0]
-        if state.sides[state.owner[card]].hand:
+        owner = state.owner[card]
+        if state.sides[owner].hand or unseen.unknown(state, owner):  # an unknown card may be discarded (BT-9.1)
             state.phase = "regen"
             return
         to_discard(state, card)

@@ -18,6 +18,7 @@ from typing import Any, ClassVar, NoReturn
 
 import msgspec
 
+from referee import unseen
 from referee.ruleset import (
     CHANCE,
     JUDGE,
@@ -172,13 +173,18 @@ class BasicTcgMtg(TableRuleset):
                 p: {
                     "total": total(state, p),
                     "hand": sorted(s.hand),
-                    "deck": len(s.deck),
+                    **unseen.described(state, p),
+                    "deck": unseen.to_draw(state, p, s.deck),
                     "discard": sorted(s.discard),
                     "in_play": [self._describe_card(state, c, s.field[c]) for c in sorted(s.field)],
                 }
                 for p, s in state.sides.items()
             },
         }
+
+    def unname(self, state: State, record: Record) -> Record:
+        """BT-3.4: every draw may be recorded without its card."""
+        return msgspec.structs.replace(record, card=None) if type(record) is bt.Draw else record
 
     def hidden(self, state: State) -> dict[str, set[str]]:
         """BT-13.1: the ids of each player's hand and deck (a face-down material's id is in view, its card is not)."""
@@ -214,7 +220,8 @@ class BasicTcgMtg(TableRuleset):
                 cards.append(f"{c}({card.name} L{card.level + on.tokens}{stats}{marks})")
             status = " (left)" if p in state.left else ""
             lines.append(
-                f"  {p}{status}: total {total(state, p)}, deck {len(s.deck)}, hand {len(s.hand)}, "
+                f"  {p}{status}: total {total(state, p)}, deck {unseen.to_draw(state, p, s.deck)}, "
+                f"hand {len(s.hand) + unseen.unknown(state, p)}, "
                 f"discard {len(s.discard)}; in play {' '.join(cards) or '-'}"
             )
         if state.attack:
@@ -240,9 +247,12 @@ class BasicTcgMtg(TableRuleset):
             raise Illegal("BT-3.2", f"the next draw is {player}'s, not {record.player}'s")
         side = state.sides[player]
         if card not in side.deck:
-            raise Illegal("BT-3.2", f"{card} is not in {player}'s deck")
-        side.deck.discard(card)
-        side.hand.add(card)
+            if card is not None:
+                raise Illegal("BT-3.2", f"{card} is not in {player}'s deck")
+            unseen.draw(state, UNKNOWN, player, state.handlers)  # BT-3.4: an unknown card
+        else:
+            side.deck.discard(card)
+            side.hand.add(card)
         draws.pop(0)
         if not draws:
             state.phase = "main"  # the last owed draw is made: the main phase follows (as next_draw sets it)
@@ -479,6 +489,21 @@ def deck_fault(players: list[str], setup: bt.Setup) -> NoReturn:
 
 
 _by = functools.partial(require_actor, rule="BT-2.1")  # who may make a record (BT-2.1)
+
+
+# BT-3.4: a draw may leave out its card; no rule reads a card in hand before it is played or discarded.
+UNKNOWN = unseen.UnknownCards(
+    zones=lambda state, player: (state.sides[player].deck, state.sides[player].hand),
+    taken={
+        bt.Material: unseen.by_card,
+        bt.Summon: unseen.by_card,
+        bt.Regenerate: lambda _, r: ((r.by, r.discard),) if r.discard is not None else (),
+        bt.Effect: lambda _, r: [(r.by, card) for card in r.discard],
+    },
+    draw=bt.Draw,
+    read_at_once=lambda state, player, card: None,
+    rule="BT-3.4",
+)
 
 
 def _in_hand(state: State, player: str, card: str, rule: str = "BT-4.1") -> None:

@@ -14,6 +14,9 @@ import random
 from collections.abc import Callable, Iterator
 from typing import Any, ClassVar
 
+import msgspec
+
+from referee import unseen
 from referee.ruleset import (
     CHANCE,
     JUDGE,
@@ -212,6 +215,10 @@ class Cardwars(TableRuleset):
         """The Result once the game is over; the score is each player's life left (CW-8.5)."""
         return state.outcome
 
+    def unname(self, state: State, record: Record) -> Record:
+        """CW-3.4: every draw may be recorded without its card."""
+        return msgspec.structs.replace(record, card=None) if type(record) is cw.Draw else record
+
     def describe(self, state: State) -> dict[str, Any]:
         """Both sides' zones, life, the turn, the phase, and the combat in progress."""
         return {
@@ -224,6 +231,7 @@ class Cardwars(TableRuleset):
                     "life": s.life,
                     "hand": order(s.hand),
                     "deck": order(s.deck),
+                    **unseen.described(state, p),
                     "battlefield": [{"card": c, "marked": s.field[c]} for c in order(s.field)],
                     "graveyard": order(s.grave),
                 }
@@ -249,8 +257,8 @@ class Cardwars(TableRuleset):
         for p, s in state.sides.items():
             field = " ".join(c + ("*" if s.field[c] else "") for c in order(s.field)) or "-"
             lines.append(
-                f"  {p}: life {s.life}, deck {len(s.deck)}, graveyard {len(s.grave)}; "
-                f"hand {' '.join(order(s.hand)) or '-'}; battlefield {field}"
+                f"  {p}: life {s.life}, deck {unseen.to_draw(state, p, s.deck)}, graveyard {len(s.grave)}; "
+                f"hand {' '.join(order(s.hand)) or '-'}{unseen.rendered(state, p)}; battlefield {field}"
             )
         if state.attackers:
             blocks = ", ".join(f"{b}->{a}" for b, a in state.blocks.items()) or "none yet"
@@ -309,10 +317,14 @@ def _draw(state: State, record: cw.Draw) -> None:
     if record.player != state.active:
         raise Illegal("CW-3.1", f"it is {state.active}'s draw phase, not {record.player}'s")
     side = state.sides[state.active]
-    if record.card not in side.deck:
-        raise Illegal("CW-3.1", f"{record.card} is not in {state.active}'s deck")
-    side.deck.discard(record.card)
-    side.hand.add(record.card)
+    card = record.card
+    if card not in side.deck:
+        if card is not None:
+            raise Illegal("CW-3.1", f"{card} is not in {state.active}'s deck")
+        unseen.draw(state, UNKNOWN, state.active, state.handlers)  # CW-3.4: an unknown card
+    else:
+        side.deck.discard(card)
+        side.hand.add(card)
     state.phase = "play"
 
 
@@ -563,6 +575,17 @@ HANDLERS: dict[type[Record], Callable[[State, Any], None]] = {
     Time: _time,
     GameLoss: _game_loss,
 }
+
+
+# CW-3.4: a draw may leave out its card; the card is then named where it leaves the hand. No rule reads a
+# card in hand before it is played, so every draw may be unnamed.
+UNKNOWN = unseen.UnknownCards(
+    zones=lambda state, player: (state.sides[player].deck, state.sides[player].hand),
+    taken=dict.fromkeys((cw.PlayResource, cw.PlayFace, cw.JokerDefense), unseen.by_card),
+    draw=cw.Draw,
+    read_at_once=lambda state, player, card: None,
+    rule="CW-3.4",
+)
 
 
 # Who may make a record (CW-2.1). Handlers call it only once `by` is wrong, so the

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from itertools import pairwise
 
+from referee import unseen
 from referee.ruleset import Illegal
 from referee.rulesets.crossover.state import FULL_HIT, HAND_SIZE, State, Waiting
 from schemas.log import Record
@@ -22,7 +23,7 @@ WINS_NEEDED = 2  # two-player games (XO-9.1)
 def owe(state: State, count: int, then: Waiting) -> None:
     """Chance owes the actor `count` draws (fewer if the deck runs out, XO-3.3); `then` follows."""
     state.waiting = then
-    state.owed = min(count, len(state.sides[state.actor].deck))
+    state.owed = min(count, unseen.to_draw(state, state.actor, state.sides[state.actor].deck))
     if not state.owed:
         after_draws(state)
 
@@ -216,7 +217,7 @@ def next_resolver(state: State) -> None:
         return
     state.actor = state.queue.pop(0)
     side = state.sides[state.actor]
-    if side.holds(side.hand, "leader") or len(side.hand) > HAND_SIZE:
+    if side.holds(side.hand, "leader") or len(side.hand) + unseen.unknown(state, state.actor) > HAND_SIZE:
         state.waiting = "resolve"
     else:
         refill(state)
@@ -224,7 +225,8 @@ def next_resolver(state: State) -> None:
 
 def refill(state: State) -> None:
     """XO-8.2: draw up to five (XO-3.3: as far as the deck allows)."""
-    owe(state, HAND_SIZE - len(state.sides[state.actor].hand), "refill")
+    actor = state.actor
+    owe(state, HAND_SIZE - len(state.sides[actor].hand) - unseen.unknown(state, actor), "refill")
 
 # -- leaving the game --
 

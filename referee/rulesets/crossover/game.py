@@ -17,6 +17,7 @@ from typing import Any, ClassVar
 
 import msgspec
 
+from referee import unseen
 from referee.ruleset import (
     CHANCE,
     JUDGE,
@@ -117,6 +118,14 @@ class Crossover(TableRuleset):
         """The Result once the game is over; the score is skirmishes won (XO-9.5)."""
         return state.outcome
 
+    def unname(self, state: State, record: Record) -> Record:
+        """XO-3.5: a draw may be recorded without its card, but in the opening, or of a leader or an event."""
+        if type(record) is not xo.Draw or state.phase == "opening" or record.card is None:
+            return record
+        if state.sides[record.player].cards[record.card].type in ("leader", "event"):
+            return record
+        return msgspec.structs.replace(record, card=None)
+
     def describe(self, state: State) -> dict[str, Any]:
         """Every side's zones and skirmishes won, the phase, and the skirmish in progress."""
         attack = state.attack
@@ -127,7 +136,7 @@ class Crossover(TableRuleset):
             "waiting": state.waiting,
             "draws_owed": state.owed,
             "alive": list(state.alive),
-            "players": {p: _describe_side(s, state.placements.get(p)) for p, s in state.sides.items()},
+            "players": {p: _describe_side(s, state.placements.get(p)) | unseen.described(state, p) for p, s in state.sides.items()},
             "play": {"plays": state.plays, "passes": state.passes, "stopped_by": sorted(state.stops)},
             "skirmishes": [list(pair) for pair in state.skirmishes],
             "skirmish": state.skirmish,
@@ -160,7 +169,7 @@ class Crossover(TableRuleset):
             minions = " ".join(m + "".join(f"+{e}" for e in s.minions[m].equipment) for m in s.order(s.minions)) or "-"
             lines.append(
                 f"  {p} [{s.game}] {status}, wins {s.wins}: leader {s.leader or '-'} (plays {s.play_value}), "
-                f"deck {len(s.deck)}, hand {len(s.hand)}, minions {minions}"
+                f"deck {unseen.to_draw(state, p, s.deck)}, hand {len(s.hand) + unseen.unknown(state, p)}, minions {minions}"
             )
         if state.attack is not None:
             a = state.attack
@@ -184,11 +193,16 @@ def _draw(state: State, record: xo.Draw) -> None:
     side = state.sides[actor]
     if record.player != actor:
         raise Illegal("XO-3.2", f"the card due is {actor}'s to draw, not {record.player}'s")
-    try:
-        side.deck.remove(card)  # the last check, and the first change
-    except KeyError:
-        raise Illegal("XO-3.2", f"{card} is not in {actor}'s deck") from None
-    side.hand.add(card)
+    if card is None:
+        if state.phase == "opening":
+            raise Illegal("XO-4.2", f"an opening hand is shown (it must show a leader): the draw must name {actor}'s card")
+        unseen.draw(state, UNKNOWN, actor, state.handlers)  # XO-3.5: an unknown card
+    else:
+        try:
+            side.deck.remove(card)  # the last check, and the first change
+        except KeyError:
+            raise Illegal("XO-3.2", f"{card} is not in {actor}'s deck") from None
+        side.hand.add(card)
     state.owed -= 1
     if not state.owed:
         flow.after_draws(state)
@@ -242,8 +256,9 @@ def _event(state: State, record: xo.PlayEvent) -> None:
     kind = side.cards[record.card].event
     if kind == "stop" and record.draw:
         raise Illegal("XO-5.5", f"{record.card} is a Stop! event: only a Draw event draws cards")
-    if record.draw > len(side.deck):
-        raise Illegal("XO-5.5", f"{state.actor}'s deck holds only {len(side.deck)} card(s); cannot draw {record.draw}")
+    left = unseen.to_draw(state, state.actor, side.deck)
+    if record.draw > left:
+        raise Illegal("XO-5.5", f"{state.actor}'s deck holds only {left} card(s); cannot draw {record.draw}")
     side.hand.discard(record.card)
     side.discard.add(record.card)
     if kind == "stop":
@@ -337,7 +352,7 @@ def _resolve(state: State, record: xo.Resolve) -> None:
     for card in record.discard:
         if card not in hand:
             raise Illegal("XO-8.3", f"{card} is not in {state.actor}'s hand to discard")
-    over = max(0, len(hand) - HAND_SIZE)
+    over = max(0, len(hand) + unseen.unknown(state, state.actor) - HAND_SIZE)
     if len(record.discard) != over:
         raise Illegal("XO-8.3", f"{state.actor} must discard exactly {over} card(s) to keep {HAND_SIZE}, not {len(record.discard)}")
     if record.leader is not None:
@@ -389,8 +404,9 @@ def _play(state: State, record: xo.Summon | xo.Equip | xo.PlayEvent, kind: str) 
     value = side.play_value
     if value == 0:
         raise Illegal("XO-5.2", f"{side.leader}'s play value is 0: {state.actor} can only pass")
-    if state.plays == 0 and side.playable() < value:
-        raise Illegal("XO-5.3", f"{state.actor} can play only {side.playable()} card(s) but needs {value} plays: they must pass")
+    if state.plays == 0 and side.playable(unseen.unknown(state, state.actor)) < value:
+        playable = side.playable(unseen.unknown(state, state.actor))
+        raise Illegal("XO-5.3", f"{state.actor} can play only {playable} card(s) but needs {value} plays: they must pass")
     card = record.card
     if card not in side.hand:
         raise Illegal("XO-5.4", f"{card} is not in {state.actor}'s hand")
@@ -424,6 +440,27 @@ HANDLERS: dict[type[Record], Callable[[State, Any], None]] = {
     Time: _time,
     GameLoss: _game_loss,
 }
+def _read_at_once(state: State, player: str, card: str) -> str | None:
+    """XO-3.5: the rules read a leader (XO-8.2) or an event (XO-7.6) in a hand as soon as it is there."""
+    return "XO-3.5" if state.sides[player].cards[card].type in ("leader", "event") else None
+
+
+# XO-3.5: a draw may leave out its card, but for the opening hands (XO-4.2) and a leader or an event, which
+# the rules read in a hand at once: who is asked to resolve, who is asked in a response window.
+UNKNOWN = unseen.UnknownCards(
+    zones=lambda state, player: (state.sides[player].deck, state.sides[player].hand),
+    taken={
+        xo.Summon: unseen.by_card,
+        xo.Equip: unseen.by_card,
+        xo.PlayEvent: unseen.by_card,
+        xo.Respond: unseen.by_card,
+        xo.Lead: unseen.by_card,
+        xo.Resolve: lambda _, r: [(r.by, c) for c in (*r.discard, *((r.leader,) if r.leader else ()))],
+    },
+    draw=xo.Draw,
+    read_at_once=_read_at_once,
+    rule="XO-3.5",
+)
 _by = functools.partial(require_actor, rule="XO-3.1")  # who may make a record (XO-3.1)
 _PLAYING = {kind: f"play a{'n' if kind[0] in 'aeiou' else ''} {kind}" for kind in ("minion", "equipment", "event")}
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterator
 
+from referee import unseen
 from referee.ruleset import CHANCE
 from referee.rulesets.crossover.state import HAND_SIZE, State
 from schemas import crossover as xo
@@ -58,7 +59,7 @@ def plays(state: State) -> Iterator[Record]:
         if side.deck:
             yield xo.Pass(by=actor, draw=True)
     value = side.play_value
-    if value == 0 or (not state.plays and side.playable() < value):
+    if value == 0 or (not state.plays and side.playable(unseen.unknown(state, state.actor)) < value):
         return
     for card in side.of_type(side.hand, "minion"):
         yield xo.Summon(by=actor, card=card)

@@ -120,13 +120,14 @@ class Side:
         """The half hits that kill `minion` (XO-7.4)."""
         return 2 * FULL_HIT if self.has(minion, "endurance") else FULL_HIT
 
-    def playable(self) -> int:
-        """How many cards in hand could be played this turn, one after another (XO-5.3)."""
+    def playable(self, unknown: int = 0) -> int:
+        """How many cards in hand could be played this turn, one after another (XO-5.3), `unknown` of them
+        unknown cards (XO-3.5: each a minion or an equipment, so each counted: the benefit of the doubt)."""
         # Every card is a leader, minion, equipment or event (Roster): all but leaders, and equipment
         # only with a minion to go on, in play or in hand.
         hand, groups = self.hand, self.groups
-        count = len(hand) - len(groups["leader"] & hand)
-        if not self.minions and groups["minion"].isdisjoint(hand):
+        count = len(hand) - len(groups["leader"] & hand) + unknown
+        if not self.minions and not unknown and groups["minion"].isdisjoint(hand):
             count -= len(groups["equipment"] & hand)
         return count
 

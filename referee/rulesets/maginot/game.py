@@ -16,6 +16,9 @@ import random
 from collections.abc import Callable, Iterator
 from typing import Any, ClassVar
 
+import msgspec
+
+from referee import unseen
 from referee.ruleset import CHANCE, JUDGE, Illegal, RecordFields, Seat, TableRuleset, require_actor
 from referee.rulesets.maginot import bot, events, flow, options, seats
 from referee.rulesets.maginot.state import (
@@ -89,6 +92,12 @@ class Maginot(TableRuleset):
         """The Result once the game is over; the score is how many players placed below (MG-9.6)."""
         return state.outcome
 
+    def unname(self, state: State, record: Record) -> Record:
+        """MG-3.4: a draw may be recorded without its card, but a king of diamonds'."""
+        if type(record) is mg.Draw and record.card != "KD":
+            return msgspec.structs.replace(record, card=None)
+        return record
+
     def describe(self, state: State) -> dict[str, Any]:
         """Every side's zones, the turn, the phase, the pool and the battle in progress."""
         battle = state.battle
@@ -145,7 +154,7 @@ class Maginot(TableRuleset):
                 f"{u.life}/{u.armor}/{u.weapon}[{u.zone[0]}{'*' if u.tapped else ''} w{u.wounds}]" for u in s.units.values()
             )
             lines.append(
-                f"  {p}: base {base}{' (tapped)' if s.base_tapped else ''}; hand {' '.join(sort_cards(s.hand)) or '-'}; "
+                f"  {p}: base {base}{' (tapped)' if s.base_tapped else ''}; hand {' '.join(sort_cards(s.hand)) or '-'}{unseen.rendered(state, p)}; "
                 f"resources {res}; building {len(s.building)}, built {len(s.built)}; units {units or '-'}"
             )
         if state.battle is not None:
@@ -188,10 +197,14 @@ def _draw(state: State, record: mg.Draw) -> None:
     if record.player != player:
         raise Illegal("MG-3.2", f"{player} draws next, not {record.player}")
     side = state.sides[player]
-    if record.card not in side.deck:
-        raise Illegal("MG-3.2", f"{record.card} is not in {player}'s deck")
-    side.deck.discard(record.card)
-    side.hand.add(record.card)
+    card = record.card
+    if card not in side.deck:
+        if card is not None:
+            raise Illegal("MG-3.2", f"{card} is not in {player}'s deck")
+        unseen.draw(state, UNKNOWN, player, state.handlers)  # MG-3.4: an unknown card
+    else:
+        side.deck.discard(card)
+        side.hand.add(card)
     state.draws.pop(0)
     flow.continue_draws(state)
 
@@ -433,6 +446,17 @@ def _active_in(state: State, record: Record, phase: str, doing: str) -> Side:
     return state.sides[state.active]
 
 
+# MG-3.4: a draw may leave out its card, but for a king of diamonds, which the rules read in a hand at once
+# (MG-6.5: the KD window opens only for a side that holds one).
+UNKNOWN = unseen.UnknownCards(
+    zones=lambda state, player: (state.sides[player].deck, state.sides[player].hand),
+    taken=dict.fromkeys((mg.Resource, mg.Build, mg.Play), unseen.by_card),
+    draw=mg.Draw,
+    read_at_once=lambda state, player, card: "MG-6.5" if card == "KD" else None,
+    rule="MG-3.4",
+)
+
+
 # record type -> handler: start copies it into the state, and the engine calls the handlers itself
 HANDLERS: dict[type[Record], Callable[[State, Any], None]] = {
     mg.Base: _base,
@@ -482,7 +506,8 @@ def _describe_side(state: State, player: str) -> dict[str, Any]:
     return {
         "out": side.out,
         "hand": sort_cards(side.hand),
-        "deck": len(side.deck),
+        **unseen.described(state, player),
+        "deck": unseen.to_draw(state, player, side.deck),
         "discard": sort_cards(side.discard),
         "base": [{"ace": a, "damage": side.damage[a]} for a in side.base],
         "destroyed_aces": list(side.ruins),

@@ -20,6 +20,7 @@ from typing import Any, ClassVar
 
 import msgspec
 
+from referee import unseen
 from referee.ruleset import (
     CHANCE,
     JUDGE,
@@ -48,6 +49,7 @@ from referee.rulesets.stccg_multiplayer.cards import (
     NAMED,
     ONE_TARGET,
     PLASMA_FIRE,
+    Q,
 )
 from referee.rulesets.stccg_multiplayer.grid import Grid, Loc
 from referee.rulesets.stccg_multiplayer.state import Player, Ship, State, counted
@@ -179,6 +181,10 @@ class StccgMultiplayer(Ruleset):
         """How many records were accepted without checking what they do (SG-9)."""
         return state.unchecked
 
+    def unname(self, state: State, record: Record) -> Record:
+        """SG-5.9: every draw may be recorded without its card."""
+        return msgspec.structs.replace(record, card=None) if type(record) is sg.Draw else record
+
     def describe(self, state: State) -> dict[str, Any]:
         """The grid, every player's cards, the phase and the tracked card effects."""
         return {
@@ -204,8 +210,9 @@ class StccgMultiplayer(Ruleset):
                     "out": s.out,
                     "missions_to_seed": sorted(s.missions),
                     "seed_deck": len(s.seeds),
-                    "draw_deck": sum(s.draw.values()),
+                    "draw_deck": unseen.to_draw(state, p, s.draw),
                     "hand": sorted(Counter(s.hand).elements()),
+                    **unseen.described(state, p),
                     "played": sorted(Counter(s.played).elements()),
                     "q_swaps": s.qs,
                 }
@@ -248,7 +255,10 @@ class StccgMultiplayer(Ruleset):
         """The phase, each player's counts, and the grid."""
         lines = [f"{state.phase} phase, turn {state.turn}: {state.active} to act"]
         for p, s in state.seats.items():
-            status = "out" if s.out else f"hand {sum(s.hand.values())}, draw deck {sum(s.draw.values())}, seed deck {sum(s.seeds.values())}"
+            status = "out" if s.out else (
+                f"hand {sum(s.hand.values()) + unseen.unknown(state, p)}, "
+                f"draw deck {unseen.to_draw(state, p, s.draw)}, seed deck {sum(s.seeds.values())}"
+            )
             lines.append(f"  {p}: {status}")
         return "\n".join([*lines, self.grid_text(state)])
 
@@ -366,8 +376,11 @@ class StccgMultiplayer(Ruleset):
         elif phase != "end" or record.player != state.active:
             raise Illegal("SG-5.2", f"no draw is due: it is {state.active}'s {phase} phase")
         card, hand = record.card, seat.hand
-        checks.take_one(seat.draw, card, "draw deck", "SG-5.3")
-        hand[card] = hand.get(card, 0) + 1
+        if card is None:
+            unseen.draw(state, UNKNOWN, record.player, state.handlers)  # SG-5.9: an unknown card
+        else:
+            checks.take_one(seat.draw, card, "draw deck", "SG-5.3")
+            hand[card] = hand.get(card, 0) + 1
         if record.extra:
             state.unchecked += 1
         elif phase == "opening":
@@ -474,3 +487,25 @@ class StccgMultiplayer(Ruleset):
         levels = sorted(set(scores.values()), reverse=True)
         ranking = [[p for p in still_in if scores[p] == v] for v in levels]
         flow.finish(state, ranking, record.scores, "final")
+
+
+def _from_hand_unless(state: State, record: Any, elsewhere: bool) -> tuple[tuple[str, str], ...]:
+    return () if elsewhere else ((record.by, record.card),)
+
+
+# SG-5.9: a draw may leave out its card; no rule reads a card in hand before it is played or used. What a
+# record takes from the hand: a card played from there, a ship reported, a card inserted after the seed
+# phase, a relocating card not already in play, a Q for a swap when no encountered Q is left.
+UNKNOWN = unseen.UnknownCards(
+    zones=lambda state, player: (state.seats[player].draw, state.seats[player].hand),
+    taken={
+        sg.Play: lambda state, r: _from_hand_unless(state, r, r.source != "hand"),
+        sg.ReportShip: unseen.by_card,
+        sg.Insert: lambda state, r: _from_hand_unless(state, r, state.phase == "dilemmas"),
+        sg.Relocate: lambda state, r: _from_hand_unless(state, r, r.by not in state.seats or r.card in state.seats[r.by].played),
+        sg.QSwap: lambda state, r: () if r.by not in state.seats or state.seats[r.by].qs else ((r.by, Q),),
+    },
+    draw=sg.Draw,
+    read_at_once=lambda state, player, card: None,
+    rule="SG-5.9",
+)
