@@ -204,3 +204,15 @@ def test_the_organiser_token_session_is_named_the_organiser(db_url: str) -> None
     with client(db_url) as c:
         assert c.post("/api/admin/events/ev/notice", json={"text": "hello"}, headers=organiser(c)).status_code == 201
     assert cli_json(db_url, "log", "ev")[-1]["actor"] == "organiser"
+
+
+def test_a_new_organiser_token_leaves_the_staffs_own_sign_in(db_url: str) -> None:
+    make_event(db_url, ["ann", "bob"])
+    codes(db_url)
+    with client(db_url) as c:
+        boss = organiser(c)
+        keeper = staff_signs_in(c, c.post("/api/admin/staff", json={"name": "Sam", "role": "scorekeeper"}, headers=boss).json()["code"])
+        with database(db_url) as engine, Session(engine) as session, session.begin():
+            service.new_organiser_token(session)  # T-174: the token's sessions end, not the staff's
+        assert c.post("/api/admin/events/ev/notice", json={"text": "hi"}, headers=boss).status_code == 401
+        assert c.post("/api/admin/events/ev/notice", json={"text": "hi"}, headers=keeper).status_code == 201
