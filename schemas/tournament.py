@@ -43,6 +43,7 @@ class StandingRow(msgspec.Struct, forbid_unknown_fields=True):
     tiebreakers: dict[str, float | None]
     dropped: bool
     name: str = ""  # the display name (`player` is the id)
+    person: str | None = None  # who they are across events (T-90); null: no one yet
 
 
 class GameRef(msgspec.Struct, forbid_unknown_fields=True):
@@ -120,6 +121,8 @@ class PlayerInfo(msgspec.Struct, forbid_unknown_fields=True):
     paused: bool = False
     bye_round: int | None = None
     person: str | None = None  # who they are across events (`tournament person`); null before people were kept
+    paid: int | None = None  # the entry fee paid at the desk, in the event's currency's minor units; null: not paid
+    paid_by: Literal["cash", "card"] | None = None
 
 
 class EventInfo(msgspec.Struct, forbid_unknown_fields=True):
@@ -197,6 +200,30 @@ class LogEntryInfo(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=Tru
     actor: str | None = None
 
 
+class FeeRow(msgspec.Struct, forbid_unknown_fields=True):
+    """One player's entry fee: `paid` in minor units and `paid_by` (cash or card), both null while unpaid."""
+
+    player: str
+    name: str
+    paid: int | None
+    paid_by: Literal["cash", "card"] | None
+    checked_in: bool
+    dropped: bool
+
+
+class Fees(msgspec.Struct, forbid_unknown_fields=True):
+    """An event's entry fees (`tournament fees --json`, T-215): its fee and currency (null until set), what was
+    taken (`total`, in minor units: 1250 EUR is 12.50), and every player, the unpaid first."""
+
+    event: str
+    currency: str | None
+    fee: int | None
+    total: int
+    paid: int  # how many paid
+    unpaid: int  # how many still playing (not dropped) have not
+    players: list[FeeRow]
+
+
 class Export(msgspec.Struct, forbid_unknown_fields=True):
     """A whole event: settings, players, every round and result, standings, and the log's chain."""
 
@@ -207,6 +234,7 @@ class Export(msgspec.Struct, forbid_unknown_fields=True):
     standings: list[StandingRow]
     log: list[LogEntryInfo]
     bracket: BracketInfo | None = None
+    fees: Fees | None = None  # null until the event has a fee (`tournament fee`)
 
 
 Rating = Literal["glicko2", "openskill"]
@@ -232,6 +260,7 @@ class RatingRow(msgspec.Struct, forbid_unknown_fields=True):
     low: float
     events: int
     games: int
+    label: str | None = None  # as `PersonRow.label`
 
 
 class PersonRow(msgspec.Struct, forbid_unknown_fields=True):
@@ -242,6 +271,7 @@ class PersonRow(msgspec.Struct, forbid_unknown_fields=True):
     external_id: str | None
     events: int
     last_event: str | None = None
+    label: str | None = None  # what tells them from someone of the same name (their first event: T-185); null for a name no one else has
 
 
 class PersonEvent(msgspec.Struct, forbid_unknown_fields=True):
@@ -279,8 +309,85 @@ class PersonMatch(msgspec.Struct, forbid_unknown_fields=True):
     source: Source | None = None
 
 
+class SeasonInfo(msgspec.Struct, forbid_unknown_fields=True):
+    """A season: a series of events of one game, and the rule its standings go by (T-212): points for a match
+    won (a bye too), drawn, lost and for each event played; `best` N events counted (null: all); `tiebreakers`
+    in order (`wins`, `place`, `events`); `rule`, the same in words."""
+
+    id: str
+    name: str
+    ruleset: str
+    win: int
+    draw: int
+    loss: int
+    attend: int
+    best: int | None
+    tiebreakers: list[str]
+    rule: str
+
+
+class SeasonEvent(msgspec.Struct, forbid_unknown_fields=True):
+    """An event of a season, in season order; only a finished one counts (T-213)."""
+
+    event: str
+    name: str
+    finished: bool
+    created_at: datetime
+
+
+class SeasonRow(msgspec.Struct, forbid_unknown_fields=True):
+    """One person's season: `points` over the counted events; `results`, each finished event's points by event id
+    (events they did not play are absent); `counted`, the events that count; `wins` in those, their best
+    `place` in one event, `played` events."""
+
+    rank: int
+    person: str
+    name: str
+    points: int
+    results: dict[str, int]
+    counted: list[str]
+    wins: int
+    place: int
+    played: int
+
+
+class SeasonStandings(msgspec.Struct, forbid_unknown_fields=True):
+    """`tournament season standings --json`: the season, its events, its standings by person. `unlinked`: players
+    of its finished events linked to no person (events from before people were kept), who cannot count until
+    `tournament link` says who they are."""
+
+    season: SeasonInfo
+    events: list[SeasonEvent]
+    standings: list[SeasonRow]
+    unlinked: int = 0
+
+
+class PersonSeason(msgspec.Struct, forbid_unknown_fields=True):
+    """A season a person has played in: their rank of how many, and points."""
+
+    season: str
+    name: str
+    rank: int
+    of: int
+    points: int
+    played: int
+    events: int  # the season's finished events
+
+
+class RatingPoint(msgspec.Struct, forbid_unknown_fields=True):
+    """A person's rating in one pool (`ruleset`, `system`) right after one rated event they played, at full
+    precision (as `RatingRow.rating`)."""
+
+    ruleset: str
+    system: Rating
+    event: str
+    event_name: str
+    rating: float
+
+
 class PersonInfo(msgspec.Struct, forbid_unknown_fields=True):
-    """A person's events (oldest first), matches (in play order) and ratings."""
+    """A person's events (oldest first), matches (in play order), ratings and seasons; `history`: their rating after
+    each rated event, oldest first, pool by pool."""
 
     id: str
     name: str
@@ -288,6 +395,9 @@ class PersonInfo(msgspec.Struct, forbid_unknown_fields=True):
     events: list[PersonEvent]
     matches: list[PersonMatch]
     ratings: list[RatingRow]
+    seasons: list[PersonSeason] = msgspec.field(default_factory=list)
+    history: list[RatingPoint] = msgspec.field(default_factory=list)
+    label: str | None = None  # as `PersonRow.label`
 
 
 class RejudgedGame(msgspec.Struct, forbid_unknown_fields=True):

@@ -99,14 +99,15 @@ class MatchView(msgspec.Struct, forbid_unknown_fields=True):
 
 
 class Joined(msgspec.Struct, forbid_unknown_fields=True):
-    """A one-time code (or the organiser token) exchanged for a session: send `session` as
-    `Authorization: Bearer ...` with every later `/api/...` request."""
+    """A one-time code (or the organiser token, or a player card) exchanged for a session: send `session` as
+    `Authorization: Bearer ...` with every later `/api/...` request. `person`: a player card's person."""
 
     event: str | None
     player: str | None
     session: str
-    role: Literal["player", "organiser", "head-judge", "judge", "scorekeeper"]
+    role: Literal["player", "organiser", "head-judge", "judge", "scorekeeper", "person"]
     staff: str | None = None  # a staff member's id (their role is `role`; `event` None: every event)
+    person: str | None = None  # a player card's person (role `person`)
 
 
 class Code(msgspec.Struct, forbid_unknown_fields=True):
@@ -438,3 +439,25 @@ class Done(msgspec.Struct, forbid_unknown_fields=True):
 
     message: str
     event: EventInfo
+
+
+class FeeRequest(msgspec.Struct, forbid_unknown_fields=True):
+    """The event's entry fee: ISO 4217 letters and an amount in minor units (cents), 0 to 1,000,000."""
+
+    currency: str
+    amount: int
+
+
+class PaidRequest(msgspec.Struct, forbid_unknown_fields=True):
+    """A player paid at the desk, by `by` (cash or card); `amount` in minor units, default the event's fee."""
+
+    player: str
+    by: str
+    amount: int | None = None
+
+
+class UnpaidRequest(msgspec.Struct, forbid_unknown_fields=True):
+    """A payment taken back, and why."""
+
+    player: str
+    reason: str

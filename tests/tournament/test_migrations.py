@@ -53,3 +53,38 @@ def test_constraint_names_follow_the_naming_convention(db_url: str) -> None:
         assert fks == {"fk_game_logs_event_id_matches"}
     finally:
         engine.dispose()
+
+
+def test_0019_seasons_and_fees_on_a_database_of_the_schema_before_with_data(db_url: str) -> None:
+    """An event with players and results at the revision before 0019 (before seasons and fees) is upgraded with its rows kept;
+    `verify` holds after, and the new tables and columns take seasons and fees."""
+    from tests.tournament.tlib import cli, cli_json
+
+    cli(db_url, "create", "old", "--seed", "2", "--name", "Before")
+    cli(db_url, "register", "old", "ann", "bob", "cat", "dan")
+    cli(db_url, "pair", "old")
+    for table in (1, 2):
+        cli(db_url, "report", "old", "--table", str(table), "1-0")
+    cli(db_url, "finish", "old")
+    engine = make_engine(db_url)
+    try:
+        config = alembic_config()
+        with engine.begin() as connection:
+            config.attributes["connection"] = connection
+            command.downgrade(config, "0016")
+        inspector = inspect(engine)
+        assert "seasons" not in inspector.get_table_names()
+        assert "paid" not in {c["name"] for c in inspector.get_columns("players")}
+        with engine.connect() as connection:
+            assert connection.exec_driver_sql("SELECT count(*) FROM matches WHERE games_a IS NOT NULL").scalar() == 2
+        assert upgrade(engine)[1] == ScriptDirectory.from_config(alembic_config()).get_current_head()
+    finally:
+        engine.dispose()
+    cli(db_url, "verify", "old")
+    assert [p["paid"] for p in cli_json(db_url, "fees", "old")["players"]] == [None] * 4
+    cli(db_url, "fee", "old", "--currency", "EUR", "--amount", "500")
+    cli(db_url, "paid", "old", "ann")
+    cli(db_url, "season", "create", "s", "--name", "S")
+    cli(db_url, "season", "add", "s", "old")
+    assert len(cli_json(db_url, "season", "standings", "s")["standings"]) == 4
+    cli(db_url, "verify", "old")

@@ -34,6 +34,7 @@ def sessions(db_url: str) -> dict[str, str | None]:
         found: dict[str, str | None] = {
             "nobody": None,
             "player": service.exchange_code(session, service.issue_code(session, "ev", "ann"), "test")[1],
+            "person": service.person_session(session, service.get_player(session, "ev", "bob").person or "bob"),
             "scorekeeper": staff_session("Sam Keeper", "scorekeeper", "ev"),
             "judge": staff_session("Jo Judge", "judge", "ev"),
             "head-judge": staff_session("Hal Head", "head-judge", None),
@@ -48,7 +49,7 @@ def sessions(db_url: str) -> dict[str, str | None]:
 
 def role_of(name: str) -> str | None:
     """The matrix's role for a test identity; None for those whose every request is refused."""
-    return {"player": "player", "scorekeeper": "scorekeeper", "judge": "judge", "head-judge": "head-judge",
+    return {"player": "player", "person": "person", "scorekeeper": "scorekeeper", "judge": "judge", "head-judge": "head-judge",
             "organiser staff": "organiser", "organiser token": "organiser", "judge of another event": "judge"}.get(name)
 
 

@@ -19,7 +19,7 @@ import typer
 
 from referee import console
 from referee.console import INT32_MAX, INT64_MAX, emit_json, err, out, say
-from tournament.cli import decks, desk, people, persons, rejudge, results, rounds, tables
+from tournament.cli import decks, desk, people, persons, rejudge, results, rounds, seasons, tables
 from tournament.cli.common import (
     CapOpt,
     ClosesOpt,
@@ -85,6 +85,7 @@ app.add_typer(rejudge.app)  # rejudge: the stored logs judged again
 app.add_typer(decks.app)  # deck, decks, deck-ruling
 app.add_typer(desk.app)  # calls, answer; registration, checkin, absent
 app.add_typer(tables.app)  # table: a live table's game, or its log so far
+app.add_typer(seasons.app, name="season")  # season create, rule, add, remove, standings, list
 
 
 # Commands --------------------------------------------------------------------
@@ -238,15 +239,21 @@ def standings_cmd(
         with reading(db) as session:
             view = export.standings_view(session, event)
             export.remember(session, event, view)
-    show_standings(view, fmt, target, limit)
+    people: dict[str, str] = {}
+    if fmt == "csv" or (fmt == "table" and target is not None):  # the CSV's person column: people across events, never cached
+        from tournament.service import history
+
+        with reading(db) as session:
+            people = history.person_texts(session)
+    show_standings(view, fmt, target, limit, people)
 
 
-def show_standings(view: viewcache.Standings, fmt: str, target: Path | None, limit: int) -> None:
+def show_standings(view: viewcache.Standings, fmt: str, target: Path | None, limit: int, people: dict[str, str]) -> None:
     info, rows, drawn = view.event, view.rows, view.bracket
     title = f"{info.name}: standings after round {info.rounds}"
     header, cells = render.standing_cells(rows)
     if fmt in files.FORMATS or target is not None:  # a `table` sent to a file is written as CSV
-        write_text(files.standings_file(view, fmt if fmt in files.FORMATS else "csv"), target)
+        write_text(files.standings_file(view, fmt if fmt in files.FORMATS else "csv", people), target)
     elif view.swiss is not None and drawn is not None and info.bracket_round is not None:
         # After a top cut, pages show the Swiss standings as they were at the cut and the bracket's places apart,
         # so no bracket result seems to re-rank the Swiss table.

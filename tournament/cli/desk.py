@@ -15,13 +15,19 @@ from tournament.cli.common import (
     EventArg,
     JsonOpt,
     closing_time,
+    fail,
     reading,
     service,
     transaction,
 )
+from tournament.formats.fees import AMOUNT_RANGE, money
+from tournament.output import render
 
 app = typer.Typer()
 PANEL = "Front desk"
+MethodOpt = Annotated[str, typer.Option("--by", help="How they paid at the desk: cash or card.")]
+AmountOpt = Annotated[int | None, typer.Option(
+    "--amount", min=1, max=AMOUNT_RANGE[1], help="In minor units (cents: 500 is 5.00); default: the event's fee.")]
 
 
 @app.command(rich_help_panel=PANEL)
@@ -106,13 +112,21 @@ def registration(
 def checkin(
     event: EventArg,
     players: Annotated[list[str], typer.Argument(help="The players' ids (or of people on the waitlist).", metavar="PLAYER...")],
+    paid_by: Annotated[str | None, typer.Option("--paid", help="They paid the entry fee at the desk too: cash or card.")] = None,
+    amount: AmountOpt = None,
     db: DbOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Check players in before round 1 (all or none; a second check-in is refused, exit 7)."""
+    """Check players in before round 1 (all or none; a second check-in is refused, exit 7); `--paid`: and their fee."""
+    from tournament.service import fees
+
+    if amount is not None and paid_by is None:
+        fail("--amount is what they paid: give --paid cash or --paid card with it", 2)
     with transaction(db) as session:
         for player in players:
             service.check_in(session, event, player)
+            if paid_by is not None:
+                fees.mark_paid(session, event, player, paid_by, amount)
         info = service.registration(session, event)
     if as_json:
         emit_json(info)
@@ -132,3 +146,73 @@ def absent(event: EventArg, db: DbOpt = None, as_json: JsonOpt = False) -> None:
     else:
         say(f"left out of round 1 (not checked in): {', '.join(dropped) or 'nobody'}")
         say(f"from the waitlist: {', '.join(promoted) or 'nobody'}")
+
+
+
+@app.command(rich_help_panel=PANEL)
+def fee(
+    event: EventArg,
+    currency: Annotated[str, typer.Option("--currency", help="ISO 4217 letters: EUR, USD, GBP, JPY.")],
+    amount: Annotated[int, typer.Option("--amount", min=AMOUNT_RANGE[0], max=AMOUNT_RANGE[1], help="The entry fee in minor units (cents).")],
+    db: DbOpt = None,
+) -> None:
+    """Set the event's entry fee, paid at the desk (T-215; the currency is fixed once someone has paid)."""
+    from tournament.service import fees
+
+    with transaction(db) as session:
+        done = fees.set_fee(session, event, currency, amount)
+        assert done.fee_currency is not None and done.fee is not None
+        shown = money(done.fee, done.fee_currency)
+    say(f"{event}: the entry fee is {shown}")
+
+
+@app.command(rich_help_panel=PANEL)
+def paid(
+    event: EventArg,
+    players: Annotated[list[str], typer.Argument(help="The players' ids.", metavar="PLAYER...")],
+    by: MethodOpt = "cash",
+    amount: AmountOpt = None,
+    db: DbOpt = None,
+) -> None:
+    """Mark players' entries paid at the desk (all or none; a second time is refused, exit 7)."""
+    from tournament.service import fees
+
+    with transaction(db) as session:
+        for player in players:
+            fees.mark_paid(session, event, player, by, amount)
+        left = fees.fees(session, event).unpaid
+    say(f"paid by {by}: {', '.join(players)}; {left} still to pay")
+
+
+@app.command(rich_help_panel=PANEL)
+def unpaid(
+    event: EventArg,
+    player: Annotated[str, typer.Argument(help="The player's id.", metavar="PLAYER")],
+    reason: Annotated[str, typer.Option("--reason", help="Why the payment is taken back (kept in the log).")],
+    db: DbOpt = None,
+) -> None:
+    """Take back a payment marked by mistake, or money handed back."""
+    from tournament.service import fees
+
+    with transaction(db) as session:
+        fees.undo_paid(session, event, player, reason)
+    say(f"{player}: not paid ({reason})")
+
+
+@app.command(rich_help_panel=PANEL)
+def fees(event: EventArg, db: DbOpt = None, as_json: JsonOpt = False) -> None:
+    """Who has paid the entry fee and who has not (the unpaid first), and the total taken."""
+    from tournament.output import seasons as fee_text
+    from tournament.service import fees as fee_service
+
+    with reading(db) as session:
+        info = fee_service.fees(session, event)
+    if as_json:
+        emit_json(info)
+        return
+    if info.currency is None or info.fee is None:
+        say(f"{event} has no entry fee (tournament fee {event} --currency EUR --amount 500)")
+        return
+    header, cells = fee_text.fee_cells(info)
+    out.print(render.to_rich(f"{event}: entry fee {money(info.fee, info.currency)}", header, cells, width=out.width))
+    say(f"{info.paid} paid, {money(info.total, info.currency)} taken; {info.unpaid} still to pay")

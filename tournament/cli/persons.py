@@ -79,6 +79,12 @@ def person(
     )
     if info.ratings:
         _ratings_table("ratings", info.ratings, rank=True)
+    if info.seasons:
+        _table(
+            "seasons", ["season", "place", "points", "played"],
+            [[f"{s.name} ({s.season})", f"{s.rank} of {s.of}", str(s.points), f"{s.played} of {s.events}"] for s in info.seasons],
+            {"points"},
+        )
 
 
 def _ratings_table(title: str, rows: list[RatingRow], rank: bool) -> None:

@@ -3,6 +3,7 @@ one function per file, so both doors give the same bytes."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 import msgspec
@@ -16,14 +17,15 @@ if TYPE_CHECKING:  # a type only: the output layer reads no database
 FORMATS = ("csv", "json", "html")
 
 
-def standings_file(view: Standings, fmt: str) -> str:
-    """The standings as csv, json or html (after a top cut, the html shows the Swiss standings at the cut and the places apart)."""
+def standings_file(view: Standings, fmt: str, people: Mapping[str, str]) -> str:
+    """The standings as csv, json or html (after a top cut, the html shows the Swiss standings at the cut and the places apart).
+    `people`: each person's name as people read it (told apart from a namesake's: T-185), the CSV's `person` column."""
     info, rows, drawn = view.event, view.rows, view.bracket
     header, cells = render.standing_cells(rows)
     if fmt == "json":
         return msgspec.json.encode(rows).decode()
     if fmt == "csv":
-        return render.to_csv(header, cells)
+        return render.to_csv([*header[:2], "person", *header[2:]], [[*c[:2], people.get(r.person or "", ""), *c[2:]] for r, c in zip(rows, cells, strict=True)])
     drawings = [pictures.bracket_picture(drawn)] if drawn else []
     drawings += [pictures.Picture(f"Round {n}", text=render.pod_text(tables)) for n, tables in enumerate(view.pods, start=1)]
     title = f"{info.name}: standings after round {info.rounds}"

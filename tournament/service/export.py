@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from datetime import datetime, timedelta
-from typing import cast
+from typing import Literal, cast
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -29,19 +29,30 @@ from schemas.tournament import (
     TableRow,
 )
 from tournament import service
+from tournament.service import fees
 from tournament.service.heads import head_text
 from tournament.storage import viewcache
 from tournament.storage.eventlog import as_utc
-from tournament.storage.models import CachedView, Event, GameLog, LogEntry, Match, Pod, PodSeat
+from tournament.storage.models import (
+    CachedView,
+    Event,
+    GameLog,
+    LogEntry,
+    Match,
+    Player,
+    Pod,
+    PodSeat,
+)
 
 
 def standing_rows(session: Session, event_id: str, swiss_only: bool = False) -> list[StandingRow]:
     """The standings as rows; `swiss_only`: after a top cut, the Swiss standings as they were at the cut."""
     names = service.display_names(session, event_id)
+    people = {n: p for n, p in session.execute(select(Player.name, Player.person).filter_by(event_id=event_id))}
     return [
         StandingRow(
             s.rank, s.player, s.points, s.game_points, s.wins, s.losses, s.draws, s.byes,
-            dict(s.tiebreakers), s.dropped, names.get(s.player, s.player),
+            dict(s.tiebreakers), s.dropped, names.get(s.player, s.player), people.get(s.player),
         )
         for s in service.standings(session, event_id, swiss_only)
     ]
@@ -230,12 +241,15 @@ def export_event(session: Session, event_id: str) -> Export:
     event = service.get_event(session, event_id)
     rounds = [round_info(session, event_id, r.number) for r in service.rounds(session, event_id)]
     players = [
-        PlayerInfo(p.name, p.registered_round, p.dropped_round, p.display_name, p.rating, p.paused, p.bye_round, p.person)
+        PlayerInfo(
+            p.name, p.registered_round, p.dropped_round, p.display_name, p.rating, p.paused, p.bye_round, p.person, p.paid,
+            cast(Literal["cash", "card"] | None, p.paid_by),
+        )
         for p in service.players(session, event_id)
     ]
     return Export(
         EXPORT_FORMAT, event_info(event), players, rounds, standing_rows(session, event_id), log_rows(session, event_id),
-        bracket_info(session, event_id),
+        bracket_info(session, event_id), fees.fees(session, event_id) if event.fee_currency is not None else None,
     )
 
 

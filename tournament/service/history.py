@@ -18,42 +18,56 @@ from schemas.tournament import (
     PersonInfo,
     PersonMatch,
     PersonRow,
+    RatingPoint,
     RatingRow,
     Source,
 )
-from tournament.formats.ratings import Rated
-from tournament.service import export, persons
+from tournament.formats.ratings import Rated, System
+from tournament.service import export, persons, seasons
 from tournament.service import ratings as rating_service
 from tournament.service.people import display_names
 from tournament.service.queries import find_pod, get_event
-from tournament.storage.models import Match, Person, PodSeat, Round, RoundBye
+from tournament.storage.models import Event, Match, Person, PodSeat, Round, RoundBye
 
 
 def people_rows(session: Session) -> list[PersonRow]:
     """Everyone, by name."""
-    played = persons.careers(session)
+    played, labels = persons.careers(session), persons.labels(session)
     return [
-        PersonRow(p.id, p.name, p.external_id, len(played.get(p.id, [])), played[p.id][-1].event.id if played.get(p.id) else None)
+        PersonRow(
+            p.id, p.name, p.external_id, len(played.get(p.id, [])), played[p.id][-1].event.id if played.get(p.id) else None, labels.get(p.id),
+        )
         for p in persons.people(session)
     ]
 
 
+def person_texts(session: Session) -> dict[str, str]:
+    """Each person's name as pages and files show it: with what tells them from a namesake (T-185), if any."""
+    labels = persons.labels(session)
+    return {i: f"{n} ({labels[i]})" if i in labels else n for i, n in session.execute(select(Person.id, Person.name))}
+
+
 def leaderboard(session: Session, ruleset: str | None = None, system: str | None = None) -> list[RatingRow]:
     """Every pool's leaderboard (ruleset, then Glicko-2 before OpenSkill), each ranked by `low`, best first."""
-    pools = rating_service.ratings(session)
-    names = {i: n for i, n in session.execute(select(Person.id, Person.name))}
+    return _ranked(session, rating_service.ratings(session), ruleset, system)
+
+
+def _ranked(
+    session: Session, pools: dict[tuple[str, System], dict[str, Rated]], ruleset: str | None = None, system: str | None = None,
+) -> list[RatingRow]:
+    names, labels = {i: n for i, n in session.execute(select(Person.id, Person.name))}, persons.labels(session)
     rows = []
     for (pool_ruleset, pool_system), rated in sorted(pools.items()):
         if (ruleset is None or ruleset == pool_ruleset) and (system is None or system == pool_system):
             ranked = sorted(rated.values(), key=lambda r: (-r.low, -r.rating, r.person))
-            rows += [_row(rank, r, names.get(r.person, r.person)) for rank, r in enumerate(ranked, start=1)]
+            rows += [_row(rank, r, names.get(r.person, r.person), labels.get(r.person)) for rank, r in enumerate(ranked, start=1)]
     return rows
 
 
-def _row(rank: int, r: Rated, name: str) -> RatingRow:
+def _row(rank: int, r: Rated, name: str, label: str | None) -> RatingRow:
     """Full precision (JSON is read by programs, which compare and compute: a rounded 1512.35 is not the rating);
     the text and the pages round as they show it (`people.rating_text`)."""
-    return RatingRow(rank, r.person, name, r.ruleset, r.system, r.rating, r.deviation, r.volatility, r.low, r.events, r.games)
+    return RatingRow(rank, r.person, name, r.ruleset, r.system, r.rating, r.deviation, r.volatility, r.low, r.events, r.games, label)
 
 
 def person_info(session: Session, person_id: str) -> PersonInfo:
@@ -72,8 +86,18 @@ def person_info(session: Session, person_id: str) -> PersonInfo:
             )
         )
         matches += event_tables(session, event.id, player.name)
-    ratings = [r for r in leaderboard(session) if r.person == person_id]
-    return PersonInfo(person.id, person.name, person.external_id, events, matches, ratings)
+    pools = rating_service.ratings(session)
+    ratings = [r for r in _ranked(session, pools) if r.person == person_id]
+    names = {e.id: e.name for e in session.scalars(select(Event).where(Event.rated))}
+    points = [
+        RatingPoint(ruleset, system, event, names.get(event, event), after)
+        for (ruleset, system), rated in sorted(pools.items()) if person_id in rated
+        for event, after in rated[person_id].history
+    ]
+    return PersonInfo(
+        person.id, person.name, person.external_id, events, matches, ratings, seasons.person_seasons(session, person_id), points,
+        persons.labels(session).get(person.id),
+    )
 
 
 def event_tables(session: Session, event_id: str, player: str) -> list[PersonMatch]:

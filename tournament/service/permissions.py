@@ -14,8 +14,11 @@ from tournament.service.tokens import Identity
 
 # Staff roles, most to least (the organiser token's session is an `organiser` too, one with no staff id).
 STAFF_ROLES = ("organiser", "head-judge", "judge", "scorekeeper")
-ROLES = (*STAFF_ROLES, "player")
-ROLE_NAMES = {"organiser": "organiser", "head-judge": "head judge", "judge": "judge", "scorekeeper": "scorekeeper", "player": "player"}
+ROLES = (*STAFF_ROLES, "player", "person")  # a person: signed in by their player card (T-181), of no one event
+ROLE_NAMES = {
+    "organiser": "organiser", "head-judge": "head judge", "judge": "judge", "scorekeeper": "scorekeeper", "player": "player",
+    "person": "person signed in by their player card",
+}
 PUBLIC = "public"  # an action anyone may take, signed in or not (sign in, register for an open event)
 
 # action -> the roles that may take it, and what it covers (the README's table is made of these lines)
@@ -33,6 +36,8 @@ MATRIX: dict[str, tuple[frozenset[str], str]] = {
     "decks": (frozenset(("organiser", "head-judge")), "the deck deadline's policy, publishing the lists, seating a bot at a table"),
     "events": (frozenset(("organiser",)), "create an event"),
     "staff": (frozenset(("organiser",)), "name staff, give them a new sign-in code, revoke them"),
+    "self": (frozenset(("person", "player")), "make (a player: the first) or renew your player card; a person: register in one tap, claim an entry"),
+    "people": (frozenset(("organiser",)), "link, merge and split people, each with a reason; print a person's player card"),
 }
 
 
@@ -51,7 +56,7 @@ def allowed(who: Identity | None, action: str, event_id: str | None) -> bool:
         return "nobody" in roles
     if who.role not in roles:
         return False
-    if action == PUBLIC or who.role == "player":  # a player's routes act on their own event, which their session names
+    if action == PUBLIC or who.role in ("player", "person"):  # their own event (a player's session names it), or themselves
         return True
     # a staff member of one event acts on that event only, and on nothing of the whole server's
     return who.event_id is None or who.event_id == event_id

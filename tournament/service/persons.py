@@ -16,15 +16,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from sqlalchemy import func, select
+from sqlalchemy import delete, func, select
 from sqlalchemy.orm import Session
 
 from tournament.service import people as registering
 from tournament.service.errors import Conflict, NotFound, Usage
 from tournament.service.people import slug, unique_ids
 from tournament.service.queries import check_id, get_player, lock_event
-from tournament.storage.eventlog import PlayerLinked, append
-from tournament.storage.models import Event, Person, Player, Waiting
+from tournament.service.tokens import spend_code
+from tournament.storage.eventlog import CLI, PlayerLinked, append
+from tournament.storage.models import Credential, Event, Person, PersonChange, Player, Waiting
 
 
 def get_person(session: Session, person_id: str) -> Person:
@@ -132,18 +133,141 @@ def namesakes(session: Session, players: Sequence[Player]) -> dict[str, list[Per
     return {p.name: others[slug(p.display_name)] for p in new.values() if slug(p.display_name) in others}
 
 
-def link(session: Session, event_id: str, player: str, person_id: str, reason: str | None = None) -> Player:
-    """The player is `person_id` (an existing person): a `player_linked` entry in the event's log."""
+MAX_REASON = 200  # characters of a link's, merge's or split's reason (the column's width)
+
+
+def link(
+    session: Session, event_id: str, player: str, person_id: str, reason: str | None = None, *, actor: str = CLI,
+    action: str = "link",
+) -> Player:
+    """The player is `person_id` (an existing person): a `player_linked` entry in the event's log, and the change
+    recorded (T-184) with `actor` and `reason`. The person the player was goes when nothing else is theirs."""
     lock_event(session, event_id)
     row = get_player(session, event_id, player)
     person = get_person(session, person_id)
     if row.person == person.id:
-        raise Conflict(f"{player!r} is person {person.id!r} already")
-    other = session.scalars(select(Player.name).filter_by(event_id=event_id, person=person.id)).first()
-    if other is not None:
-        raise Conflict(f"person {person.id!r} is player {other!r} in {event_id!r}; a person plays an event once")
-    append(session, event_id, PlayerLinked(player, person.id, reason or None))
+        raise Conflict(f"{row.display_name} is {person.name} ({person.id}) already")
+    before = row.person
+    _move(session, [row], person.id, action, actor, reason, before)
+    if before is not None:
+        _forget_if_empty(session, before)
     return row
+
+
+def _move(
+    session: Session, rows: Sequence[Player], person_id: str, action: str, actor: str, reason: str | None, other: str | None,
+) -> None:
+    """Each player is now `person_id`: one `player_linked` entry in each player's event, one `person_changes` row."""
+    text = _reason(reason)
+    for row in rows:
+        lock_event(session, row.event_id)
+        taken = session.scalars(select(Player.name).filter_by(event_id=row.event_id, person=person_id)).first()
+        if taken is not None:
+            raise Conflict(f"person {person_id!r} is player {taken!r} in {row.event_id!r}; a person plays an event once")
+        append(session, row.event_id, PlayerLinked(row.name, person_id, text), actor)
+    session.add(PersonChange(
+        at=datetime.now(UTC), action=action, person=person_id, other=other, players=" ".join(f"{r.event_id}/{r.name}" for r in rows),
+        actor=actor[:120], reason=text,
+    ))
+
+
+def _reason(reason: str | None) -> str | None:
+    text = " ".join((reason or "").split())
+    if len(text) > MAX_REASON:
+        raise Usage(f"reason: at most {MAX_REASON} characters, not {len(text)}")
+    return text or None
+
+
+def _forget_if_empty(session: Session, person_id: str) -> None:
+    """A person no player, waitlist or credential names any more goes from the people (a namesake made by a
+    public registration and then linked to who they are); their history stays in `person_changes`."""
+    session.flush()
+    for model in (Player, Waiting, Credential):
+        if session.scalars(select(model.person).where(model.person == person_id).limit(1)).first() is not None:
+            return
+    person = session.get(Person, person_id)
+    if person is not None:
+        session.delete(person)
+        session.flush()
+
+
+def claim_entry(session: Session, person_id: str, code: str, client: str, actor: str) -> Player:
+    """A person claims an entry (T-183): the entry's one-time code proves the entry (it is spent), the person's
+    own sign-in proves who they are; the player is linked to them."""
+    who = spend_code(session, code, client)
+    if who.event_id is None or who.player is None:
+        raise Usage("that is a staff member's code, not an entry's")
+    row = get_player(session, who.event_id, who.player)
+    if row.person == person_id:
+        raise Conflict(f"that entry of {who.event_id!r} is yours already")
+    if row.person is not None and _established(session, row.person):
+        raise Conflict(
+            f"that entry is {get_person(session, row.person).name}'s, who has played other events or holds a player card: "
+            "if it is yours, the organiser links it"
+        )
+    return link(session, who.event_id, who.player, person_id, "claimed with the entry's slip code", actor=actor, action="claim")
+
+
+def _established(session: Session, person_id: str) -> bool:
+    """Whether the person is more than one entry: they play another event, wait on a waitlist or hold a card."""
+    entries = session.scalar(select(func.count()).select_from(Player).filter_by(person=person_id)) or 0
+    held = session.scalars(select(Credential.selector).filter_by(person=person_id).limit(1)).first()
+    waiting = session.scalars(select(Waiting.player).filter_by(person=person_id).limit(1)).first()
+    return entries > 1 or held is not None or waiting is not None
+
+
+def merge(session: Session, keep: str, gone: str, reason: str | None, actor: str) -> Person:
+    """Two people who are one: every player of `gone` becomes `keep` (a `player_linked` entry in each of their
+    events), `gone`'s external id moves to `keep` when it has none, its player card ends, and `gone` goes."""
+    kept, leaving = get_person(session, keep), get_person(session, gone)
+    if kept.id == leaving.id:
+        raise Usage("merge: name two different people")
+    if not _reason(reason):
+        raise Usage("reason: say why they are one person (it is kept with the change)")
+    if session.scalars(select(Waiting.event_id).filter_by(person=leaving.id).limit(1)).first() is not None:
+        raise Conflict(f"{leaving.name} ({leaving.id}) is on a waitlist: merge once they have a place or have left it")
+    rows = list(session.scalars(select(Player).filter_by(person=leaving.id)))
+    both = set(session.scalars(select(Player.event_id).filter_by(person=kept.id))) & {r.event_id for r in rows}
+    if both:
+        raise Conflict(f"{kept.name} ({kept.id}) and {leaving.name} ({leaving.id}) both play {', '.join(sorted(both))}: not one person")
+    _move(session, rows, kept.id, "merge", actor, reason, leaving.id)
+    session.execute(delete(Credential).where(Credential.person == leaving.id))
+    external = leaving.external_id
+    leaving.external_id = None
+    session.flush()
+    if kept.external_id is None and external is not None:
+        kept.external_id = external
+    _forget_if_empty(session, leaving.id)
+    return kept
+
+
+def split(session: Session, person_id: str, players: Sequence[tuple[str, str]], name: str, reason: str | None, actor: str) -> Person:
+    """One person who is two: the players named (event, player) become a new person called `name`; the others
+    stay. Refused for all of them (that is a rename) or none."""
+    person = get_person(session, person_id)
+    if not _reason(reason):
+        raise Usage("reason: say why they are two people (it is kept with the change)")
+    rows = list(session.scalars(select(Player).filter_by(person=person.id).order_by(Player.event_id)))
+    chosen = [r for r in rows if (r.event_id, r.name) in set(players)]
+    if len(chosen) != len(set(players)):
+        raise NotFound(f"split: name players of {person.name} ({person.id}) only")
+    if not chosen or len(chosen) == len(rows):
+        raise Usage("split: choose some of their entries, not none and not all")
+    shown = registering.clean_name(name)
+    [new_id] = unique_ids([slug(shown)], set(session.scalars(select(Person.id))))
+    made = Person(id=new_id, name=shown, external_id=None, created_at=datetime.now(UTC))
+    session.add(made)
+    session.flush()
+    _move(session, chosen, made.id, "split", actor, reason, person.id)
+    return made
+
+
+def person_changes(session: Session, person_id: str | None = None) -> list[PersonChange]:
+    """The record of links, claims, merges and splits (newest first), or those that touched one person."""
+    query = select(PersonChange).order_by(PersonChange.id.desc())
+    if person_id is not None:
+        query = query.where((PersonChange.person == person_id) | (PersonChange.other == person_id))
+    return list(session.scalars(query))
 
 
 @dataclass(frozen=True)
@@ -163,6 +287,36 @@ def careers(session: Session, person_ids: Sequence[str] | None = None) -> dict[s
     for player, event in session.execute(query.order_by(Event.created_at, Event.id)):
         assert player.person is not None
         found.setdefault(player.person, []).append(Played(event, player))
+    return found
+
+
+def waiting_events(session: Session, person_id: str) -> set[str]:
+    """The events whose waitlist the person is on."""
+    return set(session.scalars(select(Waiting.event_id).filter_by(person=person_id)))
+
+
+def labels(session: Session) -> dict[str, str]:
+    """What tells same-name people apart (T-185), for each person whose name (accents and case aside, as
+    `namesakes` compares) someone else has too: the name of the first event they played, and a letter when
+    that is the same for two of them ("Spring Open", "Spring Open B"); "no event yet" before any. Never an id:
+    a person reads it. The others have none (their name says who they are)."""
+    rows = session.execute(select(Person.id, Person.name, Person.created_at).order_by(Person.created_at, Person.id)).all()
+    groups: dict[str, list[str]] = {}
+    for person_id, name, _at in rows:
+        groups.setdefault(slug(name), []).append(person_id)
+    shared = [ids for ids in groups.values() if len(ids) > 1]
+    if not shared:
+        return {}
+    wanted = [i for ids in shared for i in ids]
+    first = {p: played[0].event.name for p, played in careers(session, wanted).items()}
+    found: dict[str, str] = {}
+    for ids in shared:
+        said: dict[str, list[str]] = {}
+        for person_id in ids:
+            said.setdefault(first.get(person_id, "no event yet"), []).append(person_id)
+        for text, holders in said.items():
+            for n, person_id in enumerate(holders):
+                found[person_id] = text if len(holders) == 1 else f"{text} {chr(ord('A') + n) if n < 26 else n + 1}"
     return found
 
 

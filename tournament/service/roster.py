@@ -132,9 +132,9 @@ def promote(session: Session, event: Event, *, checked_in: bool = False) -> list
     for waiting in session.scalars(query.where(Waiting.checked_in) if checked_in else query).all():
         if room is not None and room <= 0:
             break
-        name, kept, arrived = waiting.player, waiting.display_name, waiting.checked_in
+        name, kept, arrived, person = waiting.player, waiting.display_name, waiting.checked_in, waiting.person
         append(session, event.id, WaitlistPromoted(name))
-        register_people(session, event.id, [Person(kept, name)])
+        register_people(session, event.id, [Person(kept, name, person=person)])
         if arrived:
             append(session, event.id, CheckedIn(name))
         promoted.append(name)

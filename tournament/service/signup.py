@@ -32,7 +32,7 @@ from tournament.storage.desklog import (
     WaitlistPromoted,
 )
 from tournament.storage.eventlog import append, as_utc
-from tournament.storage.models import Event, LogEntry, Waiting
+from tournament.storage.models import Event, LogEntry, Player, Waiting
 
 
 def set_registration(
@@ -66,11 +66,14 @@ class SignedUp:
     position: int | None
 
 
-def sign_up(session: Session, event_id: str, name: str, player_id: str | None = None, *, now: datetime | None = None) -> SignedUp:
+def sign_up(
+    session: Session, event_id: str, name: str, player_id: str | None = None, *, now: datetime | None = None, person: str | None = None,
+) -> SignedUp:
     """Register someone from the public page: a place while the event has room, else the waitlist (if kept).
 
     Refused (nothing written): registration not open or closed, round 1 paired, a full event without a
-    waitlist, a bad name or id, an id taken. A new person is made (T-95: the public page never names one).
+    waitlist, a bad name or id, an id taken. A new person is made (T-95: the public page never names one),
+    unless `person` is given: a person signed in by their player card registers as themselves (T-183).
     """
     event = lock_event(session, event_id)
     if not event.registration_open:
@@ -85,7 +88,7 @@ def sign_up(session: Session, event_id: str, name: str, player_id: str | None = 
     room = capacity(session, event)
     queue = session.scalar(select(Waiting.player).filter_by(event_id=event_id).limit(1))
     if (room is None or room > 0) and queue is None:  # nobody jumps the waitlist (T-98)
-        [player] = register_people(session, event_id, [Person(shown, player_id)])
+        [player] = register_people(session, event_id, [Person(shown, player_id, person=person)])
         return SignedUp(player.name, None)
     if not event.registration_waitlist:
         raise Conflict(f"{event.name} is full ({event.registration_cap} players) and keeps no waitlist")
@@ -100,8 +103,13 @@ def sign_up(session: Session, event_id: str, name: str, player_id: str | None = 
             f"{event.name} is full ({event.registration_cap} players) and so is its waitlist ({bound} waiting): "
             "no more names are taken; ask the organiser"
         )
-    [chosen] = [player_id] if player_id is not None else unique_ids([slug(shown)], taken)
-    append(session, event_id, WaitlistJoined(chosen, None if shown == chosen else shown))
+    if person is not None and (
+        session.scalar(select(Waiting.player).filter_by(event_id=event_id, person=person)) is not None
+        or session.scalar(select(Player.name).filter_by(event_id=event_id, person=person)) is not None
+    ):
+        raise Conflict(f"you are registered for {event.name} already")
+    [chosen] = [player_id] if player_id is not None else unique_ids([person or slug(shown)], taken)
+    append(session, event_id, WaitlistJoined(chosen, None if shown == chosen else shown, person))
     waiting = session.get(Waiting, (event_id, chosen))
     assert waiting is not None
     return SignedUp(chosen, _place(session, waiting))

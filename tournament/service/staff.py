@@ -23,7 +23,7 @@ from tournament.service.permissions import ROLE_NAMES, STAFF_ROLES
 from tournament.service.queries import get_event
 from tournament.service.tokens import end_staff_sessions
 from tournament.storage.eventlog import Actor, actor_parts
-from tournament.storage.models import StaffMember, Waiting
+from tournament.storage.models import Person, StaffMember, Waiting
 
 MAX_STAFF = 500  # staff members a server keeps, revoked ones included: a large event has a few dozen
 
@@ -90,6 +90,9 @@ def actor_names(session: Session, event_id: str, actors: Iterable[Actor | None])
         elif kind == "staff" and key:
             member = members.get(key)
             names[actor] = f"{member.name} ({ROLE_NAMES[member.role]})" if member else key
+        elif kind == "person" and key:  # a person signed in by their player card (T-181)
+            person = session.get(Person, key)
+            names[actor] = person.name if person else key
         else:
             names[actor] = FIXED.get(kind, kind)
     return names

@@ -32,11 +32,12 @@ from sqlalchemy.orm import Session
 from tournament.service.errors import TournamentError, Usage
 from tournament.service.queries import get_player
 from tournament.storage.eventlog import ORGANISER as ORGANISER_ACTOR
-from tournament.storage.eventlog import Actor, as_utc, player_actor, staff_actor
+from tournament.storage.eventlog import Actor, as_utc, person_actor, player_actor, staff_actor
 from tournament.storage.models import Credential, FailedGuess, ServerSecret, StaffMember
 
 PLAYER_SESSION = timedelta(days=3)  # an event day, and the one after
 ORGANISER_SESSION = timedelta(hours=24)
+PERSON_SESSION = timedelta(days=30)  # signed in by a player card (T-181): a month on one phone, then the card again
 DESK_SESSION = timedelta(hours=24)  # a registration desk the organiser authorised (T-152): one event day
 # Wrong guesses (tournament/README.md, "Tokens", says why these numbers): one code's selector is locked after
 # CODE_LIMIT wrong verifiers in CODE_WINDOW; one address is slowed after ADDRESS_LIMIT wrong guesses in
@@ -76,18 +77,22 @@ class TooManyGuesses(TournamentError):
 @dataclass(frozen=True)
 class Identity:
     """Who a session belongs to: a player of an event (`player`), the organiser token's session (role `organiser`,
-    the rest None), or a staff member (`staff`, their id; `role` theirs; `event_id` their event, None: every event)."""
+    the rest None), a staff member (`staff`, their id; `role` theirs; `event_id` their event, None: every event), or
+    a person signed in by their player card (role `person`, `person` their id; no event, no player: T-181)."""
 
-    role: str  # player, organiser, head-judge, judge, scorekeeper (permissions.ROLES)
+    role: str  # player, organiser, head-judge, judge, scorekeeper (permissions.ROLES), or person
     event_id: str | None
     player: str | None
     staff: str | None = None
+    person: str | None = None
 
     @property
     def actor(self) -> Actor:
         """Who the event log says made what this session changes."""
         if self.staff is not None:
             return staff_actor(self.staff)
+        if self.person is not None:
+            return person_actor(self.person)
         if self.player is not None:
             return player_actor(self.player)
         return ORGANISER_ACTOR
@@ -102,14 +107,15 @@ def _now() -> datetime:
 
 
 def _new(
-    session: Session, kind: str, event_id: str | None, player: str | None, lifetime: timedelta | None, staff: str | None = None,
+    session: Session, kind: str, event_id: str | None, player: str | None, lifetime: timedelta | None, *, staff: str | None = None,
+    person: str | None = None,
 ) -> str:
     selector, verifier = secrets.token_urlsafe(12), secrets.token_urlsafe(24)
     now = _now()
     session.add(
         Credential(
             selector=selector, kind=kind, event_id=event_id, player=player, staff=staff, hash=_digest(verifier), created_at=now,
-            expires_at=now + lifetime if lifetime else None,
+            expires_at=now + lifetime if lifetime else None, person=person,
         )
     )
     session.flush()
@@ -125,8 +131,11 @@ def _opens(row: Credential | Key | None, verifier: str, *kinds: str) -> bool:
 
 
 # Every signed-in request reads its credential: columns through Core, by a statement built once (T-169)
-Key = Row[str, str | None, str | None, str, datetime | None, str | None]  # kind, event_id, player, hash, expires_at, staff
-_KEY = select(Credential.kind, Credential.event_id, Credential.player, Credential.hash, Credential.expires_at, Credential.staff).where(
+# kind, event_id, player, hash, expires_at, staff, person
+Key = Row[str, str | None, str | None, str, datetime | None, str | None, str | None]
+_KEY = select(
+    Credential.kind, Credential.event_id, Credential.player, Credential.hash, Credential.expires_at, Credential.staff, Credential.person,
+).where(
     Credential.selector == bindparam("selector")
 )
 _STAFF = select(StaffMember.role, StaffMember.event_id).where(StaffMember.id == bindparam("staff"), StaffMember.revoked_at.is_(None))
@@ -151,7 +160,7 @@ def issue_staff_code(session: Session, staff: str) -> str:
     """A new one-time sign-in code for a staff member (shown as a QR, as a player's slip code); their older codes
     and sessions stop working."""
     session.execute(delete(Credential).where(Credential.staff == staff))
-    return _new(session, "code", None, None, None, staff)
+    return _new(session, "code", None, None, None, staff=staff)
 
 
 def end_staff_sessions(session: Session, staff: str) -> int:
@@ -214,7 +223,15 @@ def close_desks(session: Session, event_id: str) -> int:
 
 
 def exchange_code(session: Session, code: str, client: str) -> tuple[Identity, str]:
-    """Spend a one-time code: the player it names and a new session secret.
+    """Spend a one-time code: the player it names and a new session secret (`spend_code`)."""
+    who = spend_code(session, code, client)
+    if who.staff is not None:  # a staff member's: an event day, as the organiser's
+        return who, _new(session, "session", None, None, ORGANISER_SESSION, staff=who.staff)
+    return who, _new(session, "session", who.event_id, who.player, PLAYER_SESSION)
+
+
+def spend_code(session: Session, code: str, client: str) -> Identity:
+    """Spend a one-time code: the player it names (for a session, or as proof of the entry: a claim, T-183).
 
     The code is spent by one conditional UPDATE (`... WHERE used_at IS NULL`): of two requests at once only
     one finds it unspent, on any database. A wrong guess raises Denied naming what it counts against;
@@ -237,16 +254,55 @@ def exchange_code(session: Session, code: str, client: str) -> tuple[Identity, s
     )
     if spent.rowcount != 1:  # type: ignore[attr-defined]
         raise Spent(who)
-    lifetime = PLAYER_SESSION if row.staff is None else ORGANISER_SESSION  # a staff member's: an event day, as the organiser's
-    return who, _new(session, "session", row.event_id, row.player, lifetime, row.staff)
+    return who
 
 
 def identify(session: Session, secret: str) -> Identity:
-    """Whose session this is (a player's, a staff member's or the organiser's); Denied if none."""
-    found = _find(session, secret, "session", "organiser_session")
+    """Whose session this is (a player's, a staff member's, a person's or the organiser's); Denied if none."""
+    found = _find(session, secret, *SESSIONS)
     if found.kind == "organiser_session":
         return Identity("organiser", None, None)
+    if found.kind == "person_session":
+        return Identity("person", None, None, person=found.person)
     return _who(session, found)
+
+
+SESSIONS = ("session", "organiser_session", "person_session")
+
+
+def new_card(session: Session, person_id: str) -> str:
+    """A new player card for the person (T-181): long-lived, used again and again. Their old card and every
+    session it (or a passkey) opened end with it: whoever holds the old card, or a phone signed in by it, is out."""
+    session.execute(delete(Credential).where(Credential.person == person_id, Credential.kind.in_(("card", "person_session"))))
+    return _new(session, "card", None, None, None, person=person_id)
+
+
+def has_card(session: Session, person_id: str) -> bool:
+    return session.scalar(select(func.count()).select_from(Credential).filter_by(person=person_id, kind="card")) != 0
+
+
+def person_session(session: Session, person_id: str) -> str:
+    """A session for the person, once something proved who they are (their player card; a passkey)."""
+    return _new(session, "person_session", None, None, PERSON_SESSION, person=person_id)
+
+
+def card_sign_in(session: Session, card: str, client: str) -> tuple[Identity, str]:
+    """A player card for a person's session. A card is not spent (it signs its person in on every phone they
+    use), so guessing is what is counted, as for codes (`exchange_code`): a wrong verifier of a real card
+    against the card and `client`, an unknown card against `client`; TooManyGuesses past the limits."""
+    selector, _, verifier = card.strip().partition(".")
+    row = _row(session, selector)
+    if row is None or row.kind != "card":
+        if _guesses(session, client, ADDRESS_WINDOW) >= ADDRESS_LIMIT:
+            raise TooManyGuesses("too many wrong codes or cards from your address; wait a minute")
+        _opens(None, verifier)
+        raise Denied("that player card is not valid (a renewed card's old one no longer is)", (client,))
+    if _guesses(session, _code_key(selector), CODE_WINDOW) >= CODE_LIMIT:
+        raise TooManyGuesses("this card was typed wrong too often and is locked for an hour; ask the organiser for a new one")
+    if not _opens(row, verifier, "card"):
+        raise Denied("that player card is not valid (a renewed card's old one no longer is)", (client, _code_key(selector)))
+    assert row.person is not None
+    return Identity("person", None, None, person=row.person), person_session(session, row.person)
 
 
 def ensure_organiser(session: Session, given: str | None) -> str | None:
@@ -295,7 +351,7 @@ def organiser_login(session: Session, token: str, client: str) -> str:
 
 def sign_out(session: Session, secret: str) -> None:
     selector = secret.partition(".")[0]
-    session.execute(delete(Credential).where(Credential.selector == selector, Credential.kind.in_(("session", "organiser_session"))))
+    session.execute(delete(Credential).where(Credential.selector == selector, Credential.kind.in_(SESSIONS)))
 
 
 def _code_key(selector: str) -> str:

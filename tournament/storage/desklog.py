@@ -1,4 +1,5 @@
-"""The front desk's log entries (issue 26): public registration, the waitlist, check-in and judge calls.
+"""The front desk's log entries (issue 26): public registration, the waitlist, check-in and judge calls;
+and entry fees paid at the desk (issue 36).
 
 Part of the event log like every other entry (`eventlog.PAYLOADS` lists them),
 kept apart only because the log module is long; `project` applies them to the
@@ -8,6 +9,7 @@ tables, as `eventlog.project` does the rest, and `verify` rebuilds them.
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Literal
 
 import msgspec
 from sqlalchemy import delete, func, select
@@ -32,6 +34,7 @@ class WaitlistJoined(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=T
 
     player: str
     name: str | None = None  # None: the id
+    person: str | None = None  # who they are across events: a person signed in by their card (T-183)
 
 
 class WaitlistLeft(msgspec.Struct, forbid_unknown_fields=True):
@@ -70,7 +73,32 @@ class CallAnswered(msgspec.Struct, forbid_unknown_fields=True):
     number: int
 
 
-DeskPayload = RegistrationSet | WaitlistJoined | WaitlistLeft | WaitlistPromoted | CheckedIn | JudgeCalled | CallAnswered
+class FeeSet(msgspec.Struct, forbid_unknown_fields=True):
+    """The event's entry fee (T-215): `amount` in the minor units of `currency` (ISO 4217 letters: 500 EUR is 5.00)."""
+
+    currency: str
+    amount: int
+
+
+class FeePaid(msgspec.Struct, forbid_unknown_fields=True):
+    """A player paid their entry at the desk: `amount` in the event's currency's minor units, by `method`."""
+
+    player: str
+    amount: int
+    method: Literal["cash", "card"]
+
+
+class FeeUndone(msgspec.Struct, forbid_unknown_fields=True):
+    """A payment marked by mistake is taken back (the money given back, or never taken); `reason` says why."""
+
+    player: str
+    reason: str
+
+
+DeskPayload = (
+    RegistrationSet | WaitlistJoined | WaitlistLeft | WaitlistPromoted | CheckedIn | JudgeCalled | CallAnswered
+    | FeeSet | FeePaid | FeeUndone
+)
 
 DESK_PAYLOADS: dict[str, type[DeskPayload]] = {
     "registration_set": RegistrationSet,
@@ -80,6 +108,9 @@ DESK_PAYLOADS: dict[str, type[DeskPayload]] = {
     "checked_in": CheckedIn,
     "judge_called": JudgeCalled,
     "call_answered": CallAnswered,
+    "fee_set": FeeSet,
+    "fee_paid": FeePaid,
+    "fee_undone": FeeUndone,
 }
 
 
@@ -92,13 +123,20 @@ def project(session: Session, event: Event, at: datetime, payload: DeskPayload) 
         event.registration_waitlist_limit = payload.waitlist_limit
     elif isinstance(payload, WaitlistJoined):
         last = session.scalar(select(func.max(Waiting.position)).filter_by(event_id=key)) or 0
-        session.add(Waiting(event_id=key, player=payload.player, display_name=payload.name or payload.player, position=last + 1, checked_in=False))
+        session.add(Waiting(event_id=key, player=payload.player, display_name=payload.name or payload.player, position=last + 1, checked_in=False,
+                            person=payload.person))
     elif isinstance(payload, WaitlistLeft | WaitlistPromoted):
         session.execute(delete(Waiting).where(Waiting.event_id == key, Waiting.player == payload.player))
     elif isinstance(payload, CheckedIn):
         row: Player | Waiting | None = session.get(Player, (key, payload.player)) or session.get(Waiting, (key, payload.player))
         assert row is not None, "a check-in names a player or someone waiting"
         row.checked_in = True
+    elif isinstance(payload, FeeSet):
+        event.fee_currency, event.fee = payload.currency, payload.amount
+    elif isinstance(payload, FeePaid | FeeUndone):
+        player = session.get(Player, (key, payload.player))
+        assert player is not None, "a payment names a player"
+        player.paid, player.paid_by = (payload.amount, payload.method) if isinstance(payload, FeePaid) else (None, None)
     elif isinstance(payload, JudgeCalled):
         last = session.scalar(select(func.max(JudgeCall.number)).filter_by(event_id=key)) or 0
         session.add(

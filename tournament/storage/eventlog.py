@@ -56,7 +56,8 @@ from tournament.storage.models import (
 GENESIS = "0" * 64
 
 # Who made a change (T-171): the command line, the server on its own, the organiser token's session, a player of the
-# event (`player:ID`) or a staff member (`staff:ID`). A log row keeps it as this text; NULL: from before actors were kept.
+# event (`player:ID`), a staff member (`staff:ID`) or a person signed in by their card (`person:ID`, T-181). A log row
+# keeps it as this text; NULL: from before actors were kept.
 Actor = str
 CLI: Actor = "cli"
 SERVER: Actor = "server"
@@ -72,6 +73,11 @@ def player_actor(player: str) -> Actor:
 
 def staff_actor(staff: str) -> Actor:
     return f"staff:{staff}"
+
+
+def person_actor(person: str) -> Actor:
+    """A person signed in by their player card (T-181): their one-tap registrations and claims."""
+    return f"person:{person}"
 
 
 def actor_parts(actor: Actor | None) -> tuple[str, str | None]:

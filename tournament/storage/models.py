@@ -86,6 +86,10 @@ class Event(Base):
     decks_policy: Mapped[str | None] = mapped_column(String(16))
     decks_deadline: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     decks_published: Mapped[bool] = mapped_column(Boolean, server_default=false())  # everyone may see every list
+    # Entry fees at the desk (T-215): the event's currency (ISO 4217 letters) and its fee in that currency's minor
+    # units (cents); None until `tournament fee` sets them.
+    fee_currency: Mapped[str | None] = mapped_column(String(3))
+    fee: Mapped[int | None] = mapped_column(Integer)
     last_seq: Mapped[int] = mapped_column(Integer)
     last_hash: Mapped[str] = mapped_column(HASH)
 
@@ -122,6 +126,8 @@ class Player(Base):
     seed: Mapped[int | None] = mapped_column(Integer)  # 1 = top seed of the bracket or round robin; None if not in it
     person: Mapped[str | None] = mapped_column(ID, ForeignKey("people.id"))  # who they are across events; None before 0011
     checked_in: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())  # present before round 1
+    paid: Mapped[int | None] = mapped_column(Integer)  # the entry fee paid at the desk, in minor units; None: not paid
+    paid_by: Mapped[str | None] = mapped_column(String(8))  # cash or card
 
 
 class Person(Base):
@@ -138,6 +144,33 @@ class Person(Base):
     name: Mapped[str] = mapped_column(String(DISPLAY_NAME))
     external_id: Mapped[str | None] = mapped_column(ID, unique=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class Season(Base):
+    """A series of events of one game (a store's weekly night): standings over its events by the rule it
+    writes down (`formats.season.Rule`). Not any one event's history, so not in an event log (T-211)."""
+
+    __tablename__ = "seasons"
+
+    id: Mapped[str] = mapped_column(ID, primary_key=True)
+    name: Mapped[str] = mapped_column(String(200))
+    ruleset: Mapped[str] = mapped_column(String(64))
+    win: Mapped[int] = mapped_column(Integer)
+    draw: Mapped[int] = mapped_column(Integer)
+    loss: Mapped[int] = mapped_column(Integer)
+    attend: Mapped[int] = mapped_column(Integer)
+    best: Mapped[int | None] = mapped_column(Integer)  # the best N events count; None: all
+    tiebreakers: Mapped[str] = mapped_column(String(64))  # comma-separated, in order
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class SeasonEvent(Base):
+    """An event of a season; the season's events are in the order their events were created."""
+
+    __tablename__ = "season_events"
+
+    season: Mapped[str] = mapped_column(ID, ForeignKey("seasons.id"), primary_key=True)
+    event_id: Mapped[str] = mapped_column(ID, ForeignKey("events.id"), primary_key=True)
 
 
 class Waiting(Base):
@@ -427,8 +460,9 @@ class StaffMember(Base):
 class Credential(Base):
     """A secret someone signs in with, `selector.verifier`: the selector finds the row, the verifier is kept only
     as its SHA-256 and compared in constant time. `kind`: `code` (a player's one-time sign-in code), `session`
-    (a player's), `organiser` (the organiser token), `organiser_session`, or a staff member's `code` and `session`
-    (`staff` names them; `player` is then None)."""
+    (a player's), `organiser` (the organiser token), `organiser_session`, `desk`, a staff member's `code` and `session`
+    (`staff` names them; `player` is then None), `card` (a person's player card, T-181) or `person_session` (signed in
+    by one); the last two name a `person`, not an event's player."""
 
     __tablename__ = "credentials"
 
@@ -441,6 +475,25 @@ class Credential(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     expires_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     used_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))  # a code, once exchanged
+    person: Mapped[str | None] = mapped_column(ID, ForeignKey("people.id"), index=True)  # a card's or a person session's
+
+
+class PersonChange(Base):
+    """One link, merge, split or claim of people (T-184): who made it, when and why. The players it moved are in
+    their events' logs (`player_linked`, each with the same actor and reason); this row ties one change across
+    events together, and keeps a merge's or split's people, which no single event's log names. Appended, never
+    changed; not rebuilt from the event logs (people are the server's directory, as credentials are)."""
+
+    __tablename__ = "person_changes"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    action: Mapped[str] = mapped_column(String(16))  # link, claim, merge or split
+    person: Mapped[str] = mapped_column(ID, index=True)  # who the players are now
+    other: Mapped[str | None] = mapped_column(ID, index=True)  # who they were (a merge's person, gone; a link's old)
+    players: Mapped[str] = mapped_column(Text)  # the players moved, "EVENT/PLAYER" separated by spaces
+    actor: Mapped[str] = mapped_column(String(120))  # who made it, as the event log names actors: "organiser", "person:ID", "cli"
+    reason: Mapped[str | None] = mapped_column(String(200))
 
 
 class FailedGuess(Base):

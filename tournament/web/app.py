@@ -38,6 +38,7 @@ from tournament.web import (
     api,
     appealpages,
     assets,
+    cards,
     decks,
     desk,
     downloads,
@@ -49,12 +50,14 @@ from tournament.web import (
     organiser,
     pace,
     people,
+    peopleadmin,
     players,
     public,
     receipts,
     registration,
     running,
     screen,
+    seasons,
     sharedpages,
     staffpages,
     tablepages,
@@ -150,9 +153,9 @@ def create_app(db_url: str | None = None, *, csrf_secret: str | None = None) -> 
     environment.globals["ranked"] = render.ranked  # a pod's places, best first
     app = Litestar(
         route_handlers=[
-            *public.HANDLERS, *api.HANDLERS, *players.HANDLERS, *organiser.HANDLERS, *people.HANDLERS, *desk.HANDLERS,
+            *public.HANDLERS, *api.HANDLERS, *players.HANDLERS, *organiser.HANDLERS, *people.HANDLERS, *peopleadmin.HANDLERS, *cards.HANDLERS, *desk.HANDLERS,
             *decks.HANDLERS, *registration.HANDLERS, *screen.HANDLERS, *tables.HANDLERS, *tablepages.HANDLERS, *follow.HANDLERS,
-            *running.HANDLERS, *downloads.HANDLERS, *staffpages.HANDLERS, *appealpages.HANDLERS, assets.router(),
+            *running.HANDLERS, *downloads.HANDLERS, *seasons.HANDLERS, *staffpages.HANDLERS, *appealpages.HANDLERS, assets.router(),
         ],
         template_config=TemplateConfig(
             engine=JinjaTemplateEngine.from_environment(environment),

@@ -1,4 +1,4 @@
-"""Who is asking: a player's or the organiser's session, from the cookie (pages) or the Bearer header (API).
+"""Who is asking: a player's, a person's or the organiser's session, from the cookie (pages) or the Bearer header (API).
 
 Pages keep the session in an HttpOnly cookie and post forms with a CSRF
 token; `/api/...` takes the session only from `Authorization: Bearer`, never
@@ -17,7 +17,7 @@ from litestar.exceptions import NotAuthorizedException, PermissionDeniedExceptio
 from sqlalchemy.orm import Session
 
 from tournament import service
-from tournament.service.tokens import ORGANISER_SESSION, PLAYER_SESSION
+from tournament.service.tokens import ORGANISER_SESSION, PERSON_SESSION, PLAYER_SESSION
 from tournament.web.common import keep_actor, reading, wants_json
 
 COOKIE = "hj_session"
@@ -70,6 +70,14 @@ def player(request: Request[Any, Any, Any]) -> service.Identity:
     return found
 
 
+def person(request: Request[Any, Any, Any]) -> service.Identity:
+    """A person signed in by their player card (T-181): who they are across events."""
+    found = identity(request)
+    if found is None or found.role != "person":
+        raise NotAuthorizedException("sign in with your player card first")
+    return found
+
+
 def organiser(request: Request[Any, Any, Any], session: Session | None = None) -> service.Identity:
     """The organiser or a staff member signed in (what their role may do on the route, web/guard.py decided)."""
     found = identity(request, session)
@@ -82,7 +90,7 @@ def organiser(request: Request[Any, Any, Any], session: Session | None = None) -
 
 def keep(response: Response[Any], request: Request[Any, Any, Any], secret: str, role: str) -> Response[Any]:
     """Send a new session as the page cookie (HttpOnly; Secure over HTTPS)."""
-    lifetime = ORGANISER_SESSION if role == "organiser" else PLAYER_SESSION
+    lifetime = {"organiser": ORGANISER_SESSION, "person": PERSON_SESSION}.get(role, PLAYER_SESSION)
     response.set_cookie(
         Cookie(
             key=COOKIE, value=secret, httponly=True, samesite="lax", secure=request.url.scheme == "https",

@@ -14,7 +14,7 @@ from litestar.params import FromPath, FromQuery
 
 from tournament import service
 from tournament.output import files, printables
-from tournament.service import export
+from tournament.service import export, history
 from tournament.web.auth import organiser
 from tournament.web.common import reading
 
@@ -37,7 +37,7 @@ def download(request: Request[Any, Any, Any], event_id: FromPath[str], name: Fro
         if name == "export.json":
             text = msgspec.json.format(msgspec.json.encode(export.export_event(session, event_id)), indent=2).decode()
         elif name.startswith("standings."):
-            text = files.standings_file(export.standings_view(session, event_id), name.partition(".")[2])
+            text = files.standings_file(export.standings_view(session, event_id), name.partition(".")[2], history.person_texts(session))
         else:
             view = export.pairings_view(session, event_id, round)  # NotFound for a round not paired
             if name == "slips.html":

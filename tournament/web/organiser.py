@@ -18,7 +18,7 @@ from sqlalchemy.orm import Session
 from schemas.tournament import RoundInfo
 from schemas.web import ClockStart, Code, Extension, Joined, PlayerRef, Ruling, SignIn, TableClaims
 from tournament import service
-from tournament.service import export, livetable
+from tournament.service import export, fees, livetable
 from tournament.web import dayview, decks, receipts, views
 from tournament.web.auth import client, identity, keep, organiser
 from tournament.web.common import json_post, public_url, reading, whole_number, whole_numbers
@@ -83,6 +83,7 @@ def admin_event(request: Request[Any, Any, Any], event_id: FromPath[str], r: Fro
             decided=service.decided(session, event),
             can={action for action in service.MATRIX if service.allowed(who, action, event_id)},
             rulings=service.rulings(session, event_id), ruling_kinds=service.RULING_WORDS, open_appeals=len(service.appeals(session, event_id, open_only=True)),
+            fees=fees.fees(session, event_id),
         )
 
 

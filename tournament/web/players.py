@@ -23,7 +23,7 @@ from sqlalchemy.orm import Session
 from schemas.web import Confirmation, Joined, MatchView, ResultClaim, SignIn, TableClaims
 from tournament import service
 from tournament.output import people as people_text
-from tournament.web import appealpages, decks, desk, receipts, views
+from tournament.web import appealpages, decks, desk, people, receipts, views
 from tournament.web.auth import COOKIE, client, forget, identity, keep, player
 from tournament.web.common import json_post, reading, whole_number, whole_numbers, writing
 from tournament.web.public import page
@@ -94,6 +94,8 @@ def me(request: Request[Any, Any, Any], r: FromQuery[str] = "") -> Response[Any]
     who = identity(request)
     if who is None:
         return Redirect("/join")
+    if who.role == "person":
+        return people.home(request, who, r)
     if who.player is None:  # the organiser or a staff member
         return Redirect("/admin")
     assert who.event_id is not None

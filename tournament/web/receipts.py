@@ -61,9 +61,12 @@ def form_key(_context: Any = None) -> str:
 
 
 def owner_of(who: service.Identity | None) -> str:
-    """Whose receipt: the organiser, a staff member, a player of an event, or nobody signed in ("")."""
+    """Whose receipt: the organiser, a staff member, a player of an event, a person (by their card), or nobody
+    signed in ("")."""
     if who is None:
         return ""
+    if who.person is not None:
+        return f"person {who.person}"
     if who.staff is not None:
         return f"staff {who.staff}"
     return "organiser" if who.player is None else f"player {who.event_id} {who.player}"
@@ -184,7 +187,7 @@ def _make(
 ) -> Answer:
     now = datetime.now(UTC)
     connection = session.connection()
-    if owner.startswith(("player ", "register ")):  # a player's changes; an address's public registrations
+    if owner.startswith(("player ", "person ", "register ")):  # a player's or person's changes; an address's registrations
         recent = connection.execute(_RECENT, {"owner": owner, "since": now - WINDOW}).scalar()
         if (recent or 0) >= WRITES:
             if owner.startswith("register "):  # someone not registered yet: they have no page to look at

@@ -9,6 +9,7 @@ player's session (a cookie; the API's `session`) and a one-time code for another
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
@@ -20,9 +21,20 @@ from litestar.params import FromPath, FromQuery, JSONBody
 from litestar.response import Redirect, Template
 from sqlalchemy.orm import Session
 
-from schemas.tournament import LeftOut, Registration
-from schemas.web import PlayerRef, RegistrationSettings, SignedUp, SignUp
+from schemas.tournament import Fees, LeftOut, Registration
+from schemas.web import (
+    FeeRequest,
+    PaidRequest,
+    PlayerRef,
+    RegistrationSettings,
+    SignedUp,
+    SignUp,
+    UnpaidRequest,
+)
 from tournament import service
+from tournament.formats.fees import money
+from tournament.output import seasons as season_text
+from tournament.service import fees, history
 from tournament.storage import eventlog
 from tournament.web import receipts, views
 from tournament.web.auth import client, keep, organiser
@@ -48,17 +60,25 @@ def _owner(request: Request[Any, Any, Any], event_id: str, desk: bool) -> str:
 
 def _sign_up(
     request: Request[Any, Any, Any], key: str, event_id: str, name: str, player_id: str | None, *, api: bool, desk: bool = False,
+    paid_by: str = "",
 ) -> receipts.Answer:
     def change(session: Session) -> receipts.Outcome:
+        if paid_by and not desk:  # only the desk takes money: anyone else saying they paid is refused whole
+            raise fees.NotTheDesk("only the event's registration desk marks an entry paid; register, then pay at the desk")
         done = service.sign_up(session, event_id, name, player_id)
         code, secret = service.enrol(session, event_id, done.player)
+        took = ""
+        if paid_by and done.position is None:
+            took = f" {_paid(session, event_id, done.player, paid_by, None)}."
+        elif paid_by:
+            took = " Not marked paid: someone waiting pays once they have a place."
         if api:
             return receipts.Outcome("", private=msgspec.json.encode(SignedUp(event_id, done.player, secret, code, done.position)))
         shown = service.clean_name(name)
         who = shown if shown == done.player else f"{shown} ({done.player})"
         if desk:  # the walk-in signs in on their own phone; the desk stays the desk
             where = "a place" if done.position is None else f"number {done.position} on the waitlist"
-            return receipts.Outcome(f"Registered {who}: {where}.", secret=code)
+            return receipts.Outcome(f"Registered {who}: {where}.{took}", secret=code)
         where = "you have a place" if done.position is None else f"the event is full: you are number {done.position} on the waitlist"
         return receipts.Outcome(f"Registered as {who}: {where}.", secret=code, private=secret)
 
@@ -85,6 +105,7 @@ def _register_page(request: Request[Any, Any, Any], event_id: str, r: str) -> Te
             request, "register", session, event, registration=service.registration(session, event_id),
             notice=shown.get("notice"), error=shown.get("error"), code=code, hold=code is not None, now=datetime.now(UTC),
             desk=desk, link=link, qr=views.qr(link) if desk and link else None,
+            fee=money(event.fee, event.fee_currency) if event.fee and event.fee_currency else None,
         )
 
 
@@ -94,7 +115,8 @@ async def register_form(request: Request[Any, Any, Any], event_id: FromPath[str]
     key = receipts.given_key(form.get("_key"), "_key")
     player_id = str(form.get("id", "")).strip() or None
     desk = await sync_to_thread(desk_of, request, event_id)
-    answer = await sync_to_thread(_sign_up, request, key, event_id, str(form.get("name", "")), player_id, api=False, desk=desk)
+    name, paid_by = str(form.get("name", "")), str(form.get("paid") or "")
+    answer = await sync_to_thread(_sign_up, request, key, event_id, name, player_id, api=False, desk=desk, paid_by=paid_by)
     done = Redirect(f"/e/{event_id}/register?r={key}", status_code=303)
     return keep(done, request, answer.private, "player") if answer.private else done
 
@@ -176,9 +198,33 @@ def _named(session: Session, event_id: str, ids: list[str]) -> str:
     return ", ".join(names.get(i, i) for i in ids) or "nobody"
 
 
-def _check_in(session: Session, event_id: str, player: str) -> str:
+def _check_in(session: Session, event_id: str, player: str, paid_by: str = "", amount: int | None = None) -> str:
     service.check_in(session, event_id, player)
-    return f"{_named(session, event_id, [player])} is checked in"
+    if not paid_by:
+        return f"{_named(session, event_id, [player])} is checked in"
+    return f"{_named(session, event_id, [player])} is checked in; {_paid(session, event_id, player, paid_by, amount)}"
+
+
+def _amount(form: Any) -> int | None:
+    """The form's amount in minor units (empty: the event's fee)."""
+    return whole_number(form, "amount") if str(form.get("amount") or "").strip() else None
+
+
+def _paid(session: Session, event_id: str, player: str, by: str, amount: int | None) -> str:
+    row = fees.mark_paid(session, event_id, player, by, amount)
+    currency = service.get_event(session, event_id).fee_currency
+    return f"{row.display_name} paid {season_text.paid_text(row.paid, row.paid_by, currency)}"
+
+
+def _set_fee(session: Session, event_id: str, currency: str, amount: int) -> str:
+    event = fees.set_fee(session, event_id, currency, amount)
+    assert event.fee is not None and event.fee_currency is not None
+    return f"the entry fee is {money(event.fee, event.fee_currency)}"
+
+
+def _undo(session: Session, event_id: str, player: str, reason: str) -> str:
+    row = fees.undo_paid(session, event_id, player, reason)
+    return f"{row.display_name}: payment taken back ({reason.strip()})"
 
 
 def _absent(session: Session, event_id: str) -> LeftOut:
@@ -204,7 +250,9 @@ def _registration_page(request: Request[Any, Any, Any], event_id: str, r: str) -
         everyone = [p for p in service.players(session, event_id) if p.dropped_round is None]
         return page(
             request, "registration", session, event, registration=service.registration(session, event_id), players=everyone,
-            notice=shown.get("notice"), error=shown.get("error"), writes=receipts.WRITES,
+            notice=shown.get("notice"), error=shown.get("error"), writes=receipts.WRITES, fees=fees.fees(session, event_id),
+            fee_text=season_text.paid_text, money=money, namesakes=service.namesakes(session, everyone),
+            texts=history.person_texts(session),
         )
 
 
@@ -226,7 +274,32 @@ async def settings_form(request: Request[Any, Any, Any], event_id: FromPath[str]
 @post("/admin/e/{event_id:str}/checkin", include_in_schema=False, action="players")
 async def checkin_form(request: Request[Any, Any, Any], event_id: FromPath[str]) -> Response[Any]:
     form = await request.form()
-    return await sync_to_thread(_acting, request, event_id, form, lambda s: _check_in(s, event_id, str(form.get("player", ""))))
+    player, paid_by, amount = str(form.get("player", "")), str(form.get("paid") or ""), _amount(form)
+    return await sync_to_thread(_acting, request, event_id, form, lambda s: _check_in(s, event_id, player, paid_by, amount))
+
+
+@post("/admin/e/{event_id:str}/fee", include_in_schema=False, action="players")
+async def fee_form(request: Request[Any, Any, Any], event_id: FromPath[str]) -> Response[Any]:
+    """The event's entry fee: currency and amount in minor units."""
+    form = await request.form()
+    currency, amount = str(form.get("currency", "")), whole_number(form, "amount")
+    return await sync_to_thread(_acting, request, event_id, form, lambda s: _set_fee(s, event_id, currency, amount))
+
+
+@post("/admin/e/{event_id:str}/paid", include_in_schema=False, action="players")
+async def paid_form(request: Request[Any, Any, Any], event_id: FromPath[str]) -> Response[Any]:
+    """A player paid at the desk (cash or card; the amount defaults to the fee)."""
+    form = await request.form()
+    player, by, amount = str(form.get("player", "")), str(form.get("by", "")), _amount(form)
+    return await sync_to_thread(_acting, request, event_id, form, lambda s: _paid(s, event_id, player, by, amount))
+
+
+@post("/admin/e/{event_id:str}/unpaid", include_in_schema=False, action="players")
+async def unpaid_form(request: Request[Any, Any, Any], event_id: FromPath[str]) -> Response[Any]:
+    """Take a payment back (a mistake, money handed back), with the reason."""
+    form = await request.form()
+    player, reason = str(form.get("player", "")), str(form.get("reason", ""))
+    return await sync_to_thread(_acting, request, event_id, form, lambda s: _undo(s, event_id, player, reason))
 
 
 @post("/admin/e/{event_id:str}/absent", include_in_schema=False, action="players")
@@ -264,6 +337,37 @@ def api_checkin(request: Request[Any, Any, Any], event_id: FromPath[str], data: 
     return _change(request, change)
 
 
+def _then_fees(session: Session, event_id: str, action: Callable[[], object]) -> Fees:
+    action()
+    return fees.fees(session, event_id)
+
+
+@get("/api/admin/events/{event_id:str}/fees", sync_to_thread=True, tags=["organiser"], action="view")
+def api_fees(request: Request[Any, Any, Any], event_id: FromPath[str]) -> Fees:
+    """Who paid the entry fee and who has not, and the total taken (as `tournament fees --json`)."""
+    organiser(request)
+    with reading(request) as session:
+        return fees.fees(session, event_id)
+
+
+@json_post("/api/admin/events/{event_id:str}/fee", sync_to_thread=True, tags=["organiser"], action="players")
+def api_fee(request: Request[Any, Any, Any], event_id: FromPath[str], data: JSONBody[FeeRequest]) -> Response[Fees]:
+    """Set the entry fee (409 changing the currency once someone paid)."""
+    return _change(request, lambda s: _then_fees(s, event_id, lambda: fees.set_fee(s, event_id, data.currency, data.amount)))
+
+
+@json_post("/api/admin/events/{event_id:str}/paid", sync_to_thread=True, tags=["organiser"], action="players")
+def api_paid(request: Request[Any, Any, Any], event_id: FromPath[str], data: JSONBody[PaidRequest]) -> Response[Fees]:
+    """Mark a player paid at the desk (409 a second time, or before the event has a fee)."""
+    return _change(request, lambda s: _then_fees(s, event_id, lambda: fees.mark_paid(s, event_id, data.player, data.by, data.amount)))
+
+
+@json_post("/api/admin/events/{event_id:str}/unpaid", sync_to_thread=True, tags=["organiser"], action="players")
+def api_unpaid(request: Request[Any, Any, Any], event_id: FromPath[str], data: JSONBody[UnpaidRequest]) -> Response[Fees]:
+    """Take a payment back, with the reason (409 when the player has not paid)."""
+    return _change(request, lambda s: _then_fees(s, event_id, lambda: fees.undo_paid(s, event_id, data.player, data.reason)))
+
+
 @json_post("/api/admin/events/{event_id:str}/absent", sync_to_thread=True, tags=["organiser"], action="players")
 def api_absent(request: Request[Any, Any, Any], event_id: FromPath[str]) -> Response[LeftOut]:
     """T-96: drop who has not checked in, and give their places to the waitlist's checked-in, in order."""
@@ -272,5 +376,5 @@ def api_absent(request: Request[Any, Any, Any], event_id: FromPath[str]) -> Resp
 
 HANDLERS = [
     register_page, register_form, desk_form, desk_close_form, api_register, registration_page, settings_form, checkin_form, absent_form,
-    api_registration, api_settings, api_checkin, api_absent,
+    api_registration, api_settings, api_checkin, api_absent, fee_form, paid_form, unpaid_form, api_fees, api_fee, api_paid, api_unpaid,
 ]

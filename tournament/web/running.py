@@ -34,7 +34,7 @@ from schemas.web import (
 )
 from tournament import service
 from tournament.output import render
-from tournament.service import export
+from tournament.service import export, history
 from tournament.web import dayview, receipts
 from tournament.web.auth import organiser
 from tournament.web.common import json_post, whole_number
@@ -82,9 +82,13 @@ def register(session: Session, event_id: str, people: list[service.Person]) -> s
     added = service.register_people(session, event_id, people)
     rounds = service.get_event(session, event_id).rounds
     late = f" (late entries: from round {rounds + 1})" if rounds else ""
-    if len(added) > 10:
-        return f"registered {len(added)} players{late}"
-    return f"registered {', '.join(p.display_name for p in added)}{late}"
+    said = f"registered {len(added)} players{late}" if len(added) > 10 else f"registered {', '.join(p.display_name for p in added)}{late}"
+    flagged = service.namesakes(session, added)  # as the CLI warns: a new person with someone's name (T-185)
+    if flagged:
+        texts, names = history.person_texts(session), {p.name: p.display_name for p in added}
+        maybe = "; ".join(f"{names[p]} may be {' or '.join(texts[o.id] for o in others)}" for p, others in flagged.items())
+        said += f". Namesakes: {maybe} (link them on the registration page)"
+    return said
 
 
 def people_from(request_data: NewPlayers) -> list[service.Person]:
