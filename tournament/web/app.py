@@ -36,6 +36,7 @@ from tournament.output import pages, render
 from tournament.storage.db import first_line, make_engine, open_database
 from tournament.web import (
     api,
+    appealpages,
     assets,
     cards,
     decks,
@@ -43,6 +44,7 @@ from tournament.web import (
     downloads,
     feeds,
     follow,
+    guard,
     headers,
     live,
     organiser,
@@ -58,6 +60,7 @@ from tournament.web import (
     screen,
     seasons,
     sharedpages,
+    staffpages,
     tablepages,
     tables,
 )
@@ -155,7 +158,8 @@ def create_app(db_url: str | None = None, *, csrf_secret: str | None = None) -> 
         route_handlers=[
             *public.HANDLERS, *api.HANDLERS, *players.HANDLERS, *organiser.HANDLERS, *people.HANDLERS, *peopleadmin.HANDLERS, *cards.HANDLERS, *desk.HANDLERS,
             *decks.HANDLERS, *registration.HANDLERS, *screen.HANDLERS, *tables.HANDLERS, *tablepages.HANDLERS, *follow.HANDLERS,
-            *running.HANDLERS, *downloads.HANDLERS, *seasons.HANDLERS, *passkeys.HANDLERS, assets.router(),
+            *running.HANDLERS, *downloads.HANDLERS, *seasons.HANDLERS, *staffpages.HANDLERS, *appealpages.HANDLERS, *passkeys.HANDLERS,
+            assets.router(),
         ],
         template_config=TemplateConfig(
             engine=JinjaTemplateEngine.from_environment(environment),
@@ -176,12 +180,16 @@ def create_app(db_url: str | None = None, *, csrf_secret: str | None = None) -> 
             DBAPIError: _database_error,
             Exception: _unexpected,
         },
+        guards=[guard.guard],  # the permission matrix, for every route that names its action (web/guard.py)
         request_max_body_size=MAX_UPLOAD,
         request_class=BodyRequest,
         on_startup=[hub.start],
         on_shutdown=[db.dispose, hub.close, heads.close],
         logging_config=None,
     )
+    forgotten = guard.unguarded(app)
+    if forgotten:  # a route that changes something names what it does, or the server does not start (T-175)
+        raise RuntimeError(f"routes that name no action of the permission matrix: {', '.join(forgotten)}")
     app.asgi_handler = headers.AnswersHead(app.asgi_handler)
     app.state.database = db
     app.state.live = hub

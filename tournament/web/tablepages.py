@@ -54,9 +54,9 @@ def table_page(request: Request[Any, Any, Any], event_id: FromPath[str], table: 
     return _page(request, event_id, table, tables.seat_of(request, event_id))
 
 
-@get("/e/{event_id:str}/tables/{table:int}/judge", sync_to_thread=True, include_in_schema=False, action="view")
+@get("/e/{event_id:str}/tables/{table:int}/judge", sync_to_thread=True, include_in_schema=False, action="table")
 def judge_page(request: Request[Any, Any, Any], event_id: FromPath[str], table: FromPath[int]) -> Template:
-    """The organiser watches the table in the judge's view (everything) and may add judge records."""
+    """A judge watches the table in the judge's view (everything) and may add judge records (a scorekeeper may not: 403)."""
     organiser(request)
     return _page(request, event_id, table, JUDGE)
 
