@@ -12,7 +12,8 @@ import itertools
 import os
 import re
 import sys
-from collections.abc import Iterable, Set
+import tempfile
+from collections.abc import Callable, Iterable, Iterator, Sequence, Set
 from dataclasses import dataclass
 from functools import partial
 from hashlib import sha256
@@ -25,6 +26,7 @@ from referee.dealing import Ledger, commitment
 from referee.inputs import TooLarge
 from referee.linecheck import DECODE_ERRORS, Malformed, explain, repeated, repeated_key
 from referee.logio import (
+    BATCH_BYTES,
     ENCODER,
     HEADER_DECODER,
     Batch,
@@ -40,6 +42,7 @@ from referee.logio import (
 from referee.ruleset import CHANCE, JUDGE, Illegal, Ruleset
 from referee.rulesets import get as get_ruleset
 from referee.rulesets import ids as ruleset_ids
+from referee.takeback import OWN, Rewind, TakeBacks, blamed
 from referee.unseen import unnamed_draws
 from schemas.log import COMMON_RECORDS, Hash, Header, Record, Reveal
 from schemas.verdict import ChainState, Error, Verdict, VerdictKind
@@ -53,7 +56,8 @@ STRAY_CR = "the line ends in a stray carriage return (only \\n or \\r\\n end a l
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 MESSAGE_LIMIT, FIELD_LIMIT = 300, 100
 _SEQ, _BY, _PREV = attrgetter("seq"), attrgetter("by"), attrgetter("prev")
-_REVEAL = b'{"type":"reveal"'  # how a reveal record as the project writes it starts
+# How the records the referee's core judges (a reveal, a take-back, the keeper) start as the project writes them
+_OWN = re.compile(rb'\{"type":"(?:reveal|take_back|agree_take_back|withdraw|keeper)"')
 
 
 @dataclass
@@ -67,6 +71,7 @@ class Replay:
     last_line: bytes | None = None
     last_seq: int = 0
     ledger: Ledger | None = None  # a dealt game's chance records, until the seed is revealed
+    backs: TakeBacks | None = None  # what the take-back rules read (referee/takeback.py)
 
 
 class Misdealt(Illegal):
@@ -82,8 +87,12 @@ class Misdealt(Illegal):
 def advance(replay: Replay, record: Record, line: int) -> None:
     """Apply `record` (on `line`) to the replay's game, or raise Illegal: the referee's own rules for dealt games
     first (DL-1 to DL-3, docs/referee.md), then the game's. A Misdealt names an earlier record."""
-    ledger, ruleset = replay.ledger, replay.ruleset
-    assert ruleset is not None
+    ledger, ruleset, backs = replay.ledger, replay.ruleset, replay.backs
+    assert ruleset is not None and backs is not None
+    if type(record) in OWN:  # Rewind when it withdraws a record: the caller judges the log again
+        backs.judge(record, ruleset, replay.state)
+        return
+    backs.note(record)
     if ledger is None:
         if type(record) is Reveal:
             raise Illegal("DL-3", "there is no seed to reveal: the header commits to none (it has no deal)")
@@ -192,14 +201,16 @@ def judge(lines: Iterable[bytes], path: str | None = None, *, upto: int | None =
     what `replay --to` and `legal --at` show).
     """
     try:
-        first, batches = read_batches(lines)
-        return _replay(first, batches, path, upto)
+        (first, batches), again = _again(lines)
+        return _replay(first, batches, path, upto, again)
     except TooLarge as exc:
         raise exc.at("stdin" if path == "-" else path or "the log") from None  # named as dispute and show name it
 
 
-def _replay(raw: bytes | None, batches: Iterable[Batch], path: str | None, upto: int | None) -> Replay:
-    """`judge`, given the log's first raw line and its other lines in batches."""
+def _replay(raw: bytes | None, batches: Iterable[Batch], path: str | None, upto: int | None,
+            again: Callable[[], tuple[bytes | None, Iterator[Batch]]], skip: dict[int, int] | None = None) -> Replay:
+    """`judge`, given the log's first raw line and its other lines in batches; `again` reads them anew from the
+    start when a withdrawal has the log judged again without the records of `skip` (referee/takeback.py)."""
     verdict = Verdict("ongoing", None, None, 0, "absent", None, [], None, 0, path, None)
     replay = Replay(verdict)
     if raw is None:
@@ -216,12 +227,16 @@ def _replay(raw: bytes | None, batches: Iterable[Batch], path: str | None, upto:
         return _stop(replay, "illegal", Error(1, exc.message, seq=0, rule=exc.rule), "absent")
     verdict.ruleset, verdict.game = header.ruleset, header.game
     replay.ruleset, replay.header, replay.state = ruleset, header, state
+    replay.backs = TakeBacks(list(header.players), header.deal is not None, skip or {})
     if header.deal is not None:
         replay.ledger = Ledger(header.deal)
         verdict.deal = "committed"
     records = _Records(replay, header, header_line, -1 if upto is None else max(upto, 0))
-    if not records.check(batches):
-        return replay
+    try:
+        if not records.check(batches):
+            return replay
+    except Rewind as rewind:
+        return _replay(*again(), path, upto, again, rewind.skip)
     replay.last_line, replay.last_seq = records.line, records.seq
     verdict.records_checked = records.seq
     verdict.chain = _chain(records.chained)
@@ -261,7 +276,10 @@ class _Records:
         self.line = header_line
         self.chained: bool | None = None  # decided by record 1
         self.prev_hash = sha256(header_line).hexdigest()
-        self.batched = replay.ledger is None  # a dealt game's chance records are noted one by one
+        self.backs = replay.backs
+        # a dealt game's chance records are noted one by one, and so is every record of a log judged again
+        # without a withdrawn record
+        self.batched = replay.ledger is None and not (replay.backs and replay.backs.skip)
 
     def check(self, batches: Iterable[Batch]) -> bool:
         """Check every batch, in order; False once a line failed (the replay then holds the verdict)."""
@@ -284,7 +302,7 @@ class _Records:
 
     def _batch(self, chunk: bytes) -> bool | None:
         """Check a batch of whole lines at once: True when all pass, False at an illegal record, None to go line by line."""
-        if _REVEAL in chunk:  # the referee's own rules judge a reveal (`advance`), line by line
+        if _OWN.search(chunk):  # the referee's own rules judge these (`advance`), line by line
             return None
         try:
             records = self.decoder.decode_lines(chunk)
@@ -320,6 +338,9 @@ class _Records:
         self.seq, self.line = seq + count, lines[-1]
         if chained:
             self.prev_hash = hashes[-1]
+        assert self.backs is not None
+        self.backs.run = []  # only the last record matters to a take-back before any withdrawal
+        self.backs.note(records[-1])
         return True
 
     def _apply(self, records: list[Record], seq: int) -> int | None:
@@ -388,9 +409,14 @@ class _Records:
                 self.chained = chained = record.prev is not None
         if chained:
             self.prev_hash = sha256(line).hexdigest()
+        backs = self.backs
+        assert backs is not None
         try:
-            if self.replay.ledger is None and type(record) is not Reveal:
+            if expected in backs.skip:  # withdrawn further on: read and kept in the chain, not played
+                backs.skipped(record)
+            elif self.replay.ledger is None and type(record) is not Reveal and type(record) not in OWN:
                 self.apply(self.state, record)
+                backs.note(record)
             else:
                 advance(self.replay, record, lineno)
         except Misdealt as exc:
@@ -401,6 +427,10 @@ class _Records:
             error.legal, error.legal_more = exc.expected, None
             return False
         except Illegal as exc:
+            found = blamed(backs.skip, expected, exc)
+            if found is not None:  # the log was legal until a withdrawal made this record illegal: it is at fault
+                at, exc = found
+                return self._fail("illegal", Error(at + 1, exc.message, seq=at, rule=exc.rule))
             return self._fail("illegal", Error(lineno, exc.message, seq=expected, rule=exc.rule))
         self.seq, self.line = expected, line
         return True
@@ -448,6 +478,65 @@ def _line_fault(
     return None
 
 
+class _Kept:
+    """A source that can be read only once (a pipe, an iterator of lines), kept in a temporary file as it is read,
+    so that a withdrawal can have the log judged again from its start (referee/takeback.py); the memory a
+    replay holds does not grow with the log."""
+
+    def __init__(self) -> None:
+        self.file = tempfile.TemporaryFile()  # noqa: SIM115 (open while the replay reads; closed when dropped)
+
+    def reading(self, read: Callable[[int], bytes]) -> Callable[[int], bytes]:
+        def kept(size: int) -> bytes:
+            data = read(size)
+            self.file.write(data)
+            return data
+
+        self.rest: Iterator[bytes] = iter(partial(kept, BATCH_BYTES), b"")
+        return kept
+
+    def lines(self, lines: Iterable[bytes]) -> Iterator[bytes]:
+        def kept() -> Iterator[bytes]:
+            for line in lines:
+                self.file.write(line if line[-1:] == b"\n" else line + b"\n")
+                yield line
+
+        self.rest = kept()
+        return self.rest
+
+    def again(self) -> tuple[bytes | None, Iterator[Batch]]:
+        """The whole source from its start: what the first pass left unread is read (and kept) first."""
+        for _ in self.rest:
+            pass
+        self.file.seek(0)
+        return read_blocks(self.file.read)
+
+
+Reading = tuple[bytes | None, Iterator[Batch]]  # a log's first raw line and its other lines in batches
+
+
+def _again(lines: Iterable[bytes]) -> tuple[Reading, Callable[[], Reading]]:
+    """`lines` read (`read_batches`), and what reads them again from the start (a withdrawal's second pass):
+    lines given as a list are read again, a file sought back, a stream or an iterator kept as it is read."""
+    read = getattr(lines, "read", None)
+    if read is None:
+        if isinstance(lines, Sequence):
+            return read_batches(lines), lambda: read_batches(lines)
+        kept = _Kept()
+        return read_batches(kept.lines(lines)), kept.again
+    seekable = getattr(lines, "seekable", None)
+    if seekable is not None and seekable():
+        start = lines.tell()  # type: ignore[attr-defined]
+
+        def back() -> Reading:
+            lines.seek(start)  # type: ignore[attr-defined]
+            return read_batches(lines)
+
+        return read_batches(lines), back
+    kept = _Kept()
+    return read_blocks(kept.reading(read)), kept.again
+
+
 def _chain(chained: bool | None) -> ChainState:
     return "verified" if chained else "absent"
 
@@ -469,8 +558,19 @@ def judge_file(path: str) -> Replay:
     # (a directory's comes at the first read).
     fd = os.open(path, os.O_RDONLY)
     try:
-        first, batches = read_blocks(partial(os.read, fd))
-        return _replay(first, batches, path, None)
+        read: Callable[[int], bytes] = partial(os.read, fd)
+
+        def again() -> tuple[bytes | None, Iterator[Batch]]:
+            os.lseek(fd, 0, os.SEEK_SET)
+            return read_blocks(read)
+
+        try:
+            os.lseek(fd, 0, os.SEEK_CUR)
+        except OSError:  # a pipe named by a path: kept as it is read
+            kept = _Kept()
+            read, again = kept.reading(read), kept.again
+        first, batches = read_blocks(read)
+        return _replay(first, batches, path, None, again)
     except TooLarge as exc:
         raise exc.at(path) from None
     finally:

@@ -202,6 +202,16 @@ class Ruleset:
         """The playing area's map as an SVG document, for games that have one (None for the others)."""
         return None
 
+    # -- how a recorder shows a card (a live table's buttons: tournament/output/recorder.py) -------------------
+
+    def card_order(self, card: str) -> tuple[Any, ...]:
+        """Where `card` sorts in a hand as players hold it (by suit or kind, then rank); by its name by default."""
+        return (card,)
+
+    def card_label(self, card: str) -> str:
+        """`card` in a few characters for a button (`7♠`); its name by default."""
+        return card
+
     def turn_limit(self, state: Any) -> bool:
         """True when a bot game has gone on so long that the judge should call time."""
         return False

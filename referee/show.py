@@ -31,6 +31,7 @@ from referee.linecheck import DECODE_ERRORS
 from referee.logio import record_decoder, strip_ending
 from referee.pages import game_view, render
 from referee.ruleset import Ruleset
+from referee.takeback import OWN
 from schemas.log import Reveal
 
 RAW_SHOWN = 400  # characters of a line shown when it cannot be read as a record
@@ -133,9 +134,11 @@ def replay_steps(lines: list[bytes], replay: Replay, draw: Draw) -> list[Step]:
     steps[0].state = 0
     draw(0, _drawn(ruleset, state, 0), setup)
     decode = record_decoder(header.ruleset).decode
+    withdrawn = replay.backs.withdrawn if replay.backs is not None else set()
     for lineno, raw in enumerate(lines[1 : 1 + verdict.records_checked], start=2):
         record = decode(strip_ending(raw))
-        if type(record) is not Reveal:  # the seed's reveal is the referee's, not the game's
+        # the seed's reveal and the take-backs are the referee's, not the game's; a record taken back is not played
+        if type(record) is not Reveal and type(record) not in OWN and record.seq not in withdrawn:
             ruleset.apply(state, record)
         steps.append(_record_step(record, lineno, len(steps)))
         draw(len(steps) - 1, _drawn(ruleset, state, record.seq), setup)

@@ -136,7 +136,37 @@ class Reveal(Record, tag="reveal"):
     seed: Annotated[str, msgspec.Meta(pattern=HASH_PATTERN)]
 
 
+class TakeBack(Record, tag="take_back"):
+    """A player asks to take back `record`, their own last record (TB-R1); nothing changes until the next seat
+    agrees."""
+
+    record: Annotated[int, msgspec.Meta(ge=1, le=INT64_MAX)]
+
+
+class AgreeTakeBack(Record, tag="agree_take_back"):
+    """The next seat agrees to the take-back asked just before (TB-R2): the game goes on as if `record` had not
+    been made."""
+
+    record: Annotated[int, msgspec.Meta(ge=1, le=INT64_MAX)]
+
+
+class Withdraw(Record, tag="withdraw"):
+    """The judge withdraws `record`, for `reason` (TB-R3): the game goes on as if it had not been made."""
+
+    record: Annotated[int, msgspec.Meta(ge=1, le=INT64_MAX)]
+    reason: Annotated[str, msgspec.Meta(min_length=1)]
+
+
+class Keeper(Record, tag="keeper"):
+    """The judge lets one device, `device` (a name people read), record for every seat from here on; null: each
+    seat records for itself again (KP-1)."""
+
+    device: Annotated[str, msgspec.Meta(min_length=1, max_length=64)] | None = None
+
+
 COMMON_RECORDS: tuple[type[Record], ...] = (Concede, Time, GameLoss)
-# Every log's records beside the game's own: the common ones, which the game judges, and the
-# reveal, which the referee's core judges (the game never sees it).
-SHARED_RECORDS: tuple[type[Record], ...] = (*COMMON_RECORDS, Reveal)
+# The records the referee's core judges for every game, which the game never sees: take-backs and the keeper
+# (referee/takeback.py), and the reveal.
+REFEREE_RECORDS: tuple[type[Record], ...] = (TakeBack, AgreeTakeBack, Withdraw, Keeper)
+# Every log's records beside the game's own: the common ones, which the game judges, and the referee's own.
+SHARED_RECORDS: tuple[type[Record], ...] = (*COMMON_RECORDS, Reveal, *REFEREE_RECORDS)

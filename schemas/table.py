@@ -71,7 +71,11 @@ class TableView(msgspec.Struct, forbid_unknown_fields=True):
     (all of them from 0), each as the seat may see it. `legal`: the records this seat may make now, at most
     200, with `legal_more` counting the rest (up to 1,000) (then the recorder's form takes a record typed in);
     in a digital game a draw is offered once per kind, and the server deals its card. `match_over`: the
-    match is decided; `reported`: its result went to the standings, and `counted` says which result that is."""
+    match is decided; `reported`: its result went to the standings, and `counted` says which result that is.
+    `take_backs`: the take-back records this seat may make now (TB-R1, TB-R2: ask for its own last record back,
+    or agree to the take-back asked of it); `withdrawn`: the records taken back or withdrawn so far, which the
+    game is judged without; `keeper`: the page that records for every seat (a player's id, or `judge`), if the
+    judge let one (T-200)."""
 
     event: str
     round: int
@@ -96,6 +100,9 @@ class TableView(msgspec.Struct, forbid_unknown_fields=True):
     match_over: bool
     reported: bool
     counted: Counted | None = None
+    take_backs: list[dict[str, Any]] = msgspec.field(default_factory=list)
+    withdrawn: list[int] = msgspec.field(default_factory=list)
+    keeper: str | None = None
 
 
 class RecordSent(msgspec.Struct, forbid_unknown_fields=True):

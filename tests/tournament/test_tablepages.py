@@ -49,7 +49,10 @@ def test_the_screens_reach_every_legal_record_once(db_url: str) -> None:
             assert all("ann" not in " ".join(path) for path, _ in walked), "names, not ids"
         engine.dispose()
     paper = recorder.screens(look(live_event(db_url, event="ev-3"), "ann", event="ev-3").legal, {})
-    assert [c.label for c in paper[0].choices] == ["draw (27)"] and len(paper[1].choices) == 27  # type, then card
+    # the draw is the one kind of record to make: "a card, not named" then its 27 cards on the first screen, one
+    # tap each (T-202, T-206)
+    assert paper[0].path[0] == "draw" and len(paper[0].choices) == 28 and all(c.record for c in paper[0].choices)
+    assert paper[0].choices[0].label == "a card, not named"
 
 
 def page_session(c: Any, heads: dict[str, str]) -> str:
@@ -91,10 +94,10 @@ def test_each_reader_sees_their_own_seat(db_url: str) -> None:
         page_session(c, sign_in(c, codes["ann"]))
         assert c.get("/e/ev/table", follow_redirects=False).headers["location"] == PAGE
         mine = c.get(PAGE).text
-        assert "data-record" in mine and "Record what you do" in mine
+        assert "data-record" in mine and "<h2>draw › player" in mine
         c.cookies.set("hj_session", c.post("/api/admin/login", json={"code": ORGANISER_TOKEN}).json()["session"])
         judged = c.get(f"{PAGE}/judge").text
-        assert "the judge's view" in judged and ">game loss (2)<" in judged and "&#34;type&#34;:&#34;draw&#34;" not in judged
+        assert "the judge's view" in judged and ">game loss · player " in judged and "&#34;type&#34;:&#34;draw&#34;" not in judged
         assert f'href="{PAGE}/judge"' in c.get("/admin/e/ev").text  # from the organiser's round
         with database(db_url) as engine, Session(engine) as session, session.begin():
             service.call_judge(session, "ev", "bob", "the log is not right")

@@ -259,8 +259,7 @@ def test_the_table_pages_at_both_widths_and_the_judges_record(
             assert phone.page.evaluate(SHEETS) == ["/static/headjudge.css"]
             assert phone.page.evaluate("document.documentElement.scrollWidth - window.innerWidth") <= 0
             phone.page.screenshot(path=str(tmp_path / f"{who}-{width}.png"), full_page=True)
-        judge.page.click("#panel button:has-text('game loss')")
-        judge.page.click(f"#panel button:has-text('player {NAMES['bob']}')")
+        judge.page.click(f"#panel button:has-text('game loss · player {NAMES['bob']}')")  # a type of two records: one tap each
         for phone in (ann, bob, judge):
             phone.page.wait_for_selector("#panel[data-over='yes']", timeout=15_000)
         assert f"{NAMES['ann']} won" in ann.page.locator("#panel .seat").inner_text()
@@ -307,8 +306,7 @@ def test_a_tap_is_not_lost_when_the_table_changes_under_the_finger(browser: Any,
         bob.page.click("summary:has-text('Type a record')")
         bob.page.fill("#typed", '{"type": "dra')  # half typed when ann's record redraws bob's panel
         judge.page.evaluate(PANELS_FETCHED)
-        judge.page.click("#panel button:has-text('game loss')")
-        press(judge.page, judge.page.locator(f"#panel button:has-text('player {NAMES['bob']}')"))
+        press(judge.page, judge.page.locator(f"#panel button:has-text('game loss · player {NAMES['bob']}')"))
         tap_a_record(ann.page, random.Random(1))
         judge.page.wait_for_function("() => window.__panels.includes(1)")  # the judge's page has the table after ann's record
         judge.page.wait_for_timeout(300)
@@ -322,8 +320,7 @@ def test_a_tap_is_not_lost_when_the_table_changes_under_the_finger(browser: Any,
         assert bob.page.locator("#typed").input_value() == '{"type": "dra', "the half-typed record stays"
         assert bob.page.evaluate("document.activeElement.id") == "typed"
 
-        judge.page.click("#panel button:has-text('game loss')")
-        judge.page.click(f"#panel button:has-text('player {NAMES['bob']}')")
+        judge.page.click(f"#panel button:has-text('game loss · player {NAMES['bob']}')")  # a type of two records: one tap each
         for phone in (ann, bob):
             phone.page.wait_for_selector("#panel[data-over='yes']", timeout=15_000)
         ann.page.evaluate("document.getElementById('panel').kept = true")

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from litestar.testing import TestClient
-from sqlalchemy import Engine, func, select
+from sqlalchemy import Engine, MetaData, func, select
 from sqlalchemy.orm import Session
 
 from tournament import service
@@ -65,6 +65,15 @@ def codes(db_url: str, event: str = "ev") -> dict[str, str]:
     with database(db_url) as engine, Session(engine) as session, session.begin():
         service.ensure_organiser(session, ORGANISER_TOKEN)
         return {p.name: service.issue_code(session, event, p.name) for p in service.players(session, event)}
+
+
+def everything(db_url: str) -> dict[str, list[tuple[Any, ...]]]:
+    """Every row of every table, in order: the event log and the tables, the credentials and the receipts (a
+    refused request must leave all of them as they were)."""
+    with database(db_url) as engine, Session(engine) as session:
+        meta = MetaData()
+        meta.reflect(engine)
+        return {name: sorted(map(tuple, session.execute(select(table))), key=repr) for name, table in meta.tables.items()}
 
 
 def tables(db_url: str, event: str = "ev") -> list[list[str]]:

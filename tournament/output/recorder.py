@@ -10,15 +10,40 @@ ids wherever a value is one.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from itertools import pairwise
+from typing import Any, Protocol
 
 import msgspec
 
 from referee.pages import brief
 
 QUIET = ("type", "by", "seq", "prev", "dealt")  # fields no choice is made on: shown or the server's
+LIKELY = 3  # records offered first, on the first screen: those the seat made before in the same place
+SEARCHED = 8  # a screen of more buttons than this has a search box
+UNNAMED = "a card, not named"  # the button of a draw whose card is left out
+INLINE = 4  # a type with this many records or fewer has them on the first screen, one tap each
+NOT_LIKELY = ("concede", "take_back", "agree_take_back")  # never offered first, however often made
+
+
+class Faces(Protocol):
+    """How a game shows its cards on buttons: its ruleset (`Ruleset.card_order`, `card_label`)."""
+
+    def card_order(self, card: str) -> tuple[Any, ...]: ...
+
+    def card_label(self, card: str) -> str: ...
+
+
+class Named:
+    """Cards as they are named: the default for a page that has no game at hand."""
+
+    def card_order(self, card: str) -> tuple[Any, ...]:
+        return (card,)
+
+    def card_label(self, card: str) -> str:
+        return card
 
 
 @dataclass
@@ -28,6 +53,7 @@ class Choice:
     label: str
     record: str | None = None
     opens: int | None = None
+    find: str = ""  # what a search box matches, beside the label (a card's own name)
 
 
 @dataclass
@@ -97,16 +123,81 @@ def _field(key: str, value: Any, names: Mapping[str, str]) -> str:
     return f"{words(key)} {brief(named(value, names))}"
 
 
-def screens(legal: list[dict[str, Any]], names: Mapping[str, str]) -> list[Screen]:
-    """The screens of choices for `legal` (the seat's legal records, as the table view lists them), first screen first."""
+def screens(legal: list[dict[str, Any]], names: Mapping[str, str], faces: Faces | None = None,
+            made_before: list[dict[str, Any]] | None = None, seats: tuple[str, ...] = ()) -> list[Screen]:
+    """The screens of choices for `legal` (the seat's legal records, as the table view lists them), first screen
+    first. The first screen starts with the records most likely now (`likely`: those `seats` made before in the
+    same place of `made_before`, the log's records), then the record types, the likeliest first; nothing is left
+    out. A screen that picks a card lists the cards as a hand, by the game's own order and short labels."""
     made: list[Screen] = []
     by_type: dict[str, list[dict[str, Any]]] = {}
     for record in legal:
         by_type.setdefault(str(record.get("type", "?")), []).append(record)
     first = _screen(made, [])
-    for kind, records in by_type.items():
-        first.choices.append(_choose(made, [words(kind)], words(kind), records, names))
+    shown = faces or Named()
+    history = likely(made_before or [], legal, seats)
+    for record in history.most:
+        first.choices.append(Choice(f"again: {record_text(record, names)}", _json(record)))
+    order = sorted(by_type, key=lambda kind: -history.kinds[kind])  # a stable sort: the rest keep their order
+    kinds = {kind: _choose(made, [words(kind)], words(kind), by_type[kind], names, shown) for kind in order}
+    making = [kind for kind in order if kind != "concede"]
+    opens = kinds[making[0]].opens if len(making) == 1 else None
+    if opens is not None:  # one kind of record to make (a draw, a block) besides conceding: its choices first, a tap saved
+        inner = made[opens]
+        first.path, first.choices, inner.choices = inner.path, [*first.choices, *inner.choices], []
+        del kinds[making[0]]
+    for kind, choice in kinds.items():
+        first.choices += _inline(made, words(kind), choice)
     return made
+
+
+def _inline(made: list[Screen], kind: str, choice: Choice) -> list[Choice]:
+    """A type's button, or its few records themselves (INLINE at most, each one tap: "play resource · 7♠")."""
+    inner = made[choice.opens] if choice.opens is not None else None
+    if inner is None or len(inner.choices) > INLINE or any(c.record is None for c in inner.choices):
+        return [choice]
+    found, inner.choices = [Choice(f"{kind} · {c.label}", c.record, find=c.find) for c in inner.choices], []
+    return found
+
+
+@dataclass
+class Likely:
+    """What a seat probably records now: whole records it made before in the same place, and the types of
+    record it made there, counted."""
+
+    most: list[dict[str, Any]]
+    kinds: Counter[str]
+
+
+def likely(records: list[dict[str, Any]], legal: list[dict[str, Any]], seats: tuple[str, ...]) -> Likely:
+    """The records `seats` made before right after a record of the type the log's last record has (a game's
+    phase, as near as a record's type tells it), that are legal now: the whole records made most often (at most
+    LIKELY), and every type counted."""
+    if not records:
+        return Likely([], Counter())
+    kept = [r for r in records if r.get("type") not in NOT_LIKELY]
+    last = kept[-1].get("type") if kept else None
+    wanted = {_json(_bare(r)) for r in legal}
+    whole: Counter[str] = Counter()
+    kinds: Counter[str] = Counter()
+    for before, record in pairwise(kept):
+        if before.get("type") != last or _maker(record) not in seats or record.get("type") in NOT_LIKELY:
+            continue
+        kinds[str(record.get("type"))] += 1
+        text = _json(_bare(record))
+        if text in wanted:
+            whole[text] += 1
+    most = [msgspec.json.decode(text) for text, _ in whole.most_common(LIKELY)]
+    return Likely([next(r for r in legal if _json(_bare(r)) == _json(m)) for m in most], kinds)
+
+
+def _bare(record: Mapping[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in record.items() if k not in ("seq", "prev", "at", "note")}
+
+
+def _maker(record: Mapping[str, Any]) -> Any:
+    """The seat whose page made `record`: its player's, or for a draw the drawing player's."""
+    return record.get("player") if record.get("by") == "chance" else record.get("by")
 
 
 def _screen(made: list[Screen], path: list[str]) -> Screen:
@@ -115,23 +206,42 @@ def _screen(made: list[Screen], path: list[str]) -> Screen:
     return screen
 
 
-def _choose(made: list[Screen], path: list[str], label: str, records: list[dict[str, Any]], names: Mapping[str, str]) -> Choice:
-    """A button for `records`: the record itself when one is left, else a screen that splits them further."""
+def _choose(made: list[Screen], path: list[str], label: str, records: list[dict[str, Any]], names: Mapping[str, str],
+            faces: Faces, find: str = "", chosen: frozenset[str] = frozenset()) -> Choice:
+    """A button for `records`: the record itself when one is left, else a screen that splits them further (the
+    fields every one of them shares said once, in the screen's heading)."""
     if len(records) == 1:
-        details = [text for k, v in records[0].items() if k not in QUIET and (text := _field(k, v, names)) not in path]
+        details = [text for k, v in records[0].items()
+                   if k not in QUIET and k not in chosen
+                   and (text := faces.card_label(v) if k == "card" and isinstance(v, str) else _field(k, v, names)) not in path]
         if records[0].get("dealt"):
             details.append("the server deals the card")
-        return Choice(" · ".join([label, *details]), _json(records[0]))
+        return Choice(" · ".join([label, *details]), _json(records[0]), find=find)
     key = _splitting(records)
     if key is None:  # the same record listed twice (a card held twice): either one is that record
-        return Choice(label, _json(records[0]))
-    screen = _screen(made, path)
+        return Choice(label, _json(records[0]), find=find)
+    shared = [_field(k, v, names) for k, v in records[0].items()
+              if k not in QUIET and all(_json(r.get(k)) == _json(v) for r in records) and _field(k, v, names) not in path]
+    screen = _screen(made, [*path, *shared])
     groups: dict[str, list[dict[str, Any]]] = {}
+    cards: dict[str, str] = {}  # a group's text -> the card it names, when the split is by card
     for record in records:
-        groups.setdefault(_field(key, record[key], names) if key in record else f"no {key}", []).append(record)
-    for text, group in groups.items():
-        screen.choices.append(_choose(made, [*path, text], text, group, names))
-    return Choice(f"{label} ({len(records)})", opens=screen.number)
+        value = record.get(key)
+        if key == "card" and isinstance(value, str):
+            text = faces.card_label(value)
+            cards[text] = value
+        elif key == "card" and value is None:
+            text = UNNAMED  # a paper draw that leaves its card out (docs/referee.md, "Unnamed draws")
+        else:
+            text = _field(key, value, names) if key in record else f"no {key}"
+        groups.setdefault(text, []).append(record)
+    if key == "card" and len(cards) + (UNNAMED in groups) == len(groups):  # a hand: the unnamed card first
+        order = sorted(groups, key=lambda text: (1, *faces.card_order(cards[text])) if text in cards else (0,))
+    else:
+        order = list(groups)
+    for text in order:
+        screen.choices.append(_choose(made, [*screen.path, text], text, groups[text], names, faces, cards.get(text, ""), chosen | {key}))
+    return Choice(f"{label} ({len(records)})", opens=screen.number, find=find)
 
 
 def _splitting(records: list[dict[str, Any]]) -> str | None:

@@ -20,6 +20,7 @@ One module per concern; callers use `service.<name>` for all of them:
 - `claims`: players' claims on `tournament serve`, confirmations, the judge queue, rulings (on decks too);
 - `decks`: deck lists registered, judged and published, the deadline's policy, every game's decks compared;
 - `tokens`: `tournament serve`'s sign-in codes, sessions, the organiser token;
+- `appeals`: judges' rulings as the log names them, players' appeals and the head judge's decisions;
 - `permissions`: who may do what (roles x actions); `staff`: staff members, revoking them, the log's actors' names;
 - `calls`: players' judge calls and the organiser's answers; `signup`: public registration, the waitlist, check-in;
 - `rejudge`: every stored log judged again by today's referee (nothing changed);
@@ -40,6 +41,16 @@ from tournament.service.amend import (
     swap,
     unpair,
 )
+from tournament.service.appeals import (
+    APPEALABLE,
+    RULING_WORDS,
+    AppealRow,
+    Ruling,
+    appeal,
+    appeals,
+    rulings,
+)
+from tournament.service.appeals import decide as decide_appeal
 from tournament.service.calls import (
     MAX_TEXT as MAX_CALL_TEXT,
 )
@@ -286,9 +297,11 @@ from tournament.service.tokens import (
     server_secret,
     sign_out,
     spend_code,
+    staff_session,
 )
 
 __all__ = [
+    "APPEALABLE",
     "CUT_SIZES",
     "DEFAULT_MINUTES",
     "DESK_SESSION",
@@ -310,11 +323,13 @@ __all__ = [
     "PUBLIC",
     "ROLES",
     "ROLE_NAMES",
+    "RULING_WORDS",
     "SEEDED",
     "STAFF_ROLES",
     "TABLES",
     "UNPROVEN_DEAL",
     "UNPROVEN_RULE",
+    "AppealRow",
     "Clock",
     "Conflict",
     "DeckStatus",
@@ -329,6 +344,7 @@ __all__ = [
     "Reported",
     "ResultRow",
     "ResultsMissing",
+    "Ruling",
     "SignedUp",
     "Spent",
     "Submitted",
@@ -344,6 +360,8 @@ __all__ = [
     "actor_names",
     "allowed",
     "answer_call",
+    "appeal",
+    "appeals",
     "assign_bye",
     "assigned_byes",
     "bracket",
@@ -367,6 +385,7 @@ __all__ = [
     "current_tables",
     "cut",
     "deadline_passed",
+    "decide_appeal",
     "decided",
     "deck_differences",
     "decoded",
@@ -464,6 +483,7 @@ __all__ = [
     "rule",
     "rule_decks",
     "rules_for",
+    "rulings",
     "score_places",
     "score_tally",
     "seat_of",
@@ -480,6 +500,7 @@ __all__ = [
     "spend_code",
     "split",
     "staff",
+    "staff_session",
     "standings",
     "start_round",
     "state_of",

@@ -53,7 +53,8 @@ from referee.linecheck import DECODE_ERRORS, ENCODER, explain
 from referee.logio import line_hash, record_decoder, record_to_dict, setup_decoder
 from referee.ruleset import CHANCE, JUDGE, Illegal, Ruleset, Seat
 from referee.rulesets import get as get_ruleset
-from schemas.log import LOG_FORMAT, Header, Record, Reveal, Time
+from referee.takeback import Rewind
+from schemas.log import LOG_FORMAT, Header, Keeper, Record, Reveal, Time
 from schemas.log import Event as Place
 from schemas.table import Appended, Counted, GameSummary, TableProgress, TableView, WitnessRow
 from tournament.output.render import score_words
@@ -69,6 +70,7 @@ LEGAL_SHOWN = 200  # records a seat is offered at most; past that the recorder's
 LEGAL_COUNTED = 1000  # the rest are counted this far (a block or a payment can have millions of ways)
 CACHED_GAMES = 512  # games kept as they stand, per process (a kept game is a few hundred KiB at most)
 TABLE_RULE = "T-81"  # who may make which record at a live table (tournament/README.md, "Tables")
+KEEPER_RULE = "T-200"  # one page records for every seat, when the judge lets it
 FREE_TEXT = 500  # characters of text no rule reads (a `note`, a game's `unread` fields) in a record a seat sends (T-144)
 IDLE = timedelta(minutes=10)  # T-153: a live table with no record for this long is flagged on the organiser's page
 
@@ -401,9 +403,26 @@ def _judged(session: Session, game: LiveGame) -> Live:
     replay = judge(lines, f"table {game.table} game {game.game}")
     if replay.verdict.verdict not in ("ongoing", "complete") or replay.header is None or replay.ruleset is None:
         raise Conflict(f"table {game.table} game {game.game}: the stored log is {replay.verdict.verdict}; ask the organiser")
+    return _live(replay, lines, game)
+
+
+def _live(replay: Replay, lines: list[bytes], game: LiveGame) -> Live:
+    assert replay.header is not None and replay.ruleset is not None
     decode = record_decoder(replay.header.ruleset).decode
     records = [decode(line) for line in lines[1:]]
-    return Live(replay, replay.header, replay.ruleset, game.seq, game.head, _game_key(game), records)
+    return Live(replay, replay.header, replay.ruleset, len(records), line_hash(lines[-1]), _game_key(game), records)
+
+
+def _withdrawing(session: Session, game: LiveGame, line: bytes) -> Live:
+    """The game with a withdrawal (`line`) added, judged again from its first line as the referee judges a log
+    (the withdrawn record read but not played: referee/takeback.py); Illegal if the game without it breaks a
+    rule."""
+    lines = [*lines_of(session, game), line]
+    replay = judge(lines, f"table {game.table} game {game.game}")
+    error = replay.verdict.error
+    if error is not None:
+        raise Illegal(error.rule or TABLE_RULE, error.message)
+    return _live(replay, lines, game)
 
 
 def _caught_up(session: Session, game: LiveGame, live: Live) -> Live | None:
@@ -418,7 +437,7 @@ def _caught_up(session: Session, game: LiveGame, live: Live) -> Live | None:
             if record.seq != live.seq + 1 or record.prev != head:
                 return None
             advance(live.replay, record, record.seq + 1)
-        except (Illegal, *DECODE_ERRORS):
+        except (Illegal, Rewind, *DECODE_ERRORS):  # a withdrawal: the game is judged again from its lines
             return None
         live.records.append(record)
         live.seq, head = record.seq, line_hash(line)
@@ -480,9 +499,14 @@ def judge_record(
             parsed = _dealt(live, game, record)
         else:
             parsed = _read(live, record, game)
-        _permitted(game, seat, parsed)
+        _permitted(game, seat, parsed, live)
         line = ENCODER.encode(parsed)
-        advance(live.replay, parsed, parsed.seq + 1)
+        try:
+            advance(live.replay, parsed, parsed.seq + 1)
+        except Rewind:  # a take-back agreed, a record withdrawn: the game as if that record had not been made
+            _keep(session, live)
+            live = _withdrawing(session, game, line)
+            live.records.pop()  # appended below, as any record
     except Illegal as exc:
         _keep(session, live)  # an illegal record leaves the game as it was
         legal, more = options(live, game, seat)
@@ -542,17 +566,35 @@ def _without_card(data: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in data.items() if k != "card"}
 
 
-def _permitted(game: LiveGame, seat: Seat, record: Record) -> None:
-    """T-81: a player records their own actions (and at a paper table their own draws); the judge, judge records."""
+def keeper(live: Live) -> str | None:
+    """The page that records for every seat (T-200): a player's id, JUDGE for the organiser's, None for none."""
+    backs = live.replay.backs
+    return backs.keeper if backs is not None else None
+
+
+def _permitted(game: LiveGame, seat: Seat, record: Record, live: Live) -> None:
+    """T-81: a player records their own actions (and at a paper table their own draws); the judge, judge records.
+    T-200: while the judge lets one page record for every seat (a `keeper` record), that page alone records the
+    seats' records."""
     bots = game.bots.split()
-    if seat == JUDGE:
-        if record.by != JUDGE:
-            raise Illegal(TABLE_RULE, "a judge makes only judge records (time, game_loss); the players record their own play")
-        return
+    keeping = keeper(live)
     if record.by == JUDGE:
-        raise Illegal(TABLE_RULE, "only a judge makes judge records")
+        if seat != JUDGE:
+            raise Illegal(TABLE_RULE, "only a judge makes judge records")
+        if type(record) is Keeper and record.device not in (None, JUDGE, *live.header.players):
+            raise Illegal(KEEPER_RULE, "the page that records for every seat is a player's at the table or the judge's")
+        return
     if seat in bots:
         raise Illegal(TABLE_RULE, f"the server's bot plays {seat}'s seat")
+    if keeping is not None:
+        if seat != keeping:
+            raise Illegal(KEEPER_RULE, f"{keeping}'s page records for every seat at this table now; the judge can end that")
+        owner = getattr(record, "player", None) if record.by == CHANCE else record.by
+        if owner in bots:
+            raise Illegal(TABLE_RULE, f"the server's bot plays {owner}'s seat")
+        return
+    if seat == JUDGE:
+        raise Illegal(TABLE_RULE, "a judge makes only judge records (time, game_loss, withdraw, keeper); the players record their own play")
     if record.by == CHANCE:
         if getattr(record, "player", seat) != seat:
             raise Illegal(TABLE_RULE, f"a draw is recorded by the player who draws, not by {seat}")
@@ -686,15 +728,21 @@ def options(live: Live, game: LiveGame, seat: Seat) -> tuple[list[dict[str, Any]
     ruleset, state = live.ruleset, live.replay.state
     if game.over or ruleset.result(state) is not None:
         return [], 0
-    if seat == JUDGE:
-        return [{"type": "time", "by": JUDGE}, *({"type": "game_loss", "by": JUDGE, "player": p} for p in live.header.players)], 0
-    to_act = ruleset.to_act(state)
-    if seat is None or seat in game.bots.split() or (seat not in to_act and CHANCE not in to_act):
-        return [], 0  # not theirs to act: the game's legal listing (combinatorial in some games) is not walked
+    keeping, players, bots = keeper(live), live.header.players, game.bots.split()
     shown: list[dict[str, Any]] = []
+    if seat == JUDGE:
+        shown = [{"type": "time", "by": JUDGE}, *({"type": "game_loss", "by": JUDGE, "player": p} for p in players)]
+        devices = [None] if keeping is not None else [p for p in players if p not in bots] + [JUDGE]
+        shown += [{"type": "keeper", "by": JUDGE, **({"device": d} if d else {})} for d in devices]
+    if seat is None or seat in bots or (keeping is not None and seat != keeping) or (seat == JUDGE and keeping != JUDGE):
+        return shown, 0
+    seats = _recording_for(live, game, seat)
+    to_act = ruleset.to_act(state)
+    if not seats & set(to_act) and CHANCE not in to_act:
+        return shown, 0  # not theirs to act: the game's legal listing (combinatorial in some games) is not walked
     kinds: set[bytes] = set()
     more = 0
-    for record in _seat_records(ruleset, state, seat, game.mode == "paper"):
+    for record in _seat_records(ruleset, state, seats, game.mode == "paper"):
         data = record_to_dict(record)
         if record.by == CHANCE and game.mode == "digital":
             kind = ENCODER.encode(_without_card(data))
@@ -702,6 +750,11 @@ def options(live: Live, game: LiveGame, seat: Seat) -> tuple[list[dict[str, Any]
                 continue
             kinds.add(kind)
             data = _without_card(data) | {"dealt": True}
+        elif data.get("type") == "draw" and record.by == CHANCE and "card" in data:
+            kind = ENCODER.encode(_without_card(data))
+            if kind not in kinds:  # a paper draw may leave its card out (docs/referee.md, UD-1): offered once, first
+                kinds.add(kind)
+                shown.insert(len(kinds) - 1, _without_card(data))
         if len(shown) < LEGAL_SHOWN:
             shown.append(data)
         else:
@@ -711,11 +764,30 @@ def options(live: Live, game: LiveGame, seat: Seat) -> tuple[list[dict[str, Any]
     return shown, more
 
 
-def _seat_records(ruleset: Ruleset, state: Any, seat: str, paper: bool) -> Iterator[Record]:
-    """The seat's own legal records, and the draws that are theirs to record (at a paper table, a chance record no
-    player owns too: someone at the table writes down what came)."""
+def _recording_for(live: Live, game: LiveGame, seat: str) -> set[str]:
+    """The seats whose records `seat`'s page makes: its own, or every seat (the bots' aside) on the keeper's."""
+    bots = game.bots.split()
+    if seat == keeper(live):
+        return {p for p in live.header.players if p not in bots}
+    return {seat} if seat in live.header.players and seat not in bots else set()
+
+
+def take_backs(live: Live, game: LiveGame, seat: Seat) -> list[dict[str, Any]]:
+    """The take-back records `seat`'s page may make now (TB-R1, TB-R2): ask for its own last record back, or agree
+    to the take-back asked of it; on the keeper's page, every seat's."""
+    backs, keeping = live.replay.backs, keeper(live)
+    if game.over or seat is None or backs is None or (keeping is not None and seat != keeping):
+        return []
+    return [record_to_dict(r) for s in sorted(_recording_for(live, game, seat)) for r in backs.offers(s, live.ruleset, live.replay.state)]
+
+
+def _seat_records(ruleset: Ruleset, state: Any, seats: set[str], paper: bool) -> Iterator[Record]:
+    """The seats' own legal records (one seat's, or every seat's for the page that keeps the table), and the
+    draws that are theirs to record (at a paper table, a chance record no player owns too: someone at the table
+    writes down what came)."""
+    owners: set[str | None] = {*seats, None} if paper else set(seats)
     for record in ruleset.legal(state):
-        if record.by == seat or (record.by == CHANCE and getattr(record, "player", None) in ((seat, None) if paper else (seat,))):
+        if record.by in seats or (record.by == CHANCE and getattr(record, "player", None) in owners):
             yield record
 
 
@@ -739,6 +811,7 @@ def view(session: Session, event_id: str, table: int, seat: Seat, *, since: int 
     live = _judged(session, game)  # taken from the cache until kept again: nothing else may use it meanwhile
     ruleset, state = live.ruleset, live.replay.state
     legal, more = options(live, game, seat) if placed.counted is None else ([], 0)  # reported: nothing more to record
+    backs = take_backs(live, game, seat) if placed.counted is None else []
     result = ruleset.result(state)
     since = max(0, min(since, game.seq))
     records = [_record_view(live, r, seat) for r in live.records[since:]]
@@ -753,7 +826,7 @@ def view(session: Session, event_id: str, table: int, seat: Seat, *, since: int 
         placed.event.id, placed.round, placed.table, game.mode, placed.event.ruleset, placed.players, seat,  # type: ignore[arg-type]
         game.game, game.seq, since, bool(game.over), list(ruleset.to_act(state)), msgspec.to_builtins(result) if result else None,
         ruleset.seat_view(state, seat), records, legal, more, summaries, witness, game.bots.split(), decided, placed.reported,
-        placed.counted,
+        placed.counted, backs, sorted(live.replay.backs.withdrawn) if live.replay.backs else [], keeper(live),
     )
 
 

@@ -26,7 +26,7 @@ MATRIX: dict[str, tuple[frozenset[str], str]] = {
     PUBLIC: (frozenset((*ROLES, "nobody")), "sign in or out; register for an open event (a desk's walk-ins too)"),
     "play": (frozenset(("player",)), "claim, confirm or dispute your table's result, call a judge, your deck list, drop or check in yourself"),
     "appeal": (frozenset(("player",)), "appeal a judge's ruling on your table to the head judge"),
-    "table": (frozenset(("player", "organiser", "head-judge", "judge")), "record at a live table: a player for their seat, staff as the judge"),
+    "table": (frozenset(("player", "organiser", "head-judge", "judge")), "record at a live table: a player for their seat; staff watch it in the judge's view and record as the judge"),
     "view": (frozenset(STAFF_ROLES), "read the organiser's pages of an event (tables, queue, calls, registration, decks)"),
     "rule": (frozenset(("organiser", "head-judge", "judge")), "rule on a table, correct a result, rule on decks, answer a call, extend time, swap seats"),
     "appeal-rule": (frozenset(("organiser", "head-judge")), "decide an appeal: uphold the ruling or overturn it with a new result"),
@@ -38,6 +38,7 @@ MATRIX: dict[str, tuple[frozenset[str], str]] = {
     "staff": (frozenset(("organiser",)), "name staff, give them a new sign-in code, revoke them"),
     "self": (frozenset(("person", "player")), "make (a player: the first) or renew your player card; a person: register in one tap, claim an entry"),
     "people": (frozenset(("organiser",)), "link, merge and split people, each with a reason; print a person's player card"),
+    "passkeys": (frozenset((*STAFF_ROLES, "person")), "add or remove your own passkeys (the organiser token's session has none to keep)"),
 }
 
 

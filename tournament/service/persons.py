@@ -21,11 +21,20 @@ from sqlalchemy.orm import Session
 
 from tournament.service import people as registering
 from tournament.service.errors import Conflict, NotFound, Usage
+from tournament.service.passkeys import Owner, remove_all
 from tournament.service.people import slug, unique_ids
 from tournament.service.queries import check_id, get_player, lock_event
 from tournament.service.tokens import spend_code
 from tournament.storage.eventlog import CLI, PlayerLinked, append
-from tournament.storage.models import Credential, Event, Person, PersonChange, Player, Waiting
+from tournament.storage.models import (
+    Credential,
+    Event,
+    Passkey,
+    Person,
+    PersonChange,
+    Player,
+    Waiting,
+)
 
 
 def get_person(session: Session, person_id: str) -> Person:
@@ -182,7 +191,7 @@ def _forget_if_empty(session: Session, person_id: str) -> None:
     """A person no player, waitlist or credential names any more goes from the people (a namesake made by a
     public registration and then linked to who they are); their history stays in `person_changes`."""
     session.flush()
-    for model in (Player, Waiting, Credential):
+    for model in (Player, Waiting, Credential, Passkey):
         if session.scalars(select(model.person).where(model.person == person_id).limit(1)).first() is not None:
             return
     person = session.get(Person, person_id)
@@ -209,9 +218,11 @@ def claim_entry(session: Session, person_id: str, code: str, client: str, actor:
 
 
 def _established(session: Session, person_id: str) -> bool:
-    """Whether the person is more than one entry: they play another event, wait on a waitlist or hold a card."""
+    """Whether the person is more than one entry: they play another event, wait on a waitlist or hold a card or a passkey."""
     entries = session.scalar(select(func.count()).select_from(Player).filter_by(person=person_id)) or 0
-    held = session.scalars(select(Credential.selector).filter_by(person=person_id).limit(1)).first()
+    held = session.scalars(select(Credential.selector).filter_by(person=person_id).limit(1)).first() or session.scalars(
+        select(Passkey.id).filter_by(person=person_id).limit(1)
+    ).first()
     waiting = session.scalars(select(Waiting.player).filter_by(person=person_id).limit(1)).first()
     return entries > 1 or held is not None or waiting is not None
 
@@ -232,6 +243,7 @@ def merge(session: Session, keep: str, gone: str, reason: str | None, actor: str
         raise Conflict(f"{kept.name} ({kept.id}) and {leaving.name} ({leaving.id}) both play {', '.join(sorted(both))}: not one person")
     _move(session, rows, kept.id, "merge", actor, reason, leaving.id)
     session.execute(delete(Credential).where(Credential.person == leaving.id))
+    remove_all(session, Owner("person", leaving.id))  # as its card: a merge hands no one's sign-in to another
     external = leaving.external_id
     leaving.external_id = None
     session.flush()

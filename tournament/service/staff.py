@@ -18,6 +18,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from tournament.service.errors import Conflict, NotFound, Usage
+from tournament.service.passkeys import Owner, remove_all
 from tournament.service.people import clean_name, display_names, slug, unique_ids
 from tournament.service.permissions import ROLE_NAMES, STAFF_ROLES
 from tournament.service.queries import get_event
@@ -56,12 +57,13 @@ def get_staff(session: Session, staff_id: str) -> StaffMember:
 
 
 def revoke(session: Session, staff_id: str) -> StaffMember:
-    """Revoke a staff member: every code and session of theirs ends now; their row stays for the log's sake."""
+    """Revoke a staff member: every code, session and passkey of theirs ends now; their row stays for the log's sake."""
     member = get_staff(session, staff_id)
     if member.revoked_at is not None:
         raise Conflict(f"{member.name} was revoked already")
     member.revoked_at = datetime.now(UTC)
     end_staff_sessions(session, staff_id)
+    remove_all(session, Owner("staff", staff_id))
     return member
 
 

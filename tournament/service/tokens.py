@@ -169,6 +169,15 @@ def end_staff_sessions(session: Session, staff: str) -> int:
     return int(ended.rowcount)  # type: ignore[attr-defined]
 
 
+def staff_session(session: Session, staff: str) -> tuple[Identity, str]:
+    """A session for a staff member something else proved (a passkey): who they are, and its secret; Denied
+    for a revoked member, whose sign-ins all end."""
+    member = session.connection().execute(_STAFF, {"staff": staff}).first()
+    if member is None:
+        raise Denied("your staff sign-in was revoked; ask the organiser")
+    return Identity(member.role, member.event_id, None, staff), _new(session, "session", None, None, ORGANISER_SESSION, staff=staff)
+
+
 def _who(session: Session, row: Key) -> Identity:
     """Whose a player's or staff member's code or session is; Denied for a staff member revoked since."""
     if row.staff is None:

@@ -13,6 +13,7 @@ from datetime import datetime
 from sqlalchemy import (
     BigInteger,
     Boolean,
+    CheckConstraint,
     DateTime,
     ForeignKey,
     ForeignKeyConstraint,
@@ -494,6 +495,43 @@ class PersonChange(Base):
     players: Mapped[str] = mapped_column(Text)  # the players moved, "EVENT/PLAYER" separated by spaces
     actor: Mapped[str] = mapped_column(String(120))  # who made it, as the event log names actors: "organiser", "person:ID", "cli"
     reason: Mapped[str | None] = mapped_column(String(200))
+
+
+class Passkey(Base):
+    """A WebAuthn credential (`service/passkeys.py`): its owner signs in with it where the server is a secure
+    context. Owned by a person or a staff member, exactly one of the two. `id`: the SHA-256 of the credential's
+    id (a fixed-width key for an id of up to 1023 bytes, kept whole in `credential`); `user_handle`: the random
+    handle the authenticator keeps for its owner (one for all their passkeys), never a name."""
+
+    __tablename__ = "passkeys"
+    __table_args__ = (CheckConstraint("(person IS NULL) <> (staff IS NULL)", name="one_owner"),)
+
+    id: Mapped[str] = mapped_column(HASH, primary_key=True)
+    credential: Mapped[bytes] = mapped_column(LargeBinary)
+    public_key: Mapped[bytes] = mapped_column(LargeBinary)  # COSE, as the authenticator gave it
+    sign_count: Mapped[int] = mapped_column(BigInteger)  # the authenticator's counter (32 bits unsigned), last seen
+    user_handle: Mapped[str] = mapped_column(String(64), index=True)  # base64url of 32 random bytes
+    person: Mapped[str | None] = mapped_column(ID, ForeignKey("people.id"), index=True)
+    staff: Mapped[str | None] = mapped_column(ID, ForeignKey("staff.id"), index=True)
+    name: Mapped[str] = mapped_column(String(60))  # what its owner reads in their list
+    transports: Mapped[str] = mapped_column(String(100))  # how the browser reached it (usb, internal, ...), space-separated
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    last_used_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class PasskeyChallenge(Base):
+    """A WebAuthn ceremony's challenge, good once and for a few minutes (`service/passkeys.py`): kept in the
+    database so any worker can finish what another began. `id`: the SHA-256 of the challenge. A registration's
+    row names its owner and the user handle it offered; a sign-in's names nobody."""
+
+    __tablename__ = "passkey_challenges"
+
+    id: Mapped[str] = mapped_column(HASH, primary_key=True)
+    purpose: Mapped[str] = mapped_column(String(8))  # register or sign_in
+    person: Mapped[str | None] = mapped_column(ID)
+    staff: Mapped[str | None] = mapped_column(ID)
+    user_handle: Mapped[str | None] = mapped_column(String(64))
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
 
 
 class FailedGuess(Base):

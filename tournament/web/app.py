@@ -36,6 +36,7 @@ from tournament.output import pages, render
 from tournament.storage.db import first_line, make_engine, open_database
 from tournament.web import (
     api,
+    appealpages,
     assets,
     cards,
     decks,
@@ -43,11 +44,13 @@ from tournament.web import (
     downloads,
     feeds,
     follow,
+    guard,
     headers,
     live,
     messages,
     organiser,
     pace,
+    passkeys,
     people,
     peopleadmin,
     players,
@@ -58,6 +61,7 @@ from tournament.web import (
     screen,
     seasons,
     sharedpages,
+    staffpages,
     tablepages,
     tables,
 )
@@ -151,11 +155,14 @@ def create_app(db_url: str | None = None, *, csrf_secret: str | None = None, sen
     environment.globals["zone"] = render.zone_name
     environment.globals["result"] = render.result_text  # "2-1", "ID": a table's result in a column
     environment.globals["ranked"] = render.ranked  # a pod's places, best first
+    environment.globals["passkeys_here"] = passkeys.here  # whether the page may offer passkeys (a secure context)
+    environment.globals["passkeys_held"] = passkeys.holds  # whether the reader may keep passkeys (a person, staff)
     app = Litestar(
         route_handlers=[
             *public.HANDLERS, *api.HANDLERS, *players.HANDLERS, *organiser.HANDLERS, *people.HANDLERS, *peopleadmin.HANDLERS, *cards.HANDLERS, *desk.HANDLERS,
             *decks.HANDLERS, *registration.HANDLERS, *screen.HANDLERS, *tables.HANDLERS, *tablepages.HANDLERS, *follow.HANDLERS,
-            *running.HANDLERS, *downloads.HANDLERS, *seasons.HANDLERS, *messages.HANDLERS, assets.router(),
+            *running.HANDLERS, *downloads.HANDLERS, *seasons.HANDLERS, *staffpages.HANDLERS, *appealpages.HANDLERS, *passkeys.HANDLERS,
+            *messages.HANDLERS, assets.router(),
         ],
         template_config=TemplateConfig(
             engine=JinjaTemplateEngine.from_environment(environment),
@@ -176,12 +183,16 @@ def create_app(db_url: str | None = None, *, csrf_secret: str | None = None, sen
             DBAPIError: _database_error,
             Exception: _unexpected,
         },
+        guards=[guard.guard],  # the permission matrix, for every route that names its action (web/guard.py)
         request_max_body_size=MAX_UPLOAD,
         request_class=BodyRequest,
         on_startup=[hub.start, *([sending.start] if sending else [])],
         on_shutdown=[*([sending.stop] if sending else []), db.dispose, hub.close, heads.close],
         logging_config=None,
     )
+    forgotten = guard.unguarded(app)
+    if forgotten:  # a route that changes something names what it does, or the server does not start (T-175)
+        raise RuntimeError(f"routes that name no action of the permission matrix: {', '.join(forgotten)}")
     app.asgi_handler = headers.AnswersHead(app.asgi_handler)
     app.state.database = db
     app.state.live = hub

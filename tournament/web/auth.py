@@ -21,6 +21,7 @@ from tournament.service.tokens import ORGANISER_SESSION, PERSON_SESSION, PLAYER_
 from tournament.web.common import keep_actor, reading, wants_json
 
 COOKIE = "hj_session"
+KNOWN = "identity"  # the request state's key for who signed in, once read
 
 
 def client(request: Request[Any, Any, Any]) -> str:
@@ -39,7 +40,11 @@ def identity(request: Request[Any, Any, Any], session: Session | None = None) ->
     """Whose session the request carries; None without one. A wrong or ended one is refused under /api (401),
     and on a page is no session (the page offers to sign in). Sessions are not guesses: a session's 32 random
     bytes cannot be guessed, and one that ended (a new code, a new organiser token) is no attack. Read in
-    `session` when the route has one open (a live table's requests: one session each), else in its own."""
+    `session` when the route has one open (a live table's requests: one session each), else in its own. Read once
+    a request: the permission guard's reading (web/guard.py) is the route's."""
+    if KNOWN in request.state:
+        known: service.Identity = request.state[KNOWN]
+        return known
     secret = secret_of(request)
     if secret is None:
         return None
@@ -54,6 +59,7 @@ def identity(request: Request[Any, Any, Any], session: Session | None = None) ->
             raise NotAuthorizedException(exc.message) from None
         return None
     keep_actor(request, found)  # what this request writes names them
+    request.state[KNOWN] = found
     return found
 
 
@@ -73,11 +79,12 @@ def person(request: Request[Any, Any, Any]) -> service.Identity:
 
 
 def organiser(request: Request[Any, Any, Any], session: Session | None = None) -> service.Identity:
+    """The organiser or a staff member signed in (what their role may do on the route, web/guard.py decided)."""
     found = identity(request, session)
     if found is None:
-        raise NotAuthorizedException("sign in with the organiser token first")
-    if found.role != "organiser":
-        raise PermissionDeniedException("this is for the organiser")
+        raise NotAuthorizedException("sign in with the organiser token or your staff code first")
+    if found.role not in service.STAFF_ROLES:
+        raise PermissionDeniedException("this is for the organiser and the staff")
     return found
 
 

@@ -43,13 +43,13 @@ def my_event(session: Session, event_id: str, player_id: str, message: str = "")
     )
 
 
-def _me(request: Request[Any, Any, Any]) -> tuple[service.Identity, str, str]:
+def signed_in_player(request: Request[Any, Any, Any]) -> tuple[service.Identity, str, str]:
     who = player(request)
     assert who.event_id is not None and who.player is not None
     return who, who.event_id, who.player
 
 
-def _form(request: Request[Any, Any, Any], form: Any, action: Any) -> Response[Any]:
+def player_form(request: Request[Any, Any, Any], form: Any, action: Any) -> Response[Any]:
     """A player's form, once for its key; then their page, saying what happened (or why not)."""
     who = player(request)
     key = receipts.given_key(form.get("_key"), "_key")
@@ -93,24 +93,24 @@ def _drop_page(request: Request[Any, Any, Any]) -> Response[Any]:
 @post("/me/drop", include_in_schema=False, action="play")
 async def drop_form(request: Request[Any, Any, Any]) -> Response[Any]:
     form = await request.form()
-    _who, event_id, player_id = await sync_to_thread(_me, request)
+    _who, event_id, player_id = await sync_to_thread(signed_in_player, request)
     confirmed = form.get("confirm") == "yes"
-    return await sync_to_thread(_form, request, form, lambda s: _leave(s, event_id, player_id, confirmed))
+    return await sync_to_thread(player_form, request, form, lambda s: _leave(s, event_id, player_id, confirmed))
 
 
 @post("/me/call", include_in_schema=False, action="play")
 async def call_form(request: Request[Any, Any, Any]) -> Response[Any]:
     form = await request.form()
-    _who, event_id, player_id = await sync_to_thread(_me, request)
+    _who, event_id, player_id = await sync_to_thread(signed_in_player, request)
     text = str(form.get("text", ""))
-    return await sync_to_thread(_form, request, form, lambda s: _call(s, event_id, player_id, text))
+    return await sync_to_thread(player_form, request, form, lambda s: _call(s, event_id, player_id, text))
 
 
 @post("/me/checkin", include_in_schema=False, action="play")
 async def checkin_form(request: Request[Any, Any, Any]) -> Response[Any]:
     form = await request.form()
-    _who, event_id, player_id = await sync_to_thread(_me, request)
-    return await sync_to_thread(_form, request, form, lambda s: _check_in(s, event_id, player_id))
+    _who, event_id, player_id = await sync_to_thread(signed_in_player, request)
+    return await sync_to_thread(player_form, request, form, lambda s: _check_in(s, event_id, player_id))
 
 
 # The players' JSON twins (an `Idempotency-Key` header makes a repeat get the first answer) ------------
@@ -119,13 +119,13 @@ async def checkin_form(request: Request[Any, Any, Any]) -> Response[Any]:
 @get("/api/me/event", sync_to_thread=True, tags=["players"])
 def api_my_event(request: Request[Any, Any, Any]) -> MyEvent:
     """Where the signed-in player stands in the event, their open judge call, and every table they sat at."""
-    _who, event_id, player_id = _me(request)
+    _who, event_id, player_id = signed_in_player(request)
     with reading(request) as session:
         return my_event(session, event_id, player_id)
 
 
 def _api(request: Request[Any, Any, Any], action: Any) -> Response[Any]:
-    who, event_id, player_id = _me(request)
+    who, event_id, player_id = signed_in_player(request)
     return receipts.api_change(request, receipts.owner_of(who), lambda s: my_event(s, event_id, player_id, action(s)))
 
 
@@ -133,21 +133,21 @@ def _api(request: Request[Any, Any, Any], action: Any) -> Response[Any]:
 def api_drop(request: Request[Any, Any, Any], data: JSONBody[Leave]) -> Response[MyEvent]:
     """Drop from the event, or leave its waitlist (`confirm: true`). Mid-round, your table still needs its
     result (T-93); 409 once the event's last round is paired."""
-    _who, event_id, player_id = _me(request)
+    _who, event_id, player_id = signed_in_player(request)
     return _api(request, lambda s: _leave(s, event_id, player_id, data.confirm))
 
 
 @json_post("/api/me/call", sync_to_thread=True, tags=["players"], action="play")
 def api_call(request: Request[Any, Any, Any], data: JSONBody[CallRequest]) -> Response[MyEvent]:
     """Call a judge to your table of the current round (422 at no table; 409 while your last call is open)."""
-    _who, event_id, player_id = _me(request)
+    _who, event_id, player_id = signed_in_player(request)
     return _api(request, lambda s: _call(s, event_id, player_id, data.text))
 
 
 @json_post("/api/me/checkin", sync_to_thread=True, tags=["players"], action="play")
 def api_checkin(request: Request[Any, Any, Any]) -> Response[MyEvent]:
     """Check yourself in before round 1 (409 a second time, or once round 1 is paired)."""
-    _who, event_id, player_id = _me(request)
+    _who, event_id, player_id = signed_in_player(request)
     return _api(request, lambda s: _check_in(s, event_id, player_id))
 
 

@@ -43,6 +43,7 @@ def admin(request: Request[Any, Any, Any], r: FromQuery[str] = "") -> Template:
     with reading(request) as session:
         return page(
             request, "admin", events=views.events(session), notice=shown.get("notice"), error=shown.get("error"),
+            can={action for action in service.MATRIX if service.allowed(who, action, None)}, who=who, roles=service.ROLE_NAMES,
             typed=shown.get("typed", {}), **dayview.new_event_context(),
         )
 
@@ -60,8 +61,10 @@ async def admin_login(request: Request[Any, Any, Any]) -> Response[Any]:
 
 @get("/admin/e/{event_id:str}", sync_to_thread=True, include_in_schema=False, action="view")
 def admin_event(request: Request[Any, Any, Any], event_id: FromPath[str], r: FromQuery[str] = "") -> Template:
-    """The event's tables, queue and actions, and the answer to the organiser's last form (`?r=KEY`)."""
-    shown = receipts.shown(request, r, receipts.owner_of(organiser(request)))
+    """The event's tables, queue and actions, and the answer to the organiser's last form (`?r=KEY`); the forms shown
+    are those the reader's role may send (`can`: the matrix's actions)."""
+    who = organiser(request)
+    shown = receipts.shown(request, r, receipts.owner_of(who))
     with reading(request) as session:
         event = service.get_event(session, event_id)
         everyone = service.players(session, event_id)
@@ -78,6 +81,8 @@ def admin_event(request: Request[Any, Any, Any], event_id: FromPath[str], r: Fro
             decks=decks.missing_lists(session, event),
             calls=service.judge_calls(session, event_id),
             decided=service.decided(session, event),
+            can={action for action in service.MATRIX if service.allowed(who, action, event_id)},
+            rulings=service.rulings(session, event_id), ruling_kinds=service.RULING_WORDS, open_appeals=len(service.appeals(session, event_id, open_only=True)),
             fees=fees.fees(session, event_id),
         )
 
@@ -170,7 +175,7 @@ async def extend_form(request: Request[Any, Any, Any], event_id: FromPath[str]) 
     )
 
 
-@get("/admin/e/{event_id:str}/drop", include_in_schema=False, action="view")
+@get("/admin/e/{event_id:str}/drop", include_in_schema=False, action="players")  # the drop's first step: for who may drop
 async def drop_page(request: Request[Any, Any, Any], event_id: FromPath[str], player: FromQuery[str] = "") -> Template:
     """The second step of a drop: what it does to the player's table, and that it cannot be undone (T-73)."""
     # async, with its own thread: a sync_to_thread GET sharing its path with a POST is wrapped twice (players.join_page)

@@ -23,7 +23,7 @@ from sqlalchemy.orm import Session
 from schemas.web import Confirmation, Joined, MatchView, ResultClaim, SignIn, TableClaims
 from tournament import service
 from tournament.output import people as people_text
-from tournament.web import decks, desk, messages, people, receipts, views
+from tournament.web import appealpages, decks, desk, messages, people, receipts, views
 from tournament.web.auth import COOKIE, client, forget, identity, keep, player
 from tournament.web.common import json_post, reading, whole_number, whole_numbers, writing
 from tournament.web.public import page
@@ -106,7 +106,8 @@ def me(request: Request[Any, Any, Any], r: FromQuery[str] = "") -> Response[Any]
         view = None if mine.state in ("waiting", "left") else views.match_view(session, who.event_id, who.player)
         return page(request, "me", session, event, view=view, my=mine, names=views.names(session, who.event_id), result=people_text.match_text,
                     notice=shown.get("notice"), error=shown.get("error"), refused=shown.get("refused"), typed=shown.get("typed", {}),
-                    deck=decks.my_deck(session, event, who.player), messages=messages.offer(request, session, who.event_id, who.player))
+                    deck=decks.my_deck(session, event, who.player), messages=messages.offer(request, session, who.event_id, who.player),
+                    **appealpages.my_appeals(session, who.event_id, who.player))
 
 
 def _run(session: Session, who: service.Identity, action: str, **kwargs: Any) -> service.TableState:

@@ -24,6 +24,7 @@ from markupsafe import Markup
 
 from referee import pages
 from referee.ruleset import JUDGE, Seat
+from referee.rulesets import get as get_ruleset
 from schemas.table import LastLine, RecordSent, Seen, TableView
 from tournament import service
 from tournament.output import recorder
@@ -53,9 +54,9 @@ def table_page(request: Request[Any, Any, Any], event_id: FromPath[str], table: 
     return _page(request, event_id, table, tables.seat_of(request, event_id))
 
 
-@get("/e/{event_id:str}/tables/{table:int}/judge", sync_to_thread=True, include_in_schema=False, action="view")
+@get("/e/{event_id:str}/tables/{table:int}/judge", sync_to_thread=True, include_in_schema=False, action="table")
 def judge_page(request: Request[Any, Any, Any], event_id: FromPath[str], table: FromPath[int]) -> Template:
-    """The organiser watches the table in the judge's view (everything) and may add judge records."""
+    """A judge watches the table in the judge's view (everything) and may add judge records (a scorekeeper may not: 403)."""
     organiser(request)
     return _page(request, event_id, table, JUDGE)
 
@@ -118,15 +119,32 @@ def panel_of(request: Request[Any, Any, Any], view: TableView) -> dict[str, Any]
         setup = livetable.setup_data(session, event_id, view.round, table, view.game)
     shown = names | {JUDGE: "the judge"}
     mine = view.seat if view.seat not in (None, JUDGE) else None
+    keeping = view.keeper is not None and view.keeper == view.seat  # this page records for every seat (T-200)
+    seats = tuple(view.players) if keeping else (mine,) if mine else ()
+    digital = view.mode == "digital"
+    by_seq = {r.get("seq"): r for r in view.records}
     return {
-        "v": view, "names": names, "me": mine, "judge": view.seat == JUDGE,
+        "v": view, "names": names, "me": mine, "judge": view.seat == JUDGE, "keeping": keeping,
         "drawing": drawing(view.ruleset, recorder.named(view.state, names), recorder.named(setup, names)),
-        "screens": recorder.screens(view.legal, shown),
-        "recent": [(r.get("seq"), recorder.record_text(r, shown, view.mode == "digital")) for r in reversed(view.records[-RECENT:])],
+        "screens": recorder.screens(view.legal, shown, get_ruleset(view.ruleset), view.records, seats),
+        "searched": recorder.SEARCHED,
+        "take_backs": [(r, recorder.record_text(by_seq.get(r["record"], {}), shown, digital)) for r in view.take_backs],
+        "asked": _asked(view, seats, shown),
+        "recent": [(r.get("seq"), recorder.record_text(r, shown, digital), r.get("seq") in view.withdrawn)
+                   for r in reversed(view.records[-RECENT:])],
         "to_confirm": _to_confirm(request, view, mine, shown),
         "counted": livetable.counted_words(view.players, view.counted, names) if view.counted else None,
         "typed": recorder.typed_example(view.legal, mine or JUDGE),
     }
+
+
+def _asked(view: TableView, seats: tuple[str | None, ...], names: dict[str, str]) -> str | None:
+    """The take-back this page asked for that waits for the next seat's agreement, in words; None if none."""
+    last = view.records[-1] if view.records else None
+    if last is None or last.get("type") != "take_back" or last.get("by") not in seats or view.over:
+        return None
+    asked = next((r for r in view.records if r.get("seq") == last.get("record")), {})
+    return recorder.record_text(asked, names, view.mode == "digital")
 
 
 INLINE_STYLE = re.compile(r'\sstyle="[^"]*"')  # autoescaped output: an attribute's value holds no raw quote

@@ -34,6 +34,7 @@ from schemas.verdict import Result
 
 RANKS = {"A": 1, "2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9, "10": 10, "J": 11, "Q": 12, "K": 13}
 SUITS = ("S", "H", "D", "C")
+SIGN = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}  # a card's short label on a recorder's button
 JOKERS = ("JK1", "JK2")
 VALUE = {rank + suit: v for rank, v in RANKS.items() for suit in SUITS} | dict.fromkeys(JOKERS, 10)
 SUIT = {rank + suit: suit for rank in RANKS for suit in SUITS}
@@ -97,6 +98,14 @@ class Cardwars(TableRuleset):
     records = cw.RECORDS
     fixed_deck = "half of one standard 54-card deck (two whole suits and a joker), which the setup's `suits` gives each player (CW-1.2)"
     unordered: ClassVar[RecordFields] = {cw.PlayFace: ("pay",)}  # CW-1.7: the same game
+
+    def card_order(self, card: str) -> tuple[Any, ...]:
+        """A hand as players hold it: by suit, then value, the jokers last (`order`)."""
+        return (SUITS.index(SUIT[card]) if card in SUIT else 4, VALUE.get(card, 0), card)
+
+    def card_label(self, card: str) -> str:
+        """Rank and the suit's sign (`10♥`); a joker `Joker 1`."""
+        return card[:-1] + SIGN[card[-1]] if card in SUIT else f"Joker {card[2:]}" if card in JOKERS else card
 
     def identity(self, players: list[str], setup: cw.Setup) -> tuple[list[str], Any]:
         """CW-1.7: the seats as listed (they deal the jokers), each player's suits in one order."""

@@ -115,7 +115,49 @@
     });
   }
 
+  /* Whether a record names `card` anywhere: a field, a list, an object's key (a blocker) or value. */
+  function mentions(value, card) {
+    if (value === card) { return true; }
+    if (Array.isArray(value)) { return value.some(function (v) { return mentions(v, card); }); }
+    if (value && typeof value === "object") {
+      return Object.keys(value).some(function (k) { return k === card || mentions(value[k], card); });
+    }
+    return false;
+  }
+
+  /* A card tapped in the drawing: the records that name it, as the same buttons (the screens keep the rest). */
+  function cardRecords(card) {
+    var box = document.getElementById("card-records");
+    if (!box) { return; }
+    var list = box.querySelector(".taps");
+    list.textContent = "";
+    panel().querySelectorAll(".screen:not(#card-records) button[data-record]").forEach(function (b) {
+      var data = JSON.parse(b.dataset.record);
+      if (b.classList.contains("likely") || !mentions(data, card)) { return; }
+      var copy = b.cloneNode(true);
+      var screen = b.closest(".screen");  /* where the button was, but for the first screen's own heading */
+      copy.textContent = (screen.id === "screen-0" ? "" : screen.querySelector("h2").textContent + " › ") + b.textContent;
+      list.appendChild(copy);
+    });
+    box.querySelector("h2").textContent = list.children.length ? card + ": what you may record with it"
+      : "Nothing names " + card + " now";
+    panel().querySelectorAll(".screen").forEach(function (s) { s.hidden = s !== box; });
+    var first = list.querySelector("button");
+    if (first) { first.focus(); }
+  }
+
+  /* A search box filters its screen's buttons by their words (a card's label or its name). */
+  document.addEventListener("input", function (event) {
+    if (!event.target.classList.contains("find")) { return; }
+    var words = event.target.value.trim().toLowerCase();
+    event.target.closest(".screen").querySelectorAll(".taps button").forEach(function (b) {
+      b.hidden = words !== "" && b.dataset.find.indexOf(words) < 0;
+    });
+  });
+
   document.addEventListener("click", function (event) {
+    var card = event.target.closest("#panel .felt [data-card]");
+    if (card && document.getElementById("card-records")) { cardRecords(card.dataset.card); return; }
     var button = event.target.closest("#panel button");
     if (!button) { return; }
     if (button.dataset.opens !== undefined) {
@@ -136,6 +178,12 @@
   });
 
   document.addEventListener("submit", function (event) {
+    if (event.target.id === "withdraw-form") {  /* the judge withdraws a record, the reason kept in the log */
+      event.preventDefault();
+      var form = event.target;
+      record({type: "withdraw", by: "judge", record: Number(form.elements.record.value), reason: form.elements.reason.value});
+      return;
+    }
     if (event.target.id !== "typed-form") { return; }
     event.preventDefault();
     var text = event.target.querySelector("textarea").value;

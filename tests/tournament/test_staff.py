@@ -1,0 +1,218 @@
+"""Staff members (issue 35, T-172..T-177): the organiser names them on a page, each signs in with their own code
+(shown once as a QR), their rulings name them in the log, and revoking them ends their sessions at once.
+Attacks: a judge reaching organiser actions, a revoked judge's open page, a staff member of another event,
+CSRF on every new form."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from litestar.testing import TestClient
+from sqlalchemy.orm import Session
+
+from tests.tournament.tlib import cli_json
+from tests.tournament.webkit import (
+    ORGANISER_TOKEN,
+    bearer,
+    client,
+    codes,
+    csrf,
+    database,
+    entries,
+    everything,
+    head,
+    make_event,
+    organiser,
+    organiser_page,
+    sign_in,
+)
+from tournament import service
+
+
+def name_on_page(c: TestClient, token: str, name: str, role: str, event: str = "") -> str:  # type: ignore[type-arg]
+    """Name a staff member through the staff page's form: the sign-in code it shows, once."""
+    answer = c.post("/admin/staff", data={"name": name, "role": role, "event": event, "_csrf_token": token})
+    assert answer.status_code == 200, answer.text
+    found = re.search(r"/join#code=([A-Za-z0-9_.-]+)", answer.text)
+    assert found and "<svg" in answer.text, "the code is shown with its QR"
+    assert "/join#code=" not in c.get(str(answer.url)).text, "the code is shown once"
+    return found.group(1)
+
+
+def staff_signs_in(c: TestClient, code: str) -> dict[str, str]:  # type: ignore[type-arg]
+    joined = c.post("/api/join", json={"code": code})
+    assert joined.status_code == 201, joined.text
+    assert joined.json()["role"] in service.STAFF_ROLES and joined.json()["staff"]
+    return bearer(joined.json()["session"])
+
+
+def claim(c: TestClient, slip: dict[str, str], winner: str, loser: str) -> None:  # type: ignore[type-arg]
+    assert c.post("/api/me/claim", json={"games": {winner: 1, loser: 0}}, headers=sign_in(c, slip[winner])).status_code == 201
+
+
+def test_a_judge_named_on_the_page_signs_in_with_their_own_code_and_the_log_names_their_ruling(db_url: str) -> None:
+    make_event(db_url, ["ann", "bob"])
+    slip = codes(db_url)
+    with client(db_url) as c:
+        token = organiser_page(c)
+        code = name_on_page(c, token, "Jo Judge", "judge", "ev")
+        assert "Jo Judge" in c.get("/admin/staff").text
+        c.cookies.clear()
+        page_token = csrf(c.get("/join").text)  # on a phone: the QR's link signs in at /join, as a player's does
+        landed = c.post("/join", data={"code": code, "_csrf_token": page_token})
+        assert landed.status_code == 200 and str(landed.url).endswith("/admin"), landed.url
+        assert "Signed in as staff: judge" in landed.text
+        assert "Spring Open" in c.get("/admin/e/ev").text  # the event's page, read as its judge
+        claim(c, slip, "ann", "bob")
+        page_token = csrf(c.get("/admin/e/ev").text)
+        ruled = c.post("/admin/e/ev/rule", data={"table": "1", "accept": "ann", "reason": "saw the last game", "_csrf_token": page_token})
+        assert "table 1: ruled" in ruled.text
+        assert "Jo Judge (judge)" in c.get("/admin/e/ev").text  # the event's page shows who ruled
+    ruling = next(e for e in cli_json(db_url, "log", "ev") if e["type"] == "claim_ruled")
+    assert (ruling["actor"], ruling["by"]) == ("staff:jo-judge", "Jo Judge (judge)")
+
+
+def test_a_judge_cannot_reach_the_organisers_actions(db_url: str) -> None:
+    make_event(db_url, ["ann", "bob"])
+    codes(db_url)
+    with client(db_url) as c:
+        boss = organiser(c)
+        made = c.post("/api/admin/staff", json={"name": "Jo Judge", "role": "judge", "event": "ev"}, headers=boss)
+        assert made.status_code == 201, made.text
+        judge = staff_signs_in(c, made.json()["code"])
+        before = everything(db_url)
+        for path, body in [
+            ("/api/admin/staff", {"name": "Mallory", "role": "organiser"}),  # naming themselves an organiser
+            ("/api/admin/staff/jo-judge/code", {}),
+            ("/api/admin/events", {"id": "x", "name": "X", "ruleset": "cardwars"}),
+            ("/api/admin/events/ev/pair", {}),
+            ("/api/admin/events/ev/finish", {}),
+            ("/api/admin/events/ev/codes", {"player": "ann"}),  # a player's sign-in: who they are
+            ("/api/admin/events/ev/decks/publish", {}),
+        ]:
+            refused = c.post(path, json=body, headers=judge)
+            assert refused.status_code == 403 and "not a judge" in refused.json()["error"], (path, refused.text)
+        assert c.get("/api/admin/staff", headers=judge).status_code == 403
+        assert everything(db_url) == before
+
+
+def test_staff_of_one_event_cannot_act_on_another(db_url: str) -> None:
+    make_event(db_url, ["ann", "bob"])
+    make_event(db_url, ["eve", "fay"], event="other", name="Other Cup")
+    slip = codes(db_url, "other")
+    with client(db_url) as c:
+        boss = organiser(c)
+        made = c.post("/api/admin/staff", json={"name": "Jo Judge", "role": "head-judge", "event": "ev"}, headers=boss)
+        judge = staff_signs_in(c, made.json()["code"])
+        claim(c, slip, "eve", "fay")
+        seq = head(db_url, "other")
+        refused = c.post("/api/admin/events/other/rule", json={"table": 1, "reason": "mine", "accept": "eve"}, headers=judge)
+        assert refused.status_code == 403 and "another event" in refused.json()["error"]
+        assert c.get("/api/admin/events/other/tables", headers=judge).status_code == 403
+        assert head(db_url, "other") == seq
+        assert c.post("/api/admin/events/ev/clock", json={"minutes": 50}, headers=judge).status_code == 201  # their own event
+
+
+def test_a_revoked_judges_open_page_can_do_nothing(db_url: str) -> None:
+    make_event(db_url, ["ann", "bob"])
+    slip = codes(db_url)
+    with client(db_url) as judge_phone, client(db_url) as boss:
+        token = organiser_page(boss)
+        code = name_on_page(boss, token, "Jo Judge", "judge")
+        page_token = csrf(judge_phone.get("/join").text)
+        judge_phone.post("/join", data={"code": code, "_csrf_token": page_token})
+        claim(judge_phone, slip, "ann", "bob")
+        open_page = judge_phone.get("/admin/e/ev").text  # the judge's page, open on their phone
+        form_token = csrf(open_page)
+        staff_page = boss.get("/admin/staff").text
+        revoked = boss.post("/admin/staff/revoke", data={"staff": "jo-judge", "_csrf_token": csrf(staff_page)})
+        assert "Jo Judge is revoked" in revoked.text and "(revoked" in revoked.text
+        before = everything(db_url)
+        ruled = judge_phone.post("/admin/e/ev/rule", data={"table": "1", "accept": "ann", "reason": "too late", "_csrf_token": form_token})
+        assert ruled.status_code == 401
+        assert everything(db_url) == before
+        assert judge_phone.get("/admin").text.count('id="token"') == 1  # signed out: the sign-in form
+        again = boss.post("/admin/staff/code", data={"staff": "jo-judge", "_csrf_token": csrf(staff_page)})
+        assert "was revoked" in again.text  # no new code for a revoked member: name them again
+    assert entries(db_url, "claim_ruled") == 0
+
+
+def test_a_new_code_ends_the_old_code_and_sessions(db_url: str) -> None:
+    make_event(db_url, ["ann", "bob"])
+    codes(db_url)
+    with client(db_url) as c:
+        boss = organiser(c)
+        made = c.post("/api/admin/staff", json={"name": "Sam", "role": "scorekeeper"}, headers=boss).json()
+        keeper = staff_signs_in(c, made["code"])
+        assert c.post("/api/admin/events/ev/clock", json={"minutes": 50}, headers=keeper).status_code == 201
+        fresh = c.post(f"/api/admin/staff/{made['staff']['id']}/code", headers=boss)
+        assert fresh.status_code == 201 and fresh.json()["code"] != made["code"]
+        assert c.post("/api/admin/events/ev/notice", json={"text": "hi"}, headers=keeper).status_code == 401
+        assert c.post("/api/join", json={"code": made["code"]}).status_code == 401
+        assert c.post("/api/admin/events/ev/notice", json={"text": "hi"}, headers=staff_signs_in(c, fresh.json()["code"])).status_code == 201
+
+
+def test_an_organiser_names_further_organisers_and_the_token_only_starts_it(db_url: str) -> None:
+    make_event(db_url, ["ann", "bob"])
+    codes(db_url)
+    with client(db_url) as c:
+        boss = organiser(c)
+        first = c.post("/api/admin/staff", json={"name": "Olive Org", "role": "organiser"}, headers=boss).json()
+        olive = staff_signs_in(c, first["code"])
+        second = c.post("/api/admin/staff", json={"name": "Pat Judge", "role": "judge"}, headers=olive)
+        assert second.status_code == 201
+        assert c.post("/api/admin/staff", json={"name": "Eve", "role": "organiser", "event": "ev"}, headers=olive).status_code == 400
+        assert c.post("/api/admin/events/ev/clock", json={"minutes": 50}, headers=olive).status_code == 201
+    started = next(e for e in cli_json(db_url, "log", "ev") if e["type"] == "round_started")
+    assert started["by"] == "Olive Org (organiser)"
+
+
+def csrf_less(c: TestClient, path: str, data: dict[str, Any]) -> int:  # type: ignore[type-arg]
+    return c.post(path, data=data).status_code
+
+
+def test_every_new_form_is_refused_without_its_csrf_token(db_url: str) -> None:
+    make_event(db_url, ["ann", "bob"])
+    slip = codes(db_url)
+    with database(db_url) as engine, Session(engine) as session, session.begin():
+        member = service.name_staff(session, "Jo Judge", "judge", "ev")
+        member_id = member.id
+    with client(db_url) as c:
+        organiser_page(c)  # signed in as the organiser, in the cookie a forged form would carry
+        before = everything(db_url)
+        for path, data in [
+            ("/admin/staff", {"name": "Mallory", "role": "organiser"}),
+            ("/admin/staff/code", {"staff": member_id}),
+            ("/admin/staff/revoke", {"staff": member_id}),
+            ("/admin/e/ev/appeals/decide", {"appeal": "1", "uphold": "yes", "reason": "forged"}),
+        ]:
+            assert csrf_less(c, path, data) == 403, path
+        assert everything(db_url) == before
+        c.cookies.clear()
+        player_token = csrf(c.get("/join").text)
+        c.post("/join", data={"code": slip["ann"], "_csrf_token": player_token})
+        before = everything(db_url)
+        assert csrf_less(c, "/me/appeal", {"ruling": "1", "text": "forged"}) == 403
+        assert everything(db_url) == before
+
+
+def test_the_organiser_token_session_is_named_the_organiser(db_url: str) -> None:
+    make_event(db_url, ["ann", "bob"])
+    with database(db_url) as engine, Session(engine) as session, session.begin():
+        service.ensure_organiser(session, ORGANISER_TOKEN)
+    with client(db_url) as c:
+        assert c.post("/api/admin/events/ev/notice", json={"text": "hello"}, headers=organiser(c)).status_code == 201
+    assert cli_json(db_url, "log", "ev")[-1]["actor"] == "organiser"
+
+
+def test_a_new_organiser_token_leaves_the_staffs_own_sign_in(db_url: str) -> None:
+    make_event(db_url, ["ann", "bob"])
+    codes(db_url)
+    with client(db_url) as c:
+        boss = organiser(c)
+        keeper = staff_signs_in(c, c.post("/api/admin/staff", json={"name": "Sam", "role": "scorekeeper"}, headers=boss).json()["code"])
+        with database(db_url) as engine, Session(engine) as session, session.begin():
+            service.new_organiser_token(session)  # T-174: the token's sessions end, not the staff's
+        assert c.post("/api/admin/events/ev/notice", json={"text": "hi"}, headers=boss).status_code == 401
+        assert c.post("/api/admin/events/ev/notice", json={"text": "hi"}, headers=keeper).status_code == 201
