@@ -55,8 +55,8 @@ def test_constraint_names_follow_the_naming_convention(db_url: str) -> None:
         engine.dispose()
 
 
-def test_0019_seasons_and_fees_on_a_database_of_the_schema_before_with_data(db_url: str) -> None:
-    """An event with players and results at the revision before 0019 (before seasons and fees) is upgraded with its rows kept;
+def test_0017_seasons_and_fees_on_a_database_of_the_schema_before_with_data(db_url: str) -> None:
+    """An event with players and results at the revision before 0017 (before seasons and fees) is upgraded with its rows kept;
     `verify` holds after, and the new tables and columns take seasons and fees."""
     from tests.tournament.tlib import cli, cli_json
 

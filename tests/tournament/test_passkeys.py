@@ -230,14 +230,14 @@ def test_no_passkeys_where_browsers_offer_none(scheme: str, host: str) -> None:
 
 
 def test_the_migration_runs_on_a_database_with_events_and_verify_passes(db_url: str) -> None:
-    """0018 on a database of the schema before it, with an event played: the tables come, nothing else moves."""
+    """0019 on a database of the schema before it, with an event played: the tables come, nothing else moves."""
     make_event(db_url)
     engine = make_engine(db_url)
     try:
         with engine.begin() as connection:
             config = alembic_config()
             config.attributes["connection"] = connection
-            command.downgrade(config, str(ScriptDirectory.from_config(config).get_revision("0018").down_revision))
+            command.downgrade(config, str(ScriptDirectory.from_config(config).get_revision("0019").down_revision))
         assert "passkeys" not in inspect(engine).get_table_names()
         upgrade(engine)
         assert {"passkeys", "passkey_challenges"} <= set(inspect(engine).get_table_names())

@@ -233,7 +233,7 @@ def test_the_organiser_merges_and_splits_people_with_a_reason_and_namesakes_are_
 
 
 def test_the_migration_keeps_a_previous_schemas_sessions_and_people_and_verify_passes(db_url: str) -> None:
-    """0017 on a database of the revision before with data: events, people, a link, a waitlist, codes and sessions;
+    """0018 on a database of the revision before with data: events, people, a link, a waitlist, codes and sessions;
     then cards work."""
     from alembic import command
     from alembic.script import ScriptDirectory
@@ -256,7 +256,7 @@ def test_the_migration_keeps_a_previous_schemas_sessions_and_people_and_verify_p
     config = alembic_config()
     with engine.begin() as connection:
         config.attributes["connection"] = connection
-        before = ScriptDirectory.from_config(config).get_revision("0017").down_revision
+        before = ScriptDirectory.from_config(config).get_revision("0018").down_revision
         assert isinstance(before, str)
         command.downgrade(config, before)
     engine.dispose()

@@ -4,8 +4,8 @@ Two new tables and nothing else changed, so a database of the previous schema ke
 (one owner each, a person or a staff member) and `passkey_challenges` (single-use, short-lived; in the
 database so any worker can finish a ceremony another began). Neither is event history: no event log names them.
 
-Revision ID: 0018
-Revises: 0017
+Revision ID: 0019
+Revises: 0018
 Create Date: 2026-12-07 13:00:00
 """
 
@@ -14,8 +14,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = '0018'
-down_revision = '0017'
+revision = '0019'
+down_revision = '0018'
 branch_labels = None
 depends_on = None
 

@@ -5,8 +5,8 @@ belongs to (T-181); existing credentials are an event's player's or the organise
 `person_changes` keeps each link, claim, merge and split of people with who made it and why (T-184); there
 were none recorded before, so it starts empty (the `player_linked` entries already in event logs stay there).
 
-Revision ID: 0017
-Revises: 0019
+Revision ID: 0018
+Revises: 0017
 Create Date: 2026-12-07 13:00:00
 """
 
@@ -15,8 +15,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = '0017'
-down_revision = '0019'  # assigned 0015; relinked after main's head (0016_staff, then 0019_seasons)
+revision = '0018'
+down_revision = '0017'
 branch_labels = None
 depends_on = None
 

@@ -5,8 +5,8 @@ A `seasons` table (a series of events of one game, with the rule its standings g
 currency, players what they paid and how; both are projections of the event log (`fee_set`, `fee_paid`,
 `fee_undone`), NULL for every event and player written before, whose logs have no such entry.
 
-Revision ID: 0019
-Revises: 0016 (written on 0015; relinked when main brought 0016_staff)
+Revision ID: 0017
+Revises: 0016
 Create Date: 2026-12-07 13:00:00
 """
 
@@ -15,7 +15,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = '0019'
+revision = '0017'
 down_revision = '0016'
 branch_labels = None
 depends_on = None
