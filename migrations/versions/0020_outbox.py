@@ -5,7 +5,7 @@ to deliver, written in the transaction of the change that causes it, sent at lea
 Both new tables: an older database keeps every row it has.
 
 Revision ID: 0020
-Revises: 0018
+Revises: 0019
 Create Date: 2026-12-07 12:45:00
 """
 
@@ -15,7 +15,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = '0020'
-down_revision = '0018'  # 0015 as assigned; relinked to the head of main (0018_passkeys) when main was merged in
+down_revision = '0019'  # 0015 as assigned; relinked to the head of main (0019_passkeys) when main was merged in
 branch_labels = None
 depends_on = None
 

@@ -332,7 +332,7 @@ def test_the_outbox_migration_runs_on_a_database_with_data(db_url: str) -> None:
         config = alembic_config()
         with engine.begin() as connection:
             config.attributes["connection"] = connection
-            command.downgrade(config, "0018")
+            command.downgrade(config, "0019")
     assert "chain intact" in cli(db_url, "verify", "ev").stdout  # migrates up to the outbox first
     with database(db_url) as engine, Session(engine) as session, session.begin():
         service.subscribe(session, "ev", "ann", "email", "ann@example.org")
