@@ -47,7 +47,10 @@ Chooser = Callable[[TableView, random.Random], dict[str, Any]]
 
 
 def any_legal(view: TableView, rng: random.Random) -> dict[str, Any]:
-    return rng.choice(view.legal)
+    """One of the records the view offers, its draws named: a paper table offers "a card, not named" too, which
+    the games' legal listings cannot follow (they name known cards); `unnamed_draws` choosers pick it."""
+    named = [r for r in view.legal if not (r.get("type") == "draw" and "card" not in r and not r.get("dealt"))]
+    return rng.choice(named or view.legal)
 
 
 def play_game(engine: Engine, *, table: int = 1, seed: int = 1, limit: int = 400, event: str = "ev",

@@ -21,7 +21,7 @@ from tests.tournament.decklib import (
     table_log,
     write_lists,
 )
-from tests.tournament.tlib import cli, cli_json, tables
+from tests.tournament.tlib import cli, cli_json, downgrade, tables
 from tournament import service
 
 PLAYERS = ["ann", "bob", "cat", "dan", "eve", "fay"]
@@ -331,10 +331,7 @@ def test_t115_a_pod_refused_for_a_deck_and_ruled_by_default(db_url: str, tmp_pat
 
 def test_an_event_with_lists_downgraded_and_upgraded_again_verifies(db_url: str, tmp_path: Path) -> None:
     """Migration 0012 rebuilds the lists, the policy, the deadline, the publication and the refusals from the log."""
-    from alembic import command
-
     from tournament.storage.db import make_engine
-    from tournament.storage.dbinfo import alembic_config
 
     folder = made(db_url, tmp_path, players=["ann", "bob", "cat", "dan", "eve"], listed=["ann", "bob", "cat", "dan"])
     (folder / "dan.txt").write_text(list_text(deck_of("dan")).replace("game: ", "game: x"))
@@ -354,10 +351,8 @@ def test_an_event_with_lists_downgraded_and_upgraded_again_verifies(db_url: str,
     cli(db_url, "decks", "ev", "--publish")
     before = cli_json(db_url, "decks", "ev")
     engine = make_engine(db_url)
-    config = alembic_config()
     with engine.begin() as connection:
-        config.attributes["connection"] = connection
-        command.downgrade(config, "0011")
+        downgrade(connection, "0011")
     engine.dispose()
     cli(db_url, "verify", "ev")  # every command migrates to the newest revision first
     assert cli_json(db_url, "decks", "ev") == before

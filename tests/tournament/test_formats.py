@@ -11,7 +11,6 @@ from typing import Any
 
 import msgspec
 import pytest
-from alembic import command
 from sqlalchemy.orm import Session
 
 from referee.bots import play
@@ -20,10 +19,9 @@ from referee.logio import encode_lines
 from referee.rulesets import get as get_ruleset
 from schemas.log import LOG_FORMAT, Header, Time
 from schemas.tournament import Export
-from tests.tournament.tlib import cli, cli_json, tables, write_log
+from tests.tournament.tlib import cli, cli_json, downgrade, tables, write_log
 from tournament import service
 from tournament.storage.db import make_engine, open_database
-from tournament.storage.dbinfo import alembic_config
 from tournament.storage.eventlog import BracketSeeded, PodsPaired, RoundPaired, append
 
 
@@ -295,10 +293,8 @@ def test_a_swiss_event_from_before_the_format_migrations_still_verifies(db_url: 
     cli(db_url, "pair", "ev")
     report_round(db_url, tmp_path)
     engine = make_engine(db_url)
-    config = alembic_config()
     with engine.begin() as connection:
-        config.attributes["connection"] = connection
-        command.downgrade(config, "0001")
+        downgrade(connection, "0001")
     engine.dispose()
     cli(db_url, "verify", "ev")  # every command migrates to the newest revision first
     assert cli_json(db_url, "events")[0]["format"] == "swiss"

@@ -65,7 +65,7 @@ def unnamed_draws(view: TableView, rng: random.Random) -> dict[str, Any]:
     """A player at a paper table who records every draw as "a card", and anything else as it comes."""
     record = dict(any_legal(view, rng))
     if record["type"] == "draw":
-        del record["card"]
+        record.pop("card", None)
     return record
 
 

@@ -69,6 +69,23 @@ def tables(db: str, event: str) -> list[dict[str, Any]]:
     return tables
 
 
+def downgrade(connection: Connection, revision: str) -> None:
+    """`alembic downgrade REVISION`, leaving the database as that revision's code wrote it: below 0016 no entry names
+    an actor and every hash is the one that code made (0016's own downgrade drops the actors and keeps their hashes,
+    which the older code's `verify` finds wrong: T-171)."""
+    from alembic import command
+
+    from tournament.storage.dbinfo import alembic_config
+
+    if (revision == "base" or revision < "0016") and "actor" in {c["name"] for c in inspect(connection).get_columns("event_log")}:
+        connection.execute(text("UPDATE event_log SET actor = NULL"))
+        for (event,) in connection.execute(text("SELECT id FROM events")).all():
+            rewrite_log(connection, event, lambda _seq, _kind, _payload: None)
+    config = alembic_config()
+    config.attributes["connection"] = connection
+    command.downgrade(config, revision)
+
+
 def rewrite_log(connection: Connection, event: str, change: Callable[[int, str, dict[str, Any]], dict[str, Any] | None]) -> None:
     """Rewrite an event's log as someone with the database could: `change(seq, type, payload)` gives an entry's new
     payload (None: as it is), and every hash from there on is computed again, the event's head with it."""

@@ -750,9 +750,9 @@ def options(live: Live, game: LiveGame, seat: Seat) -> tuple[list[dict[str, Any]
                 continue
             kinds.add(kind)
             data = _without_card(data) | {"dealt": True}
-        elif data.get("type") == "draw" and record.by == CHANCE and "card" in data:
+        elif data.get("type") == "draw" and record.by == CHANCE and "card" in data and "card" not in record_to_dict(ruleset.unname(state, record)):
             kind = ENCODER.encode(_without_card(data))
-            if kind not in kinds:  # a paper draw may leave its card out (docs/referee.md, UD-1): offered once, first
+            if kind not in kinds:  # a paper draw may leave its card out where its game allows (UD-1): offered once, first
                 kinds.add(kind)
                 shown.insert(len(kinds) - 1, _without_card(data))
         if len(shown) < LEGAL_SHOWN:
