@@ -28,7 +28,7 @@ EXPECTED = {
     "x-content-type-options": "nosniff",
     "referrer-policy": "no-referrer",
 }
-FILLED = {"event_id": "ev", "number": "1", "file_path": "headjudge.css", "path": "openapi.json", "person_id": "1", "player_id": "ann", "table": "1", "name": "export.json", "season_id": "s1"}
+FILLED = {"event_id": "ev", "number": "1", "file_path": "headjudge.css", "path": "openapi.json", "person_id": "1", "player_id": "ann", "table": "1", "name": "export.json", "season_id": "s1", "staff_id": "1"}
 
 
 def assert_secured(answer: Any, what: str) -> None:
@@ -66,7 +66,8 @@ def test_every_route_and_every_refusal_carries_the_security_headers(db: str, mon
             "no session": c.get("/api/me"),
             "no session, page": c.post("/admin/e/ev/pair", follow_redirects=False),
             "redirect": c.get("/me", follow_redirects=False),
-            "too large": c.post("/api/me/logs", files={"log": ("big.jsonl", b"x" * (3 << 20))}),
+            # a public route: a guarded one refuses nobody (401) before it reads a body
+            "too large": c.post("/api/join", content=b"x" * (3 << 20), headers={"content-type": "application/json"}),
             "static": c.get("/static/headjudge.js"),
             "missing static": c.get("/static/nothing.css"),
         }.items():
