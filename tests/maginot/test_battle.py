@@ -209,4 +209,4 @@ def test_mg_6_2_a_judge_sees_the_declared_ace() -> None:
     path = Path(__file__).resolve().parents[2] / "fixtures" / "maginot" / "legal-attack-declares-a-lower-ace.jsonl"
     page = show_page(read_lines(str(path)), str(path), at=74)
     assert "attacks <b>bob</b>'s <b>AC</b>" in page
-    assert '<b class="c sC hot">A</b>' in page and '<b class="c sS hot">A</b>' not in page  # AC ringed, AS (top) not
+    assert '<b class="c sC hot" data-card="AC">A</b>' in page and 'class="c sS hot"' not in page  # AC ringed, AS (top) not

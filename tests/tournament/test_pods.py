@@ -275,7 +275,7 @@ def rewrite_pods_paired(db: str, change: Callable[[dict[str, Any]], None]) -> No
         target.payload = json.dumps(payload).encode()
         for entry in entries[entries.index(target) :]:
             entry.prev = entries[entries.index(entry) - 1].hash
-            entry.hash = entry_hash(entry.event_id, entry.seq, entry.type, entry.at, entry.prev, entry.payload)
+            entry.hash = entry_hash(entry.event_id, entry.seq, entry.type, entry.at, entry.prev, entry.payload, entry.actor)
         event = session.get(Event, "ev")
         assert event is not None
         event.last_hash = entries[-1].hash
