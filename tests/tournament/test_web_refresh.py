@@ -109,7 +109,7 @@ def test_no_refresh_after_any_form_repeats_its_change(page: Any, second: Any, tm
         reload(boss)
         submit(boss, "#table-2 form:has-text('Enter this result')", **{f"games.{c}": "0", f"games.{d}": "1", "reason": "slip"})
         watch.after(boss, 3, "a judge's result (the ruling, the result, and dan's dispute call answered: T-151)")
-        boss.locator("details summary").click()
+        boss.locator("details:has(form:has-text('Table 1')) summary").click()
         submit(boss, "details form:has-text('Table 1')", **{f"games.{a}": "0", f"games.{b}": "1", "reason": "wrong slip"})
         watch.after(boss, 1, "a correction")
         submit(boss, "form[action$='/pair']")
