@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 from alembic import command
+from alembic.util import CommandError
 from sqlalchemy import inspect, text
 from sqlalchemy.orm import Session
 
@@ -118,3 +119,28 @@ def test_an_event_of_the_previous_schema_migrates_with_its_actors_unknown_and_ve
     assert "chain intact" in cli(db_url, "verify", "ev").stdout
     export = json.loads(cli(db_url, "export", "ev").stdout)
     assert "actor" not in export["log"][0] and export["log"][-1]["actor"] == "cli"
+
+
+def test_a_downgrade_below_actors_is_refused_while_an_entry_names_one_and_changes_nothing(db_url: str) -> None:
+    """Dropping the actor would leave every entry that named one unverifiable for good (its hash covers it, T-171):
+    the downgrade refuses in one line, and the log still verifies."""
+    cli(db_url, "create", "ev", "--seed", "1", "--best-of", "1")
+    cli(db_url, "register", "ev", "ann", "bob")
+    engine = make_engine(db_url)
+    config = alembic_config()
+    with engine.connect() as connection:
+        head = connection.execute(text("SELECT version_num FROM alembic_version")).all()
+    try:
+        with engine.begin() as connection:
+            config.attributes["connection"] = connection
+            command.downgrade(config, "0015")
+    except CommandError as exc:
+        assert "downgrade below 0016 refused: 3 event-log entries name who made them" in str(exc)
+    else:
+        raise AssertionError("the downgrade dropped the actors")
+    with engine.connect() as connection:
+        assert "actor" in {c["name"] for c in inspect(connection).get_columns("event_log")}
+        assert connection.execute(text("SELECT version_num FROM alembic_version")).all() == head, "no migration was undone"
+    engine.dispose()
+    assert actors(db_url) == ["cli"] * 3
+    assert "chain intact" in cli(db_url, "verify", "ev").stdout
