@@ -67,6 +67,8 @@ def downgrade() -> None:
             "dropping it would break their events' chains for good (restore a backup taken before 0016 instead)"
         )
     op.drop_table('appeals')
+    # a staff member's code or session would read to the older code as a player's of no event and no player
+    op.execute(sa.text('DELETE FROM credentials WHERE staff IS NOT NULL'))
     with op.batch_alter_table('credentials') as batch:
         batch.drop_constraint(op.f('fk_credentials_staff_staff'), type_='foreignkey')
         batch.drop_column('staff')

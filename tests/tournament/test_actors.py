@@ -10,7 +10,7 @@ from alembic.util import CommandError
 from sqlalchemy import inspect, text
 from sqlalchemy.orm import Session
 
-from tests.tournament.tlib import cli, cli_json, rewrite_log, tables
+from tests.tournament.tlib import cli, cli_json, downgrade, rewrite_log, tables
 from tests.tournament.webkit import (
     client,
     codes,
@@ -144,3 +144,19 @@ def test_a_downgrade_below_actors_is_refused_while_an_entry_names_one_and_change
     engine.dispose()
     assert actors(db_url) == ["cli"] * 3
     assert "chain intact" in cli(db_url, "verify", "ev").stdout
+
+
+def test_a_downgrade_below_staff_leaves_no_staff_sign_in_the_older_code_would_misread(db_url: str) -> None:
+    """A staff member's code and session name no player and no event: the older code, which knows no staff, would
+    take them for a player's. The downgrade deletes them with the column that said whose they are."""
+    cli(db_url, "create", "ev", "--seed", "1", "--best-of", "1")
+    with database(db_url) as engine, Session(engine) as session, session.begin():
+        member = service.name_staff(session, "Jo Judge", "judge", "ev")
+        service.exchange_code(session, service.issue_staff_code(session, member.id), "test")
+        service.issue_staff_code(session, service.name_staff(session, "Hal Head", "head-judge").id)
+    engine = make_engine(db_url)
+    with engine.begin() as connection:
+        downgrade(connection, "0015")
+    with engine.connect() as connection:
+        assert connection.execute(text("SELECT kind FROM credentials WHERE player IS NULL AND kind IN ('code', 'session')")).all() == []
+    engine.dispose()
