@@ -49,11 +49,9 @@ def api_appeal(request: Request[Any, Any, Any], data: JSONBody[Appealed]) -> Res
 
 
 def my_appeals(session: Session, event_id: str, player_id: str) -> dict[str, Any]:
-    """What `/me` shows: the rulings on the player's tables (those not appealed yet may be) and their appeals."""
+    """What `/me` shows: the rulings on the player's tables they may still appeal, and their appeals."""
     mine = service.appeals(session, event_id, player=player_id)
-    taken = {a.ruling.seq for a in service.appeals(session, event_id)}
-    rulings = [r for r in service.rulings(session, event_id, player=player_id) if r.seq not in taken]
-    return {"rulings": rulings, "appeals": mine, "ruling_kinds": service.RULING_WORDS}
+    return {"rulings": service.appealable(session, event_id, player_id), "appeals": mine, "ruling_kinds": service.RULING_WORDS}
 
 
 @get("/admin/e/{event_id:str}/appeals", sync_to_thread=True, include_in_schema=False, action="view")
