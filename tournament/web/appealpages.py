@@ -61,9 +61,10 @@ def appeals_page(request: Request[Any, Any, Any], event_id: FromPath[str], r: Fr
     shown = receipts.shown(request, r, receipts.owner_of(who))
     with reading(request) as session:
         event = service.get_event(session, event_id)
+        every = service.appeals(session, event_id)
         return page(
-            request, "appeals", session, event, appeals=service.appeals(session, event_id), names=views.names(session, event_id),
-            seats={a.seq: sorted(_players(session, event, a)) for a in service.appeals(session, event_id, open_only=True)},
+            request, "appeals", session, event, appeals=every, names=views.names(session, event_id),
+            seats={a.seq: sorted(_players(session, event, a)) for a in every if a.decision is None},
             may_decide=service.allowed(who, "appeal-rule", event_id), ruling_kinds=service.RULING_WORDS,
             notice=shown.get("notice"), error=shown.get("error"),
         )
