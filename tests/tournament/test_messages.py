@@ -245,6 +245,31 @@ def test_two_senders_never_claim_the_same_message(db_url: str) -> None:
         assert len(again) == 8
 
 
+def subscribe_email(db_url: str, players: list[str]) -> None:
+    with database(db_url) as engine, Session(engine) as session, session.begin():
+        for p in players:
+            service.subscribe(session, "ev", p, "email", f"{p}@example.org")
+
+
+def test_a_slow_smtp_server_ends_the_batch_within_its_budget_and_the_rest_wait_untried(db_url: str) -> None:
+    """E-mail goes one message at a time: a slow server must not keep a batch past its lease (another worker's
+    sender would take the same messages and send them twice). What was not started is released, no try counted.
+    Each DATA answered after 1 s, a budget of 1.5 s: the second starts within it, the third would not."""
+    make_event(db_url, pair=False)
+    subscribe_email(db_url, ["ann", "bob", "cat", "dan"])
+    with smtp_server(delay=1.0) as (url, got), database(db_url) as engine:
+        with Session(engine) as session, session.begin():
+            service.pair(session, "ev")
+        s = sender.Sender(engine, [sender.Email(sender.smtp_settings(url), budget=1.5)], base_url="http://venue:8000")
+        started = time.monotonic()
+        assert s.once() == 4
+        assert len(got.mails) == 2 and time.monotonic() - started < 5, "two started within the budget, the rest left"
+        waiting = [m for m in outbox(db_url) if m.sent_at is None]
+        assert len(waiting) == 2 and all(m.attempts == 0 and m.claimed_until is None and m.failed is None for m in waiting)
+        drain(s, lambda: len(got.mails) == 4)
+        assert len({m.id for m in got.mails}) == 4, "each message once"
+
+
 def test_a_reminder_is_written_once_however_often_it_is_seen_due(db_url: str) -> None:
     make_event(db_url)
     with push_endpoint() as ep, database(db_url) as engine:
