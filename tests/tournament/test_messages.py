@@ -270,6 +270,26 @@ def test_a_slow_smtp_server_ends_the_batch_within_its_budget_and_the_rest_wait_u
         assert len({m.id for m in got.mails}) == 4, "each message once"
 
 
+def test_a_hung_smtp_server_fails_the_batch_within_the_timeout_and_the_messages_wait(db_url: str) -> None:
+    """A server that takes the connection and never answers: the batch fails after one timeout, not a hang of
+    the sender; every message is due again later, one try counted."""
+    import socket
+
+    make_event(db_url, pair=False)
+    subscribe_email(db_url, ["ann", "bob"])
+    with socket.socket() as mute, database(db_url) as engine:
+        mute.bind(("127.0.0.1", 0))
+        mute.listen(4)  # accepts (the kernel does) and never greets
+        with Session(engine) as session, session.begin():
+            service.pair(session, "ev")
+        channel = sender.Email(sender.smtp_settings(f"smtp://127.0.0.1:{mute.getsockname()[1]}"), timeout=0.5)
+        started = time.monotonic()
+        assert sender.Sender(engine, [channel], base_url="http://venue:8000").once() == 2
+        assert time.monotonic() - started < 5
+    rows = outbox(db_url)
+    assert len(rows) == 2 and all(m.sent_at is None and m.attempts == 1 and "SMTP server" in (m.failed or "") for m in rows)
+
+
 def test_a_reminder_is_written_once_however_often_it_is_seen_due(db_url: str) -> None:
     make_event(db_url)
     with push_endpoint() as ep, database(db_url) as engine:
