@@ -327,6 +327,21 @@ def test_subscriptions_are_checked(db: str) -> None:
         sender.smtp_settings("http://mail.example.org")
 
 
+def test_a_push_endpoint_on_this_machine_or_the_venues_network_is_refused_even_over_https(db: str) -> None:
+    """The server posts to whatever endpoint a player gives: an https:// one at this machine or an internal address
+    would have it send requests into the venue's network for anyone signed in with a slip's code."""
+    make_event(db)
+    keys = {"p256dh": "B" + "A" * 86, "auth": "A" * 22}
+    with database(db) as engine, Session(engine) as session:
+        for endpoint in ("https://127.0.0.1/push", "https://192.168.1.5:8443/admin", "https://[::1]/x", "https://10.0.0.2/",
+                         "https://169.254.169.254/latest", "https://localhost/x", "https://[fd00::1]/x"):
+            with pytest.raises(service.Usage, match="not an address of this machine or its network"):
+                service.subscribe(session, "ev", "ann", "push", endpoint, **keys)
+        assert session.scalars(select(Subscription)).all() == []
+        row = service.subscribe(session, "ev", "ann", "push", "https://fcm.googleapis.com/fcm/send/abc", **keys)
+        assert row.address == "https://fcm.googleapis.com/fcm/send/abc"
+
+
 def test_the_players_page_offers_email_and_says_plainly_why_not_push_over_plain_http(db: str, monkeypatch: pytest.MonkeyPatch) -> None:
     make_event(db)
     keys = codes(db)
