@@ -212,6 +212,8 @@ def test_the_organiser_merges_and_splits_people_with_a_reason_and_namesakes_are_
         assert "Ann Lee</a> <span class=\"who\">(Spring Open)</span>" in public and "(Summer Open)" in public
         assert {p["label"] for p in c.get("/api/people").json()} == {"Spring Open", "Summer Open", None}
         token = organiser_page(c)
+        chooser = re.search(r'<select name="other" required>\n(<option[^>]*>)', c.get("/admin/people/ann-lee").text)
+        assert chooser is not None and chooser.group(1) == '<option value="">', "no one is merged away unless chosen"
         refused = c.post("/admin/people/ann-lee/merge", data={"_csrf_token": token, "other": "ann-lee-2", "reason": ""})
         assert "say why they are one person" in refused.text
         merged = c.post("/admin/people/ann-lee/merge", data={"_csrf_token": token, "other": "ann-lee-2", "reason": "one Ann, said she"})
