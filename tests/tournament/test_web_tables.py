@@ -271,3 +271,26 @@ def test_a_record_made_on_one_worker_reaches_watchers_on_another(pg_url: str, wa
                     time.sleep(0.01)
                 assert any(e["view"]["seq"] >= head for e in events), "a watcher on another worker never heard"
         watchers.close()
+
+
+def test_a_revoked_judges_open_stream_ends_before_the_next_change_reaches_it(db_url: str, watchers: Watchers) -> None:
+    """A judge's stream sends every seat's hidden cards; it was seated once, when it opened. Revoking the judge
+    must end it: before, it went on sending the judge's view of each record for up to ten minutes."""
+    codes = live_event(db_url, mode="paper", ruleset="cardwars")
+    with serving(db_url) as base, httpx.Client(base_url=base, timeout=20) as http:
+        heads = {p: bearer(http.post("/api/join", json={"code": codes[p]}).json()["session"]) for p in PLAYERS}
+        boss = bearer(http.post("/api/admin/login", json={"code": ORGANISER_TOKEN}).json()["session"])
+        named = http.post("/api/admin/staff", json={"name": "Jo Judge", "role": "judge"}, headers=boss).json()
+        judge = bearer(http.post("/api/join", json={"code": named["code"]}).json()["session"])
+        events = watchers.watch(f"{base}{TABLE}/live", judge)
+        wait_for(events, 1)
+        assert events[0]["view"]["seat"] == JUDGE
+        revoked = http.post(f"/api/admin/staff/{named['staff']['id']}/revoke", headers=boss)
+        assert revoked.status_code in (200, 201), revoked.text
+        for _ in range(3):  # three records after the revoke: none reaches the judge's stream
+            views = {p: http.get(TABLE, headers=heads[p]).json() for p in PLAYERS}
+            who = next(p for p in PLAYERS if views[p]["legal"])
+            made = http.post(f"{TABLE}/records", json={"after": views[who]["seq"], "record": views[who]["legal"][0]}, headers=heads[who])
+            assert made.status_code == 201, made.text
+        time.sleep(1.5)  # well past the second a record takes to reach a stream
+        assert len(events) == 1, [e["view"]["seq"] for e in events]

@@ -63,6 +63,13 @@ def identity(request: Request[Any, Any, Any], session: Session | None = None) ->
     return found
 
 
+def read_again(request: Request[Any, Any, Any]) -> None:
+    """Forget who the request was read to be, so the next `identity` reads the session again: a long request
+    (a live stream) asks whether its session still holds (a revoked judge's does not)."""
+    if KNOWN in request.state:
+        del request.state[KNOWN]
+
+
 def player(request: Request[Any, Any, Any]) -> service.Identity:
     found = identity(request)
     if found is None or found.role != "player":

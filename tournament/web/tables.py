@@ -21,6 +21,7 @@ from typing import Any
 import msgspec
 from litestar import MediaType, Request, Response, get
 from litestar.concurrency import sync_to_thread
+from litestar.exceptions import NotAuthorizedException, PermissionDeniedException
 from litestar.params import FromPath, FromQuery, JSONBody
 from litestar.response import ServerSentEvent, ServerSentEventMessage
 from sqlalchemy.orm import Session
@@ -31,7 +32,7 @@ from tournament import service
 from tournament.service import livetable, witness
 from tournament.storage.models import LiveGame
 from tournament.web import feeds, live
-from tournament.web.auth import identity, organiser
+from tournament.web.auth import identity, organiser, read_again
 from tournament.web.common import database, json_post, reading, status_of, viewing, writing
 
 KEEPALIVE_SECONDS = 15  # a comment line this often keeps proxies from closing a quiet stream
@@ -227,6 +228,8 @@ async def _stream(
     first); a keepalive comment while nothing changes."""
     shown: tuple[Any, ...] = ()
     async for feed in feeds.follow(request.app, channel(event_id, round_number, table), address, STREAM_SECONDS, KEEPALIVE_SECONDS):
+        if not await still_seated(request, event_id, seat):
+            return  # a revoked judge or an ended session sees no more hidden cards; a reconnect is seated anew
         if feed is None:
             if await moved_on(request, event_id, table, round_number):
                 return
@@ -245,6 +248,19 @@ async def _stream(
         if mark(now) != shown:
             yield _message(feed, now, seq)
             seq, shown = now.seq, mark(now)
+
+
+async def still_seated(request: Request[Any, Any, Any], event_id: str, seat: Seat) -> bool:
+    """Whether a seated stream's session still gives it its seat, read again before each change and keepalive:
+    the seat was settled when the stream opened, and a judge revoked (or a player's session ended by a new code)
+    must not go on receiving a seat's hidden cards. A spectator's stream shows nothing hidden: not read again."""
+    if seat is None:
+        return True
+    read_again(request)
+    try:
+        return await sync_to_thread(seat_of, request, event_id) == seat
+    except (NotAuthorizedException, PermissionDeniedException):  # the session is gone or no longer the event's
+        return False
 
 
 async def moved_on(request: Request[Any, Any, Any], event_id: str, table: int, round_number: int) -> bool:
