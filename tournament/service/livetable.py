@@ -723,6 +723,27 @@ def _record_view(live: Live, record: Record, seat: Seat) -> dict[str, Any]:
     return view
 
 
+def _records_view(live: Live, records: list[Record], seat: Seat) -> list[dict[str, Any]]:
+    """`records` as `seat` sees them. A withdrawn record (T-201) is judged as if it had not been made, so the state
+    a game's `record_view` reads no longer holds what it put face down (a build's card is back in hand): its
+    fields name none of the cards hidden from `seat` now."""
+    backs = live.replay.backs
+    withdrawn = backs.withdrawn if backs is not None and seat != JUDGE else set()
+    hidden: set[str] = set()
+    if any(r.seq in withdrawn for r in records):
+        hidden = {card for player, cards in live.ruleset.hidden(live.replay.state).items() if player != seat for card in cards}
+    return [_veiled(_record_view(live, r, seat), hidden) if r.seq in withdrawn else _record_view(live, r, seat) for r in records]
+
+
+def _veiled(value: Any, hidden: set[str]) -> Any:
+    """`value` (a record's view) with every card of `hidden` it names left out (None), its type, seats and seq kept."""
+    if isinstance(value, dict):
+        return {k: v if k in ("type", "by", "player", "seq") else _veiled(v, hidden) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_veiled(v, hidden) for v in value]
+    return None if isinstance(value, str) and value in hidden else value
+
+
 def options(live: Live, game: LiveGame, seat: Seat) -> tuple[list[dict[str, Any]], int]:
     """The records `seat` may make now, at most LEGAL_SHOWN, and how many more; a digital game's draws once per kind."""
     ruleset, state = live.ruleset, live.replay.state
@@ -814,7 +835,7 @@ def view(session: Session, event_id: str, table: int, seat: Seat, *, since: int 
     backs = take_backs(live, game, seat) if placed.counted is None else []
     result = ruleset.result(state)
     since = max(0, min(since, game.seq))
-    records = [_record_view(live, r, seat) for r in live.records[since:]]
+    records = _records_view(live, live.records[since:], seat)
     seen = {player: (number, confirmed) for player, number, confirmed in session.connection().execute(_WITNESSES, _game_params(game))}
     witness = [WitnessRow(p, seen[p][0] if p in seen else 0, p in seen and seen[p][1] is not None) for p in placed.players]
     summaries = [
