@@ -39,3 +39,29 @@ def test_a_withdrawn_face_down_build_stays_hidden_from_the_other_seat(db_url: st
     assert after.withdrawn == [seq]
     withdrawn = next(r for r in after.records if r.get("seq") == seq)
     assert withdrawn.get("card") is None, f"the withdrawn build shows {other} the card {card} back in {builder}'s hand"
+
+
+def test_a_paper_seat_is_never_offered_a_dilemma_another_player_seeded(db_url: str) -> None:
+    """SG-11.3 (`Ruleset.seat_legal`): a player learns a dilemma by meeting it, so the buttons of an encounter
+    name only dilemmas the seat seeded itself; the live table listed every legal encounter."""
+    engine = live_event(db_url, mode="paper", ruleset="stccg-multiplayer")
+    rng = random.Random(1)
+    encounters = 0
+    for _ in range(90):
+        judge_view = look(engine, JUDGE)
+        if judge_view.over:
+            break
+        under = {place: {(d["card"], d["by"]) for d in loc.get("dilemmas", [])}
+                 for place, loc in judge_view.state["grid"].items() if isinstance(loc, dict)}
+        actors = [p for p in judge_view.players if p in judge_view.to_act] or judge_view.players
+        views = [v for v in (look(engine, p) for p in actors) if v.legal]
+        for v in views:
+            for r in v.legal:
+                if r["type"] == "encounter":
+                    encounters += 1
+                    assert (r["card"], v.seat) in under[r["place"]], f"{v.seat} is offered another's dilemma: {r}"
+        view = rng.choice(views)
+        named = [r for r in view.legal if not (r.get("type") == "draw" and "card" not in r)]
+        with Session(engine) as session, session.begin():
+            livetable.append(session, "ev", 1, view.seat, rng.choice(named), view.seq)
+    assert encounters, "the game reached an encounter"

@@ -35,7 +35,7 @@ from __future__ import annotations
 import random
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Set
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -763,7 +763,7 @@ def options(live: Live, game: LiveGame, seat: Seat) -> tuple[list[dict[str, Any]
         return shown, 0  # not theirs to act: the game's legal listing (combinatorial in some games) is not walked
     kinds: set[bytes] = set()
     more = 0
-    for record in _seat_records(ruleset, state, seats, game.mode == "paper"):
+    for record in _seat_records(ruleset, state, seats, game.mode == "paper", set(to_act)):
         data = record_to_dict(record)
         if record.by == CHANCE and game.mode == "digital":
             kind = ENCODER.encode(_without_card(data))
@@ -802,14 +802,16 @@ def take_backs(live: Live, game: LiveGame, seat: Seat) -> list[dict[str, Any]]:
     return [record_to_dict(r) for s in sorted(_recording_for(live, game, seat)) for r in backs.offers(s, live.ruleset, live.replay.state)]
 
 
-def _seat_records(ruleset: Ruleset, state: Any, seats: set[str], paper: bool) -> Iterator[Record]:
-    """The seats' own legal records (one seat's, or every seat's for the page that keeps the table), and the
-    draws that are theirs to record (at a paper table, a chance record no player owns too: someone at the table
-    writes down what came)."""
-    owners: set[str | None] = {*seats, None} if paper else set(seats)
-    for record in ruleset.legal(state):
-        if record.by in seats or (record.by == CHANCE and getattr(record, "player", None) in owners):
-            yield record
+def _seat_records(ruleset: Ruleset, state: Any, seats: set[str], paper: bool, to_act: Set[str]) -> Iterator[Record]:
+    """The seats' own legal records (one seat's, or every seat's for the page that keeps the table) as the game
+    lets each seat see them (`Ruleset.seat_legal`: none names a card hidden from it, as another player's seeded
+    dilemma), and at a paper table a chance record no player owns too (someone at the table writes down what
+    came). Only the seats that act now are walked."""
+    chance = CHANCE in to_act
+    for seat in sorted(seats if chance else seats & to_act):
+        yield from ruleset.seat_legal(state, seat)
+    if paper and chance:
+        yield from (r for r in ruleset.legal(state) if r.by == CHANCE and getattr(r, "player", None) is None)
 
 
 def view(session: Session, event_id: str, table: int, seat: Seat, *, since: int = 0, round_number: int | None = None,
