@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import sqlalchemy as sa
 from alembic import op
+from alembic.util import CommandError
 
 revision = '0016'
 down_revision = '0015'
@@ -56,9 +57,18 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    # Who made each change is lost, and the older code's `verify` finds the hash of every entry that named its
-    # actor wrong (it hashes no actor): a downgrade is for a database about to be rebuilt, as before.
+    # Refused while an entry names its actor (T-171): its hash covers the actor, so dropping the column would leave
+    # the entry unverifiable for good, by the older code (which hashes no actor) and by this one after an upgrade
+    # again (which finds the actor NULL). Unlike 0011's or 0012's entries, nothing left in the log could restore it.
+    named = op.get_bind().execute(sa.text('SELECT COUNT(*) FROM event_log WHERE actor IS NOT NULL')).scalar_one()
+    if named:
+        raise CommandError(
+            f"downgrade below 0016 refused: {named} event-log entries name who made them, and their hashes cover it; "
+            "dropping it would break their events' chains for good (restore a backup taken before 0016 instead)"
+        )
     op.drop_table('appeals')
+    # a staff member's code or session would read to the older code as a player's of no event and no player
+    op.execute(sa.text('DELETE FROM credentials WHERE staff IS NOT NULL'))
     with op.batch_alter_table('credentials') as batch:
         batch.drop_constraint(op.f('fk_credentials_staff_staff'), type_='foreignkey')
         batch.drop_column('staff')

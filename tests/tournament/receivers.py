@@ -38,11 +38,16 @@ class Mail:
 
 
 class SmtpReceiver:
-    def __init__(self) -> None:
+    def __init__(self, delay: float = 0) -> None:
         self.mails: list[Mail] = []
         self.lock = threading.Lock()
+        self.delay = delay  # seconds before each DATA is answered: a slow server
 
     async def handle_DATA(self, _server: Any, _session: Any, envelope: Any) -> str:
+        if self.delay:
+            import asyncio
+
+            await asyncio.sleep(self.delay)
         parsed = message_from_bytes(envelope.content)
         body = parsed.get_payload(decode=True) or b""
         mail = Mail(str(parsed["Message-ID"]), str(parsed["To"]), str(parsed["Subject"]), body.decode(), time.monotonic())
@@ -52,8 +57,9 @@ class SmtpReceiver:
 
 
 @contextmanager
-def smtp_server() -> Iterator[tuple[str, SmtpReceiver]]:
-    """An SMTP server on a free local port: its `--smtp` URL and what it received."""
+def smtp_server(delay: float = 0) -> Iterator[tuple[str, SmtpReceiver]]:
+    """An SMTP server on a free local port (answering each DATA after `delay` seconds): its `--smtp` URL and what
+    it received."""
     import socket
 
     from aiosmtpd.controller import Controller
@@ -61,7 +67,7 @@ def smtp_server() -> Iterator[tuple[str, SmtpReceiver]]:
     with socket.socket() as probe:  # aiosmtpd's controller checks its server by connecting to the port it was given
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    receiver = SmtpReceiver()
+    receiver = SmtpReceiver(delay)
     controller = Controller(receiver, hostname="127.0.0.1", port=port)
     controller.start()
     try:

@@ -6,10 +6,11 @@ from __future__ import annotations
 import json
 
 from alembic import command
+from alembic.util import CommandError
 from sqlalchemy import inspect, text
 from sqlalchemy.orm import Session
 
-from tests.tournament.tlib import cli, cli_json, rewrite_log, tables
+from tests.tournament.tlib import cli, cli_json, downgrade, rewrite_log, tables
 from tests.tournament.webkit import (
     client,
     codes,
@@ -118,3 +119,44 @@ def test_an_event_of_the_previous_schema_migrates_with_its_actors_unknown_and_ve
     assert "chain intact" in cli(db_url, "verify", "ev").stdout
     export = json.loads(cli(db_url, "export", "ev").stdout)
     assert "actor" not in export["log"][0] and export["log"][-1]["actor"] == "cli"
+
+
+def test_a_downgrade_below_actors_is_refused_while_an_entry_names_one_and_changes_nothing(db_url: str) -> None:
+    """Dropping the actor would leave every entry that named one unverifiable for good (its hash covers it, T-171):
+    the downgrade refuses in one line, and the log still verifies."""
+    cli(db_url, "create", "ev", "--seed", "1", "--best-of", "1")
+    cli(db_url, "register", "ev", "ann", "bob")
+    engine = make_engine(db_url)
+    config = alembic_config()
+    with engine.connect() as connection:
+        head = connection.execute(text("SELECT version_num FROM alembic_version")).all()
+    try:
+        with engine.begin() as connection:
+            config.attributes["connection"] = connection
+            command.downgrade(config, "0015")
+    except CommandError as exc:
+        assert "downgrade below 0016 refused: 3 event-log entries name who made them" in str(exc)
+    else:
+        raise AssertionError("the downgrade dropped the actors")
+    with engine.connect() as connection:
+        assert "actor" in {c["name"] for c in inspect(connection).get_columns("event_log")}
+        assert connection.execute(text("SELECT version_num FROM alembic_version")).all() == head, "no migration was undone"
+    engine.dispose()
+    assert actors(db_url) == ["cli"] * 3
+    assert "chain intact" in cli(db_url, "verify", "ev").stdout
+
+
+def test_a_downgrade_below_staff_leaves_no_staff_sign_in_the_older_code_would_misread(db_url: str) -> None:
+    """A staff member's code and session name no player and no event: the older code, which knows no staff, would
+    take them for a player's. The downgrade deletes them with the column that said whose they are."""
+    cli(db_url, "create", "ev", "--seed", "1", "--best-of", "1")
+    with database(db_url) as engine, Session(engine) as session, session.begin():
+        member = service.name_staff(session, "Jo Judge", "judge", "ev")
+        service.exchange_code(session, service.issue_staff_code(session, member.id), "test")
+        service.issue_staff_code(session, service.name_staff(session, "Hal Head", "head-judge").id)
+    engine = make_engine(db_url)
+    with engine.begin() as connection:
+        downgrade(connection, "0015")
+    with engine.connect() as connection:
+        assert connection.execute(text("SELECT kind FROM credentials WHERE player IS NULL AND kind IN ('code', 'session')")).all() == []
+    engine.dispose()

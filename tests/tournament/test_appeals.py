@@ -114,3 +114,47 @@ def test_only_a_player_at_the_table_appeals_and_only_a_ruling(db_url: str) -> No
         first = c.post("/api/me/appeal", json={"ruling": ruling, "text": "x" * 501}, headers=loser)
         assert first.status_code == 400 and "at most 500" in first.json()["error"]
     assert "ruling_appealed" not in {e["type"] for e in cli_json(db_url, "log", "ev")}
+
+
+def test_an_event_with_an_appeal_waiting_is_not_finished(db_url: str) -> None:
+    """A finished event's rulings stand (T-178): finishing it while an appeal waits would leave the head judge to
+    overturn a result already final. Refused (409), changing nothing, until the appeal is decided."""
+    make_event(db_url, ["ann", "bob"])
+    slip = codes(db_url)
+    (a, b), = tables(db_url)
+    with client(db_url) as c:
+        boss = organiser(c)
+        c.post("/api/me/claim", json={"games": {a: 1, b: 0}}, headers=sign_in(c, slip[a]))
+        c.post("/api/admin/events/ev/rule", json={"table": 1, "reason": "ruled", "accept": a}, headers=boss)
+        ruling = next(e for e in cli_json(db_url, "log", "ev") if e["type"] == "claim_ruled")["seq"]
+        assert c.post("/api/me/appeal", json={"ruling": ruling, "text": "wrong"}, headers=sign_in(c, slip[b])).status_code == 201
+        before = cli_json(db_url, "log", "ev")
+        refused = c.post("/api/admin/events/ev/finish", headers=boss)
+        assert refused.status_code == 409 and "1 appeal(s) wait for the head judge (round 1, table 1)" in refused.json()["error"]
+        assert cli_json(db_url, "log", "ev") == before
+        number = before[-1]["seq"]
+        assert c.post(f"/api/admin/events/ev/appeals/{number}", json={"uphold": True, "reason": "right"}, headers=boss).status_code == 201
+        assert c.post("/api/admin/events/ev/finish", headers=boss).status_code == 201
+    assert cli_json(db_url, "log", "ev")[-1]["type"] == "event_finished"
+
+
+def test_the_players_page_offers_no_appeal_it_would_refuse(db_url: str) -> None:
+    """`/me` offers the form only for a ruling the player may still appeal: not the head judge's correction that
+    carries out an overturned appeal (final, T-178), which the service refuses with a 409."""
+    make_event(db_url, ["ann", "bob"])
+    slip = codes(db_url)
+    (a, b), = tables(db_url)
+    with client(db_url) as c, client(db_url) as phone:
+        boss = organiser(c)
+        c.post("/api/me/claim", json={"games": {a: 1, b: 0}}, headers=sign_in(c, slip[a]))
+        c.post("/api/admin/events/ev/rule", json={"table": 1, "reason": "ruled", "accept": a}, headers=boss)
+        ruling = next(e for e in cli_json(db_url, "log", "ev") if e["type"] == "claim_ruled")["seq"]
+        assert c.post("/api/me/appeal", json={"ruling": ruling, "text": "wrong"}, headers=sign_in(c, slip[b])).status_code == 201
+        number = cli_json(db_url, "log", "ev")[-1]["seq"]
+        overturned = c.post(f"/api/admin/events/ev/appeals/{number}", json={"uphold": False, "reason": "wrong", "games": {a: 0, b: 1}}, headers=boss)
+        assert overturned.status_code == 201, overturned.text
+        assert cli_json(db_url, "log", "ev")[-1]["type"] == "result_corrected"
+        player_page(phone, codes(db_url)[a])  # the opponent, who may appeal any ruling on the table not appealed yet
+        mine = phone.get("/me").text
+        assert "<h2>My tables</h2>" in mine, "signed in"
+        assert 'action="/me/appeal"' not in mine, "the head judge's correction is final: no form for it"

@@ -245,6 +245,51 @@ def test_two_senders_never_claim_the_same_message(db_url: str) -> None:
         assert len(again) == 8
 
 
+def subscribe_email(db_url: str, players: list[str]) -> None:
+    with database(db_url) as engine, Session(engine) as session, session.begin():
+        for p in players:
+            service.subscribe(session, "ev", p, "email", f"{p}@example.org")
+
+
+def test_a_slow_smtp_server_ends_the_batch_within_its_budget_and_the_rest_wait_untried(db_url: str) -> None:
+    """E-mail goes one message at a time: a slow server must not keep a batch past its lease (another worker's
+    sender would take the same messages and send them twice). What was not started is released, no try counted.
+    Each DATA answered after 1 s, a budget of 1.5 s: the second starts within it, the third would not."""
+    make_event(db_url, pair=False)
+    subscribe_email(db_url, ["ann", "bob", "cat", "dan"])
+    with smtp_server(delay=1.0) as (url, got), database(db_url) as engine:
+        with Session(engine) as session, session.begin():
+            service.pair(session, "ev")
+        s = sender.Sender(engine, [sender.Email(sender.smtp_settings(url), budget=1.5)], base_url="http://venue:8000")
+        started = time.monotonic()
+        assert s.once() == 4
+        assert len(got.mails) == 2 and time.monotonic() - started < 5, "two started within the budget, the rest left"
+        waiting = [m for m in outbox(db_url) if m.sent_at is None]
+        assert len(waiting) == 2 and all(m.attempts == 0 and m.claimed_until is None and m.failed is None for m in waiting)
+        drain(s, lambda: len(got.mails) == 4)
+        assert len({m.id for m in got.mails}) == 4, "each message once"
+
+
+def test_a_hung_smtp_server_fails_the_batch_within_the_timeout_and_the_messages_wait(db_url: str) -> None:
+    """A server that takes the connection and never answers: the batch fails after one timeout, not a hang of
+    the sender; every message is due again later, one try counted."""
+    import socket
+
+    make_event(db_url, pair=False)
+    subscribe_email(db_url, ["ann", "bob"])
+    with socket.socket() as mute, database(db_url) as engine:
+        mute.bind(("127.0.0.1", 0))
+        mute.listen(4)  # accepts (the kernel does) and never greets
+        with Session(engine) as session, session.begin():
+            service.pair(session, "ev")
+        channel = sender.Email(sender.smtp_settings(f"smtp://127.0.0.1:{mute.getsockname()[1]}"), timeout=0.5)
+        started = time.monotonic()
+        assert sender.Sender(engine, [channel], base_url="http://venue:8000").once() == 2
+        assert time.monotonic() - started < 5
+    rows = outbox(db_url)
+    assert len(rows) == 2 and all(m.sent_at is None and m.attempts == 1 and "SMTP server" in (m.failed or "") for m in rows)
+
+
 def test_a_reminder_is_written_once_however_often_it_is_seen_due(db_url: str) -> None:
     make_event(db_url)
     with push_endpoint() as ep, database(db_url) as engine:
@@ -280,6 +325,21 @@ def test_subscriptions_are_checked(db: str) -> None:
     assert sender.smtp_settings("smtps://u:p%40ss@mail.example.org?from=cup@example.org").password == "p@ss"
     with pytest.raises(service.Usage, match="--smtp: smtp://host"):
         sender.smtp_settings("http://mail.example.org")
+
+
+def test_a_push_endpoint_on_this_machine_or_the_venues_network_is_refused_even_over_https(db: str) -> None:
+    """The server posts to whatever endpoint a player gives: an https:// one at this machine or an internal address
+    would have it send requests into the venue's network for anyone signed in with a slip's code."""
+    make_event(db)
+    keys = {"p256dh": "B" + "A" * 86, "auth": "A" * 22}
+    with database(db) as engine, Session(engine) as session:
+        for endpoint in ("https://127.0.0.1/push", "https://192.168.1.5:8443/admin", "https://[::1]/x", "https://10.0.0.2/",
+                         "https://169.254.169.254/latest", "https://localhost/x", "https://[fd00::1]/x"):
+            with pytest.raises(service.Usage, match="not an address of this machine or its network"):
+                service.subscribe(session, "ev", "ann", "push", endpoint, **keys)
+        assert session.scalars(select(Subscription)).all() == []
+        row = service.subscribe(session, "ev", "ann", "push", "https://fcm.googleapis.com/fcm/send/abc", **keys)
+        assert row.address == "https://fcm.googleapis.com/fcm/send/abc"
 
 
 def test_the_players_page_offers_email_and_says_plainly_why_not_push_over_plain_http(db: str, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -15,7 +15,6 @@ from typing import Any
 
 import msgspec
 import pytest
-from alembic import command
 from sqlalchemy import text
 
 from referee import logio
@@ -30,8 +29,8 @@ from referee.logio import (
 )
 from referee.rulesets import get as get_ruleset
 from schemas.log import LOG_FORMAT, Header
-from tests.tournament.tlib import cli, cli_json, game_log, rewrite_log, tables, winner
-from tournament.storage.db import alembic_config, make_engine
+from tests.tournament.tlib import cli, cli_json, downgrade, game_log, rewrite_log, tables, winner
+from tournament.storage.db import make_engine
 
 Variant = Callable[[dict[str, Any]], None]  # changes a header in place
 
@@ -127,9 +126,7 @@ def as_before(db: str, revision: str, logs: dict[str, bytes], scheme: int, finge
 
     engine = make_engine(db)
     with engine.begin() as connection:
-        config = alembic_config()
-        config.attributes["connection"] = connection
-        command.downgrade(config, revision)
+        downgrade(connection, revision)
     with engine.begin() as connection:
         rewrite_log(connection, "ev", older)
         for sha, data in logs.items():

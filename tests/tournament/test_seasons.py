@@ -207,3 +207,19 @@ def test_the_season_page_and_big_screen_in_chromium(page: Any, tmp_path: Path) -
         page.goto(base + "/seasons/s/screen")
         assert page.locator(".screen-list li").first.inner_text().split("\n")[:2] == ["1", "Dan Okafor"]
         assert page.evaluate("window.__injected === undefined")
+
+
+def test_namesakes_are_told_apart_by_a_label_not_an_id(tmp_path: Path) -> None:
+    """Two people of one name (T-185): the season's standings, page and table show each with a label a person
+    reads, as the event's standings do, and never the person ids that are all that tell them apart otherwise."""
+    db = f"sqlite:///{tmp_path / 't.db'}"
+    cli(db, "season", "create", "s", "--name", "S")
+    cli(db, "season", "add", "s", play_week(db, 1, names=dict(NAMES, dan="Ann Lee")))
+    shown = {row["person"]: row["name"] for row in cli_json(db, "season", "standings", "s")["standings"]}
+    assert shown["ann"] != shown["dan"] and shown["ann"].startswith("Ann Lee (") and shown["dan"].startswith("Ann Lee (")
+    assert shown["bob"] == "Bob Marsh"  # no namesake: the name alone
+    table = cli(db, "season", "standings", "s").stdout
+    assert shown["ann"] in table and shown["dan"] in table
+    with client(db) as c:
+        page = c.get("/seasons/s").text
+    assert f">{shown['ann']}<" in page and f">{shown['dan']}<" in page

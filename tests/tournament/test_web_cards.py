@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import re
 
 from sqlalchemy import func, select
@@ -211,6 +212,8 @@ def test_the_organiser_merges_and_splits_people_with_a_reason_and_namesakes_are_
         assert "Ann Lee</a> <span class=\"who\">(Spring Open)</span>" in public and "(Summer Open)" in public
         assert {p["label"] for p in c.get("/api/people").json()} == {"Spring Open", "Summer Open", None}
         token = organiser_page(c)
+        chooser = re.search(r'<select name="other" required>\n(<option[^>]*>)', c.get("/admin/people/ann-lee").text)
+        assert chooser is not None and chooser.group(1) == '<option value="">', "no one is merged away unless chosen"
         refused = c.post("/admin/people/ann-lee/merge", data={"_csrf_token": token, "other": "ann-lee-2", "reason": ""})
         assert "say why they are one person" in refused.text
         merged = c.post("/admin/people/ann-lee/merge", data={"_csrf_token": token, "other": "ann-lee-2", "reason": "one Ann, said she"})
@@ -283,3 +286,29 @@ def test_the_organiser_registering_a_namesake_in_the_browser_is_warned(db_url: s
         assert said.json()["message"] == (
             "registered ANN LÉE, Bob. Namesakes: ANN LÉE may be Ann Lee (Spring Open) (link them on the registration page)"
         )
+
+
+def test_a_refused_claim_names_the_event_and_the_entry_not_their_ids(db_url: str) -> None:
+    """A person reads the answer to a claim on their own page: names, never ids (an own entry; a second entry
+    in an event they play already)."""
+    make_event(db_url, ("ann", "bob"), pair=False)
+    with database(db_url) as engine, Session(engine) as session, session.begin():
+        service.create_event(session, "next", name="Next Open", ruleset="cardwars", profile="mtg", best_of=1, seed=1)
+        service.register_people(session, "next", [service.Person("Ann", "ann-x", person="ann"), service.Person("Ann B", "ann-y")])
+        own = service.issue_code(session, "next", "ann-x")
+        second = service.issue_code(session, "next", "ann-y")
+    with client(db_url) as c:
+        token = card_page(c, card_for(db_url, "ann"))
+        mine = _alert(c.post("/me/claim", data={"_csrf_token": token, "code": own}).text)
+        assert mine == "that entry in Next Open is yours already"
+        twice = _alert(c.post("/me/claim", data={"_csrf_token": token, "code": second}).text)
+        assert twice == "ann plays Next Open already, as Ann: a person plays an event once"
+    with database(db_url) as engine, Session(engine) as session:
+        assert {p.name: p.person for p in service.players(session, "next")} == {"ann-x": "ann", "ann-y": "ann-y"}, "refused: nothing moved"
+
+
+def _alert(page: str) -> str:
+    """The refusal a page shows, as its reader reads it."""
+    found = re.search(r'<div class="box bad" role="alert">(.*?)</div>', page, re.S)
+    assert found is not None, page
+    return html.unescape(found.group(1))

@@ -71,8 +71,8 @@ def tables(db: str, event: str) -> list[dict[str, Any]]:
 
 def downgrade(connection: Connection, revision: str) -> None:
     """`alembic downgrade REVISION`, leaving the database as that revision's code wrote it: below 0016 no entry names
-    an actor and every hash is the one that code made (0016's own downgrade drops the actors and keeps their hashes,
-    which the older code's `verify` finds wrong: T-171)."""
+    an actor and every hash is the one that code made (0016's own downgrade refuses while an entry names one, whose
+    hash covers it: T-171; a test's log is rewritten as that code would have written it)."""
     from alembic import command
 
     from tournament.storage.dbinfo import alembic_config

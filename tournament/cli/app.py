@@ -202,9 +202,7 @@ def bracket_cmd(
     as_json: JsonOpt = False,
 ) -> None:
     """The elimination bracket (single or double elimination, or a Swiss event's top cut) as a picture."""
-    fmt = "json" if as_json else fmt
-    if fmt not in ("text", "json", "html"):
-        fail(f"--format must be text, json or html, not {fmt!r}")
+    fmt = check_format(fmt, as_json, ("text", "json", "html"))
     with reading(db) as session:
         info = export.bracket_info(session, event)
         details = export.event_info(service.get_event(session, event))

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import importlib.util
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime
 from importlib.machinery import ModuleSpec, PathFinder
@@ -154,11 +154,12 @@ def new_session(engine: Engine) -> Session:
     return eventlog.bind(Session(engine), eventlog.CLI)
 
 
-def check_format(fmt: str, as_json: bool) -> str:
+def check_format(fmt: str, as_json: bool, choices: Sequence[str] = render.FORMATS) -> str:
+    """The --format asked for (`--json` wins), or a one-line usage error naming the `choices`."""
     if as_json:
         return "json"
-    if fmt not in render.FORMATS:
-        fail(f"--format must be one of {', '.join(render.FORMATS)}, not {fmt!r}")
+    if fmt not in choices:
+        fail(f"--format must be one of {', '.join(choices)}, not {fmt!r}")
     return fmt
 
 

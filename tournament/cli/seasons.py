@@ -7,7 +7,16 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from referee.console import emit_json, err, out, say
-from tournament.cli.common import DbOpt, JsonOpt, OutOpt, fail, reading, transaction, write_text
+from tournament.cli.common import (
+    DbOpt,
+    JsonOpt,
+    OutOpt,
+    check_format,
+    fail,
+    reading,
+    transaction,
+    write_text,
+)
 from tournament.formats.season import BEST_RANGE, POINTS_RANGE, TIEBREAKERS
 from tournament.output import render
 from tournament.output import seasons as season_text
@@ -124,9 +133,7 @@ def standings(
     """The season's standings by person, over its finished events, by its rule."""
     from tournament.service import seasons
 
-    fmt = "json" if as_json else fmt
-    if fmt not in ("table", *season_text.SEASON_FORMATS):
-        fail(f"--format: table, csv or json, not {fmt!r}", 2)
+    fmt = check_format(fmt, as_json, ("table", *season_text.SEASON_FORMATS))
     with reading(db) as session:
         table = seasons.season_standings(session, season)
     if fmt in season_text.SEASON_FORMATS or target is not None:

@@ -47,6 +47,7 @@ from tournament.service.appeals import (
     AppealRow,
     Ruling,
     appeal,
+    appealable,
     appeals,
     rulings,
 )
@@ -361,6 +362,7 @@ __all__ = [
     "allowed",
     "answer_call",
     "appeal",
+    "appealable",
     "appeals",
     "assign_bye",
     "assigned_byes",

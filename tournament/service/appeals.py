@@ -109,6 +109,20 @@ def rulings(session: Session, event_id: str, *, player: str | None = None) -> li
     return [r for r in found if player in _seated(session, event_id, r.round, r.table)]
 
 
+def appealable(session: Session, event_id: str, player: str) -> list[Ruling]:
+    """The rulings on `player`'s tables they may still appeal (what `/me` offers a form for): not appealed yet by
+    anyone at the table, not the correction that carries out the head judge's decision, none once the event is
+    finished. Every other one `appeal` would refuse."""
+    if get_event(session, event_id).finished:
+        return []
+    found = rulings(session, event_id, player=player)
+    if not found:
+        return found
+    taken = set(session.scalars(select(Appeal.ruling).filter_by(event_id=event_id)))
+    final = {seq + 1 for seq in session.scalars(select(LogEntry.seq).filter_by(event_id=event_id, type="appeal_ruled"))}
+    return [r for r in found if r.seq not in taken and r.seq not in final]
+
+
 def _ruled_on(session: Session, event_id: str, player: str) -> bool:
     """Whether a table the player sat at has a result with a reason: every ruling leaves one (a judge's result, a
     correction), so a player without one has no ruling to appeal."""

@@ -18,6 +18,7 @@ from __future__ import annotations
 import base64
 import binascii
 import hashlib
+import ipaddress
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -179,6 +180,18 @@ def _check_endpoint(url: str, local: bool) -> None:
         raise Usage("endpoint: not a URL") from None
     if not host or parts.scheme not in ("https", "http") or (parts.scheme == "http" and not (local and host in _LOOPBACK)):
         raise Usage("endpoint: a push service's https:// URL")
+    if not local and _internal(host):  # a push service is on the internet: never this machine or the venue's network
+        raise Usage("endpoint: a push service's https:// URL, not an address of this machine or its network")
+
+
+def _internal(host: str) -> bool:
+    """`localhost`, or an IP address that is not a public one (loopback, private, link-local...)."""
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        return not ipaddress.ip_address(host).is_global
+    except ValueError:
+        return False  # a name: push services are named hosts
 
 
 def _key(value: str | None, name: str, size: int) -> str:

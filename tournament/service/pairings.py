@@ -48,7 +48,7 @@ from tournament.storage.eventlog import (
     append,
     decode,
 )
-from tournament.storage.models import Event, LogEntry, Round
+from tournament.storage.models import Appeal, Event, LogEntry, Round
 
 
 def pair(session: Session, event_id: str, seed: int | None = None) -> Round:
@@ -122,6 +122,11 @@ def finish(session: Session, event_id: str) -> Event:
     if event.rounds == 0:
         raise Conflict(f"{event_id!r} has played no round; there is nothing to finish")
     _refuse_open_tables(session, event, "finishing the event")
+    # a finished event's rulings stand (T-178): an appeal still waiting would be decided on results already final
+    waiting = session.execute(select(Appeal.round, Appeal.table).filter_by(event_id=event_id, decided_seq=None).order_by(Appeal.seq)).all()
+    if waiting:
+        which = "; ".join(f"round {r}, table {t}" for r, t in waiting)
+        raise Conflict(f"{len(waiting)} appeal(s) wait for the head judge ({which}); decide them before finishing the event")
     append(session, event_id, EventFinished())
     return event
 

@@ -23,7 +23,7 @@ from tournament.service import people as registering
 from tournament.service.errors import Conflict, NotFound, Usage
 from tournament.service.passkeys import Owner, remove_all
 from tournament.service.people import slug, unique_ids
-from tournament.service.queries import check_id, get_player, lock_event
+from tournament.service.queries import check_id, get_event, get_player, lock_event
 from tournament.service.tokens import spend_code
 from tournament.storage.eventlog import CLI, PlayerLinked, append
 from tournament.storage.models import (
@@ -169,10 +169,10 @@ def _move(
     """Each player is now `person_id`: one `player_linked` entry in each player's event, one `person_changes` row."""
     text = _reason(reason)
     for row in rows:
-        lock_event(session, row.event_id)
-        taken = session.scalars(select(Player.name).filter_by(event_id=row.event_id, person=person_id)).first()
-        if taken is not None:
-            raise Conflict(f"person {person_id!r} is player {taken!r} in {row.event_id!r}; a person plays an event once")
+        event = lock_event(session, row.event_id)
+        taken = session.scalars(select(Player.display_name).filter_by(event_id=row.event_id, person=person_id)).first()
+        if taken is not None:  # said in names: a person claiming an entry on their own page reads it
+            raise Conflict(f"{get_person(session, person_id).name} plays {event.name} already, as {taken}: a person plays an event once")
         append(session, row.event_id, PlayerLinked(row.name, person_id, text), actor)
     session.add(PersonChange(
         at=datetime.now(UTC), action=action, person=person_id, other=other, players=" ".join(f"{r.event_id}/{r.name}" for r in rows),
@@ -208,7 +208,7 @@ def claim_entry(session: Session, person_id: str, code: str, client: str, actor:
         raise Usage("that is a staff member's code, not an entry's")
     row = get_player(session, who.event_id, who.player)
     if row.person == person_id:
-        raise Conflict(f"that entry of {who.event_id!r} is yours already")
+        raise Conflict(f"that entry in {get_event(session, who.event_id).name} is yours already")
     if row.person is not None and _established(session, row.person):
         raise Conflict(
             f"that entry is {get_person(session, row.person).name}'s, who has played other events or holds a player card: "

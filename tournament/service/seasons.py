@@ -18,6 +18,7 @@ from referee.rulesets import ids as ruleset_ids
 from schemas.tournament import PersonSeason, SeasonEvent, SeasonInfo, SeasonRow, SeasonStandings
 from tournament.formats import season as rules
 from tournament.service.errors import Conflict, NotFound, Usage
+from tournament.service.persons import labels as person_labels
 from tournament.service.queries import check_id, get_event
 from tournament.service.ranking import standings as event_standings
 from tournament.storage.eventlog import as_utc
@@ -157,10 +158,12 @@ def season_standings(session: Session, season_id: str) -> SeasonStandings:
     names = {i: n for i, n in session.execute(select(Person.id, Person.name).where(Person.id.in_(list(results))))}
     finished = [e.id for e in events if e.finished]
     lines = rules.standings(rule_of(row), finished, results, names)
+    labels = person_labels(session)  # T-185: two people of one name told apart by a label, never by their ids
+    shown = {p: f"{names.get(p, p)} ({labels[p]})" if p in labels else names.get(p, p) for p in results}
     return SeasonStandings(
         season_info(row),
         [SeasonEvent(e.id, e.name, e.finished, as_utc(e.created_at)) for e in events],
-        [SeasonRow(li.rank, li.person, names.get(li.person, li.person), li.points, li.by_event, list(li.counted), li.wins, li.place, li.events)
+        [SeasonRow(li.rank, li.person, shown[li.person], li.points, li.by_event, list(li.counted), li.wins, li.place, li.events)
          for li in lines],
         unlinked,
     )

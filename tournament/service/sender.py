@@ -72,6 +72,7 @@ class Failure:
     reason: str
     permanent: bool = False  # no retry mends it (a refused address): given up at once
     gone: bool = False  # the subscription is gone for good (a push service's 404 or 410): forgotten
+    untried: bool = False  # not tried: the batch ran out of its time; released for the next round, no try counted
 
 
 class Channel(Protocol):
@@ -127,6 +128,9 @@ def settle(session: Session, outcomes: Sequence[tuple[Outgoing, Failure | None]]
             continue
         row = session.get(Message, outgoing.id)
         if row is None or row.sent_at is not None:
+            continue
+        if failure.untried:
+            row.claimed_until = None
             continue
         row.attempts += 1
         row.failed, row.claimed_until = failure.reason[:500], None
@@ -242,13 +246,19 @@ def smtp_settings(url: str) -> SmtpSettings:
 
 
 class Email:
-    """E-mail through the organiser's SMTP server: one connection for a batch, a Message-ID of the message's id."""
+    """E-mail through the organiser's SMTP server: one connection for a batch, a Message-ID of the message's id.
+
+    `timeout` bounds each wait on the server (a hung one fails the batch); `budget` bounds the batch: e-mail goes
+    one message at a time, and a slow server (a tarpit, a scanner on every DATA) would otherwise keep a batch past
+    its claim's lease, when another sender (`serve`'s other worker) takes the same messages and sends them again.
+    A message not started within the budget is released untried for the next round."""
 
     name = "email"
 
-    def __init__(self, settings: SmtpSettings, timeout: float = 10) -> None:
+    def __init__(self, settings: SmtpSettings, timeout: float = 10, budget: float = LEASE.total_seconds() / 3) -> None:
         self.settings = settings
         self.timeout = timeout
+        self.budget = budget
 
     def _connect(self) -> smtplib.SMTP:
         s = self.settings
@@ -260,6 +270,7 @@ class Email:
         return server
 
     def deliver(self, batch: Sequence[tuple[Outgoing, Words]]) -> list[Failure | None]:
+        ends = time.monotonic() + self.budget
         try:
             server = self._connect()
         except (OSError, smtplib.SMTPException) as exc:
@@ -267,6 +278,9 @@ class Email:
         results: list[Failure | None] = []
         try:
             for outgoing, said in batch:
+                if time.monotonic() >= ends:
+                    results.append(Failure("not tried: the batch's time ran out", untried=True))
+                    continue
                 if results and results[-1] is not None and not results[-1].permanent:  # the connection failed: the
                     results.append(results[-1])  # rest wait for the next try, not a timeout each (the lease, T-223)
                     continue

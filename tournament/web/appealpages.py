@@ -49,11 +49,9 @@ def api_appeal(request: Request[Any, Any, Any], data: JSONBody[Appealed]) -> Res
 
 
 def my_appeals(session: Session, event_id: str, player_id: str) -> dict[str, Any]:
-    """What `/me` shows: the rulings on the player's tables (those not appealed yet may be) and their appeals."""
+    """What `/me` shows: the rulings on the player's tables they may still appeal, and their appeals."""
     mine = service.appeals(session, event_id, player=player_id)
-    taken = {a.ruling.seq for a in service.appeals(session, event_id)}
-    rulings = [r for r in service.rulings(session, event_id, player=player_id) if r.seq not in taken]
-    return {"rulings": rulings, "appeals": mine, "ruling_kinds": service.RULING_WORDS}
+    return {"rulings": service.appealable(session, event_id, player_id), "appeals": mine, "ruling_kinds": service.RULING_WORDS}
 
 
 @get("/admin/e/{event_id:str}/appeals", sync_to_thread=True, include_in_schema=False, action="view")
@@ -63,9 +61,10 @@ def appeals_page(request: Request[Any, Any, Any], event_id: FromPath[str], r: Fr
     shown = receipts.shown(request, r, receipts.owner_of(who))
     with reading(request) as session:
         event = service.get_event(session, event_id)
+        every = service.appeals(session, event_id)
         return page(
-            request, "appeals", session, event, appeals=service.appeals(session, event_id), names=views.names(session, event_id),
-            seats={a.seq: sorted(_players(session, event, a)) for a in service.appeals(session, event_id, open_only=True)},
+            request, "appeals", session, event, appeals=every, names=views.names(session, event_id),
+            seats={a.seq: sorted(_players(session, event, a)) for a in every if a.decision is None},
             may_decide=service.allowed(who, "appeal-rule", event_id), ruling_kinds=service.RULING_WORDS,
             notice=shown.get("notice"), error=shown.get("error"),
         )

@@ -57,10 +57,7 @@ async def card_form(request: Request[Any, Any, Any]) -> Response[Any]:
     form = await request.form()
     key = receipts.given_key(form.get("_key"), "_key")
     answer = await sync_to_thread(_sign_in, request, key, str(form.get("code", "")), api=False)
-    if not answer.ok:
-        return Redirect(f"/card?r={key}", status_code=303)
-    done = Redirect("/me", status_code=303)
-    return keep(done, request, answer.private, "person") if answer.private else done
+    return receipts.signed_in(request, answer, key, "/card", "/me", "person")
 
 
 @json_post("/api/card", sync_to_thread=True, tags=["people"], action="public")

@@ -12,7 +12,7 @@ import msgspec
 from litestar import Request, Response, get, post
 from litestar.concurrency import sync_to_thread
 from litestar.params import FromPath, FromQuery, JSONBody
-from litestar.response import Redirect, Template
+from litestar.response import Template
 from sqlalchemy.orm import Session
 
 from schemas.tournament import RoundInfo
@@ -20,7 +20,7 @@ from schemas.web import ClockStart, Code, Extension, Joined, PlayerRef, Ruling, 
 from tournament import service
 from tournament.service import export, fees, livetable
 from tournament.web import dayview, decks, receipts, views
-from tournament.web.auth import client, identity, keep, organiser
+from tournament.web.auth import client, identity, organiser
 from tournament.web.common import json_post, public_url, reading, whole_number, whole_numbers
 from tournament.web.public import page
 
@@ -53,10 +53,7 @@ async def admin_login(request: Request[Any, Any, Any]) -> Response[Any]:
     form = await request.form()
     key = receipts.given_key(form.get("_key"), "_key")
     answer = await sync_to_thread(_login, request, key, str(form.get("token", "")), api=False)
-    if not answer.ok:
-        return Redirect(f"/admin?r={key}", status_code=303)
-    done = Redirect("/admin", status_code=303)
-    return keep(done, request, answer.private, "organiser") if answer.private else done
+    return receipts.signed_in(request, answer, key, "/admin", "/admin", "organiser")
 
 
 @get("/admin/e/{event_id:str}", sync_to_thread=True, include_in_schema=False, action="view")

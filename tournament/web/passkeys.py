@@ -11,6 +11,7 @@ There is no `/api` twin: a passkey needs a browser.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from litestar import MediaType, Request, Response, get, post
@@ -77,36 +78,29 @@ def add_options(request: Request[Any, Any, Any]) -> Response[Any]:
 @post("/passkeys/add", include_in_schema=False, action="passkeys")
 async def add(request: Request[Any, Any, Any]) -> Response[Any]:
     form = await request.form()
-    return await sync_to_thread(_add, request, form)
 
-
-def _add(request: Request[Any, Any, Any], form: Any) -> Response[Any]:
-    who, mine = _owner(request)
-    key = receipts.given_key(form.get("_key"), "_key")
-
-    def change(session: Session) -> receipts.Outcome:
+    def change(session: Session, mine: Owner) -> str:
         kept = passkeys.register(session, mine, _site(request), str(form.get("credential", "")), str(form.get("name", "")))
-        return receipts.Outcome(f"Passkey “{kept.name}” added: it signs you in on this server from now on.")
+        return f"Passkey “{kept.name}” added: it signs you in on this server from now on."
 
-    receipts.once(request, key, receipts.owner_of(who), change)
-    return Redirect(f"/passkeys?r={key}", status_code=303)
+    return await sync_to_thread(_mine_form, request, form, change)
 
 
 @post("/passkeys/remove", include_in_schema=False, action="passkeys")
 async def remove(request: Request[Any, Any, Any]) -> Response[Any]:
     form = await request.form()
-    return await sync_to_thread(_remove, request, form)
+
+    def change(session: Session, mine: Owner) -> str:
+        return f"Passkey “{passkeys.remove(session, mine, str(form.get('passkey', '')))}” removed: it signs nobody in any more."
+
+    return await sync_to_thread(_mine_form, request, form, change)
 
 
-def _remove(request: Request[Any, Any, Any], form: Any) -> Response[Any]:
+def _mine_form(request: Request[Any, Any, Any], form: Any, change: Callable[[Session, Owner], str]) -> Response[Any]:
+    """A form on the signed-in owner's passkeys, once for its key; then their passkeys, saying what happened (or why not)."""
     who, mine = _owner(request)
     key = receipts.given_key(form.get("_key"), "_key")
-
-    def change(session: Session) -> receipts.Outcome:
-        name = passkeys.remove(session, mine, str(form.get("passkey", "")))
-        return receipts.Outcome(f"Passkey “{name}” removed: it signs nobody in any more.")
-
-    receipts.once(request, key, receipts.owner_of(who), change)
+    receipts.once(request, key, receipts.owner_of(who), lambda session: receipts.Outcome(change(session, mine)))
     return Redirect(f"/passkeys?r={key}", status_code=303)
 
 

@@ -45,23 +45,32 @@ def person_page(request: Request[Any, Any, Any], person_id: FromPath[str], r: Fr
     with reading(request) as session:
         info = history.person_info(session, person_id)
         others = [p for p in history.people_rows(session) if p.id != person_id]
+        texts = history.person_texts(session)
         return page(
-            request, "admin_person", person=info, others=others, changes=[_said(session, c) for c in persons.person_changes(session, person_id)],
-            has_card=service.has_card(session, person_id), texts=history.person_texts(session), notice=shown.get("notice"),
-            error=shown.get("error"), typed=shown.get("typed", {}),
+            request, "admin_person", person=info, others=others, changes=_said(session, persons.person_changes(session, person_id), texts),
+            has_card=service.has_card(session, person_id), texts=texts, notice=shown.get("notice"), error=shown.get("error"),
+            typed=shown.get("typed", {}),
         )
 
 
-def _said(session: Session, change: PersonChange) -> tuple[PersonChange, str, str]:
-    """A recorded change as people read it: the entries moved (event and name, not ids) and who made it."""
-    texts = history.person_texts(session)
-    moved = []
-    for entry in change.players.split():
-        event_id, _, player = entry.partition("/")
-        event = session.get(Event, event_id)
-        moved.append(f"{event.name if event else event_id}: {service.display_names(session, event_id).get(player, player)}")
-    kind, _, whose = change.actor.partition(":")
-    return change, ", ".join(moved), texts.get(whose, whose) if kind == "person" else change.actor
+def _said(session: Session, changes: list[PersonChange], texts: dict[str, str]) -> list[tuple[PersonChange, str, str]]:
+    """Recorded changes as people read them: the entries moved (event and name, not ids) and who made each; each
+    event's names read once, however many changes and entries name it."""
+    events: dict[str, tuple[str, dict[str, str]]] = {}
+
+    def entry(text: str) -> str:
+        event_id, _, player = text.partition("/")
+        if event_id not in events:
+            event = session.get(Event, event_id)
+            events[event_id] = (event.name if event else event_id, service.display_names(session, event_id))
+        name, names = events[event_id]
+        return f"{name}: {names.get(player, player)}"
+
+    said = []
+    for change in changes:
+        kind, _, whose = change.actor.partition(":")
+        said.append((change, ", ".join(map(entry, change.players.split())), texts.get(whose, whose) if kind == "person" else change.actor))
+    return said
 
 
 def _back(person_id: str) -> str:

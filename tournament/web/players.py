@@ -24,7 +24,7 @@ from schemas.web import Confirmation, Joined, MatchView, ResultClaim, SignIn, Ta
 from tournament import service
 from tournament.output import people as people_text
 from tournament.web import appealpages, decks, desk, messages, people, receipts, views
-from tournament.web.auth import COOKIE, client, forget, identity, keep, player
+from tournament.web.auth import COOKIE, client, forget, identity, player
 from tournament.web.common import json_post, reading, whole_number, whole_numbers, writing
 from tournament.web.public import page
 
@@ -67,10 +67,7 @@ async def join(request: Request[Any, Any, Any]) -> Response[Any]:
     key = receipts.given_key(form.get("_key"), "_key")
     mine = await sync_to_thread(identity, request)
     answer = await sync_to_thread(_sign_in, request, key, str(form.get("code", "")), mine, api=False)
-    if not answer.ok:
-        return Redirect(f"/join?r={key}", status_code=303)
-    done = Redirect("/me", status_code=303)
-    return keep(done, request, answer.private, "player") if answer.private else done
+    return receipts.signed_in(request, answer, key, "/join", "/me", "player")
 
 
 @post("/signout", include_in_schema=False, action="public")

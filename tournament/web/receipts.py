@@ -38,7 +38,7 @@ from sqlalchemy.orm import Session
 from schemas.web import ErrorBody
 from tournament import service
 from tournament.storage.models import Receipt
-from tournament.web.auth import organiser
+from tournament.web.auth import keep, organiser
 from tournament.web.common import reading, status_of, writing
 from tournament.web.headers import head_only
 from tournament.web.views import referee_error
@@ -245,6 +245,15 @@ def shown(request: Request[Any, Any, Any], key: str | None, owner: str) -> dict[
         return {"notice": answer.message, "detail": answer.detail, "secret": answer.secret}
     error = msgspec.json.decode(answer.detail, type=PageRefusal) if answer.detail else None
     return {"error": answer.message, "refused": error.referee if error else None, "typed": error.typed if error else {}}
+
+
+def signed_in(request: Request[Any, Any, Any], answer: Answer, key: str, form_page: str, landing: str, role: str) -> Response[Any]:
+    """A sign-in form's answer: refused, back to `form_page` with the receipt saying why; else on to `landing` with
+    the new session's cookie (none on a repeat of the form: the first answer set it)."""
+    if not answer.ok:
+        return Redirect(f"{form_page}?r={key}", status_code=303)
+    done = Redirect(landing, status_code=303)
+    return keep(done, request, answer.private, role) if answer.private else done
 
 
 def api_answer(answer: Answer) -> Response[Any]:
