@@ -46,3 +46,13 @@ def test_records_made_before_in_the_same_place_come_first_and_nothing_is_hidden(
     assert {json.dumps(r, separators=(",", ":"), ensure_ascii=False) for r in legal} <= reached
     # bob's own history is not ann's
     assert not recorder.likely(log, legal, ("bob",)).most
+
+
+def test_a_record_in_words_names_its_card_as_the_buttons_do() -> None:
+    """The last records and a take-back's button say `Joker 2` and `8♠`, as the buttons that made them, not the ids."""
+    cardwars = get_ruleset("cardwars")
+    drawn = {"type": "draw", "by": "chance", "player": "bob", "card": "JK2", "seq": 3}
+    assert recorder.record_text(drawn, NAMES, faces=cardwars) == "chance: draw (player Bob Okafor, card Joker 2)"
+    played = {"type": "play_resource", "by": "ann", "card": "8S", "seq": 4}
+    assert recorder.record_text(played, NAMES, faces=cardwars) == "Ann Ålvik: play resource (card 8♠)"
+    assert recorder.record_text({**drawn, "card": None}, NAMES, faces=cardwars).endswith("a hidden card)")

@@ -81,14 +81,16 @@ def words(name: str) -> str:
     return name.replace("_", " ")
 
 
-def record_text(record: Mapping[str, Any], names: Mapping[str, str], dealt: bool = False) -> str:
-    """A record in a line for people: who, what, then its fields (a hidden card as "a hidden card").
+def record_text(record: Mapping[str, Any], names: Mapping[str, str], dealt: bool = False, faces: Faces | None = None) -> str:
+    """A record in a line for people: who, what, then its fields (a hidden card as "a hidden card", a card as the
+    game labels it on its buttons: `faces`).
 
     A chance record is "the deal"'s only where the server deals (`dealt`: a digital table); at a paper table
     someone wrote down what was drawn, and it is chance's, as the log says."""
     by = record.get("by", "")
     who = ("the deal" if dealt else "chance") if by == "chance" else "the judge" if by == "judge" else names.get(by, by)
-    fields = [_field(k, v, names) for k, v in record.items() if k not in QUIET]
+    fields = [f"card {faces.card_label(v)}" if k == "card" and isinstance(v, str) and faces else _field(k, v, names)
+              for k, v in record.items() if k not in QUIET]
     if record.get("dealt"):
         fields.append("the server deals the card")
     return f"{who}: {words(str(record.get('type', '?')))}" + (f" ({', '.join(fields)})" if fields else "")
@@ -137,7 +139,7 @@ def screens(legal: list[dict[str, Any]], names: Mapping[str, str], faces: Faces 
     shown = faces or Named()
     history = likely(made_before or [], legal, seats)
     for record in history.most:
-        first.choices.append(Choice(f"again: {record_text(record, names)}", _json(record)))
+        first.choices.append(Choice(f"again: {record_text(record, names, faces=shown)}", _json(record)))
     order = sorted(by_type, key=lambda kind: -history.kinds[kind])  # a stable sort: the rest keep their order
     kinds = {kind: _choose(made, [words(kind)], words(kind), by_type[kind], names, shown) for kind in order}
     making = [kind for kind in order if kind != "concede"]

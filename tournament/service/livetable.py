@@ -35,7 +35,7 @@ from __future__ import annotations
 import random
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Set
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -723,6 +723,27 @@ def _record_view(live: Live, record: Record, seat: Seat) -> dict[str, Any]:
     return view
 
 
+def _records_view(live: Live, records: list[Record], seat: Seat) -> list[dict[str, Any]]:
+    """`records` as `seat` sees them. A withdrawn record (T-201) is judged as if it had not been made, so the state
+    a game's `record_view` reads no longer holds what it put face down (a build's card is back in hand): its
+    fields name none of the cards hidden from `seat` now."""
+    backs = live.replay.backs
+    withdrawn = backs.withdrawn if backs is not None and seat != JUDGE else set()
+    hidden: set[str] = set()
+    if any(r.seq in withdrawn for r in records):
+        hidden = {card for player, cards in live.ruleset.hidden(live.replay.state).items() if player != seat for card in cards}
+    return [_veiled(_record_view(live, r, seat), hidden) if r.seq in withdrawn else _record_view(live, r, seat) for r in records]
+
+
+def _veiled(value: Any, hidden: set[str]) -> Any:
+    """`value` (a record's view) with every card of `hidden` it names left out (None), its type, seats and seq kept."""
+    if isinstance(value, dict):
+        return {k: v if k in ("type", "by", "player", "seq") else _veiled(v, hidden) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_veiled(v, hidden) for v in value]
+    return None if isinstance(value, str) and value in hidden else value
+
+
 def options(live: Live, game: LiveGame, seat: Seat) -> tuple[list[dict[str, Any]], int]:
     """The records `seat` may make now, at most LEGAL_SHOWN, and how many more; a digital game's draws once per kind."""
     ruleset, state = live.ruleset, live.replay.state
@@ -742,7 +763,7 @@ def options(live: Live, game: LiveGame, seat: Seat) -> tuple[list[dict[str, Any]
         return shown, 0  # not theirs to act: the game's legal listing (combinatorial in some games) is not walked
     kinds: set[bytes] = set()
     more = 0
-    for record in _seat_records(ruleset, state, seats, game.mode == "paper"):
+    for record in _seat_records(ruleset, state, seats, game.mode == "paper", set(to_act)):
         data = record_to_dict(record)
         if record.by == CHANCE and game.mode == "digital":
             kind = ENCODER.encode(_without_card(data))
@@ -781,14 +802,16 @@ def take_backs(live: Live, game: LiveGame, seat: Seat) -> list[dict[str, Any]]:
     return [record_to_dict(r) for s in sorted(_recording_for(live, game, seat)) for r in backs.offers(s, live.ruleset, live.replay.state)]
 
 
-def _seat_records(ruleset: Ruleset, state: Any, seats: set[str], paper: bool) -> Iterator[Record]:
-    """The seats' own legal records (one seat's, or every seat's for the page that keeps the table), and the
-    draws that are theirs to record (at a paper table, a chance record no player owns too: someone at the table
-    writes down what came)."""
-    owners: set[str | None] = {*seats, None} if paper else set(seats)
-    for record in ruleset.legal(state):
-        if record.by in seats or (record.by == CHANCE and getattr(record, "player", None) in owners):
-            yield record
+def _seat_records(ruleset: Ruleset, state: Any, seats: set[str], paper: bool, to_act: Set[str]) -> Iterator[Record]:
+    """The seats' own legal records (one seat's, or every seat's for the page that keeps the table) as the game
+    lets each seat see them (`Ruleset.seat_legal`: none names a card hidden from it, as another player's seeded
+    dilemma), and at a paper table a chance record no player owns too (someone at the table writes down what
+    came). Only the seats that act now are walked."""
+    chance = CHANCE in to_act
+    for seat in sorted(seats if chance else seats & to_act):
+        yield from ruleset.seat_legal(state, seat)
+    if paper and chance:
+        yield from (r for r in ruleset.legal(state) if r.by == CHANCE and getattr(r, "player", None) is None)
 
 
 def view(session: Session, event_id: str, table: int, seat: Seat, *, since: int = 0, round_number: int | None = None,
@@ -814,7 +837,7 @@ def view(session: Session, event_id: str, table: int, seat: Seat, *, since: int 
     backs = take_backs(live, game, seat) if placed.counted is None else []
     result = ruleset.result(state)
     since = max(0, min(since, game.seq))
-    records = [_record_view(live, r, seat) for r in live.records[since:]]
+    records = _records_view(live, live.records[since:], seat)
     seen = {player: (number, confirmed) for player, number, confirmed in session.connection().execute(_WITNESSES, _game_params(game))}
     witness = [WitnessRow(p, seen[p][0] if p in seen else 0, p in seen and seen[p][1] is not None) for p in placed.players]
     summaries = [

@@ -123,14 +123,15 @@ def panel_of(request: Request[Any, Any, Any], view: TableView) -> dict[str, Any]
     seats = tuple(view.players) if keeping else (mine,) if mine else ()
     digital = view.mode == "digital"
     by_seq = {r.get("seq"): r for r in view.records}
+    faces = get_ruleset(view.ruleset)
     return {
         "v": view, "names": names, "me": mine, "judge": view.seat == JUDGE, "keeping": keeping,
         "drawing": drawing(view.ruleset, recorder.named(view.state, names), recorder.named(setup, names)),
-        "screens": recorder.screens(view.legal, shown, get_ruleset(view.ruleset), view.records, seats),
+        "screens": recorder.screens(view.legal, shown, faces, view.records, seats),
         "searched": recorder.SEARCHED,
-        "take_backs": [(r, recorder.record_text(by_seq.get(r["record"], {}), shown, digital)) for r in view.take_backs],
+        "take_backs": [(r, recorder.record_text(by_seq.get(r["record"], {}), shown, digital, faces)) for r in view.take_backs],
         "asked": _asked(view, seats, shown),
-        "recent": [(r.get("seq"), recorder.record_text(r, shown, digital), r.get("seq") in view.withdrawn)
+        "recent": [(r.get("seq"), recorder.record_text(r, shown, digital, faces), r.get("seq") in view.withdrawn)
                    for r in reversed(view.records[-RECENT:])],
         "to_confirm": _to_confirm(request, view, mine, shown),
         "counted": livetable.counted_words(view.players, view.counted, names) if view.counted else None,
@@ -144,7 +145,7 @@ def _asked(view: TableView, seats: tuple[str | None, ...], names: dict[str, str]
     if last is None or last.get("type") != "take_back" or last.get("by") not in seats or view.over:
         return None
     asked = next((r for r in view.records if r.get("seq") == last.get("record")), {})
-    return recorder.record_text(asked, names, view.mode == "digital")
+    return recorder.record_text(asked, names, view.mode == "digital", get_ruleset(view.ruleset))
 
 
 INLINE_STYLE = re.compile(r'\sstyle="[^"]*"')  # autoescaped output: an attribute's value holds no raw quote
@@ -168,7 +169,7 @@ def _to_confirm(request: Request[Any, Any, Any], view: TableView, mine: str | No
         game = view if summary.game == view.game else tables.read_view(request, view.event, view.table, mine, summary.seq - 1, summary.game)
         if not any(w.player == mine and w.confirmed for w in game.witness) and game.records and game.result:
             ending = recorder.ending_text(game.result, view.players, names)
-            found.append((summary.game, summary.seq, ending, recorder.record_text(game.records[-1], names, view.mode == "digital")))
+            found.append((summary.game, summary.seq, ending, recorder.record_text(game.records[-1], names, view.mode == "digital", get_ruleset(view.ruleset))))
     return found
 
 
