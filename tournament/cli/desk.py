@@ -48,7 +48,7 @@ def calls(
     for c in rows:
         state = f"answered {c.answered_at:%H:%M}" if c.answered_at else "OPEN"
         text = f": {c.text}" if c.text else ""
-        out.print(f"{c.number}. round {c.round}, table {c.table}, {c.name} ({c.player}) at {c.called_at:%H:%M} UTC, {state}{text}", markup=False, highlight=False)
+        out.print(f"{c.number}. round {c.round}, table {c.table}, {c.name} at {c.called_at:%H:%M} UTC, {state}{text}", markup=False, highlight=False)
 
 
 @app.command(rich_help_panel=PANEL)
@@ -105,7 +105,9 @@ def registration(
         f"{f'a waitlist of at most {info.waitlist_bound}' if info.waitlist else 'no waitlist'}; "
         f"{info.registered} registered, {info.checked_in} checked in")
     for w in info.waiting:
-        out.print(f"waiting {w.place}. {w.name} ({w.player}){' checked in' if w.checked_in else ''}", markup=False, highlight=False)
+        # the id only in the command that takes it: the name, told apart from a namesake's, says who (T-235)
+        came = "checked in" if w.checked_in else f"to check in: tournament checkin {event} {w.player}"
+        out.print(f"waiting {w.place}. {w.name}; {came}", markup=False, highlight=False)
 
 
 @app.command(rich_help_panel=PANEL)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Annotated
 
 import typer
@@ -48,7 +49,8 @@ def table(
         row = livetable.game_row(session, event, view.round, view.table, view.game)
         data = livetable.log_bytes(session, row)
         text = livetable.state_text(session, row)
-        counted = livetable.counted_words(view.players, view.counted, service.display_names(session, event)) if view.counted else ""
+        names = service.display_names(session, event)  # the text names players as pages do, never by id
+        counted = livetable.counted_words(view.players, view.counted, names) if view.counted else ""
     if log:
         if out_file is None:
             write_text(data.decode(), None)
@@ -58,12 +60,13 @@ def table(
     if as_json:
         emit_json(view)
         return
-    ended = (
-        f"over: {', '.join(view.result['winners']) or 'a draw'} ({view.result['reason']})" if view.result else f"to act: {', '.join(view.to_act)}"
-    )
-    games = ", ".join(f"game {g.game}: {', '.join(g.winners or []) or 'a draw'}" for g in view.games if g.over)
+    def named(ids: Sequence[str]) -> str:
+        return ", ".join(names.get(p, p) for p in ids)
+
+    ended = f"over: {named(view.result['winners']) or 'a draw'} ({view.result['reason']})" if view.result else f"to act: {named(view.to_act)}"
+    games = ", ".join(f"game {g.game}: {named(g.winners or []) or 'a draw'}" for g in view.games if g.over)
     lines = [
-        f"{view.event} round {view.round} table {view.table} ({view.mode}): {' vs '.join(view.players)}",
+        f"{view.event} round {view.round} table {view.table} ({view.mode}): {' vs '.join(names.get(p, p) for p in view.players)}",
         f"game {view.game}, {view.seq} records; {ended}" + (f"; {games}" if games else ""),
         f"the match result is reported: {counted}" if view.reported else ("the match is decided; waiting for the players to confirm" if view.match_over else ""),
         "",

@@ -11,6 +11,7 @@ import re
 import unicodedata
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING
 
@@ -85,12 +86,48 @@ def zone_name() -> str:
 POD_COLUMNS = ("table", "seats", "places", "source", "reason")
 
 
-def told_apart(names: Mapping[str, str]) -> dict[str, str]:
-    """Each player's display name by id, with the id after it where players share a name (case and accents'
-    composition aside, as T-71 compares names): `Ann Lee (ann-lee-2)`."""
-    key = {p: unicodedata.normalize("NFC", n).casefold() for p, n in names.items()}
-    shared = Counter(key.values())
-    return {p: f"{n} ({p})" if shared[key[p]] > 1 else n for p, n in names.items()}
+# Letters and the like that no accent takes off: "Søren" and "Soren" fold alike, as "Weiß" and "Weiss".
+FOLDED = str.maketrans({"ß": "ss", "æ": "ae", "œ": "oe", "ø": "o", "ł": "l", "đ": "d", "ð": "d", "þ": "th", "ı": "i"})
+
+
+def folded(name: str) -> str:
+    """A name as namesakes are compared: accents, case and spacing set aside ("Ann LEE", "ann  Lée")."""
+    text = unicodedata.normalize("NFKD", name.casefold().translate(FOLDED))
+    return " ".join("".join(c for c in text if not unicodedata.combining(c)).split())
+
+
+@dataclass(frozen=True)
+class Named:
+    """Someone to tell apart: `key` (a person's or a player's id) only says whose label is whose; `hint` is what
+    tells them from a namesake (a person's first event, an entry's person's label), None for none."""
+
+    key: str
+    name: str
+    hint: str | None = None
+
+
+def told_apart(named: Sequence[Named]) -> dict[str, str]:
+    """The one labeller (T-185, T-235): for each of `named` (in the order they came: made, registered) whose name
+    another has too (`folded`), a few words a person reads, never an id: their hint, with a letter where two
+    namesakes share it ("Spring Open A", "Spring Open B"), or with none their place among the namesakes ("2nd
+    entry"). The others have no label: their name says who they are."""
+    groups: dict[str, list[Named]] = {}
+    for one in named:
+        groups.setdefault(folded(one.name), []).append(one)
+    found: dict[str, str] = {}
+    for group in (g for g in groups.values() if len(g) > 1):
+        said: dict[str, list[str]] = {}
+        for place, one in enumerate(group, start=1):
+            said.setdefault(one.hint or f"{ordinal(place)} entry", []).append(one.key)
+        for text, holders in said.items():
+            for n, key in enumerate(holders):
+                found[key] = text if len(holders) == 1 else f"{text} {chr(ord('A') + n) if n < 26 else n + 1}"
+    return found
+
+
+def labelled(name: str, label: str | None) -> str:
+    """A name as pages and files show it: "Ann Lee (Spring Open)" with a label, the name alone without."""
+    return f"{name} ({label})" if label else name
 
 
 def shown_names(row: TableRow) -> list[str]:

@@ -172,7 +172,6 @@ from tournament.service.pairings import (
 from tournament.service.people import (
     Person,
     clean_name,
-    display_names,
     people_from_args,
     people_from_csv,
     slug,
@@ -190,6 +189,7 @@ from tournament.service.permissions import (
 )
 from tournament.service.persons import (
     claim_entry,
+    display_names,
     get_person,
     link,
     merge,

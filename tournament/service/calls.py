@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session
 from schemas.tournament import JudgeCallRow
 from tournament.service.claims import seat_of
 from tournament.service.errors import Conflict, NotFound, Usage, WrongTable
-from tournament.service.people import display_names
+from tournament.service.persons import display_names
 from tournament.service.queries import get_event, lock_event, storable
 from tournament.storage.desklog import CallAnswered, JudgeCalled
 from tournament.storage.eventlog import append, as_utc

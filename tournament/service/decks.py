@@ -33,6 +33,7 @@ from schemas.deck import DeckProblem, Difference
 from schemas.tournament import DeckEntry, Metagame
 from tournament.formats.metagame import Outcome, kinds_of
 from tournament.service.errors import Conflict, NotFound, Usage
+from tournament.service.persons import display_names
 from tournament.service.queries import get_event, lock_event, players
 from tournament.storage.desklog import WaitlistPromoted
 from tournament.storage.eventlog import (
@@ -303,21 +304,22 @@ def publish(session: Session, event_id: str) -> bool:
 def statuses(session: Session, event_id: str, only: Sequence[str] | None = None) -> list[DeckStatus]:
     """Every player's list (or `only` these players'), by player id."""
     rows = {row.player: row for row in session.scalars(select(DeckList).filter_by(event_id=event_id))}
-    people: list[tuple[str, str, bool]] = [(p.name, p.display_name, p.dropped_round is not None) for p in players(session, event_id)]
+    shown = display_names(session, event_id, waiting=True)
+    people: list[tuple[str, str, bool]] = [(p.name, shown[p.name], p.dropped_round is not None) for p in players(session, event_id)]
     if only is not None:  # someone waiting for a place is asked about by name (their own page; a judge's form)
-        query = select(Waiting).filter_by(event_id=event_id).where(Waiting.player.in_(list(only)))
-        people += [(w.player, w.display_name, False) for w in session.scalars(query)]
+        query = select(Waiting.player).filter_by(event_id=event_id).where(Waiting.player.in_(list(only)))
+        people += [(w, shown[w], False) for w in session.scalars(query)]
     found = []
-    for name, shown, dropped in people:
+    for name, named, dropped in people:
         if only is not None and name not in only:
             continue
         row = rows.get(name)
         if row is None:
-            found.append(DeckStatus(name, shown, "none", dropped=dropped))
+            found.append(DeckStatus(name, named, "none", dropped=dropped))
             continue
         found.append(
             DeckStatus(
-                name, shown, row.verdict, row.summary, msgspec.json.decode(row.facets, type=dict[str, str]),
+                name, named, row.verdict, row.summary, msgspec.json.decode(row.facets, type=dict[str, str]),
                 msgspec.json.decode(row.problems, type=list[DeckProblem]), row.sha256, row.text, dropped,
             )
         )

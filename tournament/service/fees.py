@@ -11,6 +11,7 @@ from sqlalchemy.orm import Session
 from schemas.tournament import FeeRow, Fees
 from tournament.formats.fees import AMOUNT_RANGE, CURRENCY, METHODS, money
 from tournament.service.errors import EXIT_USAGE, Conflict, NotFound, TournamentError, Usage
+from tournament.service.persons import display_names
 from tournament.service.queries import get_event, lock_event, players
 from tournament.storage.desklog import FeePaid, FeeSet, FeeUndone
 from tournament.storage.eventlog import append
@@ -83,8 +84,9 @@ def undo_paid(session: Session, event_id: str, player: str, reason: str) -> Play
 def fees(session: Session, event_id: str) -> Fees:
     """Who paid what, the unpaid first (dropped players last: they owe nothing more), and the total taken."""
     event = get_event(session, event_id)
+    shown = display_names(session, event_id)
     rows = [
-        FeeRow(p.name, p.display_name, p.paid, cast(Method | None, p.paid_by), p.checked_in, p.dropped_round is not None)
+        FeeRow(p.name, shown[p.name], p.paid, cast(Method | None, p.paid_by), p.checked_in, p.dropped_round is not None)
         for p in players(session, event_id)
     ]
     rows.sort(key=lambda r: (r.dropped, r.paid is not None, r.name.casefold(), r.player))

@@ -23,9 +23,10 @@ from schemas.tournament import (
     Source,
 )
 from tournament.formats.ratings import Rated, System
+from tournament.output import render
 from tournament.service import export, persons, seasons
 from tournament.service import ratings as rating_service
-from tournament.service.people import display_names
+from tournament.service.persons import display_names
 from tournament.service.queries import find_pod, get_event
 from tournament.storage.models import Event, Match, Person, PodSeat, Round, RoundBye
 
@@ -44,7 +45,7 @@ def people_rows(session: Session) -> list[PersonRow]:
 def person_texts(session: Session) -> dict[str, str]:
     """Each person's name as pages and files show it: with what tells them from a namesake (T-185), if any."""
     labels = persons.labels(session)
-    return {i: f"{n} ({labels[i]})" if i in labels else n for i, n in session.execute(select(Person.id, Person.name))}
+    return {i: render.labelled(n, labels.get(i)) for i, n in session.execute(select(Person.id, Person.name))}
 
 
 def leaderboard(session: Session, ruleset: str | None = None, system: str | None = None) -> list[RatingRow]:

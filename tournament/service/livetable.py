@@ -59,7 +59,7 @@ from schemas.log import Event as Place
 from schemas.table import Appended, Counted, GameSummary, TableProgress, TableView, WitnessRow
 from tournament.output.render import score_words
 from tournament.service.errors import EXIT_LOG_REJECTED, Conflict, NotFound, TournamentError, Usage
-from tournament.service.people import display_names
+from tournament.service.persons import display_names
 from tournament.service.queries import find_match, find_pod, get_event, storable
 from tournament.service.results import match_over
 from tournament.storage.eventlog import as_utc

@@ -34,7 +34,7 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session
 
 from tournament.service.errors import Conflict, NotFound, Usage
-from tournament.service.people import display_names
+from tournament.service.persons import display_names
 from tournament.service.queries import get_event, get_player
 from tournament.storage import eventlog
 from tournament.storage.desklog import CallAnswered, WaitlistJoined, WaitlistPromoted

@@ -20,13 +20,12 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from referee.ruleset import CHANCE, JUDGE
+from tournament.output.render import FOLDED
 from tournament.service.errors import Usage
 from tournament.service.queries import ID_PATTERN
 from tournament.storage.models import DISPLAY_NAME, Player, Waiting
 
 RESERVED = frozenset((CHANCE, JUDGE))  # ids the referee's logs use for themselves
-# Letters NFKD does not split into a base letter and an accent.
-FOLDED = str.maketrans({"ß": "ss", "æ": "ae", "œ": "oe", "ø": "o", "ł": "l", "đ": "d", "ð": "d", "þ": "th", "ı": "i"})
 ID_ROOM = 58  # a derived id leaves room for a "-NNNNN" suffix within 64 characters
 
 
@@ -140,11 +139,6 @@ def taken_ids(session: Session, event_id: str) -> set[str]:
     """The event's player ids, and those its waitlist keeps for the people on it."""
     waiting = select(Waiting.player).filter_by(event_id=event_id)
     return set(session.scalars(select(Player.name).filter_by(event_id=event_id).union(waiting)))
-
-
-def display_names(session: Session, event_id: str) -> dict[str, str]:
-    """Every player's display name by id, for renderers (one query)."""
-    return {i: n for i, n in session.execute(select(Player.name, Player.display_name).filter_by(event_id=event_id))}
 
 
 def people_from_args(names: Sequence[str]) -> list[Person]:

@@ -12,6 +12,7 @@ registration that makes a new person with the name of an existing one says so
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -19,16 +20,18 @@ from datetime import UTC, datetime
 from sqlalchemy import delete, func, select
 from sqlalchemy.orm import Session
 
+from tournament.output import render
 from tournament.service import people as registering
 from tournament.service.errors import Conflict, NotFound, Usage
 from tournament.service.passkeys import Owner, remove_all
 from tournament.service.people import slug, unique_ids
 from tournament.service.queries import check_id, get_event, get_player, lock_event
 from tournament.service.tokens import spend_code
-from tournament.storage.eventlog import CLI, PlayerLinked, append
+from tournament.storage.eventlog import CLI, PlayerLinked, append, decode
 from tournament.storage.models import (
     Credential,
     Event,
+    LogEntry,
     Passkey,
     Person,
     PersonChange,
@@ -134,12 +137,12 @@ def namesakes(session: Session, players: Sequence[Player]) -> dict[str, list[Per
     new = {p.person: p for p in players if p.person and counts.get(p.person) == 1}
     if not new:
         return {}
-    wanted = {slug(p.display_name) for p in new.values()}
+    wanted = {render.folded(p.display_name) for p in new.values()}
     others: dict[str, list[Person]] = {}
     for person in session.scalars(select(Person).order_by(Person.id)):
-        if person.id not in new and slug(person.name) in wanted:
-            others.setdefault(slug(person.name), []).append(person)
-    return {p.name: others[slug(p.display_name)] for p in new.values() if slug(p.display_name) in others}
+        if person.id not in new and render.folded(person.name) in wanted:
+            others.setdefault(render.folded(person.name), []).append(person)
+    return {p.name: others[render.folded(p.display_name)] for p in new.values() if render.folded(p.display_name) in others}
 
 
 MAX_REASON = 200  # characters of a link's, merge's or split's reason (the column's width)
@@ -308,28 +311,39 @@ def waiting_events(session: Session, person_id: str) -> set[str]:
 
 
 def labels(session: Session) -> dict[str, str]:
-    """What tells same-name people apart (T-185), for each person whose name (accents and case aside, as
-    `namesakes` compares) someone else has too: the name of the first event they played, and a letter when
-    that is the same for two of them ("Spring Open", "Spring Open B"); "no event yet" before any. Never an id:
-    a person reads it. The others have none (their name says who they are)."""
-    rows = session.execute(select(Person.id, Person.name, Person.created_at).order_by(Person.created_at, Person.id)).all()
-    groups: dict[str, list[str]] = {}
-    for person_id, name, _at in rows:
-        groups.setdefault(slug(name), []).append(person_id)
-    shared = [ids for ids in groups.values() if len(ids) > 1]
+    """What tells same-name people apart (T-185), for each person whose name (`render.folded`, as `namesakes`
+    compares) someone else has too: the name of the first event they played, and a letter when that is the same
+    for two of them ("Spring Open", "Spring Open B"), by who was made first; "no event yet" before any. Never an
+    id: a person reads it. The others have none (their name says who they are)."""
+    rows = session.execute(select(Person.id, Person.name).order_by(Person.created_at, Person.id)).all()
+    counts = Counter(render.folded(name) for _, name in rows)
+    shared = [(person_id, name) for person_id, name in rows if counts[render.folded(name)] > 1]
     if not shared:
         return {}
-    wanted = [i for ids in shared for i in ids]
-    first = {p: played[0].event.name for p, played in careers(session, wanted).items()}
-    found: dict[str, str] = {}
-    for ids in shared:
-        said: dict[str, list[str]] = {}
-        for person_id in ids:
-            said.setdefault(first.get(person_id, "no event yet"), []).append(person_id)
-        for text, holders in said.items():
-            for n, person_id in enumerate(holders):
-                found[person_id] = text if len(holders) == 1 else f"{text} {chr(ord('A') + n) if n < 26 else n + 1}"
-    return found
+    first = {p: played[0].event.name for p, played in careers(session, [i for i, _ in shared]).items()}
+    return render.told_apart([render.Named(i, name, first.get(i, "no event yet")) for i, name in shared])
+
+
+def display_names(session: Session, event_id: str, *, waiting: bool = False) -> dict[str, str]:
+    """Every player's name as people read it, by id (`waiting`: the waitlist's too), namesakes told apart (T-235):
+    two entries of the event with one name (`render.folded`: the players and the waitlist) each show their
+    person's label (T-185), or, with none, their place among the namesakes in the order they registered ("Ann Lee
+    (2nd entry)"). Never an id: every page, file and CLI text reads names from here."""
+    players = session.execute(select(Player.name, Player.display_name, Player.person).filter_by(event_id=event_id)).all()
+    queue = session.execute(
+        select(Waiting.player, Waiting.display_name, Waiting.person).filter_by(event_id=event_id).order_by(Waiting.position),
+    ).all()
+    everyone = [*players, *queue]
+    names = {i: n for i, n, _ in (everyone if waiting else players)}
+    if len({render.folded(n) for _, n, _ in everyone}) == len(everyone):  # no namesakes: the usual case, no more queries
+        return names
+    registered: dict[str, int] = {}  # the order they registered in: the log's, as no column keeps it
+    for entry in session.scalars(select(LogEntry).filter_by(event_id=event_id, type="player_registered").order_by(LogEntry.seq)):
+        registered.setdefault(decode(entry).player, entry.seq)
+    players = sorted(players, key=lambda p: (registered.get(p[0], 0), p[0]))
+    people = labels(session)
+    told = render.told_apart([render.Named(i, n, people.get(p) if p else None) for i, n, p in [*players, *queue]])
+    return {i: render.labelled(n, told.get(i)) for i, n in names.items()}
 
 
 def people(session: Session) -> list[Person]:

@@ -19,7 +19,7 @@ from sqlalchemy.orm import Session
 
 from referee.rejudge import Judged, Outcome, outcomes
 from schemas.tournament import RejudgedGame, RejudgedTable
-from tournament.service.people import display_names
+from tournament.service.persons import display_names
 from tournament.service.queries import get_event
 from tournament.service.results import UNPROVEN_RULE
 from tournament.storage.eventlog import PodReported, ResultReported, decode

@@ -17,6 +17,7 @@ from sqlalchemy.orm import Session
 from referee.rulesets import ids as ruleset_ids
 from schemas.tournament import PersonSeason, SeasonEvent, SeasonInfo, SeasonRow, SeasonStandings
 from tournament.formats import season as rules
+from tournament.output import render
 from tournament.service.errors import Conflict, NotFound, Usage
 from tournament.service.persons import labels as person_labels
 from tournament.service.queries import check_id, get_event
@@ -159,7 +160,7 @@ def season_standings(session: Session, season_id: str) -> SeasonStandings:
     finished = [e.id for e in events if e.finished]
     lines = rules.standings(rule_of(row), finished, results, names)
     labels = person_labels(session)  # T-185: two people of one name told apart by a label, never by their ids
-    shown = {p: f"{names.get(p, p)} ({labels[p]})" if p in labels else names.get(p, p) for p in results}
+    shown = {p: render.labelled(names.get(p, p), labels.get(p)) for p in results}
     return SeasonStandings(
         season_info(row),
         [SeasonEvent(e.id, e.name, e.finished, as_utc(e.created_at)) for e in events],

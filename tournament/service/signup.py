@@ -22,6 +22,7 @@ from schemas.tournament import Registration, WaitingRow
 from tournament.service.errors import Conflict, NotFound
 from tournament.service.events import registration_set, waitlist_bound
 from tournament.service.people import Person, clean_name, slug, taken_ids, unique_ids
+from tournament.service.persons import display_names
 from tournament.service.queries import check_id, get_event, lock_event, players
 from tournament.service.roster import capacity, drop, promote, register_people
 from tournament.storage.desklog import (
@@ -162,7 +163,8 @@ def registration(session: Session, event_id: str) -> Registration:
     event = get_event(session, event_id)
     playing = [p for p in players(session, event_id) if p.dropped_round is None]
     query = select(Waiting).filter_by(event_id=event_id).order_by(Waiting.position)
-    waiting = [WaitingRow(w.player, w.display_name, place, w.checked_in) for place, w in enumerate(session.scalars(query), start=1)]
+    shown = display_names(session, event_id, waiting=True)
+    waiting = [WaitingRow(w.player, shown[w.player], place, w.checked_in) for place, w in enumerate(session.scalars(query), start=1)]
     return Registration(
         event_id, event.registration_open, event.registration_cap, _aware(event.registration_closes_at), event.registration_waitlist,
         len(playing), sum(p.checked_in for p in playing), waiting, event.registration_waitlist_limit, waitlist_bound(event),

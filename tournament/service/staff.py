@@ -19,12 +19,13 @@ from sqlalchemy.orm import Session
 
 from tournament.service.errors import Conflict, NotFound, Usage
 from tournament.service.passkeys import Owner, remove_all
-from tournament.service.people import clean_name, display_names, slug, unique_ids
+from tournament.service.people import clean_name, slug, unique_ids
 from tournament.service.permissions import ROLE_NAMES, STAFF_ROLES
+from tournament.service.persons import display_names
 from tournament.service.queries import get_event
 from tournament.service.tokens import end_staff_sessions
 from tournament.storage.eventlog import Actor, actor_parts
-from tournament.storage.models import Person, StaffMember, Waiting
+from tournament.storage.models import Person, StaffMember
 
 MAX_STAFF = 500  # staff members a server keeps, revoked ones included: a large event has a few dozen
 
@@ -81,7 +82,7 @@ FIXED = {"unknown": "unknown (from before actors were kept)", "cli": "the comman
 def actor_names(session: Session, event_id: str, actors: Iterable[Actor | None]) -> dict[Actor | None, str]:
     """What each actor is shown as: a player's display name, a staff member's name and role, or what else it is."""
     wanted = set(actors)
-    players = display_names(session, event_id) | {w.player: w.display_name for w in session.scalars(select(Waiting).filter_by(event_id=event_id))}
+    players = display_names(session, event_id, waiting=True)
     staff_ids = [key for kind, key in map(actor_parts, wanted) if kind == "staff" and key]
     members = {m.id: m for m in session.scalars(select(StaffMember).where(StaffMember.id.in_(staff_ids)))} if staff_ids else {}
     names: dict[Actor | None, str] = {}

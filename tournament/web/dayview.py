@@ -33,14 +33,14 @@ def score_text(row: Any) -> str:
 
 def day_context(session: Session, event: Event) -> dict[str, Any]:
     rows = export.round_rows(session, event, event.rounds) if event.rounds else []
-    everyone = service.players(session, event.id)
+    everyone, names = service.players(session, event.id), service.display_names(session, event.id)
     slips = [(r, score_text(r)) for r in rows if r.source != "bye"]
     return {
         "slips": slips, "first_open": next((r.table for r, score in slips if not score), None),
         "roster": [
-            {"id": p.name, "name": p.display_name, "paused": p.paused, "dropped": p.dropped_round is not None,
+            {"id": p.name, "name": names[p.name], "paused": p.paused, "dropped": p.dropped_round is not None,
              "bye": p.bye_round if p.bye_round and p.bye_round > event.rounds else None}
-            for p in sorted(everyone, key=lambda p: p.display_name.casefold())
+            for p in sorted(everyone, key=lambda p: names[p.name].casefold())
         ],
         "finished": event.finished, "cut_sizes": service.CUT_SIZES,
         "can_cut": event.format == "swiss" and event.bracket_round is None and event.rounds > 0,

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import msgspec
 from litestar import Request, Response, get
 from litestar.params import FromPath, FromQuery
 from litestar.response import Template
@@ -89,8 +88,6 @@ def _standings(request: Request[Any, Any, Any], event_id: str, q: str) -> Templa
         # After a top cut: the Swiss standings as they were at the cut, and the bracket's places apart (T-48).
         cut = event.format == "swiss" and event.bracket_round is not None and drawn is not None
         rows = export.standing_rows(session, event_id, swiss_only=cut)
-        labels = service.person_labels(session)  # T-185: a namesake told apart, here as everywhere
-        rows = [msgspec.structs.replace(r, name=f"{r.name or r.player} ({labels[r.person]})") if r.person in labels else r for r in rows]
         header, cells = render.standing_cells(rows)
         me, wanted = signed_in(request, event_id), views.folded(q)
         marked = [k for k, r in enumerate(rows) if r.player == me or (wanted and wanted in views.folded(r.name or r.player))]

@@ -199,7 +199,7 @@ def _settle(session: Session, event_id: str, wanted: RegistrationSettings) -> Re
 
 def _named(session: Session, event_id: str, ids: list[str]) -> str:
     """Players (and people waiting) by the names people read."""
-    names = service.display_names(session, event_id) | {w.player: w.name for w in service.registration(session, event_id).waiting}
+    names = service.display_names(session, event_id, waiting=True)
     return ", ".join(names.get(i, i) for i in ids) or "nobody"
 
 
@@ -218,7 +218,7 @@ def _amount(form: Any) -> int | None:
 def _paid(session: Session, event_id: str, player: str, by: str, amount: int | None) -> str:
     row = fees.mark_paid(session, event_id, player, by, amount)
     currency = service.get_event(session, event_id).fee_currency
-    return f"{row.display_name} paid {season_text.paid_text(row.paid, row.paid_by, currency)}"
+    return f"{_named(session, event_id, [player])} paid {season_text.paid_text(row.paid, row.paid_by, currency)}"
 
 
 def _set_fee(session: Session, event_id: str, currency: str, amount: int) -> str:
@@ -228,8 +228,8 @@ def _set_fee(session: Session, event_id: str, currency: str, amount: int) -> str
 
 
 def _undo(session: Session, event_id: str, player: str, reason: str) -> str:
-    row = fees.undo_paid(session, event_id, player, reason)
-    return f"{row.display_name}: payment taken back ({reason.strip()})"
+    fees.undo_paid(session, event_id, player, reason)
+    return f"{_named(session, event_id, [player])}: payment taken back ({reason.strip()})"
 
 
 def _absent(session: Session, event_id: str) -> LeftOut:
@@ -257,7 +257,7 @@ def _registration_page(request: Request[Any, Any, Any], event_id: str, r: str) -
             request, "registration", session, event, registration=service.registration(session, event_id), players=everyone,
             notice=shown.get("notice"), error=shown.get("error"), writes=receipts.WRITES, fees=fees.fees(session, event_id),
             fee_text=season_text.paid_text, money=money, namesakes=service.namesakes(session, everyone),
-            texts=history.person_texts(session),
+            texts=history.person_texts(session), names=service.display_names(session, event_id),
         )
 
 

@@ -33,7 +33,6 @@ from schemas.web import (
     Swap,
 )
 from tournament import service
-from tournament.output import render
 from tournament.service import export, history
 from tournament.web import dayview, receipts
 from tournament.web.auth import organiser
@@ -167,7 +166,7 @@ def enter_round(session: Session, event_id: str, scores: dict[int, str], reason:
 
 def cut(session: Session, event_id: str, size: int) -> str:
     seeds = service.cut(session, event_id, size)
-    shown = render.told_apart(service.display_names(session, event_id))
+    shown = service.display_names(session, event_id)
     return f"top {size}: {', '.join(shown.get(p, p) for p in seeds)}; pair the bracket's first round"
 
 
