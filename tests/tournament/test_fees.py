@@ -164,7 +164,7 @@ def test_every_role_that_may_not_mark_paid_is_refused_and_nothing_changes(db_url
         c.cookies.delete("hj_session")
         assert "paid in cash" in c.get("/e/ev/register").text
         sent = c.post("/e/ev/register", data={**form_token(c, "/e/ev/register"), "name": "Walk In", "paid": "card"})
-        assert "Registered Walk In (walk-in): a place. Walk In paid 5.00 EUR by card." in sent.text
+        assert "Registered Walk In: a place. Walk In paid 5.00 EUR by card." in sent.text
     with database(db_url) as engine, Session(engine) as session:
         assert [(r.player, r.paid_by) for r in fees.fees(session, "ev").players if r.paid] == [("walk-in", "card")]
 

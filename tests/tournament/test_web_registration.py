@@ -49,12 +49,12 @@ def test_a_cap_and_a_waitlist_in_chromium(page: Any, second: Any, db: str, tmp_p
     opened(db, cap=1)
     with serving(db) as base:
         registers(page, base, "Ann Lee", "Register")
-        assert page.locator("[role=status]").inner_text() == "Registered as Ann Lee (ann-lee): you have a place."
+        assert page.locator("[role=status]").inner_text() == "Registered as Ann Lee: you have a place."
         assert page.locator("#code code").inner_text().count(".") == 1, "the code for another phone"
         looks_right(page, tmp_path / "registered.png")
 
         def kept() -> None:
-            assert page.locator("[role=status]").inner_text() == "Registered as Ann Lee (ann-lee): you have a place."
+            assert page.locator("[role=status]").inner_text() == "Registered as Ann Lee: you have a place."
             assert page.locator("#code").count() == 0, "the code is shown once"
             assert page.locator("#places").inner_text() == "1 of 1 places taken."
 

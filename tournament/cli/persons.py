@@ -9,6 +9,7 @@ import typer
 from referee.console import INT32_MAX, emit_json, out
 from tournament.cli.common import DbOpt, JsonOpt, fail, reading
 from tournament.output import people as people_text
+from tournament.output import render
 
 if TYPE_CHECKING:
     from schemas.tournament import RatingRow
@@ -39,7 +40,7 @@ def people(db: DbOpt = None, as_json: JsonOpt = False) -> None:
         return
     _table(
         "people", ["person", "name", "external id", "events", "last event"],
-        [[r.id, r.name, r.external_id or "", str(r.events), r.last_event or ""] for r in rows], {"events"},
+        [[r.id, render.labelled(r.name, r.label), r.external_id or "", str(r.events), r.last_event or ""] for r in rows], {"events"},
     )
 
 
@@ -131,7 +132,7 @@ def ratings(
         cut = shown[:limit] if limit else shown
         _table(
             f"{game}, {people_text.SYSTEMS[kind]}", ["rank", "person", "name", "rating", "±", "ranked by", "events", "games"],
-            [[str(r.rank), r.person, r.name, f"{r.rating:.1f}", f"{r.deviation:.1f}", f"{r.low:.1f}", str(r.events), str(r.games)] for r in cut],
+            [[str(r.rank), r.person, render.labelled(r.name, r.label), f"{r.rating:.1f}", f"{r.deviation:.1f}", f"{r.low:.1f}", str(r.events), str(r.games)] for r in cut],
             {"rank", "rating", "±", "ranked by", "events", "games"},
         )
         if len(cut) < len(shown):

@@ -79,8 +79,7 @@ def _sign_up(
             took = " Not marked paid: someone waiting pays once they have a place."
         if api:
             return receipts.Outcome("", private=msgspec.json.encode(SignedUp(event_id, done.player, secret, code, done.position)))
-        shown = service.clean_name(name)
-        who = shown if shown == done.player else f"{shown} ({done.player})"
+        who = service.display_names(session, event_id, waiting=True)[done.player]  # a namesake told apart, never by id
         if desk:  # the walk-in signs in on their own phone; the desk stays the desk
             where = "a place" if done.position is None else f"number {done.position} on the waitlist"
             return receipts.Outcome(f"Registered {who}: {where}.{took}", secret=code)
