@@ -170,10 +170,11 @@ def seed(
     """Seed a single or double elimination or a round robin by hand, before round 1 (otherwise `pair` seeds at random)."""
     with transaction(db) as session:
         seeds = service.seed(session, event, players)
+        names = service.display_names(session, event)
     if as_json:
         emit_json({"event": event, "seeds": seeds})
     else:
-        say(f"seeded {event}: " + ", ".join(f"{k} {p}" for k, p in enumerate(seeds, start=1)))
+        say(f"seeded {event}: " + ", ".join(f"{k} {names.get(p, p)}" for k, p in enumerate(seeds, start=1)))
 
 
 @app.command("cut")
@@ -187,10 +188,11 @@ def cut_cmd(
     with transaction(db) as session:
         seeds = service.cut(session, event, size)
         start = service.get_event(session, event).bracket_round
+        names = service.display_names(session, event)
     if as_json:
         emit_json({"event": event, "cut": size, "seeds": seeds, "bracket_round": start})
-    else:
-        say(f"top {size} of {event}, from round {start}: " + ", ".join(f"{k} {p}" for k, p in enumerate(seeds, start=1)))
+    else:  # seeds by name, a namesake told apart (T-235), as the organiser's page says it
+        say(f"top {size} of {event}, from round {start}: " + ", ".join(f"{k} {names.get(p, p)}" for k, p in enumerate(seeds, start=1)))
 
 
 @app.command("bracket")

@@ -129,11 +129,11 @@ def checkin(
             service.check_in(session, event, player)
             if paid_by is not None:
                 fees.mark_paid(session, event, player, paid_by, amount)
-        info = service.registration(session, event)
+        info, names = service.registration(session, event), service.display_names(session, event, waiting=True)
     if as_json:
         emit_json(info)
     else:
-        say(f"checked in: {', '.join(players)}; {info.checked_in} of {info.registered} players checked in")
+        say(f"checked in: {', '.join(names.get(p, p) for p in players)}; {info.checked_in} of {info.registered} players checked in")
 
 
 @app.command(rich_help_panel=PANEL)
@@ -143,11 +143,12 @@ def absent(event: EventArg, db: DbOpt = None, as_json: JsonOpt = False) -> None:
 
     with transaction(db) as session:
         dropped, promoted = service.leave_out_absent(session, event)
+        names = service.display_names(session, event, waiting=True)
     if as_json:
         emit_json(LeftOut(dropped, promoted))
     else:
-        say(f"left out of round 1 (not checked in): {', '.join(dropped) or 'nobody'}")
-        say(f"from the waitlist: {', '.join(promoted) or 'nobody'}")
+        say(f"left out of round 1 (not checked in): {', '.join(names.get(p, p) for p in dropped) or 'nobody'}")
+        say(f"from the waitlist: {', '.join(names.get(p, p) for p in promoted) or 'nobody'}")
 
 
 
@@ -182,8 +183,8 @@ def paid(
     with transaction(db) as session:
         for player in players:
             fees.mark_paid(session, event, player, by, amount)
-        left = fees.fees(session, event).unpaid
-    say(f"paid by {by}: {', '.join(players)}; {left} still to pay")
+        left, names = fees.fees(session, event).unpaid, service.display_names(session, event)
+    say(f"paid by {by}: {', '.join(names.get(p, p) for p in players)}; {left} still to pay")
 
 
 @app.command(rich_help_panel=PANEL)
