@@ -8,6 +8,7 @@ from __future__ import annotations
 import html
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from sqlalchemy.orm import Session
@@ -19,9 +20,11 @@ from tests.tournament.webkit import (
     client,
     codes,
     database,
+    looks_right,
     organiser,
     organiser_page,
     player_page,
+    serving,
 )
 from tournament import service
 from tournament.output import render
@@ -54,7 +57,7 @@ def close_and_pair(db: str) -> None:
 
 def namesakes(db: str) -> None:
     """Spring Open with Ann Lee; Summer Open (`ev`) with her, a new Ann LEE, an Ann Lee of an old log, three
-    others, an ann lée waiting; round 1 paired."""
+    others (two of names with no Latin letter), an ann lée waiting."""
     cli(db, "db", "upgrade")
     with database(db) as engine, Session(engine) as session, session.begin():
         service.ensure_organiser(session, ORGANISER_TOKEN)
@@ -63,7 +66,7 @@ def namesakes(db: str) -> None:
         service.create_event(session, "ev", name="Summer Open", ruleset="cardwars", profile="mtg", best_of=1, seed=3)
         service.register_people(session, "ev", [
             service.Person("Ann Lee", person="ann-lee"), service.Person("Ann LEE"), service.Person("Bob Marsh"),
-            service.Person("Cat Ruiz"), service.Person("Dan Ode"),
+            service.Person("田中 健"), service.Person("李 娜"),  # no letter in common: no namesakes (T-235)
         ])
         service.lock_event(session, "ev")
         append(session, "ev", PlayerRegistered("ann-old", "Ann Lee"))  # as a log from before people were kept
@@ -162,6 +165,22 @@ def test_a_season_page_tells_its_namesakes_apart(tmp_path: Path) -> None:
         for where in ("/seasons/s", "/seasons/s/screen"):
             text = text_of(c.get(where).text)
             assert RETURNING in text and NEW in text, f"{where}: {text[-1500:]}"
+            assert "田中 健" in text and "田中 健 (" not in text and "李 娜 (" not in text, "names of no Latin letter are not alike"
             no_ids(text, where)
     table = cli(db, "season", "standings", "s").stdout
     assert RETURNING in table and NEW in table and not IDS.search(table), table
+
+
+def test_the_pairings_and_the_big_screen_on_a_phone_read_the_labels(tmp_path: Path, page: Any) -> None:
+    """Chromium at 390 px: the labels fit the phone's pairings and big screen, and no id is drawn."""
+    db = f"sqlite:///{tmp_path / 't.db'}"
+    namesakes(db)
+    close_and_pair(db)
+    with serving(db) as base:
+        for where, shot in (("/e/ev/round/1", "pairings.png"), ("/e/ev/screen", "screen.png")):
+            page.goto(base + where)
+            shown = page.inner_text("body")
+            for name in PLAYING:
+                assert name in shown, f"{where} names {name}"
+            no_ids(shown, where)
+            looks_right(page, tmp_path / shot)
