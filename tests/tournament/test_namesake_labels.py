@@ -172,7 +172,7 @@ def test_a_season_page_tells_its_namesakes_apart(tmp_path: Path) -> None:
 
 
 def test_the_pairings_and_the_big_screen_on_a_phone_read_the_labels(tmp_path: Path, page: Any) -> None:
-    """Chromium at 390 px: the labels fit the phone's pairings and big screen, and no id is drawn."""
+    """Chromium at 390 px: the pairings and the big screen name everyone with their label, and draw no id."""
     db = f"sqlite:///{tmp_path / 't.db'}"
     namesakes(db)
     close_and_pair(db)
