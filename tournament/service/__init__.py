@@ -198,9 +198,6 @@ from tournament.service.persons import (
     split,
     waiting_events,
 )
-from tournament.service.persons import (
-    labels as person_labels,
-)
 from tournament.service.queries import (
     ID_PATTERN,
     assigned_byes,
@@ -454,7 +451,6 @@ __all__ = [
     "people_from_args",
     "people_from_csv",
     "person_changes",
-    "person_labels",
     "person_session",
     "players",
     "pod_entrants",
