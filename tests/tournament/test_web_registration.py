@@ -116,7 +116,7 @@ def test_check_in_and_leaving_out_who_has_not_come_in_chromium(page: Any, second
 
         def after() -> None:
             assert second.locator("[role=status]").inner_text() == said
-            assert second.locator("#players").inner_text().splitlines() == ["ann: checked in", "Cat (cat): checked in"]
+            assert second.locator("#players").inner_text().splitlines() == ["ann: checked in", "Cat: checked in"]
             assert second.locator("#waitlist").count() == 0
 
         refreshed_twice(second, after)
