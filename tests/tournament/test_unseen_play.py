@@ -150,11 +150,14 @@ def _own_unseen(view: TableView, mirror: Mirror) -> None:
         assert entry["card"] in deck and entry["card"] not in hand, entry
 
 
-def _finish(db: str, ruleset: str, players: int) -> None:
+def _finish(db: str, ruleset: str, players: int, *, played: bool = True) -> None:
+    """A game at `players` with every draw unnamed played from the offers to its end; with `played`, some card
+    drawn unnamed was played from them (crossover names most draws, UD-3: a long game may offer none)."""
     engine = live_event(db, mode="paper", ruleset=ruleset, players=players, pods=players > 2)
     try:
         counted = play(engine, seed=11 * players)
-        assert counted["unnamed"] > 0 and counted["offered"] > 0 and counted["played"] > 0, counted
+        assert counted["unnamed"] > 0, counted
+        assert not played or (counted["offered"] > 0 and counted["played"] > 0), counted
         final = look(engine, JUDGE)
         assert final.reported, "the table's log, with its unnamed draws, is its result"
     finally:
@@ -169,7 +172,8 @@ def test_a_game_recorded_with_every_draw_unnamed_is_played_from_the_offers(db: s
 @pytest.mark.slow
 @pytest.mark.parametrize(("ruleset", "players"), EVERY)
 def test_every_player_count_plays_its_unnamed_cards_from_the_offers(db: str, ruleset: str, players: int) -> None:
-    _finish(db, ruleset, players)
+    """Every offer a seat needed was there (`play` checks each step); a card played from them where one came."""
+    _finish(db, ruleset, players, played=ruleset != "crossover")
 
 
 def test_another_seats_view_never_holds_the_unseen_list(db_url: str) -> None:
