@@ -6,8 +6,10 @@ CSRF on every new form."""
 from __future__ import annotations
 
 import re
+import threading
 from typing import Any
 
+import pytest
 from litestar.testing import TestClient
 from sqlalchemy.orm import Session
 
@@ -316,3 +318,37 @@ def test_the_staff_commands(db_url: str) -> None:
         assert c.post("/api/admin/events/ev/notice", json={"text": "hi"}, headers=olive).status_code == 401
         assert c.post("/api/admin/events/ev/notice", json={"text": "hi"}, headers=organiser(c)).status_code == 201
     assert "no organiser yet" in cli(db_url, "staff", "list").stdout
+
+
+@pytest.mark.pg
+def test_two_organisers_revoking_each_other_at_once_leave_one(pg_url: str) -> None:
+    """T-231 under a race on PostgreSQL: the second revoking waits on the first's lock of the organisers' rows, reads
+    its revoking once it commits, and is refused; without the lock each would see the other still there."""
+    with database(pg_url) as engine:
+        with Session(engine) as session, session.begin():
+            service.name_staff(session, "Olive Org", "organiser")
+            service.name_staff(session, "Pat Org", "organiser")
+        first = Session(engine)
+        first.begin()
+        service.revoke(first, "olive-org")  # Pat revokes Olive: not committed yet
+        outcome: list[str] = []
+
+        def second() -> None:  # Olive revokes Pat at the same moment
+            with Session(engine) as session, session.begin():
+                try:
+                    service.revoke(session, "pat-org")
+                    outcome.append("revoked")
+                except service.Conflict as exc:
+                    outcome.append(exc.message)
+
+        racer = threading.Thread(target=second)
+        racer.start()
+        racer.join(1.0)
+        assert racer.is_alive() and outcome == [], "the second waits for the first"
+        first.commit()
+        first.close()
+        racer.join(30)
+        assert len(outcome) == 1 and "last organiser" in outcome[0], outcome
+        with Session(engine) as session:
+            assert [m.id for m in service.staff(session) if m.role == "organiser"] == ["pat-org"]
+            assert service.has_organiser(session)
