@@ -318,6 +318,8 @@ def test_the_staff_commands(db_url: str) -> None:
         assert c.post("/api/admin/events/ev/notice", json={"text": "hi"}, headers=olive).status_code == 401
         assert c.post("/api/admin/events/ev/notice", json={"text": "hi"}, headers=organiser(c)).status_code == 201
     assert "no organiser yet" in cli(db_url, "staff", "list").stdout
+    cli(db_url, "staff", "add", "Quinn Org", "--role", "organiser")
+    assert "the token does nothing" in cli(db_url, "organiser-token", "--new").stdout  # no way past the organisers
 
 
 @pytest.mark.pg
