@@ -19,7 +19,18 @@ import typer
 
 from referee import console
 from referee.console import INT32_MAX, INT64_MAX, emit_json, err, out, say
-from tournament.cli import decks, desk, people, persons, rejudge, results, rounds, seasons, staff, tables
+from tournament.cli import (
+    decks,
+    desk,
+    people,
+    persons,
+    rejudge,
+    results,
+    rounds,
+    seasons,
+    staff,
+    tables,
+)
 from tournament.cli.common import (
     CapOpt,
     ClosesOpt,

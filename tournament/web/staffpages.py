@@ -21,7 +21,6 @@ from schemas.web import NewStaff, StaffCode, StaffMember
 from tournament import service
 from tournament.storage import models
 from tournament.web import receipts, views
-from tournament.web.receipts import owner_of
 from tournament.web.auth import identity, organiser
 from tournament.web.common import json_post, public_url, reading
 from tournament.web.public import page
@@ -90,7 +89,7 @@ async def add_form(request: Request[Any, Any, Any]) -> Response[Any]:
         return _shown(done, f"{done.staff.name} is {service.ROLE_NAMES[done.staff.role]}: their sign-in code, shown once")
 
     # the token naming the first organiser is retired by it (T-230): the code is shown on the sign-in page, which it may read
-    first = wanted.role == "organiser" and owner_of(identity(request)) == "organiser"
+    first = wanted.role == "organiser" and receipts.owner_of(identity(request)) == "organiser"
     return await sync_to_thread(_form, request, form, change, "/admin" if first else BACK)
 
 
