@@ -262,3 +262,30 @@ def _unseen_why(state: Any, spec: UnknownCards, record: Record, exc: Illegal) ->
             why = f"{card} cannot be one of {player}'s {held} unknown card(s): the log shows it elsewhere, so it is not unseen"
             return Illegal(exc.rule, f"{exc.message}; {why}", exc.card)
     return exc
+
+
+def playable(ruleset: Any, state: Any, seat: str) -> list[tuple[str, Record]]:
+    """The records `seat` could make with one of its unknown cards, each with the card it would be: for each card
+    still unseen for `seat` (in the deck container, not known in hand, not one the rules read at once), the
+    records of `seat`'s legal listing (`Ruleset.seat_legal`) that take that card from `seat`'s hidden zone were the
+    unknown card that one. The game is asked as it would stand once the record showed the card (one unknown card
+    turned into it, as `_reveal` does before the record's handler), and put back as it was; only `seat`'s own
+    zones are read, so nothing here is hidden from `seat`. Empty while `seat` holds no unknown card."""
+    unseen: Unseen | None = getattr(state, "unseen", None)
+    if unseen is None or not unseen.unknown.get(seat):
+        return []
+    spec = unseen.spec
+    deck, hand = spec.zones(state, seat)
+    found: list[tuple[str, Record]] = []
+    for card in sorted(set(deck)):
+        if card in hand or spec.read_at_once(state, seat, card) is not None:
+            continue  # a card known in hand is offered by the legal listing itself; one read at once is never unknown
+        _reveal_one(state, spec, seat, card)
+        try:
+            for record in ruleset.seat_legal(state, seat):
+                taken = spec.taken.get(type(record))
+                if taken is not None and (seat, card) in tuple(taken(state, record)):
+                    found.append((card, record))
+        finally:
+            _hide(state, spec, [(seat, card)])
+    return found

@@ -75,7 +75,9 @@ class TableView(msgspec.Struct, forbid_unknown_fields=True):
     `take_backs`: the take-back records this seat may make now (TB-R1, TB-R2: ask for its own last record back,
     or agree to the take-back asked of it); `withdrawn`: the records taken back or withdrawn so far, which the
     game is judged without; `keeper`: the page that records for every seat (a player's id, or `judge`), if the
-    judge let one (T-200)."""
+    judge let one (T-200). `unseen`: at a paper table where this seat holds unknown cards (draws recorded unnamed,
+    UD-1), the records it may make with one of them, each with the card it would be (`{"card", "record"}`): its
+    own cards still unseen by the log, at most 200; never in another seat's view."""
 
     event: str
     round: int
@@ -103,6 +105,7 @@ class TableView(msgspec.Struct, forbid_unknown_fields=True):
     take_backs: list[dict[str, Any]] = msgspec.field(default_factory=list)
     withdrawn: list[int] = msgspec.field(default_factory=list)
     keeper: str | None = None
+    unseen: list[dict[str, Any]] = msgspec.field(default_factory=list)
 
 
 class RecordSent(msgspec.Struct, forbid_unknown_fields=True):

@@ -27,11 +27,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from referee.bots import bot_header, play
+from referee.bots import bot_header, play, unnamed
 from referee.engine import judge
-from referee.logio import encode_lines, game_fingerprint
+from referee.logio import HEADER_DECODER, encode_lines, game_fingerprint, record_decoder
 from referee.rulesets import get, ids
-from schemas.log import SHARED_RECORDS
+from schemas.log import SHARED_RECORDS, AgreeTakeBack, TakeBack
 
 # Where the players sit is free but for the turn of play, which runs clockwise from `first` (the games' RULES.md);
 # cardwars deals the jokers by seat and maginot lays out bases and opening hands from the first seat listed.
@@ -366,3 +366,30 @@ def test_the_fields_a_game_declares_free_are_the_ones_its_same_game_ruling_names
     assert named <= declared, f"{ruleset}: its ruling names {sorted(named - declared)}, which the game does not declare"
     for tag, name in declared:
         assert f"`{tag}`" in paragraph and f"`{name}`" in paragraph, f"{ruleset}: declares {tag}.{name}, which its X-1.7 ruling does not name"
+
+
+@pytest.mark.parametrize("ruleset", ids())
+def test_a_game_recorded_otherwise_keeps_its_own_fingerprint(ruleset: str) -> None:
+    """T-246: the same game recorded with its draws unnamed, or with a record taken back, is judged alike (the
+    same result) and has a fingerprint of its own: the fingerprint is of the game as its log shows it, and an
+    unnamed log shows less, a log with a take-back more."""
+    data = bot_game(ruleset, 2, 2)
+    header_line, *lines = data.splitlines()
+    header = HEADER_DECODER.decode(header_line)
+    records = [record_decoder(ruleset).decode(line) for line in lines]
+
+    def log(of: list[Any]) -> bytes:
+        return b"".join(line + b"\n" for line in encode_lines(header, of))
+
+    paper = log(list(unnamed(header, records)))
+    k = next(i for i in range(1, len(records)) if records[i].by in header.players and records[i + 1].by != records[i].by)
+    asker = records[k].by
+    after = header.players[(header.players.index(asker) + 1) % len(header.players)]
+    # the record asked back and agreed is made again as it was: the game judged is the one without the take-back
+    taken = log([*records[: k + 1], TakeBack(by=asker, record=k + 1), AgreeTakeBack(by=after, record=k + 1), *records[k:]])
+    original = judged(data)
+    for other in (paper, taken):
+        found = judged(other)
+        assert found[0] == original[0] == "complete" and found[4] == original[4], "judged alike"
+        assert game_fingerprint(other) != game_fingerprint(data), "recorded otherwise: its own fingerprint (T-246)"
+    assert judge(io.BytesIO(paper)).verdict.unnamed_draws > 0

@@ -26,6 +26,8 @@ import pytest
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 
+from tournament.storage.db import open_database
+
 BACKENDS = ["sqlite", pytest.param("postgresql", marks=pytest.mark.pg)]
 DEBIAN_PG = Path("/usr/lib/postgresql")
 # root's PATH has /usr/sbin; a test runner's (tox, an IDE) may not
@@ -119,14 +121,38 @@ def pg_server() -> Iterator[Server]:
         cluster.stop()
 
 
-@pytest.fixture
-def pg_url(pg_server: Server) -> Iterator[str]:
-    """A fresh, empty PostgreSQL database for one test, dropped afterwards."""
+def _pg_admin(pg_server: Server) -> str:
     if pg_server.url is None:
         if os.environ.get("CI"):
             pytest.fail(f"no PostgreSQL: {pg_server.missing} (CI is set, so the PostgreSQL tests must run)")
         pytest.skip(f"no PostgreSQL: {pg_server.missing}")
-    with scratch_database(pg_server.url) as url:
+    return pg_server.url
+
+
+@pytest.fixture(scope="session")
+def pg_template(pg_server: Server) -> Iterator[str | None]:
+    """The name of a PostgreSQL database migrated to the newest schema once a test process, which `pg_url` copies
+    (CREATE DATABASE ... TEMPLATE): the migrations run once, not once a test."""
+    if pg_server.url is None:
+        yield None
+        return
+    with scratch_database(pg_server.url, prefix="template") as url:
+        _, engine = open_database(url)
+        engine.dispose()  # a template is copied only while nobody is connected to it
+        yield make_url(url).database
+
+
+@pytest.fixture
+def pg_url(pg_server: Server, pg_template: str | None) -> Iterator[str]:
+    """A fresh PostgreSQL database at the newest schema and with no data, for one test, dropped afterwards."""
+    with scratch_database(_pg_admin(pg_server), template=pg_template) as url:
+        yield url
+
+
+@pytest.fixture
+def empty_pg_url(pg_server: Server) -> Iterator[str]:
+    """A fresh PostgreSQL database with no schema at all (what `tournament serve --init` or a migration meets)."""
+    with scratch_database(_pg_admin(pg_server)) as url:
         yield url
 
 
@@ -154,12 +180,13 @@ def bench_database(pg: bool, db: str | None, scratch: str) -> Iterator[str]:
 
 
 @contextmanager
-def scratch_database(admin_url: str, prefix: str = "t") -> Iterator[str]:
-    """A new, empty database on the server at `admin_url` (a user who may create databases), dropped afterwards."""
+def scratch_database(admin_url: str, prefix: str = "t", template: str | None = None) -> Iterator[str]:
+    """A new database on the server at `admin_url` (a user who may create databases), dropped afterwards: empty,
+    or a copy of the database `template`."""
     name = f"{prefix}_{uuid.uuid4().hex[:16]}"
     admin = create_engine(admin_url, isolation_level="AUTOCOMMIT")
     with admin.connect() as connection:
-        connection.execute(text(f'CREATE DATABASE "{name}"'))
+        connection.execute(text(f'CREATE DATABASE "{name}"' + (f' TEMPLATE "{template}"' if template else "")))
     try:
         yield make_url(admin_url).set(database=name).render_as_string(hide_password=False)
     finally:
@@ -168,15 +195,34 @@ def scratch_database(admin_url: str, prefix: str = "t") -> Iterator[str]:
         admin.dispose()
 
 
+@pytest.fixture(scope="session")
+def sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A SQLite file migrated to the newest schema once a test process, which `db` and `db_url` copy."""
+    path = tmp_path_factory.mktemp("template") / "tournament.db"
+    _, engine = open_database(f"sqlite:///{path}")
+    engine.dispose()
+    return path
+
+
 @pytest.fixture
-def db(tmp_path: Path) -> str:
-    """A SQLite file for the Chromium tests (a real server in a thread)."""
+def db(tmp_path: Path, sqlite_template: Path) -> str:
+    """A SQLite file at the newest schema with no data, for the Chromium tests (a real server in a thread)."""
+    shutil.copyfile(sqlite_template, tmp_path / "tournament.db")
     return f"sqlite:///{tmp_path / 'tournament.db'}"
 
 
 @pytest.fixture(params=BACKENDS)
 def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """An empty database on each backend: a SQLite file, or a fresh PostgreSQL database."""
+    """A database at the newest schema with no data on each backend: a SQLite file, or a fresh PostgreSQL
+    database (copies of one migrated once: the migrations' own tests use `empty_db_url`)."""
+    if request.param == "sqlite":
+        return str(request.getfixturevalue("db"))
+    return str(request.getfixturevalue("pg_url"))
+
+
+@pytest.fixture(params=BACKENDS)
+def empty_db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """No database yet on each backend: a SQLite file's path, or a PostgreSQL database with no schema."""
     if request.param == "sqlite":
         return f"sqlite:///{tmp_path / 'tournament.db'}"
-    return str(request.getfixturevalue("pg_url"))
+    return str(request.getfixturevalue("empty_pg_url"))

@@ -312,12 +312,12 @@ def test_bot_log_helper_is_legal() -> None:
     assert winner(game_log("ann", "bob", 1)) in ("ann", "bob", None)
 
 
-def test_db_upgrade_brings_an_empty_database_to_the_newest_revision(db_url: str) -> None:
+def test_db_upgrade_brings_an_empty_database_to_the_newest_revision(empty_db_url: str) -> None:
     head = ScriptDirectory.from_config(alembic_config()).get_current_head()  # not a fixed id: migrations get added
-    assert cli_json(db_url, "db", "upgrade", "0001")["revision"] == "0001"
-    assert cli_json(db_url, "db", "upgrade")["revision"] == head
-    assert cli_json(db_url, "db", "upgrade", "head")["revision"] == head
-    assert cli_json(db_url, "events") == []
+    assert cli_json(empty_db_url, "db", "upgrade", "0001")["revision"] == "0001"
+    assert cli_json(empty_db_url, "db", "upgrade")["revision"] == head
+    assert cli_json(empty_db_url, "db", "upgrade", "head")["revision"] == head
+    assert cli_json(empty_db_url, "events") == []
 
 
 def test_draws_go_with_a_judges_result(db_url: str, tmp_path: Path) -> None:

@@ -13,8 +13,8 @@ from tournament.storage.dbinfo import alembic_config
 from tournament.storage.models import Base
 
 
-def test_upgrade_head_on_empty_database_matches_the_models(db_url: str) -> None:
-    engine = make_engine(db_url)
+def test_upgrade_head_on_empty_database_matches_the_models(empty_db_url: str) -> None:
+    engine = make_engine(empty_db_url)
     try:
         before, after = upgrade(engine)
         assert before is None

@@ -1,6 +1,7 @@
 """The permission matrix on every state-changing route (issue 35, T-175): each route is taken from the Litestar
 app's own route table, so a new one cannot be left out; it is sent as every role that may not take it, and as
-nobody, and each refusal (401 or 403, with a JSON error under /api) changes nothing in the database."""
+nobody, and each refusal (401 or 403, with a JSON error under /api) changes nothing in the database. The organiser
+token acts as the organiser until the server has an organiser of its own, and is then refused everywhere (T-230)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ import re
 from pathlib import Path
 
 import pytest
+from httpx import Response
+from litestar.testing import TestClient
 from sqlalchemy.orm import Session
 
 from tests.tournament.webkit import ORGANISER_TOKEN, client, database, everything, make_event
@@ -21,11 +24,13 @@ README = Path(__file__).parents[2] / "tournament" / "README.md"
 
 def sessions(db_url: str) -> dict[str, str | None]:
     """A session secret for each role: a player, each staff role (of this event, or of every event), a judge of
-    another event, a judge revoked after signing in, the organiser token's session; nobody has none."""
+    another event, a judge revoked after signing in, the organiser token's session made before the first organiser
+    was named (retired by it: T-230); nobody has none."""
     make_event(db_url, ["ann", "bob", "cat", "dan"])
     make_event(db_url, ["eve", "fay"], event="other", name="Other Cup")
     with database(db_url) as engine, Session(engine) as session, session.begin():
         service.ensure_organiser(session, ORGANISER_TOKEN)
+        token = service.organiser_login(session, ORGANISER_TOKEN, "test")  # signed in while there is no organiser
 
         def staff_session(name: str, role: str, event: str | None) -> str:
             member = service.name_staff(session, name, role, event)
@@ -41,7 +46,7 @@ def sessions(db_url: str) -> dict[str, str | None]:
             "judge of another event": staff_session("Oz Other", "judge", "other"),
             "revoked judge": staff_session("Rex Gone", "judge", None),
             "organiser staff": staff_session("Olive Org", "organiser", None),
-            "organiser token": service.organiser_login(session, ORGANISER_TOKEN, "test"),
+            "retired organiser token": token,
         }
         service.revoke(session, "rex-gone")
         return found
@@ -63,6 +68,21 @@ def may(name: str, action: str) -> bool:
     return role_of(name) in roles
 
 
+def send(c: TestClient, method: str, path: str, secret: str | None, csrf_token: str) -> Response:  # type: ignore[type-arg]
+    """One route, its parameters filled in (`concrete`), with an empty body, as the holder of `secret` (None: nobody):
+    its session in the Bearer header under /api, else in the page cookie, beside the page's CSRF token."""
+    url = concrete(path)
+    api = url.startswith("/api/")
+    c.cookies.delete(COOKIE)
+    headers = {"x-csrftoken": csrf_token}
+    if secret is not None:
+        if api:
+            headers["Authorization"] = f"Bearer {secret}"
+        else:
+            c.cookies.set(COOKIE, secret)
+    return c.request(method, url, headers=headers, **({"json": {}} if api else {"data": {}}), follow_redirects=False)
+
+
 def concrete(path: str) -> str:
     """A route's path with its parameters filled in: this event, table 1, the first of anything numbered."""
     values = {"event_id": "ev", "table": "1", "number": "1", "staff_id": "jo-judge", "name": "x", "person_id": "ann"}
@@ -81,33 +101,55 @@ def test_every_refusal_changes_nothing(db_url: str) -> None:
     with client(db_url) as c:
         routes = changing_routes(c.app)
         c.get("/")  # the CSRF cookie, so that a page's refusal is the matrix's and not the CSRF check's
-        token = c.cookies.get("csrftoken")
+        token = c.cookies.get("csrftoken") or ""
         before = everything(db_url)
-        refused = 0
+        refused = retired = 0
         for who, secret in secrets.items():
             for method, path, handler in routes:
                 action = handler.opt[ACTION]
                 if may(who, action):
                     continue
-                url = concrete(path)
-                api = url.startswith("/api/")
-                c.cookies.delete(COOKIE)
-                headers = {"x-csrftoken": token or ""}
-                if secret is not None:
-                    if api:
-                        headers["Authorization"] = f"Bearer {secret}"
-                    else:
-                        c.cookies.set(COOKIE, secret)
-                answer = c.request(method, url, headers=headers, **({"json": {}} if api else {"data": {}}), follow_redirects=False)
-                assert answer.status_code in (401, 403), f"{who}: {method} {url} ({action}) answered {answer.status_code}"
+                answer = send(c, method, path, secret, token)
+                where = f"{who}: {method} {path} ({action})"
+                assert answer.status_code in (401, 403), f"{where} answered {answer.status_code}"
+                api = path.startswith("/api/")
                 if api:
                     body = answer.json()
                     assert body["status"] == answer.status_code and body["error"], body
+                if who == "retired organiser token":  # told why, in one line, on a page as under /api (T-230)
+                    assert answer.status_code == 403, where
+                    assert service.TOKEN_RETIRED in (body["error"] if api else answer.text), where
+                    retired += 1
                 refused += 1
         after = everything(db_url)
     for name in before:
         assert before[name] == after[name], f"a refusal changed {name}"
     assert refused > 400
+    assert retired == len([r for r in routes if r[2].opt[ACTION] != service.PUBLIC]) > 80
+
+
+def test_the_organiser_token_acts_on_every_route_until_the_first_organiser(db_url: str) -> None:
+    """Before any organiser is named (a judge and a scorekeeper are not one), the token's session passes the guard of
+    every route the organiser may take; the first organiser named retires that very session (T-230)."""
+    make_event(db_url, ["ann", "bob", "cat", "dan"])
+    with database(db_url) as engine, Session(engine) as session, session.begin():
+        service.ensure_organiser(session, ORGANISER_TOKEN)
+        service.name_staff(session, "Jo Judge", "judge", "ev")
+        service.name_staff(session, "Sam Keeper", "scorekeeper", None)
+        secret = service.organiser_login(session, ORGANISER_TOKEN, "test")
+    with client(db_url) as c:
+        c.get("/")
+        token = c.cookies.get("csrftoken") or ""
+        # passkeys: the organiser's, but the token's session is no one's, with none to keep (the matrix's words)
+        mine = [(m, p) for m, p, h in changing_routes(c.app) if h.opt[ACTION] not in (service.PUBLIC, "passkeys") and may("organiser token", h.opt[ACTION])]
+        for method, path in mine:  # with an empty body: refused by the route for what it lacks, never by the guard
+            answer = send(c, method, path, secret, token)
+            assert answer.status_code not in (401, 403), f"{method} {path} answered {answer.status_code}: {answer.text[:300]}"
+        named = c.post("/api/admin/staff", json={"name": "Olive Org", "role": "organiser"}, headers={"Authorization": f"Bearer {secret}"})
+        assert named.status_code == 201, named.text
+        answer = send(c, "POST", "/api/admin/events/{event_id:str}/notice", secret, token)
+        assert answer.status_code == 403 and answer.json()["error"] == service.TOKEN_RETIRED
+    assert len(mine) > 60
 
 
 @pytest.mark.parametrize("action", sorted(service.MATRIX))

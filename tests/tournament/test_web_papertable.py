@@ -21,8 +21,10 @@ import pytest
 from sqlalchemy.orm import Session
 
 from referee.ruleset import CHANCE
+from referee.rulesets import get as get_ruleset
 from tests.tournament.test_web_tablepages import NAMES, Phone, at_the_table, head, panel_at, phones  # noqa: F401 (a fixture)
 from tests.tournament.webkit import codes, database, make_event, serving
+from tournament.output import recorder
 from tournament.service import livetable
 
 pytestmark = pytest.mark.browser
@@ -41,6 +43,20 @@ def meant(db: str, seat: str, rng: random.Random) -> dict[str, Any]:
     if unnamed and rng.random() < 0.5:  # half the draws leave their card out (docs/referee.md, UD-1): one tap
         return unnamed[0]
     return rng.choice([r for r in legal if r not in unnamed])
+
+
+def meant_unnamed(db: str, seat: str, rng: random.Random) -> dict[str, Any]:
+    """The record of a player who draws every card unnamed (one tap) and so holds unknown cards: a seeded choice
+    among their named records (none names a card in hand) and the records of the unseen cards offered for them
+    (`TableView.unseen`, T-245) that name one of as many cards as they hold unknown: the hand in their fingers."""
+    view = seat_view(db, seat)
+    legal = [r for r in view.legal if r["type"] != "concede"]
+    unnamed = [r for r in legal if r["type"] == "draw" and "card" not in r]
+    if unnamed:
+        return unnamed[0]
+    cards = sorted({e["card"] for e in view.unseen})
+    hand = set(rng.sample(cards, min(view.state["players"][seat].get("unknown", 0), len(cards))))
+    return rng.choice([r for r in legal if r.get("by") != CHANCE] + [e["record"] for e in view.unseen if e["card"] in hand])
 
 
 def screens_of(page: Any) -> dict[str, list[tuple[str | None, str | None, bool]]]:
@@ -96,14 +112,16 @@ def tap_to(page: Any, record: dict[str, Any]) -> int:
     return len(path)
 
 
-def play(db: str, ann: Phone, bob: Phone, seed: int, turns: int | None = None, take_back_at: int = 3) -> dict[str, Any]:
-    """Record the game (to its end, or for `turns` turns); the taps each turn's active player made, and the
-    records. A take-back is asked and agreed once, at the first record of turn `take_back_at` or later that the
-    page offers to take back."""
+def play(db: str, ann: Phone, bob: Phone, seed: int, turns: int | None = None, take_back_at: int = 3,
+         mean: Any = meant) -> dict[str, Any]:
+    """Record the game (to its end, or for `turns` turns), each record the one `mean` chooses; the taps each turn's
+    active player made, the records, and those made with an unknown card through the picker (`picked`). A
+    take-back is asked and agreed once, at the first record of turn `take_back_at` or later that the page offers
+    to take back."""
     rng = random.Random(seed)
     pages = {"ann": ann, "bob": bob}
     taps: dict[int, int] = {}
-    records = took_back = 0
+    records = took_back = picked = 0
     cards = False
     seq, over = head(db)
     while not over:
@@ -114,10 +132,16 @@ def play(db: str, ann: Phone, bob: Phone, seed: int, turns: int | None = None, t
         if turns is not None and turn > turns:
             break
         seat = next(p for p in ("ann", "bob") if p in judge_view.to_act or (CHANCE in judge_view.to_act and p == active))
-        record = meant(db, seat, rng)
+        record = mean(db, seat, rng)
         if not cards:
             cards = card_tapped(db, pages[seat].page, seat)
-        made = tap_to(pages[seat].page, record)
+        offered = seat_view(db, seat).unseen
+        if any(e["record"] == record for e in offered):
+            picked += 1
+            kind = [e["card"] for e in offered if e["record"]["type"] == record["type"]]
+            made = picker(pages[seat].page, record, kind) if picked == 1 else tap_to(pages[seat].page, record)
+        else:
+            made = tap_to(pages[seat].page, record)
         if seat == active:
             taps[turn] = taps.get(turn, 0) + made
         records += 1
@@ -126,7 +150,30 @@ def play(db: str, ann: Phone, bob: Phone, seed: int, turns: int | None = None, t
             took_back = take_back(db, pages, seat, seq)
             seq = head(db)[0]
         over = head(db)[1]
-    return {"taps": taps, "records": records, "took_back": took_back, "cards": cards}
+    return {"taps": taps, "records": records, "took_back": took_back, "cards": cards, "picked": picked}
+
+
+def picker(page: Any, record: dict[str, Any], unseen: list[str]) -> int:
+    """Make `record`, a record of an unknown card, through its kind's button and the picker's search box: the
+    picker lists the `unseen` cards (those its kind may name) as a hand, by suit then value, and typing the card's
+    label leaves its button alone in view. The taps (typing aside)."""
+    kind = page.locator("#screen-0 .taps button[data-opens]", has_text=f"{record['type'].replace('_', ' ')} · {recorder.FROM_HAND}")
+    assert kind.count() == 1, "one button for the kind, not a button a card"
+    kind.click()
+    screen = page.locator(f"#screen-{kind.get_attribute('data-opens')}")
+    assert screen.is_visible()
+    faces = get_ruleset("cardwars")
+    by_label = {faces.card_label(c): c for c in unseen}
+    cards = [by_label[text.split(" · ")[0].split(" (")[0]] for text in screen.locator(".taps button").all_inner_texts()]
+    assert len(cards) > 1 and cards == sorted(cards, key=faces.card_order), "the unseen cards sorted as a hand"
+    shot(page, "picker")
+    label = faces.card_label(record["card"])
+    screen.locator(".find").fill(label.lower())
+    shown = screen.locator(".taps button:visible")
+    assert shown.count() == 1 and shown.first.inner_text().startswith(label), shown.all_inner_texts()
+    shot(page, "picker-found")
+    shown.first.click()
+    return 2
 
 
 def card_tapped(db: str, page: Any, seat: str) -> bool:
@@ -138,7 +185,8 @@ def card_tapped(db: str, page: Any, seat: str) -> bool:
         return False
     page.locator(f"#panel .felt [data-card='{named[0]}']").first.click()
     listed = page.locator("#card-records")
-    assert listed.is_visible() and listed.locator("h2").inner_text().startswith(named[0])
+    # the heading names the card as its buttons do (`7♠`), never by its id (`7S`)
+    assert listed.is_visible() and listed.locator("h2").inner_text().startswith(get_ruleset("cardwars").card_label(named[0]) + ":")
     records = listed.locator("button[data-record]").evaluate_all("bs => bs.map(b => b.dataset.record)")
     assert records and all(mentions(json.loads(r), named[0]) for r in records)
     shot(page, "card")
@@ -210,6 +258,30 @@ def test_a_few_turns_with_a_take_back_in_few_taps(browser: Any, phones: dict[str
         assert found["cards"], "a card tapped in the drawing listed the records that name it"
         for phone in (ann, bob):
             assert phone.page.evaluate("window.__problems") == []
+
+
+def test_cards_drawn_unnamed_are_played_through_the_picker(browser: Any, phones: dict[str, Phone], db: str) -> None:  # noqa: F811
+    """The sample CI runs of T-245: every draw unnamed, four turns; the cards so drawn are played from the
+    recorder's buttons, one a kind opening the picker of the unseen cards with its search box."""
+    make_event(db, ["ann", "bob"], display=NAMES, tables="paper")
+    with serving(db) as base:
+        ann, bob = begin(browser, phones, db, base)
+        found = play(db, ann, bob, seed=5, turns=4, take_back_at=2, mean=meant_unnamed)
+        assert found["picked"] >= 1, found
+        report(found)
+        for phone in (ann, bob):
+            assert phone.page.evaluate("window.__problems") == []
+
+
+@pytest.mark.slow
+def test_a_whole_paper_game_with_every_draw_unnamed_counts_its_taps(browser: Any, phones: dict[str, Phone], db: str) -> None:  # noqa: F811
+    make_event(db, ["ann", "bob"], display=NAMES, tables="paper")
+    with serving(db) as base:
+        ann, bob = begin(browser, phones, db, base)
+        found = play(db, ann, bob, seed=5, mean=meant_unnamed)
+        assert head(db)[1], "the game ended"
+        assert found["picked"] > 0
+        report(found)
 
 
 @pytest.mark.slow

@@ -120,11 +120,11 @@ def test_serve_in_a_folder_without_a_database_says_so_and_makes_none(tmp_path: P
 
 
 @pytest.mark.pg
-def test_serve_on_an_empty_postgresql_database_names_init(pg_url: str, tmp_path: Path) -> None:
+def test_serve_on_an_empty_postgresql_database_names_init(empty_pg_url: str, tmp_path: Path) -> None:
     """An empty PostgreSQL database is the PostgreSQL way to start from nothing: `serve` refuses it as it refuses a
     folder without a file, naming `--init` (it named only `tournament create`, which makes no web day)."""
     env = {k: v for k, v in os.environ.items() if k != "TOURNAMENT_DB"}
-    refused = subprocess.run([*SERVE, "--db", pg_url, "--port", str(_free_port())], cwd=tmp_path, env=env,
+    refused = subprocess.run([*SERVE, "--db", empty_pg_url, "--port", str(_free_port())], cwd=tmp_path, env=env,
                              capture_output=True, text=True, timeout=120)
     assert refused.returncode == 8 and refused.stdout == ""
     [line] = refused.stderr.splitlines()

@@ -19,7 +19,18 @@ import typer
 
 from referee import console
 from referee.console import INT32_MAX, INT64_MAX, emit_json, err, out, say
-from tournament.cli import decks, desk, people, persons, rejudge, results, rounds, seasons, tables
+from tournament.cli import (
+    decks,
+    desk,
+    people,
+    persons,
+    rejudge,
+    results,
+    rounds,
+    seasons,
+    staff,
+    tables,
+)
 from tournament.cli.common import (
     CapOpt,
     ClosesOpt,
@@ -87,6 +98,7 @@ app.add_typer(decks.app)  # deck, decks, deck-ruling
 app.add_typer(desk.app)  # calls, answer; registration, checkin, absent
 app.add_typer(tables.app)  # table: a live table's game, or its log so far
 app.add_typer(seasons.app, name="season")  # season create, rule, add, remove, standings, list
+app.add_typer(staff.app, name="staff")  # staff add, list, revoke, new-code
 
 
 # Commands --------------------------------------------------------------------

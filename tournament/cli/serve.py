@@ -162,8 +162,12 @@ def organiser_token(
         with Session(engine) as session, session.begin():
             token = service.new_organiser_token(session)
             stored = service.published_url(session)  # where the last `serve` said it was (T-163)
+            retired = service.has_organiser(session)
     finally:
         engine.dispose()
     say("a new organiser token (shown this once; the old one, every organiser session and every registration desk have ended):")
     say(f"  {token}")
-    say(f"  sign in at {stored}/admin" if stored else "  sign in at the server's /admin page")
+    if retired:  # T-230: a new token is no way past the organisers; the staff commands are
+        say("  but the server has organisers, so the token does nothing: `tournament staff new-code ID` gives one a new code")
+    else:
+        say(f"  sign in at {stored}/admin" if stored else "  sign in at the server's /admin page")

@@ -24,6 +24,7 @@ QUIET = ("type", "by", "seq", "prev", "dealt")  # fields no choice is made on: s
 LIKELY = 3  # records offered first, on the first screen: those the seat made before in the same place
 SEARCHED = 8  # a screen of more buttons than this has a search box
 UNNAMED = "a card, not named"  # the button of a draw whose card is left out
+FROM_HAND = "a card from your hand…"  # the button of a kind of record made with an unknown card (a draw left unnamed)
 INLINE = 4  # a type with this many records or fewer has them on the first screen, one tap each
 NOT_LIKELY = ("concede", "take_back", "agree_take_back")  # never offered first, however often made
 
@@ -126,11 +127,13 @@ def _field(key: str, value: Any, names: Mapping[str, str]) -> str:
 
 
 def screens(legal: list[dict[str, Any]], names: Mapping[str, str], faces: Faces | None = None,
-            made_before: list[dict[str, Any]] | None = None, seats: tuple[str, ...] = ()) -> list[Screen]:
+            made_before: list[dict[str, Any]] | None = None, seats: tuple[str, ...] = (),
+            unseen: list[dict[str, Any]] | None = None) -> list[Screen]:
     """The screens of choices for `legal` (the seat's legal records, as the table view lists them), first screen
     first. The first screen starts with the records most likely now (`likely`: those `seats` made before in the
     same place of `made_before`, the log's records), then the record types, the likeliest first; nothing is left
-    out. A screen that picks a card lists the cards as a hand, by the game's own order and short labels."""
+    out. A screen that picks a card lists the cards as a hand, by the game's own order and short labels. Last come
+    the records made with an unknown card (`unseen`, the view's: each a card and its record), one button a kind."""
     made: list[Screen] = []
     by_type: dict[str, list[dict[str, Any]]] = {}
     for record in legal:
@@ -150,7 +153,29 @@ def screens(legal: list[dict[str, Any]], names: Mapping[str, str], faces: Faces 
         del kinds[making[0]]
     for kind, choice in kinds.items():
         first.choices += _inline(made, words(kind), choice)
+    first.choices += _from_hand(made, unseen or [], names, shown, len(seats) > 1)
     return made
+
+
+def _from_hand(made: list[Screen], unseen: list[dict[str, Any]], names: Mapping[str, str], faces: Faces,
+               whose: bool) -> list[Choice]:
+    """One button for each kind of record made with an unknown card ("play face · a card from your hand…"; with
+    `whose`, on a page that records for several seats, the seat's name too), opening the cards it could be as a
+    hand, by the game's order and labels, with a search box past SEARCHED, as a named draw's screen; a card opens
+    its records, or is the record when it has one."""
+    kinds: dict[tuple[str, str], dict[str, list[dict[str, Any]]]] = {}
+    for entry in unseen:
+        record = entry["record"]
+        kinds.setdefault((str(record.get("type", "?")), str(record.get("by", ""))), {}).setdefault(entry["card"], []).append(record)
+    found = []
+    for (kind, by), cards in kinds.items():
+        label = f"{words(kind)} · {FROM_HAND}" + (f" ({names.get(by, by)})" if whose else "")
+        screen = _screen(made, [label])
+        for card in sorted(cards, key=faces.card_order):
+            text = faces.card_label(card)
+            screen.choices.append(_choose(made, [*screen.path, text], text, cards[card], names, faces, card))
+        found.append(Choice(label, opens=screen.number))
+    return found
 
 
 def _inline(made: list[Screen], kind: str, choice: Choice) -> list[Choice]:
@@ -257,6 +282,20 @@ def _splitting(records: list[dict[str, Any]]) -> str | None:
 
 def _json(value: Any) -> str:
     return msgspec.json.encode(value).decode()
+
+
+def card_labels(value: Any, faces: Faces) -> dict[str, str]:
+    """Every string of `value` (a seat's view of the state: the cards its drawing shows) that the game labels
+    otherwise than it is written, with its label (`8S`: `8♠`): a card tapped in the drawing is named so."""
+    if isinstance(value, str):
+        label = faces.card_label(value)
+        return {value: label} if label != value else {}
+    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+    found: dict[str, str] = {}
+    for key, item in items:
+        found |= card_labels(key, faces) if isinstance(key, str) else {}
+        found |= card_labels(item, faces)
+    return found
 
 
 def typed_example(legal: list[dict[str, Any]], seat: str) -> str:

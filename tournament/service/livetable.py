@@ -46,7 +46,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
 
-from referee import dealing
+from referee import dealing, unseen
 from referee.decks import read as read_deck
 from referee.engine import Replay, advance, judge
 from referee.linecheck import DECODE_ERRORS, ENCODER, explain
@@ -755,9 +755,9 @@ def options(live: Live, game: LiveGame, seat: Seat) -> tuple[list[dict[str, Any]
         shown = [{"type": "time", "by": JUDGE}, *({"type": "game_loss", "by": JUDGE, "player": p} for p in players)]
         devices = [None] if keeping is not None else [p for p in players if p not in bots] + [JUDGE]
         shown += [{"type": "keeper", "by": JUDGE, **({"device": d} if d else {})} for d in devices]
-    if seat is None or seat in bots or (keeping is not None and seat != keeping) or (seat == JUDGE and keeping != JUDGE):
+    seats = _recording_now(live, game, seat)
+    if not seats:
         return shown, 0
-    seats = _recording_for(live, game, seat)
     to_act = ruleset.to_act(state)
     if not seats & set(to_act) and CHANCE not in to_act:
         return shown, 0  # not theirs to act: the game's legal listing (combinatorial in some games) is not walked
@@ -783,6 +783,32 @@ def options(live: Live, game: LiveGame, seat: Seat) -> tuple[list[dict[str, Any]
             if more >= LEGAL_COUNTED:
                 break
     return shown, more
+
+
+def _recording_now(live: Live, game: LiveGame, seat: Seat) -> set[str]:
+    """The seats whose records `seat`'s page makes now: none for a spectator, a bot's seat, a page while another
+    keeps the table (T-200), or the judge's unless it keeps it."""
+    keeping = keeper(live)
+    if seat is None or seat in game.bots.split() or (keeping is not None and seat != keeping) or (seat == JUDGE and keeping != JUDGE):
+        return set()
+    return _recording_for(live, game, seat)
+
+
+def unseen_options(live: Live, game: LiveGame, seat: Seat) -> list[dict[str, Any]]:
+    """The records `seat`'s page may make now with an unknown card (a draw recorded unnamed, UD-1), each with the
+    card it names (`{"card": ..., "record": ...}`), at most LEGAL_SHOWN: for each seat the page records for that
+    acts now and holds unknown cards, its records that play, discard or show a card still unseen for it
+    (`referee.unseen.playable`, from that seat's own zones). Never another seat's: its unseen cards are its own."""
+    ruleset, state = live.ruleset, live.replay.state
+    if game.over or ruleset.result(state) is not None:
+        return []
+    found: list[dict[str, Any]] = []
+    for acting in sorted(_recording_now(live, game, seat) & set(ruleset.to_act(state))):
+        for card, record in unseen.playable(ruleset, state, acting):
+            found.append({"card": card, "record": record_to_dict(record)})
+            if len(found) >= LEGAL_SHOWN:
+                return found
+    return found
 
 
 def _recording_for(live: Live, game: LiveGame, seat: str) -> set[str]:
@@ -834,6 +860,7 @@ def view(session: Session, event_id: str, table: int, seat: Seat, *, since: int 
     live = _judged(session, game)  # taken from the cache until kept again: nothing else may use it meanwhile
     ruleset, state = live.ruleset, live.replay.state
     legal, more = options(live, game, seat) if placed.counted is None else ([], 0)  # reported: nothing more to record
+    from_unseen = unseen_options(live, game, seat) if placed.counted is None else []
     backs = take_backs(live, game, seat) if placed.counted is None else []
     result = ruleset.result(state)
     since = max(0, min(since, game.seq))
@@ -849,7 +876,7 @@ def view(session: Session, event_id: str, table: int, seat: Seat, *, since: int 
         placed.event.id, placed.round, placed.table, game.mode, placed.event.ruleset, placed.players, seat,  # type: ignore[arg-type]
         game.game, game.seq, since, bool(game.over), list(ruleset.to_act(state)), msgspec.to_builtins(result) if result else None,
         ruleset.seat_view(state, seat), records, legal, more, summaries, witness, game.bots.split(), decided, placed.reported,
-        placed.counted, backs, sorted(live.replay.backs.withdrawn) if live.replay.backs else [], keeper(live),
+        placed.counted, backs, sorted(live.replay.backs.withdrawn) if live.replay.backs else [], keeper(live), from_unseen,
     )
 
 

@@ -10,9 +10,10 @@ tournament/README.md ("Staff and roles") shows this table; a test keeps the two 
 from __future__ import annotations
 
 from tournament.service.errors import TournamentError
-from tournament.service.tokens import Identity
+from tournament.service.tokens import RETIRED, Identity, TokenRetired
 
-# Staff roles, most to least (the organiser token's session is an `organiser` too, one with no staff id).
+# Staff roles, most to least (the organiser token's session is an `organiser` too, one with no staff id, until the
+# server has an organiser of its own: then it is `tokens.RETIRED`, a role no action of the matrix names, T-230).
 STAFF_ROLES = ("organiser", "head-judge", "judge", "scorekeeper")
 ROLES = (*STAFF_ROLES, "player", "person")  # a person: signed in by their player card (T-181), of no one event
 ROLE_NAMES = {
@@ -70,6 +71,8 @@ def check(who: Identity | None, action: str, event_id: str | None) -> None:
     roles, _ = MATRIX[action]
     if who is None:
         raise NotSignedIn("sign in first: with the code on your slip, your staff code, or the organiser token")
+    if who.role == RETIRED:
+        raise TokenRetired
     if who.role not in roles:
         names = " or ".join(ROLE_NAMES[r] for r in ROLES if r in roles)
         raise Forbidden(f"this is for the {names}, not a {ROLE_NAMES.get(who.role, who.role)}")

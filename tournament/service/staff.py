@@ -23,7 +23,7 @@ from tournament.service.people import clean_name, slug, unique_ids
 from tournament.service.permissions import ROLE_NAMES, STAFF_ROLES
 from tournament.service.persons import display_names
 from tournament.service.queries import get_event
-from tournament.service.tokens import end_staff_sessions
+from tournament.service.tokens import end_staff_sessions, issue_staff_code
 from tournament.storage.eventlog import Actor, actor_parts
 from tournament.storage.models import Person, StaffMember
 
@@ -57,11 +57,34 @@ def get_staff(session: Session, staff_id: str) -> StaffMember:
     return member
 
 
-def revoke(session: Session, staff_id: str) -> StaffMember:
-    """Revoke a staff member: every code, session and passkey of theirs ends now; their row stays for the log's sake."""
+def new_code(session: Session, staff_id: str) -> tuple[StaffMember, str]:
+    """A new one-time sign-in code for a staff member (their older code and sessions end); Conflict for a revoked
+    member: to bring them back, name them again (T-173)."""
+    member = get_staff(session, staff_id)
+    if member.revoked_at is not None:
+        raise Conflict(f"{member.name} was revoked; name them again to give them a sign-in")
+    return member, issue_staff_code(session, staff_id)
+
+
+def revoke(session: Session, staff_id: str, *, last_organiser: bool = False) -> StaffMember:
+    """Revoke a staff member: every code, session and passkey of theirs ends now; their row stays for the log's sake.
+    The server's last organiser only with `last_organiser` (the command line's: the organiser token then acts
+    again, T-231); the web refuses it (Conflict), so no page hands the token its rights back."""
     member = get_staff(session, staff_id)
     if member.revoked_at is not None:
         raise Conflict(f"{member.name} was revoked already")
+    if member.role == "organiser" and not last_organiser:
+        # every organiser's row locked, in one order: of two organisers revoking each other at once, the second
+        # waits for the first, then reads it revoked (PostgreSQL reads a locked row again) and is refused
+        organisers = session.scalars(
+            select(StaffMember.id).where(StaffMember.role == "organiser", StaffMember.revoked_at.is_(None))
+            .order_by(StaffMember.id).with_for_update()
+        ).all()
+        if list(organisers) == [staff_id]:
+            raise Conflict(
+                f"{member.name} is the server's last organiser: name another organiser first "
+                "(or `tournament staff revoke` on the command line, which gives the organiser token its rights back)"
+            )
     member.revoked_at = datetime.now(UTC)
     end_staff_sessions(session, staff_id)
     remove_all(session, Owner("staff", staff_id))

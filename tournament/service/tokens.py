@@ -68,6 +68,20 @@ class Spent(Denied):
         self.identity = identity
 
 
+class TokenRetired(TournamentError):
+    """The organiser token, once the server has an organiser of its own (T-230): it signs in no one and acts on
+    nothing; the organisers sign in with their own codes (and `tournament staff` is the way back in)."""
+
+    status = 403
+
+    def __init__(self) -> None:
+        super().__init__(TOKEN_RETIRED)
+
+
+TOKEN_RETIRED = "the server has organisers now, so the organiser token does nothing: sign in with your own staff code"
+RETIRED = "retired-token"  # the role of an organiser token's session once an organiser exists: the matrix grants it nothing
+
+
 class TooManyGuesses(TournamentError):
     """Too many wrong guesses lately: at this code, or at codes nobody was given from this address."""
 
@@ -77,7 +91,7 @@ class TooManyGuesses(TournamentError):
 @dataclass(frozen=True)
 class Identity:
     """Who a session belongs to: a player of an event (`player`), the organiser token's session (role `organiser`,
-    the rest None), a staff member (`staff`, their id; `role` theirs; `event_id` their event, None: every event), or
+    or RETIRED once the server has an organiser of its own: T-230; the rest None), a staff member (`staff`, their id; `role` theirs; `event_id` their event, None: every event), or
     a person signed in by their player card (role `person`, `person` their id; no event, no player: T-181)."""
 
     role: str  # player, organiser, head-judge, judge, scorekeeper (permissions.ROLES), or person
@@ -139,6 +153,12 @@ _KEY = select(
     Credential.selector == bindparam("selector")
 )
 _STAFF = select(StaffMember.role, StaffMember.event_id).where(StaffMember.id == bindparam("staff"), StaffMember.revoked_at.is_(None))
+_ORGANISERS = select(StaffMember.id).where(StaffMember.role == "organiser", StaffMember.revoked_at.is_(None)).limit(1)
+
+
+def has_organiser(session: Session) -> bool:
+    """Whether the server has an organiser-role staff member who is not revoked: then the token is retired (T-230)."""
+    return session.connection().execute(_ORGANISERS).first() is not None
 
 
 def _row(session: Session, selector: str) -> Key | None:
@@ -269,8 +289,8 @@ def spend_code(session: Session, code: str, client: str) -> Identity:
 def identify(session: Session, secret: str) -> Identity:
     """Whose session this is (a player's, a staff member's, a person's or the organiser's); Denied if none."""
     found = _find(session, secret, *SESSIONS)
-    if found.kind == "organiser_session":
-        return Identity("organiser", None, None)
+    if found.kind == "organiser_session":  # read on each request: naming the first organiser retires it at once
+        return Identity(RETIRED if has_organiser(session) else "organiser", None, None)
     if found.kind == "person_session":
         return Identity("person", None, None, person=found.person)
     return _who(session, found)
@@ -349,9 +369,12 @@ def _set_organiser(session: Session, token: str) -> None:
 def organiser_login(session: Session, token: str, client: str) -> str:
     """The organiser token, checked in constant time, for an organiser session secret. The right token is never
     refused, however many wrong ones `client`'s address sent (its strength is the token's own: 32 random
-    characters, or at least 16 chosen); a wrong one is counted, and refused with 429 once there are too many."""
+    characters, or at least 16 chosen); a wrong one is counted, and refused with 429 once there are too many.
+    The right token on a server with an organiser of its own is refused (TokenRetired, 403: T-230)."""
     row = session.get(Credential, ORGANISER)
     if _opens(row, token.strip(), ORGANISER):
+        if has_organiser(session):
+            raise TokenRetired
         return _new(session, "organiser_session", None, None, ORGANISER_SESSION)
     if _guesses(session, client, ADDRESS_WINDOW) >= ADDRESS_LIMIT:
         raise TooManyGuesses("too many wrong codes or tokens from your address; wait a minute")

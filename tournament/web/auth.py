@@ -90,6 +90,8 @@ def organiser(request: Request[Any, Any, Any], session: Session | None = None) -
     found = identity(request, session)
     if found is None:
         raise NotAuthorizedException("sign in with the organiser token or your staff code first")
+    if found.role == service.RETIRED:
+        raise service.TokenRetired
     if found.role not in service.STAFF_ROLES:
         raise PermissionDeniedException("this is for the organiser and the staff")
     return found

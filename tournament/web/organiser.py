@@ -19,7 +19,7 @@ from schemas.tournament import RoundInfo
 from schemas.web import ClockStart, Code, Extension, Joined, PlayerRef, Ruling, SignIn, TableClaims
 from tournament import service
 from tournament.service import export, fees, livetable
-from tournament.web import dayview, decks, receipts, views
+from tournament.web import dayview, decks, receipts, staffpages, views
 from tournament.web.auth import client, identity, organiser
 from tournament.web.common import json_post, public_url, reading, whole_number, whole_numbers
 from tournament.web.public import page
@@ -37,6 +37,11 @@ def _login(request: Request[Any, Any, Any], key: str, token: str, *, api: bool) 
 def admin(request: Request[Any, Any, Any], r: FromQuery[str] = "") -> Template:
     """The sign-in form (with why the last try was refused), or the events to run."""
     who = identity(request)
+    if who is not None and who.role == service.RETIRED:  # the token, once an organiser exists (T-230): told so, and
+        shown = receipts.shown(request, r, receipts.owner_of(who))  # the first organiser's code it just made, shown once
+        with reading(request) as session:
+            code = staffpages.shown_code(request, session, shown)
+        return page(request, "admin_login", notice=shown.get("notice"), error=service.TOKEN_RETIRED, code=code)
     if who is None or who.role not in service.STAFF_ROLES:
         return page(request, "admin_login", **receipts.shown(request, r, ""))
     shown = receipts.shown(request, r, receipts.owner_of(who))

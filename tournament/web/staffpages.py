@@ -21,7 +21,7 @@ from schemas.web import NewStaff, StaffCode, StaffMember
 from tournament import service
 from tournament.storage import models
 from tournament.web import receipts, views
-from tournament.web.auth import organiser
+from tournament.web.auth import identity, organiser
 from tournament.web.common import json_post, public_url, reading
 from tournament.web.public import page
 
@@ -33,10 +33,7 @@ def member(row: models.StaffMember) -> StaffMember:
 
 
 def _code(request: Request[Any, Any, Any], session: Session, staff_id: str) -> StaffCode:
-    row = service.get_staff(session, staff_id)
-    if row.revoked_at is not None:
-        raise service.Conflict(f"{row.name} was revoked; name them again to give them a sign-in")
-    code = service.issue_staff_code(session, staff_id)
+    row, code = service.new_code(session, staff_id)
     return StaffCode(member(row), code, views.join_link(public_url(request), code))
 
 
@@ -57,24 +54,29 @@ async def staff_page(request: Request[Any, Any, Any], r: FromQuery[str] = "") ->
     return await sync_to_thread(_staff_page, request, r)
 
 
+def shown_code(request: Request[Any, Any, Any], session: Session, shown: dict[str, Any]) -> dict[str, Any] | None:
+    """The sign-in code a staff form's receipt carries (`receipts.shown`), for the page to show once: None without one."""
+    if not (shown.get("secret") and shown.get("detail")):
+        return None
+    staff_id = msgspec.json.decode(shown["detail"], type=str)
+    link = views.join_link(public_url(request), shown["secret"])
+    return {"name": service.get_staff(session, staff_id).name, "code": shown["secret"], "link": link, "qr": views.qr(link)}
+
+
 def _staff_page(request: Request[Any, Any, Any], r: str) -> Template:
     shown = receipts.shown(request, r, receipts.owner_of(organiser(request)))
     with reading(request) as session:
         everyone = service.staff(session, revoked=True)
         events = {e.id: e.name for e in session.query(models.Event)}
-        code = None
-        if shown.get("secret") and shown.get("detail"):
-            staff_id = msgspec.json.decode(shown["detail"], type=str)
-            link = views.join_link(public_url(request), shown["secret"])
-            code = {"name": service.get_staff(session, staff_id).name, "code": shown["secret"], "link": link, "qr": views.qr(link)}
+        code = shown_code(request, session, shown)
         return page(
             request, "staff", staff=everyone, events=events, roles=service.ROLE_NAMES, staff_roles=service.STAFF_ROLES,
             code=code, hold=code is not None, notice=shown.get("notice"), error=shown.get("error"), typed=shown.get("typed", {}),
         )
 
 
-def _form(request: Request[Any, Any, Any], form: Any, change: Any) -> Response[Any]:
-    return receipts.organiser_form(request, form, BACK, change)
+def _form(request: Request[Any, Any, Any], form: Any, change: Any, back: str = BACK) -> Response[Any]:
+    return receipts.organiser_form(request, form, back, change)
 
 
 @post(BACK, include_in_schema=False, action="staff")
@@ -86,7 +88,9 @@ async def add_form(request: Request[Any, Any, Any]) -> Response[Any]:
         done = _named(request, session, wanted)
         return _shown(done, f"{done.staff.name} is {service.ROLE_NAMES[done.staff.role]}: their sign-in code, shown once")
 
-    return await sync_to_thread(_form, request, form, change)
+    # the token naming the first organiser is retired by it (T-230): the code is shown on the sign-in page, which it may read
+    first = wanted.role == "organiser" and receipts.owner_of(identity(request)) == "organiser"
+    return await sync_to_thread(_form, request, form, change, "/admin" if first else BACK)
 
 
 @post(f"{BACK}/code", include_in_schema=False, action="staff")

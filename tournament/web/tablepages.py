@@ -127,8 +127,9 @@ def panel_of(request: Request[Any, Any, Any], view: TableView) -> dict[str, Any]
     return {
         "v": view, "names": names, "me": mine, "judge": view.seat == JUDGE, "keeping": keeping,
         "drawing": drawing(view.ruleset, recorder.named(view.state, names), recorder.named(setup, names)),
-        "screens": recorder.screens(view.legal, shown, faces, view.records, seats),
+        "screens": recorder.screens(view.legal, shown, faces, view.records, seats, view.unseen),
         "searched": recorder.SEARCHED,
+        "labels": recorder.card_labels(view.state, faces),
         "take_backs": [(r, recorder.record_text(by_seq.get(r["record"], {}), shown, digital, faces)) for r in view.take_backs],
         "asked": _asked(view, seats, shown),
         "recent": [(r.get("seq"), recorder.record_text(r, shown, digital, faces), r.get("seq") in view.withdrawn)

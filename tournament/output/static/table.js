@@ -139,8 +139,9 @@
       copy.textContent = (screen.id === "screen-0" ? "" : screen.querySelector("h2").textContent + " › ") + b.textContent;
       list.appendChild(copy);
     });
-    box.querySelector("h2").textContent = list.children.length ? card + ": what you may record with it"
-      : "Nothing names " + card + " now";
+    var label = JSON.parse(box.dataset.labels || "{}")[card] || card;  /* a page shows a card as its buttons do, never its id */
+    box.querySelector("h2").textContent = list.children.length ? label + ": what you may record with it"
+      : "Nothing names " + label + " now";
     panel().querySelectorAll(".screen").forEach(function (s) { s.hidden = s !== box; });
     var first = list.querySelector("button");
     if (first) { first.focus(); }
