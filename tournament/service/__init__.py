@@ -151,9 +151,15 @@ from tournament.service.events import (
     create_event,
 )
 from tournament.service.messages import (
+    confirm_address,
+    person_subscriptions,
+    stop_by_token,
     subscribe,
+    subscribe_person,
+    subscription_by_token,
     subscriptions,
     unsubscribe,
+    unsubscribe_person,
 )
 from tournament.service.notices import NOTICE, set_notice
 from tournament.service.pairings import (
@@ -383,6 +389,7 @@ __all__ = [
     "clock",
     "close_desks",
     "confirm",
+    "confirm_address",
     "create_event",
     "current_tables",
     "cut",
@@ -456,6 +463,7 @@ __all__ = [
     "person_changes",
     "person_labels",
     "person_session",
+    "person_subscriptions",
     "players",
     "pod_entrants",
     "pod_tables",
@@ -507,13 +515,17 @@ __all__ = [
     "start_round",
     "state_of",
     "statuses",
+    "stop_by_token",
     "subscribe",
+    "subscribe_person",
+    "subscription_by_token",
     "subscriptions",
     "swap",
     "tables",
     "top_cut",
     "unpair",
     "unsubscribe",
+    "unsubscribe_person",
     "waiting_events",
     "waitlist_place",
 ]

@@ -57,7 +57,7 @@ class Outgoing:
     """A claimed message, with where it goes."""
 
     id: str
-    event_id: str
+    event_id: str | None
     kind: str
     channel: str
     facts: dict[str, Any]
@@ -65,6 +65,7 @@ class Outgoing:
     address: str
     p256dh: str | None
     auth: str | None
+    token: str  # the subscription's: the message's link to stop it
 
 
 @dataclass(frozen=True)
@@ -108,7 +109,7 @@ def claim(session: Session, channels: Sequence[str], now: datetime, lease: timed
             continue
         row.claimed_until = now + lease
         facts = msgspec.json.decode(row.facts)
-        taken.append(Outgoing(row.id, row.event_id, row.kind, row.channel, facts, sub.id, sub.address, sub.p256dh, sub.auth))
+        taken.append(Outgoing(row.id, row.event_id, row.kind, row.channel, facts, sub.id, sub.address, sub.p256dh, sub.auth, sub.token))
     return taken, orphans
 
 
@@ -176,7 +177,7 @@ class Sender:
             base = self.base_url or public_url(session) or published_url(session) or "http://localhost:8000"
         outcomes: list[tuple[Outgoing, Failure | None]] = []
         for name, channel in self.channels.items():
-            batch = [(o, words(o.kind, o.facts, base)) for o in taken if o.channel == name]
+            batch = [(o, words(o.kind, o.facts, base, token=o.token)) for o in taken if o.channel == name]
             if batch:
                 outcomes.extend(zip((o for o, _w in batch), channel.deliver(batch), strict=True))
         if outcomes:
@@ -298,7 +299,9 @@ class Email:
         domain = self.settings.sender.rpartition("@")[2]
         mail["Message-ID"] = f"<{outgoing.id}@{domain}>"  # the same id on a repeat: a mail client can tell
         mail["X-Headjudge-Message"] = outgoing.id
-        mail.set_content(said.text)
+        if said.stop:
+            mail["List-Unsubscribe"] = f"<{said.stop}>"  # a mail client's own "unsubscribe" opens the page that stops them
+        mail.set_content(said.text + (f"\nNo more of these messages: {said.stop}\n" if said.stop else ""))
         try:
             server.send_message(mail)
         except smtplib.SMTPRecipientsRefused as exc:
@@ -399,7 +402,7 @@ class Push:
     def _send(self, outgoing: Outgoing, said: Words) -> Failure | None:
         from pywebpush import WebPusher
 
-        payload = msgspec.json.encode({"id": outgoing.id, "title": said.title, "body": said.text, "url": said.link})
+        payload = msgspec.json.encode({"id": outgoing.id, "title": said.title, "body": said.text, "url": said.link, "stop": said.stop})
         info = {"endpoint": outgoing.address, "keys": {"p256dh": outgoing.p256dh, "auth": outgoing.auth}}
         headers = {**self._vapid_headers(outgoing.address), "Topic": outgoing.id, "Urgency": "high"}
         try:

@@ -1,6 +1,7 @@
 """People across events on the web: everyone, one person's events and tables, the leaderboards (no sign-in);
 a person's own page, signed in by their player card (T-181): every event they played, their table now, their
-rating after each rated event drawn as a line chart, and the open events they register for in one tap.
+rating after each rated event drawn as a line chart, the open events they register for in one tap, and their
+messages for every entry of theirs (T-239).
 
 Each public page has an `/api/...` twin with the Structs `tournament people`,
 `person` and `ratings` print with `--json`. External ids (a federation's
@@ -24,7 +25,7 @@ from schemas.tournament import PersonInfo, PersonRow, RatingPoint, RatingRow
 from tournament import service
 from tournament.output import people as people_text
 from tournament.service import history
-from tournament.web import receipts, views
+from tournament.web import messages, receipts, views
 from tournament.web.auth import client, person
 from tournament.web.common import reading
 from tournament.web.public import page
@@ -204,7 +205,7 @@ def home(request: Request[Any, Any, Any], who: service.Identity, r: str) -> Temp
         return page(
             request, "me_person", person=info, now=_now(session, info), open=_open(session, info), waiting=waiting,
             chart=chart(info.history, people_text.SYSTEMS), systems=people_text.SYSTEMS, notice=shown.get("notice"),
-            error=shown.get("error"),
+            error=shown.get("error"), messages=messages.offer_person(request, session, info.id),
         )
 
 
