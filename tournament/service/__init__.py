@@ -152,6 +152,7 @@ from tournament.service.events import (
 )
 from tournament.service.messages import (
     confirm_address,
+    described,
     person_subscriptions,
     stop_by_token,
     subscribe,
@@ -398,6 +399,7 @@ __all__ = [
     "decided",
     "deck_differences",
     "decoded",
+    "described",
     "desk_event",
     "difference_lines",
     "display_names",

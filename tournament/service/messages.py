@@ -210,17 +210,6 @@ def stop_by_token(session: Session, token: str) -> Subscription:
     return row
 
 
-def move_person_subscriptions(session: Session, gone: str, kept: str) -> None:
-    """A merge (T-242): `gone`'s subscriptions become `kept`'s; one `kept` has already (the address) is dropped."""
-    have = {(s.channel, s.address) for s in person_subscriptions(session, kept)}
-    for row in person_subscriptions(session, gone):
-        if (row.channel, row.address) in have:
-            session.delete(row)
-        else:
-            row.person = kept
-    session.flush()
-
-
 def gone(session: Session, number: int) -> None:
     """A push service said the subscription is gone for good (404, 410): forget it."""
     row = session.get(Subscription, number)
@@ -243,6 +232,12 @@ def get_player_or_waiting(session: Session, event_id: str, player: str) -> None:
 
     if waitlist_place(session, event_id, player) is None:
         get_player(session, event_id, player)
+
+
+def described(channel: str, address: str) -> str:
+    """What a page shows of an address: an e-mail address as it is; a push endpoint (a long secret URL) as the
+    push service that carries it."""
+    return address if channel == "email" else f"a browser (push by {urlsplit(address).hostname})"
 
 
 def is_email(address: str) -> bool:
@@ -342,6 +337,7 @@ def _subscribed(session: Session, event_id: str) -> dict[str, list[Subscription]
     found: dict[str, dict[tuple[str, str], Subscription]] = {}
     rows = [r for query in (own, players, waiting) for r in session.execute(query.where(Subscription.confirmed_at.is_not(None)))]
     for player, row in sorted(rows, key=lambda r: r[1].id):
+        assert player is not None  # an entry's own names its player
         found.setdefault(player, {}).setdefault((row.channel, row.address), row)
     return {player: list(ways.values()) for player, ways in found.items()}
 

@@ -20,7 +20,6 @@ from sqlalchemy import delete, func, select
 from sqlalchemy.orm import Session
 
 from tournament.service import people as registering
-from tournament.service.messages import move_person_subscriptions
 from tournament.service.errors import Conflict, NotFound, Usage
 from tournament.service.passkeys import Owner, remove_all
 from tournament.service.people import slug, unique_ids
@@ -247,7 +246,7 @@ def merge(session: Session, keep: str, gone: str, reason: str | None, actor: str
     _move(session, rows, kept.id, "merge", actor, reason, leaving.id)
     session.execute(delete(Credential).where(Credential.person == leaving.id))
     remove_all(session, Owner("person", leaving.id))  # as its card: a merge hands no one's sign-in to another
-    move_person_subscriptions(session, leaving.id, kept.id)  # their addresses are the one person's (T-242)
+    _move_subscriptions(session, leaving.id, kept.id)
     external = leaving.external_id
     leaving.external_id = None
     session.flush()
@@ -255,6 +254,22 @@ def merge(session: Session, keep: str, gone: str, reason: str | None, actor: str
         kept.external_id = external
     _forget_if_empty(session, leaving.id)
     return kept
+
+
+def _move_subscriptions(session: Session, gone: str, kept: str) -> None:
+    """A merge's (T-242): `gone`'s subscriptions to messages become `kept`'s, the addresses of one person; one
+    `kept` has already (its channel and address) is dropped. Not in the service's messages module: it is about
+    who a person is, and messages reads the people."""
+    mine = list(session.scalars(select(Subscription).where(Subscription.person.in_((gone, kept))).order_by(Subscription.id)))
+    have = {(s.channel, s.address) for s in mine if s.person == kept}
+    for row in mine:
+        if row.person != gone:
+            continue
+        if (row.channel, row.address) in have:
+            session.delete(row)
+        else:
+            row.person = kept
+    session.flush()
 
 
 def split(session: Session, person_id: str, players: Sequence[tuple[str, str]], name: str, reason: str | None, actor: str) -> Person:

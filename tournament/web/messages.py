@@ -26,7 +26,7 @@ from tournament import service
 from tournament.service import sender as outbox
 from tournament.storage.models import Subscription
 from tournament.web import receipts
-from tournament.web.auth import person, player
+from tournament.web.auth import organiser, person, player
 from tournament.web.common import json_post, reading, whole_number
 from tournament.web.public import page
 
@@ -75,13 +75,7 @@ def _offer(request: Request[Any, Any, Any], mine: list[Subscription], forms: str
 
 
 def _shown(row: Subscription) -> str:
-    return row.address if row.channel == "email" else _device(row.address)
-
-
-def _device(endpoint: str) -> str:
-    from urllib.parse import urlsplit
-
-    return f"a browser (push by {urlsplit(endpoint).hostname})"
+    return service.described(row.channel, row.address)
 
 
 def _form(request: Request[Any, Any, Any], form: Any, action: Any) -> Response[Any]:
@@ -342,6 +336,15 @@ async def link_stop_form(request: Request[Any, Any, Any], token: FromPath[str]) 
     return await sync_to_thread(_link_form, request, form, token, action)
 
 
+@get("/admin/messages", sync_to_thread=True, include_in_schema=False, action="view")
+def failed_page(request: Request[Any, Any, Any]) -> Template:
+    """The organiser's list of messages given up (T-243): to whom, by what, how often tried, why (as
+    `tournament send --failed`)."""
+    organiser(request)
+    with reading(request) as session:
+        return page(request, "admin_messages", failed=outbox.given_up(session), pending=outbox.pending(session))
+
+
 def _file(name: str, media_type: str, **headers: str) -> Response[bytes]:
     return Response((STATIC / name).read_bytes(), media_type=media_type, headers={"cache-control": "no-cache", **headers})
 
@@ -361,7 +364,8 @@ def service_worker() -> Response[bytes]:
 
 HANDLERS = [
     email_form, push_form, stop_form, api_ways, api_subscribe, api_stop, person_email_form, person_push_form, person_stop_form,
-    api_person_ways, api_person_subscribe, api_person_stop, link_page, confirm_form, link_stop_form, manifest, service_worker,
+    api_person_ways, api_person_subscribe, api_person_stop, link_page, confirm_form, link_stop_form, failed_page, manifest,
+    service_worker,
 ]
 
 
