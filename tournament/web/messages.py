@@ -191,14 +191,9 @@ def _subscribe_person(request: Request[Any, Any, Any], session: Session, person_
     return _listed([row])[0]
 
 
-def _person_form(request: Request[Any, Any, Any], form: Any, action: Any) -> Response[Any]:
-    """A signed-in person's form, once for its key; then their page (`/me`), saying what happened or why not."""
-    who = person(request)
-    assert who.person is not None
-    person_id = who.person
-    key = receipts.given_key(form.get("_key"), "_key")
-    receipts.once(request, key, receipts.owner_of(who), lambda session: receipts.Outcome(action(session, person_id)))
-    return Redirect(f"/me?r={key}", status_code=303)
+def _whom(who: service.Identity) -> str:
+    assert who.person is not None  # a person's session names them
+    return who.person
 
 
 @post("/me/person/messages/email", include_in_schema=False, action="self")
@@ -207,13 +202,13 @@ async def person_email_form(request: Request[Any, Any, Any]) -> Response[Any]:
     form = await request.form()
     address = str(form.get("email", ""))
 
-    def action(session: Session, person_id: str) -> str:
-        way = _subscribe_person(request, session, person_id, MessagesRequest("email", address))
+    def action(session: Session, who: service.Identity) -> str:
+        way = _subscribe_person(request, session, _whom(who), MessagesRequest("email", address))
         if way.confirmed:
             return f"Your pairings and results in every event will come to {way.address}."
         return f"We sent a link to {way.address}: open it to confirm the address, and your messages will come there."
 
-    return await sync_to_thread(_person_form, request, form, action)
+    return await sync_to_thread(receipts.person_form, request, form, action)
 
 
 @post("/me/person/messages/push", include_in_schema=False, action="self")
@@ -222,11 +217,11 @@ async def person_push_form(request: Request[Any, Any, Any]) -> Response[Any]:
     form = await request.form()
     endpoint, p256dh, auth = (str(form.get(k, "")) for k in ("endpoint", "p256dh", "auth"))
 
-    def action(session: Session, person_id: str) -> str:
-        _subscribe_person(request, session, person_id, MessagesRequest("push", endpoint, p256dh, auth))
+    def action(session: Session, who: service.Identity) -> str:
+        _subscribe_person(request, session, _whom(who), MessagesRequest("push", endpoint, p256dh, auth))
         return "This browser will be told of your pairings and results in every event you play, even with the page closed."
 
-    return await sync_to_thread(_person_form, request, form, action)
+    return await sync_to_thread(receipts.person_form, request, form, action)
 
 
 @post("/me/person/messages/stop", include_in_schema=False, action="self")
@@ -235,11 +230,11 @@ async def person_stop_form(request: Request[Any, Any, Any]) -> Response[Any]:
     form = await request.form()
     number = whole_number(form, "subscription")
 
-    def action(session: Session, person_id: str) -> str:
-        gone = service.unsubscribe_person(session, person_id, number)
+    def action(session: Session, who: service.Identity) -> str:
+        gone = service.unsubscribe_person(session, _whom(who), number)
         return f"No more messages to {_shown(gone) if gone.channel == 'email' else 'that browser'}."
 
-    return await sync_to_thread(_person_form, request, form, action)
+    return await sync_to_thread(receipts.person_form, request, form, action)
 
 
 @get("/api/me/person/messages", sync_to_thread=True, tags=["people"])

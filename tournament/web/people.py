@@ -18,7 +18,7 @@ import msgspec
 from litestar import Request, Response, get, post
 from litestar.concurrency import sync_to_thread
 from litestar.params import FromPath, FromQuery
-from litestar.response import Redirect, Template
+from litestar.response import Template
 from sqlalchemy.orm import Session
 
 from schemas.tournament import PersonInfo, PersonRow, RatingPoint, RatingRow
@@ -232,7 +232,7 @@ def _register(session: Session, who: service.Identity, event_id: str) -> str:
 async def register_form(request: Request[Any, Any, Any], event_id: FromPath[str]) -> Response[Any]:
     """One tap: the signed-in person registers for an open event as themselves (no name, no namesake question)."""
     form = await request.form()
-    return await sync_to_thread(_person_form, request, form, lambda s, who: _register(s, who, event_id))
+    return await sync_to_thread(receipts.person_form, request, form, lambda s, who: _register(s, who, event_id))
 
 
 def _claim(request: Request[Any, Any, Any], session: Session, who: service.Identity, code: str) -> str:
@@ -246,15 +246,7 @@ async def claim_form(request: Request[Any, Any, Any]) -> Response[Any]:
     """A person claims an entry the organiser, a CSV or a slip made (T-183): its slip code proves the entry."""
     form = await request.form()
     code = str(form.get("code", ""))
-    return await sync_to_thread(_person_form, request, form, lambda s, who: _claim(request, s, who, code))
-
-
-def _person_form(request: Request[Any, Any, Any], form: Any, action: Any) -> Response[Any]:
-    """A person's form, once for its key; then their page, saying what happened (or why not)."""
-    who = person(request)
-    key = receipts.given_key(form.get("_key"), "_key")
-    receipts.once(request, key, receipts.owner_of(who), lambda session: receipts.Outcome(action(session, who)))
-    return Redirect(f"/me?r={key}", status_code=303)
+    return await sync_to_thread(receipts.person_form, request, form, lambda s, who: _claim(request, s, who, code))
 
 
 HANDLERS = [people_api, person_api, ratings_api, people_page, person_page, ratings_page, api_my_person, register_form, claim_form]
