@@ -107,6 +107,7 @@ def test_an_entry_with_its_own_and_its_persons_subscription_to_one_address_gets_
         subscribe_zoe(db_url, "zoe@work.example")
         pair(db_url, "spring")
         rows = [m for m in outbox(db_url) if m.player == "zoe"]
+        assert len(rows) == 2, "three subscriptions, two addresses: two messages"
         addresses = {}
         with Session(engine) as session:
             for m in rows:

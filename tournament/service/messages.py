@@ -329,17 +329,18 @@ class Draft:
 
 
 def _subscribed(session: Session, event_id: str) -> dict[str, list[Subscription]]:
-    """Each player's confirmed subscriptions in the event: their entry's own and their person's (an entry or a
-    waitlist place linked to the person), one a channel and address, the oldest carrying it (T-240)."""
+    """Each player's confirmed subscriptions in the event, oldest first: their entry's own and their person's (an
+    entry or a waitlist place linked to the person). Two of them to one address make one message: its id is of
+    the address (T-240), and the first written, the oldest subscription's, is kept."""
     own = select(Subscription.player, Subscription).where(Subscription.event_id == event_id)
     players = select(Player.name, Subscription).join(Subscription, Subscription.person == Player.person).where(Player.event_id == event_id)
     waiting = select(Waiting.player, Subscription).join(Subscription, Subscription.person == Waiting.person).where(Waiting.event_id == event_id)
-    found: dict[str, dict[tuple[str, str], Subscription]] = {}
     rows = [r for query in (own, players, waiting) for r in session.execute(query.where(Subscription.confirmed_at.is_not(None)))]
+    found: dict[str, list[Subscription]] = {}
     for player, row in sorted(rows, key=lambda r: r[1].id):
         assert player is not None  # an entry's own names its player
-        found.setdefault(player, {}).setdefault((row.channel, row.address), row)
-    return {player: list(ways.values()) for player, ways in found.items()}
+        found.setdefault(player, []).append(row)
+    return found
 
 
 def write(session: Session, event_id: str, drafts: Sequence[Draft], subscribed: dict[str, list[Subscription]] | None = None) -> int:
