@@ -309,3 +309,19 @@ def test_the_migration_runs_on_a_database_with_data_and_verify_passes(db_url: st
         service.pair(session, "spring")
     assert sorted(m.player for m in outbox(db_url)) == ["ann", "zoe"]
     assert "chain intact" in cli(db_url, "verify", "spring").stdout
+
+
+def test_the_json_twins_of_a_persons_messages(db_url: str, monkeypatch: object) -> None:
+    event_with_zoe(db_url, "spring", "Spring Open")
+    card = card_for(db_url, "zoe")
+    monkeypatch.setenv("TOURNAMENT_SMTP", "smtp://127.0.0.1:1")  # type: ignore[attr-defined]
+    with client(db_url) as c:
+        zoe = {"Authorization": f"Bearer {c.post('/api/card', json={'code': card}).json()['session']}"}
+        made = c.post("/api/me/person/messages", headers=zoe, json={"channel": "email", "address": "zoe@example.org"})
+        assert made.status_code == 201 and made.json() == {"id": made.json()["id"], "channel": "email", "address": "zoe@example.org", "confirmed": False}
+        bad = c.post("/api/me/person/messages", headers=zoe, json={"channel": "email", "address": "not an address"})
+        assert bad.status_code == 400 and "email: an address like name@example.org" in bad.json()["error"]
+        assert [w["address"] for w in c.get("/api/me/person/messages", headers=zoe).json()] == ["zoe@example.org"]
+        assert c.get("/api/me/person/messages").status_code == 401
+        left = c.post(f"/api/me/person/messages/{made.json()['id']}/stop", headers=zoe)
+        assert left.status_code == 201 and left.json() == []

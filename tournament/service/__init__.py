@@ -24,7 +24,7 @@ One module per concern; callers use `service.<name>` for all of them:
 - `permissions`: who may do what (roles x actions); `staff`: staff members, revoking them, the log's actors' names;
 - `calls`: players' judge calls and the organiser's answers; `signup`: public registration, the waitlist, check-in;
 - `rejudge`: every stored log judged again by today's referee (nothing changed);
-- `messages`: players' subscriptions, and the outbox written at each commit (`sender` delivers it, imported by name).
+- `messages`: players' and people's subscriptions, and the outbox written at each commit (`sender` delivers it, imported by name).
 
 These modules are imported by name, not through `service.<name>`, and use it:
 `export` (standings, pairings, brackets and whole events as the Structs of
