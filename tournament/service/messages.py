@@ -27,7 +27,7 @@ import hashlib
 import ipaddress
 import re
 import secrets
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -171,17 +171,17 @@ def _subscribe(
 
 def unsubscribe(session: Session, event_id: str, player: str, number: int) -> Subscription:
     """Stop subscription `number` of `player` (theirs only); messages not yet sent to it are not sent."""
-    row = session.get(Subscription, number) if 0 < number < 2**31 else None
-    if row is None or row.event_id != event_id or row.player != player:
-        raise NotFound(f"you have no subscription {number}")
-    session.delete(row)
-    return row
+    return _stop_own(session, number, lambda row: row.event_id == event_id and row.player == player)
 
 
 def unsubscribe_person(session: Session, person_id: str, number: int) -> Subscription:
     """Stop subscription `number` of person `person_id` (theirs only), as `unsubscribe`."""
+    return _stop_own(session, number, lambda row: row.person is not None and row.person == person_id)
+
+
+def _stop_own(session: Session, number: int, theirs: Callable[[Subscription], bool]) -> Subscription:
     row = session.get(Subscription, number) if 0 < number < 2**31 else None
-    if row is None or row.person is None or row.person != person_id:
+    if row is None or not theirs(row):
         raise NotFound(f"you have no subscription {number}")
     session.delete(row)
     return row
