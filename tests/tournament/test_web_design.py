@@ -123,24 +123,24 @@ def sign_in(visitors: dict[str, Visitor], base: str, tour: Tour) -> None:
     boss.wait_for_url(f"{base}/admin")
 
 
-def test_every_page_under_the_policy_at_both_widths(visitors: dict[str, Visitor], day: tuple[str, Tour], shots: Path) -> None:
+@pytest.mark.parametrize("width", WIDTHS)  # one test a width: the two halves of a long walk run side by side
+def test_every_page_under_the_policy_at_each_width(visitors: dict[str, Visitor], day: tuple[str, Tour], shots: Path, width: int) -> None:
     db, tour = day
     with serving(db) as base:
         sign_in(visitors, base, tour)
-        for width in WIDTHS:
-            for visit in PAGES:
-                v = visitors[visit.who]
-                v.page.set_viewport_size({"width": width, "height": 844})
-                answer = v.page.goto(base + visit.path)
-                assert answer.status == (404 if visit.name == "not-found" else 200), visit
-                assert v.problems() == [], f"{visit.name} at {width} px"
-                assert v.page.evaluate(SHEETS) == [v.page.evaluate("new URL(document.styleSheets[0].href).pathname")] == ["/static/headjudge.css"]
-                assert v.page.evaluate(SMALL_TARGETS) == [], f"{visit.name} at {width} px: targets under {TAP} px"
-                assert serious(v.page) == [], f"{visit.name} at {width} px: accessibility"
-                assert v.problems() == [], f"{visit.name} at {width} px after axe"
-                wide = v.page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
-                assert wide <= 0, f"{visit.name} is {wide} px wider than the window at {width} px (a wide table or bracket scrolls in its frame)"
-                v.page.screenshot(path=str(shots / f"{visit.name}-{width}.png"), full_page=True)
+        for visit in PAGES:
+            v = visitors[visit.who]
+            v.page.set_viewport_size({"width": width, "height": 844})
+            answer = v.page.goto(base + visit.path)
+            assert answer.status == (404 if visit.name == "not-found" else 200), visit
+            assert v.problems() == [], f"{visit.name} at {width} px"
+            assert v.page.evaluate(SHEETS) == [v.page.evaluate("new URL(document.styleSheets[0].href).pathname")] == ["/static/headjudge.css"]
+            assert v.page.evaluate(SMALL_TARGETS) == [], f"{visit.name} at {width} px: targets under {TAP} px"
+            assert serious(v.page) == [], f"{visit.name} at {width} px: accessibility"
+            assert v.problems() == [], f"{visit.name} at {width} px after axe"
+            wide = v.page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+            assert wide <= 0, f"{visit.name} is {wide} px wider than the window at {width} px (a wide table or bracket scrolls in its frame)"
+            v.page.screenshot(path=str(shots / f"{visit.name}-{width}.png"), full_page=True)
         print(f"screenshots: {shots}")
 
 

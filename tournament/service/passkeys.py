@@ -31,22 +31,6 @@ from typing import Any
 
 from sqlalchemy import delete, func, select, update
 from sqlalchemy.orm import Session
-from webauthn import (
-    generate_authentication_options,
-    generate_registration_options,
-    options_to_json,
-    verify_authentication_response,
-    verify_registration_response,
-)
-from webauthn.helpers import bytes_to_base64url, parse_client_data_json
-from webauthn.helpers.base64url_to_bytes import base64url_to_bytes
-from webauthn.helpers.exceptions import WebAuthnException
-from webauthn.helpers.structs import (
-    AuthenticatorSelectionCriteria,
-    PublicKeyCredentialDescriptor,
-    ResidentKeyRequirement,
-    UserVerificationRequirement,
-)
 
 from tournament.service.errors import Conflict, NotFound, TournamentError, Usage
 from tournament.storage.eventlog import as_utc
@@ -62,7 +46,9 @@ RP_NAME = "headjudge"
 REGISTER, SIGN_IN = "register", "sign_in"
 # Presence, not verification, is asked (T-193): a passkey stands where the player card stands, something held;
 # an authenticator that verifies its user (most phones) does so anyway.
-USER_VERIFICATION = UserVerificationRequirement.PREFERRED
+USER_VERIFICATION = "preferred"
+# webauthn (and OpenSSL under it) is imported by the ceremonies only: every command imports this module through
+# staff and persons, and would spend a fifth of its start on a library it never calls.
 
 
 class NotSecure(Usage):
@@ -175,6 +161,9 @@ def _spend(session: Session, challenge: bytes, purpose: str) -> PasskeyChallenge
 
 def _answer(response: str) -> tuple[dict[str, Any], bytes]:
     """An authenticator's answer as JSON (what the page's script sends) and the challenge its client data names."""
+    from webauthn.helpers import base64url_to_bytes, parse_client_data_json
+    from webauthn.helpers.exceptions import WebAuthnException
+
     if len(response) > MAX_RESPONSE:
         raise Usage(f"the passkey's answer is longer than {MAX_RESPONSE} characters")
     try:
@@ -188,6 +177,15 @@ def _answer(response: str) -> tuple[dict[str, Any], bytes]:
 def registration_options(session: Session, owner: Owner, shown_name: str, where: Site) -> str:
     """The JSON the page hands to `navigator.credentials.create`: a new challenge for `owner`, their user handle
     (their passkeys' one, else a new random one), their passkeys excluded (an authenticator holds one)."""
+    from webauthn import generate_registration_options, options_to_json
+    from webauthn.helpers import base64url_to_bytes, bytes_to_base64url
+    from webauthn.helpers.structs import (
+        AuthenticatorSelectionCriteria,
+        PublicKeyCredentialDescriptor,
+        ResidentKeyRequirement,
+        UserVerificationRequirement,
+    )
+
     mine = passkeys_of(session, owner)
     if len(mine) >= MAX_PASSKEYS:
         raise Conflict(f"you have {MAX_PASSKEYS} passkeys already, the most one person may have: remove one first")
@@ -195,7 +193,9 @@ def registration_options(session: Session, owner: Owner, shown_name: str, where:
     options = generate_registration_options(
         rp_id=where.rp_id, rp_name=RP_NAME, user_name=shown_name, user_id=base64url_to_bytes(handle), user_display_name=shown_name,
         challenge=_challenge(session, REGISTER, owner, handle), timeout=TIMEOUT_MS,
-        authenticator_selection=AuthenticatorSelectionCriteria(resident_key=ResidentKeyRequirement.REQUIRED, user_verification=USER_VERIFICATION),
+        authenticator_selection=AuthenticatorSelectionCriteria(
+            resident_key=ResidentKeyRequirement.REQUIRED, user_verification=UserVerificationRequirement(USER_VERIFICATION)
+        ),
         exclude_credentials=[PublicKeyCredentialDescriptor(id=p.credential) for p in mine],
     )
     return options_to_json(options)
@@ -215,6 +215,9 @@ def passkey_name(text: str) -> str:
 def register(session: Session, owner: Owner, where: Site, response: str, name: str = "") -> Passkey:
     """Keep the passkey an authenticator made for `owner` at `where` (its challenge spent, its attestation
     checked by the library); PasskeyDenied if it does not answer this owner's challenge here."""
+    from webauthn import verify_registration_response
+    from webauthn.helpers.exceptions import WebAuthnException
+
     label = passkey_name(name)
     answer, challenge = _answer(response)
     row = _spend(session, challenge, REGISTER)
@@ -243,8 +246,12 @@ def register(session: Session, owner: Owner, where: Site, response: str, name: s
 def sign_in_options(session: Session, where: Site) -> str:
     """The JSON the page hands to `navigator.credentials.get`: a new challenge, no credentials named (a passkey
     is discoverable: the authenticator offers the ones it holds for this address)."""
+    from webauthn import generate_authentication_options, options_to_json
+    from webauthn.helpers.structs import UserVerificationRequirement
+
     options = generate_authentication_options(
-        rp_id=where.rp_id, challenge=_challenge(session, SIGN_IN), timeout=TIMEOUT_MS, user_verification=USER_VERIFICATION,
+        rp_id=where.rp_id, challenge=_challenge(session, SIGN_IN), timeout=TIMEOUT_MS,
+        user_verification=UserVerificationRequirement(USER_VERIFICATION),
     )
     return options_to_json(options)
 
@@ -255,6 +262,10 @@ DENIED = "that passkey did not sign you in: it may have been removed, or made fo
 def sign_in(session: Session, where: Site, response: str) -> Owner:
     """Whose passkey answered the sign-in challenge it names, at `where`; PasskeyDenied when it proves nobody
     (unknown or removed, a spent challenge, another origin or RP id, a bad signature, a counter gone back)."""
+    from webauthn import verify_authentication_response
+    from webauthn.helpers import base64url_to_bytes
+    from webauthn.helpers.exceptions import WebAuthnException
+
     answer, challenge = _answer(response)
     _spend(session, challenge, SIGN_IN)
     try:
