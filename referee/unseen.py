@@ -31,7 +31,7 @@ from collections.abc import Callable, Iterable, Mapping, MutableMapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from referee.ruleset import Illegal
+from referee.ruleset import Illegal, Seat, sees
 from schemas.log import Record
 
 Handler = Callable[[Any, Any], None]
@@ -114,6 +114,22 @@ def rendered(state: Any, player: str) -> str:
     """What a game's `render` adds to a player's hand: the unknown cards, while there are some."""
     held = unknown(state, player)
     return f" +{held} unknown" if held else ""
+
+
+def veiled(view: dict[str, Any], seat: Seat, hand: str, deck: str) -> dict[str, Any]:
+    """`view`, a seat's view with the other players' `hand` and `deck` (each player entry's lists of their hand
+    and of their unseen cards) already veiled, with the unknown cards of each player `seat` may not see moved
+    from the deck's hidden cards to the hand's, and no longer told apart: `seat` learns how many cards each
+    player holds and has left to draw, and no more. The players `seat` sees keep their `unknown` count, which
+    their drawing shows as face-down cards in hand (the deck list holds those too: it is the unseen cards)."""
+    players = {}
+    for player, entry in view["players"].items():
+        held = entry.get("unknown", 0)
+        if held and not sees(seat, player):
+            entry = {k: v for k, v in entry.items() if k != "unknown"}
+            entry |= {hand: [None] * (len(entry[hand]) + held), deck: [None] * (len(entry[deck]) - held)}
+        players[player] = entry
+    return view | {"players": players}
 
 
 def unnamed_draws(state: Any) -> int:

@@ -517,3 +517,20 @@ class LeftOut(msgspec.Struct, forbid_unknown_fields=True):
 
     dropped: list[str]
     promoted: list[str]
+
+
+class FailedMessage(msgspec.Struct, forbid_unknown_fields=True):
+    """A message given up after its retries, or at once on a refusal no retry mends (`tournament send --failed
+    --json`, `/admin/messages`): what it was, to whom (names as it said them; the address while its subscription
+    lasts), how often it was tried, when it was given up and why."""
+
+    id: str
+    event: str | None  # the event's id; null for an address's confirmation (of no event)
+    event_name: str
+    player: str  # the display name the message was written to
+    kind: str
+    channel: str
+    address: str | None  # null once the subscription is gone
+    attempts: int
+    given_up_at: datetime
+    reason: str

@@ -452,11 +452,14 @@ class MessagesRequest(msgspec.Struct, forbid_unknown_fields=True):
 
 
 class MessagesWay(msgspec.Struct):
-    """One way a signed-in player is told (`GET /api/me/messages`): its number (to stop it), channel and address."""
+    """One way a signed-in player or person is told (`GET /api/me/messages`, `GET /api/me/person/messages`): its
+    number (to stop it), channel and address; `confirmed` false while a person's e-mail address waits for its
+    link to be opened (nothing is sent to it until then)."""
 
     id: int
     channel: str
     address: str
+    confirmed: bool = True
 
 
 class FeeRequest(msgspec.Struct, forbid_unknown_fields=True):

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from typing import Any
 
 import msgspec
@@ -23,7 +24,10 @@ from referee.rulesets import get as get_ruleset
 from referee.rulesets import ids
 from schemas.log import Record
 from tests.seatlog import dump, seen, walk
+from tests.selfplay import paper_game, state_after
 
+COUNTS = re.compile(r'class="(?:bd|zl)">([a-z ]+) <[bi]>(\d+)<')  # a drawing's badges and zone counts
+UNNAMED = 'title="a card drawn unnamed"'
 GAMES = [(rid, n) for rid in ids() for n in sorted({get_ruleset(rid).min_players, get_ruleset(rid).max_players})]
 
 
@@ -113,3 +117,26 @@ def test_the_record_view_never_carries_the_chain() -> None:
         record = msgspec.structs.replace(records[-1], prev="ab" * 32)
         assert "prev" not in ruleset.record_view(record, rng.choice([*state.players, SPECTATOR, JUDGE]), state)
     assert json.loads(dump(records[0]))["seq"] == 1
+
+
+@pytest.mark.parametrize("ruleset_id", ids())
+def test_a_card_drawn_unnamed_is_drawn_as_a_card_in_hand_for_every_seat(ruleset_id: str) -> None:
+    """A draw recorded without its card still moves a card from the deck to the hand on every seat's drawing:
+    its holder (and the judge) sees it face down as a card drawn unnamed; another seat is sent what it would be
+    sent had the draw named its card, byte for byte, so it cannot tell the two apart."""
+    ruleset = get_ruleset(ruleset_id)
+    header, named, paper = paper_game(ruleset_id, 0)
+    at = next(i for i, r in enumerate(paper) if r.by == CHANCE and "card" in r.__struct_fields__ and r.card is None) + 1
+    on_paper, truth = state_after(header, paper[:at]), state_after(header, named[:at])
+    drawer, setup = paper[at - 1].player, msgspec.json.decode(header.setup)
+
+    def drawn(state: Any, seat: Any) -> str:
+        return render(game_view(ruleset_id), state=ruleset.seat_view(state, seat), setup=setup)
+
+    for seat in [*on_paper.players, SPECTATOR, JUDGE]:
+        got, expected = drawn(on_paper, seat), drawn(truth, seat)
+        assert COUNTS.findall(got) == COUNTS.findall(expected), f"{seat}'s drawing counts the cards otherwise"
+        if seat in (drawer, JUDGE):
+            assert got.count(UNNAMED) == 1
+        else:
+            assert (dump(ruleset.seat_view(on_paper, seat)), got) == (dump(ruleset.seat_view(truth, seat)), expected)

@@ -35,6 +35,7 @@ class Mail:
     subject: str
     text: str
     at: float
+    unsubscribe: str = ""  # the List-Unsubscribe header
 
 
 class SmtpReceiver:
@@ -50,7 +51,9 @@ class SmtpReceiver:
             await asyncio.sleep(self.delay)
         parsed = message_from_bytes(envelope.content)
         body = parsed.get_payload(decode=True) or b""
-        mail = Mail(str(parsed["Message-ID"]), str(parsed["To"]), str(parsed["Subject"]), body.decode(), time.monotonic())
+        mail = Mail(
+            str(parsed["Message-ID"]), str(parsed["To"]), str(parsed["Subject"]), body.decode(), time.monotonic(), " ".join(str(parsed["List-Unsubscribe"] or "").split()),
+        )
         with self.lock:
             self.mails.append(mail)
         return "250 OK"

@@ -440,3 +440,55 @@ def test_the_json_twins_subscribe_list_and_stop(db: str, monkeypatch: pytest.Mon
     with client(db) as c:
         bob = sign_in(c, keys["bob"])
         assert c.post("/api/me/messages", headers=bob, json={"channel": "email", "address": "bob@example.org"}).status_code == 201
+
+
+def test_sent_messages_are_pruned_after_a_week_and_given_up_ones_after_a_month_a_few_at_a_time(db_url: str) -> None:
+    players = [f"p{i}" for i in range(6)]
+    make_event(db_url, players=players, pair=False)
+    with smtp_server() as (url, _got), database(db_url) as engine:
+        with Session(engine) as session, session.begin():
+            for p in players:
+                service.subscribe(session, "ev", p, "email", f"{p}@example.org")
+            service.pair(session, "ev")
+        now = datetime.now(UTC)
+        ages: dict[str, tuple[int, str | None]] = {  # days since sent (or given up), and why it failed
+            "p0": (8, None), "p1": (6, None), "p2": (8, "refused"), "p3": (31, "refused"), "p4": (8, sender.STOPPED),
+        }
+        with Session(engine) as session, session.begin():
+            for m in session.scalars(select(Message)):
+                if m.player in ages:  # p5's is not sent yet: never pruned
+                    m.sent_at, m.failed = now - timedelta(days=ages[m.player][0]), ages[m.player][1]
+        with Session(engine) as session, session.begin():
+            assert sender.prune(session, now, limit=2) == 2, "a bounded delete"
+        s = sender.Sender(engine, [sender.Email(sender.smtp_settings(url))], base_url="http://venue:8000")
+        s.once()  # the sender prunes as it looks for reminders; and sends p5's
+        assert sorted(m.player for m in outbox(db_url)) == ["p1", "p2", "p5"]
+
+
+def test_the_organiser_sees_the_messages_given_up_on_a_page_and_with_send_failed(db_url: str) -> None:
+    make_event(db_url, pair=False, display={"ann": "Ann Lee", "bob": "Bob Roy"})
+    with push_endpoint() as ep, database(db_url) as engine:
+        subscribe_push(db_url, ep, ["ann", "bob", "cat"])
+        ep.answers = {"ann": [400]}
+        with Session(engine) as session, session.begin():
+            (cat,) = service.subscriptions(session, "ev", "cat")
+            service.pair(session, "ev")
+            service.unsubscribe(session, "ev", "cat", cat.id)  # stopped before it went: not a failure
+        drain(push_sender(db_url, engine, ep), lambda: len(ep.received) == 1)
+    (failed,) = cli_json(db_url, "send", "--failed")["failed"]
+    assert datetime.fromisoformat(failed.pop("given_up_at")) <= datetime.now(UTC)
+    assert failed == {
+        "id": next(m.id for m in outbox(db_url) if m.player == "ann"), "event": "ev", "event_name": "Spring Open", "player": "Ann Lee",
+        "kind": "paired", "channel": "push", "address": "a browser (push by 127.0.0.1)", "attempts": 1,
+        "reason": "the push service refused the message: 400",
+    }
+    said = cli(db_url, "send", "--failed").stdout
+    assert "paired to Ann Lee in Spring Open by push (a browser (push by 127.0.0.1)), 1 tries: the push service refused" in said
+    codes(db_url)
+    with client(db_url) as c:
+        from tests.tournament.webkit import organiser_page
+
+        organiser_page(c)
+        page = c.get("/admin/messages").text
+        assert "Ann Lee, Spring Open" in page and "the push service refused the message: 400" in page and "Bob Roy" not in page
+        assert 'id="messages-link"' in c.get("/admin").text

@@ -42,3 +42,36 @@ def test_the_service_worker_registers_and_the_subscribe_flow_runs_as_far_as_the_
         else:  # a browser with a push service: the subscription was posted, and the page says so
             assert "even with the page closed" in page.locator("[role=status]").first.inner_text()
         looks_right(page, tmp_path / "messages.png")  # the section fits the 390-px phone
+
+
+def test_a_person_subscribes_by_email_on_their_page_and_confirms_by_the_link_on_a_phone(
+    page: Any, db: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import re
+
+    from tests.tournament.receivers import smtp_server
+    from tests.tournament.test_messages_person import event_with_zoe, send_all
+    from tests.tournament.test_web_cards import card_for
+    from tests.tournament.webkit import database
+
+    event_with_zoe(db, "spring", "Spring Open")
+    card = card_for(db, "zoe")
+    with smtp_server() as (url, got):
+        monkeypatch.setenv("TOURNAMENT_SMTP", url)
+        with serving(db) as base:
+            page.goto(f"{base}/card#code={card}")
+            page.wait_for_url(f"{base}/me")
+            assert page.get_attribute("#push-form", "action") == "/me/person/messages/push", "push offered: 127.0.0.1 is a secure context"
+            page.fill("#email-form input[name=email]", "zoe@example.org")
+            page.click("#email-form button")
+            assert "open it to confirm the address" in page.locator("[role=status]").inner_text()
+            looks_right(page, tmp_path / "person-messages.png")
+            with database(db) as engine:
+                send_all(engine, url, got, lambda: len(got.mails) == 1)
+            link = re.search(r"Confirm: https://cup\.example\.org(/messages/\S+)", got.mails[0].text)
+            assert link
+            page.goto(base + link.group(1))
+            looks_right(page, tmp_path / "messages-link.png")
+            page.click("#confirm button")
+            assert "Confirmed: your pairings and results will come to zoe@example.org." in page.locator("[role=status]").inner_text()
+            assert page.locator("#confirm").count() == 0 and page.locator("#stop").count() == 1

@@ -28,7 +28,7 @@ EXPECTED = {
     "x-content-type-options": "nosniff",
     "referrer-policy": "no-referrer",
 }
-FILLED = {"event_id": "ev", "number": "1", "file_path": "headjudge.css", "path": "openapi.json", "person_id": "1", "player_id": "ann", "table": "1", "name": "export.json", "season_id": "s1", "staff_id": "1"}
+FILLED = {"event_id": "ev", "number": "1", "file_path": "headjudge.css", "path": "openapi.json", "person_id": "1", "player_id": "ann", "table": "1", "name": "export.json", "season_id": "s1", "staff_id": "1", "token": "t" * 32}
 
 
 def assert_secured(answer: Any, what: str) -> None:

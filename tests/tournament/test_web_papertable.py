@@ -36,27 +36,24 @@ def seat_view(db: str, seat: str) -> Any:
         return livetable.view(session, "ev", 1, seat)
 
 
-def meant(db: str, seat: str, rng: random.Random) -> dict[str, Any]:
-    """The record `seat`'s player means to make now: a seeded choice among those their seat may make."""
-    legal = [r for r in seat_view(db, seat).legal if r["type"] != "concede"]
-    unnamed = [r for r in legal if r["type"] == "draw" and "card" not in r]
-    if unnamed and rng.random() < 0.5:  # half the draws leave their card out (docs/referee.md, UD-1): one tap
-        return unnamed[0]
-    return rng.choice([r for r in legal if r not in unnamed])
-
-
-def meant_unnamed(db: str, seat: str, rng: random.Random) -> dict[str, Any]:
-    """The record of a player who draws every card unnamed (one tap) and so holds unknown cards: a seeded choice
-    among their named records (none names a card in hand) and the records of the unseen cards offered for them
-    (`TableView.unseen`, T-245) that name one of as many cards as they hold unknown: the hand in their fingers."""
+def meant(db: str, seat: str, rng: random.Random, share: float = 0.5) -> dict[str, Any]:
+    """The record `seat`'s player means to make now: a seeded choice among those their seat may make, where `share`
+    of the draws leave their card out (docs/referee.md, UD-1: one tap). Cards so drawn are in the player's fingers:
+    the records of the unseen cards offered for them (`TableView.unseen`, T-245) that name one of as many cards as
+    they hold unknown are among the choices."""
     view = seat_view(db, seat)
     legal = [r for r in view.legal if r["type"] != "concede"]
     unnamed = [r for r in legal if r["type"] == "draw" and "card" not in r]
-    if unnamed:
+    if unnamed and rng.random() < share:
         return unnamed[0]
     cards = sorted({e["card"] for e in view.unseen})
     hand = set(rng.sample(cards, min(view.state["players"][seat].get("unknown", 0), len(cards))))
-    return rng.choice([r for r in legal if r.get("by") != CHANCE] + [e["record"] for e in view.unseen if e["card"] in hand])
+    return rng.choice([r for r in legal if r not in unnamed] + [e["record"] for e in view.unseen if e["card"] in hand])
+
+
+def meant_unnamed(db: str, seat: str, rng: random.Random) -> dict[str, Any]:
+    """The record of a player who draws every card unnamed."""
+    return meant(db, seat, rng, share=1.0)
 
 
 def screens_of(page: Any) -> dict[str, list[tuple[str | None, str | None, bool]]]:

@@ -28,13 +28,14 @@ def send(
     lease: Annotated[
         int, typer.Option("--lease", min=1, max=3600, help="Seconds a claimed message is held before another sender may take it over (a sender killed mid-send).")
     ] = 60,
-    json_out: Annotated[bool, typer.Option("--json", help="Print JSON instead of text (with --once).")] = False,
+    failed: Annotated[bool, typer.Option("--failed", help="List the messages given up after their retries (or refused at once), newest first, and stop.")] = False,
+    json_out: Annotated[bool, typer.Option("--json", help="Print JSON instead of text (with --once or --failed).")] = False,
     db: Annotated[
         str | None,
         typer.Option("--db", envvar="TOURNAMENT_DB", show_envvar=True, help="A SQLite file (default: ./tournament.db), or a postgresql+psycopg:// URL."),
     ] = None,
 ) -> None:
-    """Deliver the players' messages: pairings, results to confirm, judges' answers, places, reminders."""
+    """Deliver the players' messages: pairings, results to confirm, judges' answers, places, reminders (`--failed`: list those given up)."""
     from sqlalchemy.orm import Session
 
     from tournament import service
@@ -45,6 +46,12 @@ def send(
         _url, engine = open_database(db, create=False)
     except DatabaseUnavailable as exc:
         console.fail("tournament", str(exc), service.EXIT_DATABASE)
+    if failed:
+        with Session(engine) as session:
+            rows = outbox.given_up(session)
+        engine.dispose()
+        _list_failed(rows, json_out)
+        return
     try:
         with Session(engine) as session, session.begin():
             channels = outbox.channels_for(session, smtp)
@@ -80,3 +87,17 @@ def send(
     console.err.print(f"sending by {names} (Ctrl+C stops)", markup=False)
     runner.run(stop)
     engine.dispose()
+
+
+def _list_failed(rows: list[Any], json_out: bool) -> None:
+    """The messages given up: JSON (`schemas.tournament.FailedMessage` each), or a line each."""
+    import msgspec
+
+    if json_out:
+        typer.echo(msgspec.json.encode({"failed": rows}).decode())
+        return
+    for m in rows:
+        where = f" in {m.event_name}" if m.event_name else ""
+        to = m.address or "a subscription since stopped"
+        typer.echo(f"{m.given_up_at:%Y-%m-%d %H:%M} UTC  {m.kind} to {m.player}{where} by {m.channel} ({to}), {m.attempts} tries: {m.reason}")
+    say(f"{len(rows)} message{'s' if len(rows) != 1 else ''} given up")

@@ -18,7 +18,7 @@ from tournament.output.render import clock_text, zone_name
 if TYPE_CHECKING:
     from jinja2 import Environment
 
-KINDS = ("paired", "confirm", "answered", "place", "clock", "deadline", "final", "registered")
+KINDS = ("paired", "confirm", "answered", "place", "clock", "deadline", "final", "registered", "address")
 
 
 @dataclass(frozen=True)
@@ -26,6 +26,7 @@ class Words:
     title: str
     text: str
     link: str  # the page's whole URL
+    stop: str | None = None  # the whole URL that stops these messages (every message but an address's confirmation)
 
 
 @cache
@@ -40,9 +41,10 @@ def _environment() -> Environment:
     return env
 
 
-def words(kind: str, facts: dict[str, Any], base_url: str, now: datetime | None = None) -> Words:
+def words(kind: str, facts: dict[str, Any], base_url: str, now: datetime | None = None, token: str | None = None) -> Words:
     """The title, text and link of a message of `kind` from its facts (`service.messages.Facts`, as a dict);
-    `base_url` is where phones reach the server (the link's start)."""
+    `base_url` is where phones reach the server (the link's start); `token`: its subscription's, for the link
+    that stops them (an e-mail's last line, a notification's action; an address's confirmation is that link)."""
     link = base_url.rstrip("/") + facts["link"]
     at = facts.get("at")
     moment = datetime.fromisoformat(at) if isinstance(at, str) else at
@@ -53,7 +55,8 @@ def words(kind: str, facts: dict[str, Any], base_url: str, now: datetime | None 
     }
     text = _environment().get_template(f"{kind}.txt.j2").render(context)
     title, _, body = text.partition("\n")
-    return Words(" ".join(title.split()), body.strip() + "\n", link)
+    stop = f"{base_url.rstrip('/')}/messages/{token}" if token and kind != "address" else None
+    return Words(" ".join(title.split()), body.strip() + "\n", link, stop)
 
 
 def ordinal(n: int) -> str:

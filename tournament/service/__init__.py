@@ -24,7 +24,7 @@ One module per concern; callers use `service.<name>` for all of them:
 - `permissions`: who may do what (roles x actions); `staff`: staff members, revoking them, the log's actors' names;
 - `calls`: players' judge calls and the organiser's answers; `signup`: public registration, the waitlist, check-in;
 - `rejudge`: every stored log judged again by today's referee (nothing changed);
-- `messages`: players' subscriptions, and the outbox written at each commit (`sender` delivers it, imported by name).
+- `messages`: players' and people's subscriptions, and the outbox written at each commit (`sender` delivers it, imported by name).
 
 These modules are imported by name, not through `service.<name>`, and use it:
 `export` (standings, pairings, brackets and whole events as the Structs of
@@ -151,9 +151,16 @@ from tournament.service.events import (
     create_event,
 )
 from tournament.service.messages import (
+    confirm_address,
+    described,
+    person_subscriptions,
+    stop_by_token,
     subscribe,
+    subscribe_person,
+    subscription_by_token,
     subscriptions,
     unsubscribe,
+    unsubscribe_person,
 )
 from tournament.service.notices import NOTICE, set_notice
 from tournament.service.pairings import (
@@ -388,6 +395,7 @@ __all__ = [
     "clock",
     "close_desks",
     "confirm",
+    "confirm_address",
     "create_event",
     "current_tables",
     "cut",
@@ -396,6 +404,7 @@ __all__ = [
     "decided",
     "deck_differences",
     "decoded",
+    "described",
     "desk_event",
     "difference_lines",
     "display_names",
@@ -462,6 +471,7 @@ __all__ = [
     "people_from_csv",
     "person_changes",
     "person_session",
+    "person_subscriptions",
     "players",
     "pod_entrants",
     "pod_tables",
@@ -513,13 +523,17 @@ __all__ = [
     "start_round",
     "state_of",
     "statuses",
+    "stop_by_token",
     "subscribe",
+    "subscribe_person",
+    "subscription_by_token",
     "subscriptions",
     "swap",
     "tables",
     "top_cut",
     "unpair",
     "unsubscribe",
+    "unsubscribe_person",
     "waiting_events",
     "waitlist_place",
 ]

@@ -7,8 +7,14 @@ notes each entry it appends in the session (`eventlog.appended`), and just befor
 with the change that causes it, or not at all. What time alone brings (a round's clock near its end, the deck
 deadline near) has no entry: `due_reminders`, run by the sender, writes those rows, once each by their id.
 
-A message's id is the SHA-256 of its cause and its subscription (T-221): the same cause written twice is one
-row, and the id travels with the message so a repeat after a crash is recognised. The sender
+A person signed in across events (their player card or a passkey) may subscribe once for every entry linked to
+them (`subscribe_person`, T-239): their subscriptions join the entry's own when the messages are written, one
+message to each address however many subscriptions name it (T-240). A person's e-mail address is told nothing
+until the link sent to it is opened (T-241); every message carries a link to stop its subscription (`token`).
+
+A message's id is the SHA-256 of its cause and its address (T-221, T-240): the same cause written twice to one
+address is one row, whichever subscription carried it, and the id travels with the message so a repeat after a
+crash is recognised. The sender
 (`service/sender.py`) claims rows, delivers them and marks them sent: at least once, deduplicated by id
 where the channel allows (tournament/README.md, "Messages").
 """
@@ -20,7 +26,8 @@ import binascii
 import hashlib
 import ipaddress
 import re
-from collections.abc import Iterable, Sequence
+import secrets
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -54,13 +61,16 @@ from tournament.storage.models import (
     JudgeCall,
     Match,
     Message,
+    Person,
+    Player,
     PodSeat,
     Round,
     Subscription,
+    Waiting,
 )
 
 CHANNELS = ("email", "push")
-MAX_SUBSCRIPTIONS = 5  # a player's subscriptions in one event (a phone, a tablet, an address or two)
+MAX_SUBSCRIPTIONS = 5  # a player's subscriptions in one event, or a person's (a phone, a tablet, an address or two)
 MAX_ADDRESS = 254  # an e-mail address's longest (RFC 5321's path limit)
 MAX_ENDPOINT = 1000  # a push endpoint URL's longest (the column's width)
 CLOCK_WARNING = timedelta(minutes=10)  # "10 minutes left" (T-224)
@@ -88,9 +98,11 @@ class Facts(msgspec.Struct, omit_defaults=True):
 ENCODER = msgspec.json.Encoder()
 
 
-def message_id(event_id: str, cause: str, subscription: int) -> str:
-    """The id of the message that `cause` (an entry's seq, or a reminder's name) makes for `subscription`."""
-    return hashlib.sha256(f"{event_id}\n{cause}\n{subscription}".encode()).hexdigest()[:32]
+def message_id(event_id: str | None, cause: str, channel: str, address: str) -> str:
+    """The id of the message that `cause` (an entry's seq, or a reminder's name) makes for `address` on `channel`:
+    the address, not the subscription, so an entry's and its person's subscription to one address are one
+    message, and a cause written again after either changed is still known (T-240)."""
+    return hashlib.sha256(f"{event_id or ''}\n{cause}\n{channel}\n{address}".encode()).hexdigest()[:32]
 
 
 # Subscriptions --------------------------------------------------------------------------------------------------
@@ -102,9 +114,40 @@ def subscribe(
 ) -> Subscription:
     """Tell `player` of `event_id`'s news on `channel` at `address` (an e-mail address; a push endpoint, with the
     browser's keys). The same address again is the same subscription (its keys renewed). `local`: a push endpoint
-    may be plain HTTP on this machine (the tests' and the bench's receiver; never from the web, T-226)."""
+    may be plain HTTP on this machine (the tests' and the bench's receiver; never from the web, T-226). Told at
+    once: an entry's address is taken as given (T-241)."""
     get_event(session, event_id)
     get_player_or_waiting(session, event_id, player)
+    when = now or datetime.now(UTC)
+    row, _new = _subscribe(session, subscriptions(session, event_id, player), channel, address, p256dh, auth, local, "player",
+                           dict(event_id=event_id, player=player, created_at=when, confirmed_at=when))
+    return row
+
+
+def subscribe_person(
+    session: Session, person_id: str, channel: str, address: str, *, p256dh: str | None = None, auth: str | None = None,
+    now: datetime | None = None, local: bool = False,
+) -> Subscription:
+    """Tell person `person_id` of every entry linked to them, in any event, now or later (T-239). A push
+    subscription is told at once (the browser it came from is theirs); an e-mail address once it is confirmed:
+    the confirmation's message (kind `address`, its link the subscription's token) is written here (T-241)."""
+    person = session.get(Person, person_id)
+    if person is None:
+        raise NotFound(f"unknown person {person_id!r}")
+    when = now or datetime.now(UTC)
+    row, new = _subscribe(session, person_subscriptions(session, person_id), channel, address, p256dh, auth, local, "person",
+                          dict(person=person_id, created_at=when, confirmed_at=None if channel == "email" else when))
+    if new and row.confirmed_at is None:
+        facts = Facts("", person.name, f"/messages/{row.token}")
+        write_to(session, None, [(Draft(f"address {row.token}", "", "address", facts), row)])
+    return row
+
+
+def _subscribe(
+    session: Session, mine: list[Subscription], channel: str, address: str, p256dh: str | None, auth: str | None, local: bool,
+    whose: str, fields: dict[str, Any],
+) -> tuple[Subscription, bool]:
+    """The subscription to `address` among `mine` (its keys renewed), or a new one with `fields`; whether it is new."""
     address = address.strip()
     if channel == "email":
         _check_email(address)
@@ -114,26 +157,55 @@ def subscribe(
         p256dh, auth = _key(p256dh, "p256dh", 65), _key(auth, "auth", 16)
     else:
         raise Usage(f"channel: email or push, not {channel!r}")
-    mine = subscriptions(session, event_id, player)
     same = next((s for s in mine if s.channel == channel and s.address == address), None)
     if same is not None:
         same.p256dh, same.auth = p256dh, auth
-        return same
+        return same, False
     if len(mine) >= MAX_SUBSCRIPTIONS:
-        raise Conflict(f"at most {MAX_SUBSCRIPTIONS} ways to be told per player; stop one first")
-    row = Subscription(
-        event_id=event_id, player=player, channel=channel, address=address, p256dh=p256dh, auth=auth, created_at=now or datetime.now(UTC),
-    )
+        raise Conflict(f"at most {MAX_SUBSCRIPTIONS} ways to be told per {whose}; stop one first")
+    row = Subscription(channel=channel, address=address, p256dh=p256dh, auth=auth, token=secrets.token_urlsafe(24), **fields)
     session.add(row)
     session.flush()
-    return row
+    return row, True
 
 
 def unsubscribe(session: Session, event_id: str, player: str, number: int) -> Subscription:
     """Stop subscription `number` of `player` (theirs only); messages not yet sent to it are not sent."""
+    return _stop_own(session, number, lambda row: row.event_id == event_id and row.player == player)
+
+
+def unsubscribe_person(session: Session, person_id: str, number: int) -> Subscription:
+    """Stop subscription `number` of person `person_id` (theirs only), as `unsubscribe`."""
+    return _stop_own(session, number, lambda row: row.person is not None and row.person == person_id)
+
+
+def _stop_own(session: Session, number: int, theirs: Callable[[Subscription], bool]) -> Subscription:
     row = session.get(Subscription, number) if 0 < number < 2**31 else None
-    if row is None or row.event_id != event_id or row.player != player:
+    if row is None or not theirs(row):
         raise NotFound(f"you have no subscription {number}")
+    session.delete(row)
+    return row
+
+
+def subscription_by_token(session: Session, token: str) -> Subscription:
+    """The subscription a message's link names (its token is the only proof: whoever holds the message)."""
+    row = session.scalars(select(Subscription).filter_by(token=token)).first() if 20 <= len(token) <= 43 else None
+    if row is None:
+        raise NotFound("no such messages: stopped already, or the link is not whole")
+    return row
+
+
+def confirm_address(session: Session, token: str, now: datetime | None = None) -> Subscription:
+    """The link sent to a person's e-mail address was opened: the address is theirs to be told at (T-241)."""
+    row = subscription_by_token(session, token)
+    if row.confirmed_at is None:
+        row.confirmed_at = now or datetime.now(UTC)
+    return row
+
+
+def stop_by_token(session: Session, token: str) -> Subscription:
+    """The link every message carries: its subscription stops (an entry's or a person's)."""
+    row = subscription_by_token(session, token)
     session.delete(row)
     return row
 
@@ -150,12 +222,22 @@ def subscriptions(session: Session, event_id: str, player: str) -> list[Subscrip
     return list(session.scalars(query))
 
 
+def person_subscriptions(session: Session, person_id: str) -> list[Subscription]:
+    return list(session.scalars(select(Subscription).filter_by(person=person_id).order_by(Subscription.id)))
+
+
 def get_player_or_waiting(session: Session, event_id: str, player: str) -> None:
     """A registered player, or someone on the waitlist (who may want to hear of their place)."""
     from tournament.service.signup import waitlist_place
 
     if waitlist_place(session, event_id, player) is None:
         get_player(session, event_id, player)
+
+
+def described(channel: str, address: str) -> str:
+    """What a page shows of an address: an e-mail address as it is; a push endpoint (a long secret URL) as the
+    push service that carries it."""
+    return address if channel == "email" else f"a browser (push by {urlsplit(address).hostname})"
 
 
 def is_email(address: str) -> bool:
@@ -247,26 +329,39 @@ class Draft:
 
 
 def _subscribed(session: Session, event_id: str) -> dict[str, list[Subscription]]:
+    """Each player's confirmed subscriptions in the event, oldest first: their entry's own and their person's (an
+    entry or a waitlist place linked to the person). Two of them to one address make one message: its id is of
+    the address (T-240), and the first written, the oldest subscription's, is kept."""
+    own = select(Subscription.player, Subscription).where(Subscription.event_id == event_id)
+    players = select(Player.name, Subscription).join(Subscription, Subscription.person == Player.person).where(Player.event_id == event_id)
+    waiting = select(Waiting.player, Subscription).join(Subscription, Subscription.person == Waiting.person).where(Waiting.event_id == event_id)
+    rows = [r for query in (own, players, waiting) for r in session.execute(query.where(Subscription.confirmed_at.is_not(None)))]
     found: dict[str, list[Subscription]] = {}
-    for row in session.scalars(select(Subscription).filter_by(event_id=event_id).order_by(Subscription.id)):
-        found.setdefault(row.player, []).append(row)
+    for player, row in sorted(rows, key=lambda r: r[1].id):
+        assert player is not None  # an entry's own names its player
+        found.setdefault(player, []).append(row)
     return found
 
 
 def write(session: Session, event_id: str, drafts: Sequence[Draft], subscribed: dict[str, list[Subscription]] | None = None) -> int:
-    """Write each draft for each of its player's subscriptions; a message already written (its id) is left as it
-    is (`INSERT ... ON CONFLICT DO NOTHING`). The number of rows written."""
+    """Write each draft for each of its player's subscriptions (`_subscribed`). The number of rows written."""
     if not drafts:
         return 0
     subscribed = subscribed if subscribed is not None else _subscribed(session, event_id)
+    return write_to(session, event_id, [(draft, sub) for draft in drafts for sub in subscribed.get(draft.player, ())])
+
+
+def write_to(session: Session, event_id: str | None, addressed: Sequence[tuple[Draft, Subscription]]) -> int:
+    """Write each draft to its subscription; a message already written (its id) is left as it is (`INSERT ...
+    ON CONFLICT DO NOTHING`). The number of rows written."""
     now = datetime.now(UTC)
     rows = [
         {
-            "id": message_id(event_id, draft.cause, sub.id), "event_id": event_id, "player": draft.player, "subscription": sub.id,
-            "channel": sub.channel, "kind": draft.kind, "facts": ENCODER.encode(draft.facts), "created_at": now, "due_at": now,
-            "attempts": 0,
+            "id": message_id(event_id, draft.cause, sub.channel, sub.address), "event_id": event_id, "player": draft.player or None,
+            "subscription": sub.id, "channel": sub.channel, "kind": draft.kind, "facts": ENCODER.encode(draft.facts),
+            "created_at": now, "due_at": now, "attempts": 0,
         }
-        for draft in drafts for sub in subscribed.get(draft.player, ())
+        for draft, sub in addressed
     ]
     if not rows:
         return 0
@@ -365,7 +460,11 @@ def due_reminders(session: Session, now: datetime | None = None) -> int:
     players at tables without a result), the deck deadline within `DEADLINE_WARNING` (to players without a
     legal list). The number of messages written."""
     now = now or datetime.now(UTC)
-    events = set(session.scalars(select(Subscription.event_id).distinct()))
+    events = {e for e in session.scalars(select(Subscription.event_id).distinct()) if e is not None}
+    events |= set(session.scalars(  # the events a subscribed person plays
+        select(Player.event_id).distinct().join(Subscription, Subscription.person == Player.person)
+        .join(Event, Event.id == Player.event_id).where(Event.finished.is_(False)),
+    ))
     written = 0
     for event_id in sorted(events):
         event = session.get(Event, event_id)

@@ -24,7 +24,7 @@ PUBLIC = "public"  # an action anyone may take, signed in or not (sign in, regis
 
 # action -> the roles that may take it, and what it covers (the README's table is made of these lines)
 MATRIX: dict[str, tuple[frozenset[str], str]] = {
-    PUBLIC: (frozenset((*ROLES, "nobody")), "sign in or out; register for an open event (a desk's walk-ins too)"),
+    PUBLIC: (frozenset((*ROLES, "nobody")), "sign in or out; register for an open event (a desk's walk-ins too); confirm or stop messages by the link in one"),
     "play": (frozenset(("player",)), "claim, confirm or dispute your table's result, call a judge, your deck list, drop or check in yourself"),
     "appeal": (frozenset(("player",)), "appeal a judge's ruling on your table to the head judge"),
     "table": (frozenset(("player", "organiser", "head-judge", "judge")), "record at a live table: a player for their seat; staff watch it in the judge's view and record as the judge"),
@@ -37,7 +37,7 @@ MATRIX: dict[str, tuple[frozenset[str], str]] = {
     "decks": (frozenset(("organiser", "head-judge")), "the deck deadline's policy, publishing the lists, seating a bot at a table"),
     "events": (frozenset(("organiser",)), "create an event"),
     "staff": (frozenset(("organiser",)), "name staff, give them a new sign-in code, revoke them"),
-    "self": (frozenset(("person", "player")), "make (a player: the first) or renew your player card; a person: register in one tap, claim an entry"),
+    "self": (frozenset(("person", "player")), "make (a player: the first) or renew your player card; a person: register in one tap, claim an entry, subscribe to or stop messages for every entry"),
     "people": (frozenset(("organiser",)), "link, merge and split people, each with a reason; print a person's player card"),
     "passkeys": (frozenset((*STAFF_ROLES, "person")), "add or remove your own passkeys (the organiser token's session has none to keep)"),
 }

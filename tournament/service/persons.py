@@ -36,6 +36,7 @@ from tournament.storage.models import (
     Person,
     PersonChange,
     Player,
+    Subscription,
     Waiting,
 )
 
@@ -191,10 +192,10 @@ def _reason(reason: str | None) -> str | None:
 
 
 def _forget_if_empty(session: Session, person_id: str) -> None:
-    """A person no player, waitlist or credential names any more goes from the people (a namesake made by a
-    public registration and then linked to who they are); their history stays in `person_changes`."""
+    """A person no player, waitlist, credential or subscription names any more goes from the people (a namesake
+    made by a public registration and then linked to who they are); their history stays in `person_changes`."""
     session.flush()
-    for model in (Player, Waiting, Credential, Passkey):
+    for model in (Player, Waiting, Credential, Passkey, Subscription):
         if session.scalars(select(model.person).where(model.person == person_id).limit(1)).first() is not None:
             return
     person = session.get(Person, person_id)
@@ -232,7 +233,8 @@ def _established(session: Session, person_id: str) -> bool:
 
 def merge(session: Session, keep: str, gone: str, reason: str | None, actor: str) -> Person:
     """Two people who are one: every player of `gone` becomes `keep` (a `player_linked` entry in each of their
-    events), `gone`'s external id moves to `keep` when it has none, its player card ends, and `gone` goes."""
+    events), `gone`'s external id moves to `keep` when it has none, its player card ends, its subscriptions to
+    messages become `keep`'s (T-242), and `gone` goes."""
     kept, leaving = get_person(session, keep), get_person(session, gone)
     if kept.id == leaving.id:
         raise Usage("merge: name two different people")
@@ -247,6 +249,7 @@ def merge(session: Session, keep: str, gone: str, reason: str | None, actor: str
     _move(session, rows, kept.id, "merge", actor, reason, leaving.id)
     session.execute(delete(Credential).where(Credential.person == leaving.id))
     remove_all(session, Owner("person", leaving.id))  # as its card: a merge hands no one's sign-in to another
+    _move_subscriptions(session, leaving.id, kept.id)
     external = leaving.external_id
     leaving.external_id = None
     session.flush()
@@ -256,9 +259,26 @@ def merge(session: Session, keep: str, gone: str, reason: str | None, actor: str
     return kept
 
 
+def _move_subscriptions(session: Session, gone: str, kept: str) -> None:
+    """A merge's (T-242): `gone`'s subscriptions to messages become `kept`'s, the addresses of one person; one
+    `kept` has already (its channel and address) is dropped. Not in the service's messages module: it is about
+    who a person is, and messages reads the people."""
+    mine = list(session.scalars(select(Subscription).where(Subscription.person.in_((gone, kept))).order_by(Subscription.id)))
+    have = {(s.channel, s.address) for s in mine if s.person == kept}
+    for row in mine:
+        if row.person != gone:
+            continue
+        if (row.channel, row.address) in have:
+            session.delete(row)
+        else:
+            row.person = kept
+    session.flush()
+
+
 def split(session: Session, person_id: str, players: Sequence[tuple[str, str]], name: str, reason: str | None, actor: str) -> Person:
     """One person who is two: the players named (event, player) become a new person called `name`; the others
-    stay. Refused for all of them (that is a rename) or none."""
+    stay, and so do the person's subscriptions to messages (T-242: the new person subscribes for themselves).
+    Refused for all of them (that is a rename) or none."""
     person = get_person(session, person_id)
     if not _reason(reason):
         raise Usage("reason: say why they are two people (it is kept with the change)")

@@ -8,6 +8,10 @@ makes the claim one writer's at a time); deliver each; then mark each sent, or d
 killed between delivery and marking leaves its claim to lapse: the message goes again with the same id,
 and the receiver knows it by that id (the e-mail's Message-ID; the push payload's `id` and `Topic` header).
 
+Every `REMINDERS_EVERY` seconds a round also prunes the outbox (`prune`, T-243): a sent message's row goes
+after `KEEP_SENT`, a given-up one's (`failed`, what the organiser is shown: `given_up`) after `KEEP_FAILED`, at
+most `PRUNE_BATCH` rows a round so a long-idle outbox never makes one long transaction.
+
 `tournament send` runs it as its own process; `tournament serve` runs one in each worker (a thread).
 """
 
@@ -30,13 +34,15 @@ from typing import Any, Protocol
 from urllib.parse import parse_qs, unquote, urlsplit
 
 import msgspec
-from sqlalchemy import Engine, or_, select, update
+from sqlalchemy import Engine, and_, delete, func, or_, select, update
 from sqlalchemy.orm import Session
 
+from schemas.tournament import FailedMessage
 from tournament.output.messages import Words, words
 from tournament.service import messages
 from tournament.service.errors import Usage
 from tournament.service.tokens import public_url, published_url
+from tournament.storage.eventlog import as_utc
 from tournament.storage.models import Message, ServerSecret, Subscription
 
 LEASE = timedelta(seconds=60)  # how long a claim holds a message before another sender may take it over
@@ -49,6 +55,10 @@ REMINDERS_EVERY = 5.0  # seconds between looks for reminders due (their windows 
 PUSH_THREADS = 8  # pushes in flight at once (each is a request to a push service)
 PUSH_TTL = 4 * 3600  # seconds a push service keeps a message for a phone that is off
 VAPID_SECRET = "vapid"  # server_secrets: the VAPID private key, raw, base64url
+KEEP_SENT = timedelta(days=7)  # a sent message's row, kept past every reminder's window so its id still dedupes (T-243)
+KEEP_FAILED = timedelta(days=30)  # a given-up message's row, for the organiser to see (T-243)
+PRUNE_BATCH = 500  # rows pruned at most in one round
+STOPPED = "the subscription was stopped"  # `failed` of a message whose subscription went first: not a failure
 log = logging.getLogger("tournament.send")
 
 
@@ -57,7 +67,7 @@ class Outgoing:
     """A claimed message, with where it goes."""
 
     id: str
-    event_id: str
+    event_id: str | None
     kind: str
     channel: str
     facts: dict[str, Any]
@@ -65,6 +75,7 @@ class Outgoing:
     address: str
     p256dh: str | None
     auth: str | None
+    token: str  # the subscription's: the message's link to stop it
 
 
 @dataclass(frozen=True)
@@ -103,12 +114,12 @@ def claim(session: Session, channels: Sequence[str], now: datetime, lease: timed
     orphans: list[str] = []
     for row, sub in session.execute(query).all():
         if sub is None:
-            row.sent_at, row.failed, row.claimed_until = now, "the subscription was stopped", None
+            row.sent_at, row.failed, row.claimed_until = now, STOPPED, None
             orphans.append(row.id)
             continue
         row.claimed_until = now + lease
         facts = msgspec.json.decode(row.facts)
-        taken.append(Outgoing(row.id, row.event_id, row.kind, row.channel, facts, sub.id, sub.address, sub.p256dh, sub.auth))
+        taken.append(Outgoing(row.id, row.event_id, row.kind, row.channel, facts, sub.id, sub.address, sub.p256dh, sub.auth, sub.token))
     return taken, orphans
 
 
@@ -144,9 +155,40 @@ def settle(session: Session, outcomes: Sequence[tuple[Outgoing, Failure | None]]
 
 def pending(session: Session) -> int:
     """Messages not yet sent (nor given up)."""
-    from sqlalchemy import func
-
     return session.scalar(select(func.count()).select_from(Message).where(Message.sent_at.is_(None))) or 0
+
+
+def prune(session: Session, now: datetime, limit: int = PRUNE_BATCH) -> int:
+    """Delete up to `limit` rows of messages sent more than `KEEP_SENT` ago (or whose subscription was stopped),
+    and of messages given up more than `KEEP_FAILED` ago (T-243). The number deleted."""
+    done = or_(Message.failed.is_(None), Message.failed == STOPPED)
+    old = or_(and_(done, Message.sent_at < now - KEEP_SENT), Message.sent_at < now - KEEP_FAILED)
+    ids = list(session.scalars(select(Message.id).where(Message.sent_at.is_not(None), old).limit(limit)))
+    if ids:
+        session.execute(delete(Message).where(Message.id.in_(ids)))
+    return len(ids)
+
+
+def given_up(session: Session, limit: int = 500) -> list[FailedMessage]:
+    """The messages given up (newest first, at most `limit`): after `MAX_ATTEMPTS` tries, or at once on a refusal.
+    Names as the message said them (its facts); the address while its subscription lasts."""
+    query = (
+        select(Message, Subscription.address)
+        .join(Subscription, Subscription.id == Message.subscription, isouter=True)
+        .where(Message.sent_at.is_not(None), Message.failed.is_not(None), Message.failed != STOPPED)
+        .order_by(Message.sent_at.desc(), Message.id)
+        .limit(limit)
+    )
+    found = []
+    for row, address in session.execute(query).all():
+        facts = msgspec.json.decode(row.facts)
+        assert row.sent_at is not None and row.failed is not None
+        found.append(FailedMessage(
+            row.id, row.event_id, facts.get("event", ""), facts.get("player", ""), row.kind, row.channel,
+            messages.described(row.channel, address) if address is not None else None, row.attempts,
+            as_utc(row.sent_at), row.failed,
+        ))
+    return found
 
 
 # The sender -----------------------------------------------------------------------------------------------------
@@ -170,13 +212,14 @@ class Sender:
         if time.monotonic() - self.reminded >= REMINDERS_EVERY:
             with Session(self.engine) as session, session.begin():
                 messages.due_reminders(session, now())
+                prune(session, now())
             self.reminded = time.monotonic()
         with Session(self.engine) as session, session.begin():
             taken, orphans = claim(session, list(self.channels), now(), self.lease)
             base = self.base_url or public_url(session) or published_url(session) or "http://localhost:8000"
         outcomes: list[tuple[Outgoing, Failure | None]] = []
         for name, channel in self.channels.items():
-            batch = [(o, words(o.kind, o.facts, base)) for o in taken if o.channel == name]
+            batch = [(o, words(o.kind, o.facts, base, token=o.token)) for o in taken if o.channel == name]
             if batch:
                 outcomes.extend(zip((o for o, _w in batch), channel.deliver(batch), strict=True))
         if outcomes:
@@ -298,7 +341,9 @@ class Email:
         domain = self.settings.sender.rpartition("@")[2]
         mail["Message-ID"] = f"<{outgoing.id}@{domain}>"  # the same id on a repeat: a mail client can tell
         mail["X-Headjudge-Message"] = outgoing.id
-        mail.set_content(said.text)
+        if said.stop:
+            mail["List-Unsubscribe"] = f"<{said.stop}>"  # a mail client's own "unsubscribe" opens the page that stops them
+        mail.set_content(said.text + (f"\nNo more of these messages: {said.stop}\n" if said.stop else ""))
         try:
             server.send_message(mail)
         except smtplib.SMTPRecipientsRefused as exc:
@@ -399,7 +444,7 @@ class Push:
     def _send(self, outgoing: Outgoing, said: Words) -> Failure | None:
         from pywebpush import WebPusher
 
-        payload = msgspec.json.encode({"id": outgoing.id, "title": said.title, "body": said.text, "url": said.link})
+        payload = msgspec.json.encode({"id": outgoing.id, "title": said.title, "body": said.text, "url": said.link, "stop": said.stop})
         info = {"endpoint": outgoing.address, "keys": {"p256dh": outgoing.p256dh, "auth": outgoing.auth}}
         headers = {**self._vapid_headers(outgoing.address), "Topic": outgoing.id, "Urgency": "high"}
         try:

@@ -605,21 +605,29 @@ class CachedView(Base):
 
 
 class Subscription(Base):
-    """Someone asked to be told of an event's news: `channel` `email` (`address` the e-mail address) or `push`
-    (`address` the push service's endpoint URL, `p256dh` and `auth` the browser's keys for RFC 8291). Per entry:
-    `player` in `event_id` (signed in with their slip's code, or at registration)."""
+    """Someone asked to be told: `channel` `email` (`address` the e-mail address) or `push` (`address` the push
+    service's endpoint URL, `p256dh` and `auth` the browser's keys for RFC 8291). Per entry (`player` in
+    `event_id`: signed in with their slip's code, or at registration) or per person (`person`: every entry linked
+    to them, in every event, T-239); exactly one of the two. `token`: the secret of the link every message carries
+    to stop it (and, for a person's e-mail address, to confirm it). Told only once `confirmed_at` is set (T-241)."""
 
     __tablename__ = "subscriptions"
-    __table_args__ = (Index("ix_subscriptions_event_id_player", "event_id", "player"),)
+    __table_args__ = (
+        Index("ix_subscriptions_event_id_player", "event_id", "player"),
+        CheckConstraint("(person IS NULL) <> (event_id IS NULL)", name="entry_or_person"),
+    )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    event_id: Mapped[str] = mapped_column(ID, ForeignKey("events.id"))
-    player: Mapped[str] = mapped_column(ID)
+    event_id: Mapped[str | None] = mapped_column(ID, ForeignKey("events.id"))
+    player: Mapped[str | None] = mapped_column(ID)
+    person: Mapped[str | None] = mapped_column(ID, ForeignKey("people.id"), index=True)
     channel: Mapped[str] = mapped_column(String(8))  # email or push
     address: Mapped[str] = mapped_column(String(1000))
     p256dh: Mapped[str | None] = mapped_column(String(128))  # push only: the browser's public key, base64url
     auth: Mapped[str | None] = mapped_column(String(64))  # push only: the browser's auth secret, base64url
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    confirmed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))  # None: a person's address not yet confirmed
+    token: Mapped[str] = mapped_column(String(43), unique=True)
 
 
 class Message(Base):
@@ -635,11 +643,11 @@ class Message(Base):
     __table_args__ = (Index("ix_outbox_sent_at_due_at", "sent_at", "due_at"),)
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
-    event_id: Mapped[str] = mapped_column(ID, ForeignKey("events.id"))
-    player: Mapped[str] = mapped_column(ID)
+    event_id: Mapped[str | None] = mapped_column(ID, ForeignKey("events.id"))  # None: of no event (an address's confirmation)
+    player: Mapped[str | None] = mapped_column(ID)
     subscription: Mapped[int | None] = mapped_column(Integer)  # None once the subscription is gone (not sent then)
     channel: Mapped[str] = mapped_column(String(8))
-    kind: Mapped[str] = mapped_column(String(24))  # paired, confirm, answered, place, clock, deadline, final, registered
+    kind: Mapped[str] = mapped_column(String(24))  # paired, confirm, answered, place, clock, deadline, final, registered, address
     facts: Mapped[bytes] = mapped_column(LargeBinary)  # msgspec JSON: what the words say (output/messages.py)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     due_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))  # the next try, no earlier

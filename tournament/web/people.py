@@ -1,6 +1,7 @@
 """People across events on the web: everyone, one person's events and tables, the leaderboards (no sign-in);
 a person's own page, signed in by their player card (T-181): every event they played, their table now, their
-rating after each rated event drawn as a line chart, and the open events they register for in one tap.
+rating after each rated event drawn as a line chart, the open events they register for in one tap, and their
+messages for every entry of theirs (T-239).
 
 Each public page has an `/api/...` twin with the Structs `tournament people`,
 `person` and `ratings` print with `--json`. External ids (a federation's
@@ -17,14 +18,14 @@ import msgspec
 from litestar import Request, Response, get, post
 from litestar.concurrency import sync_to_thread
 from litestar.params import FromPath, FromQuery
-from litestar.response import Redirect, Template
+from litestar.response import Template
 from sqlalchemy.orm import Session
 
 from schemas.tournament import PersonInfo, PersonRow, RatingPoint, RatingRow
 from tournament import service
 from tournament.output import people as people_text
 from tournament.service import history
-from tournament.web import receipts, views
+from tournament.web import messages, receipts, views
 from tournament.web.auth import client, person
 from tournament.web.common import reading
 from tournament.web.public import page
@@ -204,7 +205,7 @@ def home(request: Request[Any, Any, Any], who: service.Identity, r: str) -> Temp
         return page(
             request, "me_person", person=info, now=_now(session, info), open=_open(session, info), waiting=waiting,
             chart=chart(info.history, people_text.SYSTEMS), systems=people_text.SYSTEMS, notice=shown.get("notice"),
-            error=shown.get("error"),
+            error=shown.get("error"), messages=messages.offer_person(request, session, info.id),
         )
 
 
@@ -231,7 +232,7 @@ def _register(session: Session, who: service.Identity, event_id: str) -> str:
 async def register_form(request: Request[Any, Any, Any], event_id: FromPath[str]) -> Response[Any]:
     """One tap: the signed-in person registers for an open event as themselves (no name, no namesake question)."""
     form = await request.form()
-    return await sync_to_thread(_person_form, request, form, lambda s, who: _register(s, who, event_id))
+    return await sync_to_thread(receipts.person_form, request, form, lambda s, who: _register(s, who, event_id))
 
 
 def _claim(request: Request[Any, Any, Any], session: Session, who: service.Identity, code: str) -> str:
@@ -245,15 +246,7 @@ async def claim_form(request: Request[Any, Any, Any]) -> Response[Any]:
     """A person claims an entry the organiser, a CSV or a slip made (T-183): its slip code proves the entry."""
     form = await request.form()
     code = str(form.get("code", ""))
-    return await sync_to_thread(_person_form, request, form, lambda s, who: _claim(request, s, who, code))
-
-
-def _person_form(request: Request[Any, Any, Any], form: Any, action: Any) -> Response[Any]:
-    """A person's form, once for its key; then their page, saying what happened (or why not)."""
-    who = person(request)
-    key = receipts.given_key(form.get("_key"), "_key")
-    receipts.once(request, key, receipts.owner_of(who), lambda session: receipts.Outcome(action(session, who)))
-    return Redirect(f"/me?r={key}", status_code=303)
+    return await sync_to_thread(receipts.person_form, request, form, lambda s, who: _claim(request, s, who, code))
 
 
 HANDLERS = [people_api, person_api, ratings_api, people_page, person_page, ratings_page, api_my_person, register_form, claim_form]

@@ -38,7 +38,7 @@ from sqlalchemy.orm import Session
 from schemas.web import ErrorBody
 from tournament import service
 from tournament.storage.models import Receipt
-from tournament.web.auth import keep, organiser
+from tournament.web.auth import keep, organiser, person
 from tournament.web.common import reading, status_of, writing
 from tournament.web.headers import head_only
 from tournament.web.views import referee_error
@@ -180,6 +180,15 @@ def organiser_form(request: Request[Any, Any, Any], form: Any, back: str, change
 
     once(request, key, owner_of(who), made, kept=typed(form))
     return Redirect(f"{back}?r={key}", status_code=303)
+
+
+def person_form(request: Request[Any, Any, Any], form: Any, change: Callable[[Session, service.Identity], str]) -> Response[Any]:
+    """A form of a person signed in by their player card or a passkey, once for its key; then their page (`/me`),
+    saying what happened (or why not)."""
+    who = person(request)
+    key = given_key(form.get("_key"), "_key")
+    once(request, key, owner_of(who), lambda session: Outcome(change(session, who)))
+    return Redirect(f"/me?r={key}", status_code=303)
 
 
 def _make(

@@ -202,7 +202,7 @@ class BasicTcgMtg(TableRuleset):
             ]
             deck = sorted(state.sides[p].deck)
             players[p] = side | {"hand": veiled(side["hand"], shown), "deck_cards": veiled(deck, shown), "in_play": in_play}
-        return view | {"players": players}
+        return unseen.veiled(view | {"players": players}, seat, "hand", "deck_cards")
 
     def render(self, state: State) -> str:
         """A few lines a player can read at the table."""

@@ -157,7 +157,7 @@ class Crossover(TableRuleset):
 
     def seat_view(self, state: State, seat: Seat) -> dict[str, Any]:
         """XO-10: the judge's view with the hands and decks of the other players veiled."""
-        return veil_players(self.view(state), seat, HIDDEN_ZONES)
+        return unseen.veiled(veil_players(self.view(state), seat, HIDDEN_ZONES), seat, "hand", "deck")
 
     def render(self, state: State) -> str:
         """A few lines a player can read at the table."""

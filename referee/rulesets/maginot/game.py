@@ -134,7 +134,7 @@ class Maginot(TableRuleset):
 
     def seat_view(self, state: State, seat: Seat) -> dict[str, Any]:
         """MG-10: the judge's view as `seat` may see it."""
-        return seats.seat_view(state, self.view(state), seat)
+        return unseen.veiled(seats.seat_view(state, self.view(state), seat), seat, "hand", "deck_cards")
 
     def record_view(self, record: Record, seat: Seat, state: State) -> dict[str, Any]:
         """MG-10: a draw's card, a base's order and a face-down build stay with their owner."""

@@ -237,7 +237,7 @@ class StccgMultiplayer(Ruleset):
 
     def seat_view(self, state: State, seat: Seat) -> dict[str, Any]:
         """SG-11: the judge's view (with the dilemmas under each location) as `seat` may see it."""
-        return seats.seat_view(state, self.view(state), seat)
+        return unseen.veiled(seats.seat_view(state, self.view(state), seat), seat, "hand", "draw_cards")
 
     def record_view(self, record: Record, seat: Seat, state: State) -> dict[str, Any]:
         """SG-11: a draw's card and seeded dilemmas stay with their player."""
