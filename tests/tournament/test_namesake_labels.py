@@ -30,8 +30,10 @@ from tournament import service
 from tournament.output import render
 from tournament.storage.eventlog import PlayerRegistered, append
 
-RETURNING = "Ann Lee (Spring Open)"  # her person's first event
-NEW = "Ann LEE (Summer Open)"  # a new person of the same name: this event is her first
+RETURNING = "Ann Lee (1st entry)"  # a returning person: within the event, her place among its namesakes (T-235)
+NEW = "Ann LEE (2nd entry)"  # a new person of the same name
+# across events (a season, /people): each person's label, her first event (T-185)
+PERSON_RETURNING, PERSON_NEW = "Ann Lee (Spring Open)", "Ann LEE (Summer Open)"
 OLD = "Ann Lee (3rd entry)"  # no person (an entry from before 0011): her place among the namesakes, as registered
 WAITING = "ann lée (4th entry)"  # on the waitlist, no person yet
 PLAYING = (RETURNING, NEW, OLD)
@@ -148,7 +150,7 @@ def test_every_cli_text_shows_labels_never_ids(tmp_path: Path, monkeypatch: pyte
     assert OLD in calls and not IDS.search(calls), calls
     assert {r["name"] for r in cli_json(db, "standings", "ev")} >= set(PLAYING), "the JSON names them as the text does"
     people = cli(db, "people").stdout
-    assert "Ann Lee (Spring Open)" in people and "Ann LEE (Summer Open)" in people, people
+    assert PERSON_RETURNING in people and PERSON_NEW in people, people
 
 
 def test_a_season_page_tells_its_namesakes_apart(tmp_path: Path) -> None:
@@ -164,11 +166,11 @@ def test_a_season_page_tells_its_namesakes_apart(tmp_path: Path) -> None:
     with client(db) as c:
         for where in ("/seasons/s", "/seasons/s/screen"):
             text = text_of(c.get(where).text)
-            assert RETURNING in text and NEW in text, f"{where}: {text[-1500:]}"
+            assert PERSON_RETURNING in text and PERSON_NEW in text, f"{where}: {text[-1500:]}"
             assert "田中 健" in text and "田中 健 (" not in text and "李 娜 (" not in text, "names of no Latin letter are not alike"
             no_ids(text, where)
     table = cli(db, "season", "standings", "s").stdout
-    assert RETURNING in table and NEW in table and not IDS.search(table), table
+    assert PERSON_RETURNING in table and PERSON_NEW in table and not IDS.search(table), table
 
 
 def test_the_pairings_and_the_big_screen_on_a_phone_read_the_labels(tmp_path: Path, page: Any) -> None:

@@ -176,8 +176,8 @@ def test_the_top_cut_notice_names_players_and_tells_namesakes_apart(tmp_path: Pa
         cut = c.post("/api/admin/events/ev/cut", json={"size": 4}, headers=admin).json()
     message = cut["message"]
     assert message.startswith("top 4: ") and "Cat Ruiz" in message and "Dan Ode" in message, message
-    # told apart by their people's labels (T-185, T-235: first event and a letter), never by their ids
-    assert "Ann Lee (Spring Open A)" in message and "ann lee (Spring Open B)" in message, message
+    # told apart by the order they registered (T-235), never by their ids
+    assert "Ann Lee (1st entry)" in message and "ann lee (2nd entry)" in message, message
     assert "(ann" not in message, message
     assert "cat," not in message and not message.endswith("dan")
 

@@ -346,23 +346,21 @@ def labels(session: Session) -> dict[str, str]:
 
 def display_names(session: Session, event_id: str, *, waiting: bool = False) -> dict[str, str]:
     """Every player's name as people read it, by id (`waiting`: the waitlist's too), namesakes told apart (T-235):
-    two entries of the event with one name (`render.folded`: the players and the waitlist) each show their
-    person's label (T-185), or, with none, their place among the namesakes in the order they registered ("Ann Lee
-    (2nd entry)"). Never an id: every page, file and CLI text reads names from here."""
-    players = session.execute(select(Player.name, Player.display_name, Player.person).filter_by(event_id=event_id)).all()
-    queue = session.execute(
-        select(Waiting.player, Waiting.display_name, Waiting.person).filter_by(event_id=event_id).order_by(Waiting.position),
-    ).all()
+    two entries of the event with one name (`render.folded`: the players and the waitlist) each show their place
+    among the namesakes in the order they registered ("Ann Lee (2nd entry)"). Never an id: every page, file and
+    CLI text reads names from here. Only the event's own rows and log: its cached views (and `verify`, which
+    rebuilds them from the log) give the same names whatever changes elsewhere on the server."""
+    players = session.execute(select(Player.name, Player.display_name).filter_by(event_id=event_id)).all()
+    queue = session.execute(select(Waiting.player, Waiting.display_name).filter_by(event_id=event_id).order_by(Waiting.position)).all()
     everyone = [*players, *queue]
-    names = {i: n for i, n, _ in (everyone if waiting else players)}
-    if len({render.folded(n) for _, n, _ in everyone}) == len(everyone):  # no namesakes: the usual case, no more queries
+    names = {i: n for i, n in (everyone if waiting else players)}
+    if len({render.folded(n) for _, n in everyone}) == len(everyone):  # no namesakes: the usual case, no more queries
         return names
     registered: dict[str, int] = {}  # the order they registered in: the log's, as no column keeps it
     for entry in session.scalars(select(LogEntry).filter_by(event_id=event_id, type="player_registered").order_by(LogEntry.seq)):
         registered.setdefault(decode(entry).player, entry.seq)
     players = sorted(players, key=lambda p: (registered.get(p[0], 0), p[0]))
-    people = labels(session)
-    told = render.told_apart([render.Named(i, n, people.get(p) if p else None) for i, n, p in [*players, *queue]])
+    told = render.told_apart([render.Named(i, n) for i, n in [*players, *queue]])
     return {i: render.labelled(n, told.get(i)) for i, n in names.items()}
 
 
