@@ -4,8 +4,6 @@ records at a pace (T-145), refused with 429 and one line past it. Before, a seat
 
 from __future__ import annotations
 
-import time
-
 import pytest
 from sqlalchemy.orm import Session
 
@@ -50,8 +48,20 @@ def test_a_games_own_free_text_has_the_same_bound(db_url: str) -> None:
         engine.dispose()
 
 
-def test_a_seat_recording_too_fast_is_refused_with_429_and_one_line(db_url: str) -> None:
+class Clock:
+    """The pace's clock, moved by the test: a loaded machine's slow requests must not refill the bucket."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def monotonic(self) -> float:
+        return self.now
+
+
+def test_a_seat_recording_too_fast_is_refused_with_429_and_one_line(db_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
     # Fails on the code before issue 33: nothing bounded a seat's appends.
+    clock = Clock()
+    monkeypatch.setattr(pace, "time", clock)
     codes = live_event(db_url)
     with client(db_url) as c:
         c.app.state.pace = pace.Pace(rate=1, burst=3)
@@ -62,7 +72,7 @@ def test_a_seat_recording_too_fast_is_refused_with_429_and_one_line(db_url: str)
         body = answers[-1].json()
         assert body["status"] == 429 and body["error"] == "too many records from ann at table 1: at most 1 a second; wait a moment"
         assert c.post(f"{TABLE}/records", json=stale, headers=heads["bob"]).status_code == 409  # another seat's own pace
-        time.sleep(1.1)
+        clock.now += 1.1
         assert c.post(f"{TABLE}/records", json=stale, headers=heads["ann"]).status_code == 409  # one more a second
 
 
