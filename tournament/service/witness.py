@@ -29,6 +29,7 @@ from tournament.service.livetable import (
     seating,
     serve,
 )
+from tournament.service.queries import lock_event
 from tournament.service.results import report, report_pod
 from tournament.storage.models import LiveGame, LiveWitness
 
@@ -66,7 +67,10 @@ def acknowledge(session: Session, event_id: str, table: int, player: str, game_n
 
 
 def confirm(session: Session, event_id: str, table: int, player: str, game_number: int, seq: int) -> bool:
-    """`player` confirms that game `game_number` ended at record `seq`; True once that reported the match."""
+    """`player` confirms that game `game_number` ended at record `seq`; True once that reported the match.
+    Confirmations queue on the event's row: two made at once on PostgreSQL each counted only its own, and neither
+    reported the match (T-247)."""
+    lock_event(session, event_id)
     seat, played = seated(session, event_id, table)
     if player not in seat.players:
         raise NotFound(f"{player} does not play at table {seat.table}")
