@@ -56,3 +56,47 @@ def test_a_record_in_words_names_its_card_as_the_buttons_do() -> None:
     played = {"type": "play_resource", "by": "ann", "card": "8S", "seq": 4}
     assert recorder.record_text(played, NAMES, faces=cardwars) == "Ann Ålvik: play resource (card 8♠)"
     assert recorder.record_text({**drawn, "card": None}, NAMES, faces=cardwars).endswith("a hidden card)")
+
+
+def unseen(kind: str, cards: list[str], **fields: object) -> list[dict[str, object]]:
+    return [{"card": card, "record": {"type": kind, "by": "ann", "card": card, **fields}} for card in cards]
+
+
+class Long:
+    """A game that names its cards in words: too long for a small button."""
+
+    def card_order(self, card: str) -> tuple[str]:
+        return (card,)
+
+    def card_label(self, card: str) -> str:
+        return f"The card called {card}"
+
+
+def test_cards_drawn_unnamed_are_a_row_of_small_buttons_on_the_first_screen() -> None:
+    """T-248: the cards a kind of record may be made with from those drawn unnamed are a row on the first screen,
+    sorted as a hand; a card with one record is that record (one tap), one with several opens them."""
+    faces = get_ruleset("cardwars")
+    offered = [*unseen("play_resource", ["7S", "AS", "JK1"]), *unseen("play_face", ["KD"], pay=["7S"]),
+               *unseen("play_face", ["KD"], pay=["AS"])]
+    made = recorder.screens([{"type": "attack", "by": "ann", "attackers": []}], NAMES, faces, unseen=offered)
+    first = made[0]
+    assert [h.label for h in first.hands] == [f"play resource · {recorder.FROM_HAND}", f"play face · {recorder.FROM_HAND}"]
+    resources, face = first.hands
+    assert [c.label for c in resources.choices] == ["A♠", "7♠", "Joker 1"], "by suit, then value"
+    assert json.loads(resources.choices[1].record or "{}") == {"type": "play_resource", "by": "ann", "card": "7S"}
+    (king,) = face.choices
+    assert king.label.startswith("K♦") and king.record is None and king.opens is not None
+    assert {json.loads(c.record or "{}")["pay"][0] for c in made[king.opens].choices} == {"7S", "AS"}
+    assert not any(recorder.FROM_HAND in c.label for c in first.choices), "no button besides the row"
+
+
+def test_cards_with_long_names_or_too_many_go_behind_their_kinds_button() -> None:
+    """Past SMALL characters a label, or ROW cards, the row would fill the screen: a button opens the cards on a
+    screen of their own (a search box past SEARCHED)."""
+    many = [f"c{n}" for n in range(recorder.ROW + 1)]
+    for faces, cards in ((Long(), ["a", "b"]), (recorder.Named(), many)):
+        made = recorder.screens([], NAMES, faces, unseen=unseen("play_resource", cards))
+        assert not made[0].hands
+        (button,) = [c for c in made[0].choices if recorder.FROM_HAND in c.label]
+        assert button.opens is not None and len(made[button.opens].choices) == len(cards)
+    assert recorder.screens([], NAMES, recorder.Named(), unseen=unseen("play_resource", many[:-1]))[0].hands, "ROW cards fit"

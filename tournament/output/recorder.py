@@ -24,8 +24,10 @@ QUIET = ("type", "by", "seq", "prev", "dealt")  # fields no choice is made on: s
 LIKELY = 3  # records offered first, on the first screen: those the seat made before in the same place
 SEARCHED = 8  # a screen of more buttons than this has a search box
 UNNAMED = "a card, not named"  # the button of a draw whose card is left out
-FROM_HAND = "a card from your hand…"  # the button of a kind of record made with an unknown card (a draw left unnamed)
+FROM_HAND = "a card from your hand"  # a kind of record made with an unknown card (a draw left unnamed): its row or button
 INLINE = 4  # a type with this many records or fewer has them on the first screen, one tap each
+SMALL = 8  # a card labelled in this many characters or fewer fits a small button: its kind's cards in a row (T-248)
+ROW = 60  # at most this many small buttons in a row on the first screen; more go behind their kind's button
 NOT_LIKELY = ("concede", "take_back", "agree_take_back")  # never offered first, however often made
 
 
@@ -58,12 +60,24 @@ class Choice:
 
 
 @dataclass
+class Hand:
+    """A row of small card buttons on the first screen (T-248): the cards one kind of record may be made with
+    from the cards a player drew unnamed, under `label` ("play resource · a card from your hand"); each card's
+    button makes its record, or opens its records when it has several."""
+
+    label: str
+    choices: list[Choice] = field(default_factory=list)
+
+
+@dataclass
 class Screen:
-    """A screen of buttons; `path` says what was chosen to reach it (empty on the first)."""
+    """A screen of buttons; `path` says what was chosen to reach it (empty on the first), `hands` the rows of
+    cards drawn unnamed (on the first)."""
 
     number: int
     path: list[str]
     choices: list[Choice] = field(default_factory=list)
+    hands: list[Hand] = field(default_factory=list)
 
 
 def named(value: Any, names: Mapping[str, str]) -> Any:
@@ -153,29 +167,35 @@ def screens(legal: list[dict[str, Any]], names: Mapping[str, str], faces: Faces 
         del kinds[making[0]]
     for kind, choice in kinds.items():
         first.choices += _inline(made, words(kind), choice)
-    first.choices += _from_hand(made, unseen or [], names, shown, len(seats) > 1)
+    _from_hand(made, first, unseen or [], names, shown, len(seats) > 1)
     return made
 
 
-def _from_hand(made: list[Screen], unseen: list[dict[str, Any]], names: Mapping[str, str], faces: Faces,
-               whose: bool) -> list[Choice]:
-    """One button for each kind of record made with an unknown card ("play face · a card from your hand…"; with
-    `whose`, on a page that records for several seats, the seat's name too), opening the cards it could be as a
-    hand, by the game's order and labels, with a search box past SEARCHED, as a named draw's screen; a card opens
-    its records, or is the record when it has one."""
+def _from_hand(made: list[Screen], first: Screen, unseen: list[dict[str, Any]], names: Mapping[str, str], faces: Faces,
+               whose: bool) -> None:
+    """The records made with an unknown card, a kind at a time ("play face · a card from your hand"; with `whose`,
+    on a page that records for several seats, the seat's name too): the cards it could be, as a hand by the game's
+    order and labels; a card is its record when it has one, else opens its records. Cards labelled short, ROW at
+    most, are a row of small buttons on the first screen (`first.hands`: one tap, T-248); others a button opening
+    them on a screen of their own, with a search box past SEARCHED, as a named draw's screen."""
     kinds: dict[tuple[str, str], dict[str, list[dict[str, Any]]]] = {}
     for entry in unseen:
         record = entry["record"]
         kinds.setdefault((str(record.get("type", "?")), str(record.get("by", ""))), {}).setdefault(entry["card"], []).append(record)
-    found = []
     for (kind, by), cards in kinds.items():
         label = f"{words(kind)} · {FROM_HAND}" + (f" ({names.get(by, by)})" if whose else "")
+        order = sorted(cards, key=faces.card_order)
+        if len(order) <= ROW and all(len(faces.card_label(card)) <= SMALL for card in order):
+            hand = Hand(label)
+            hand.choices = [_choose(made, [label, faces.card_label(card)], faces.card_label(card), cards[card], names, faces, card)
+                            for card in order]
+            first.hands.append(hand)
+            continue
         screen = _screen(made, [label])
-        for card in sorted(cards, key=faces.card_order):
+        for card in order:
             text = faces.card_label(card)
             screen.choices.append(_choose(made, [*screen.path, text], text, cards[card], names, faces, card))
-        found.append(Choice(label, opens=screen.number))
-    return found
+        first.choices.append(Choice(f"{label}…", opens=screen.number))
 
 
 def _inline(made: list[Screen], kind: str, choice: Choice) -> list[Choice]:

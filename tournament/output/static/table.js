@@ -135,8 +135,11 @@
       var data = JSON.parse(b.dataset.record);
       if (b.classList.contains("likely") || !mentions(data, card)) { return; }
       var copy = b.cloneNode(true);
+      copy.classList.remove("card");
       var screen = b.closest(".screen");  /* where the button was, but for the first screen's own heading */
-      copy.textContent = (screen.id === "screen-0" ? "" : screen.querySelector("h2").textContent + " › ") + b.textContent;
+      var row = b.closest(".cards");  /* a row of cards drawn unnamed says its kind above it */
+      var where = row ? row.previousElementSibling.textContent : screen.id === "screen-0" ? "" : screen.querySelector("h2").textContent;
+      copy.textContent = (where ? where + " › " : "") + b.textContent;
       list.appendChild(copy);
     });
     var label = JSON.parse(box.dataset.labels || "{}")[card] || card;  /* a page shows a card as its buttons do, never its id */
