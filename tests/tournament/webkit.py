@@ -219,9 +219,10 @@ def serving(db_url: str, *, poll_seconds: float | None = None, **state: float) -
         app.state.poll_seconds = poll_seconds
     for name, value in state.items():
         setattr(app.state, name, value)
-    # pages still open hold their live stream: cut them at the end rather than wait for them
+    # pages still open hold their live stream: cut them at the end rather than wait for them (every browser test
+    # has some: half a second, not `serve`'s five, test_web_serve.py tries those)
     server = uvicorn.Server(uvicorn.Config(
-        app, host="127.0.0.1", port=port, log_level="warning", log_config=serverlog.log_config(), timeout_graceful_shutdown=2))
+        app, host="127.0.0.1", port=port, log_level="warning", log_config=serverlog.log_config(), timeout_graceful_shutdown=0.5))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 30
