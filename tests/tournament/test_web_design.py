@@ -5,11 +5,11 @@ a laptop's 1366 px checks, on each page: no Content-Security-Policy violation
 and no script error (issue 22, defect 7: the policy allows nothing inline),
 nothing wider than the phone; one stylesheet (the design's, no other
 sheet and no inline style); axe-core finds no serious or critical
-accessibility violation; every control and menu link at least 44 px for a thumb. The pages' scripts are checked to work under the
+accessibility violation (at the phone's width); every control and menu link at least 44 px for a thumb. The pages' scripts are checked to work under the
 policy: the join page takes the code from the link's `#`, the round clock
 counts down, the poll reloads a page when the event changes, find-your-seat
-finds. Screenshots of every page at both widths go to $HEADJUDGE_SCREENSHOTS
-(or the test's temporary folder).
+finds. With $HEADJUDGE_SCREENSHOTS set, a screenshot of every page at both
+widths goes there, to look at (CI takes none: they cost a third of the walk).
 """
 
 from __future__ import annotations
@@ -72,10 +72,11 @@ def day(tmp_path: Path) -> tuple[str, Tour]:
 
 
 @pytest.fixture
-def shots(tmp_path: Path) -> Path:
-    folder = Path(os.environ.get("HEADJUDGE_SCREENSHOTS") or tmp_path / "screenshots")
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
+def shots() -> Path | None:
+    folder = os.environ.get("HEADJUDGE_SCREENSHOTS")
+    if folder:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+    return Path(folder) if folder else None
 
 
 class Visitor:
@@ -124,7 +125,7 @@ def sign_in(visitors: dict[str, Visitor], base: str, tour: Tour) -> None:
 
 
 @pytest.mark.parametrize("width", WIDTHS)  # one test a width: the two halves of a long walk run side by side
-def test_every_page_under_the_policy_at_each_width(visitors: dict[str, Visitor], day: tuple[str, Tour], shots: Path, width: int) -> None:
+def test_every_page_under_the_policy_at_each_width(visitors: dict[str, Visitor], day: tuple[str, Tour], shots: Path | None, width: int) -> None:
     db, tour = day
     with serving(db) as base:
         sign_in(visitors, base, tour)
@@ -136,12 +137,14 @@ def test_every_page_under_the_policy_at_each_width(visitors: dict[str, Visitor],
             assert v.problems() == [], f"{visit.name} at {width} px"
             assert v.page.evaluate(SHEETS) == [v.page.evaluate("new URL(document.styleSheets[0].href).pathname")] == ["/static/headjudge.css"]
             assert v.page.evaluate(SMALL_TARGETS) == [], f"{visit.name} at {width} px: targets under {TAP} px"
-            assert serious(v.page) == [], f"{visit.name} at {width} px: accessibility"
+            # axe at the phone's width only: the stylesheet's width rules change spacing and sizes, never colours
+            # or markup, which axe's rules read; its run was most of the walk's time
+            assert width != WIDTHS[0] or serious(v.page) == [], f"{visit.name} at {width} px: accessibility"
             assert v.problems() == [], f"{visit.name} at {width} px after axe"
             wide = v.page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
             assert wide <= 0, f"{visit.name} is {wide} px wider than the window at {width} px (a wide table or bracket scrolls in its frame)"
-            v.page.screenshot(path=str(shots / f"{visit.name}-{width}.png"), full_page=True)
-        print(f"screenshots: {shots}")
+            if shots:
+                v.page.screenshot(path=str(shots / f"{visit.name}-{width}.png"), full_page=True)
 
 
 def test_the_pages_scripts_work_under_the_policy(visitors: dict[str, Visitor], day: tuple[str, Tour]) -> None:
