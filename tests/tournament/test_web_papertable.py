@@ -119,7 +119,7 @@ def play(db: str, ann: Phone, bob: Phone, seed: int, turns: int | None = None, t
     pages = {"ann": ann, "bob": bob}
     taps: dict[int, int] = {}
     records = took_back = picked = 0
-    cards = False
+    cards = searched = False
     seq, over = head(db)
     while not over:
         for phone in pages.values():
@@ -132,6 +132,8 @@ def play(db: str, ann: Phone, bob: Phone, seed: int, turns: int | None = None, t
         record = mean(db, seat, rng)
         if not cards:
             cards = card_tapped(db, pages[seat].page, seat)
+        if not searched:
+            searched = search_box(pages[seat].page)
         offered = seat_view(db, seat).unseen
         if any(e["record"] == record for e in offered):
             picked += 1
@@ -147,7 +149,7 @@ def play(db: str, ann: Phone, bob: Phone, seed: int, turns: int | None = None, t
             took_back = take_back(db, pages, seat, seq)
             seq = head(db)[0]
         over = head(db)[1]
-    return {"taps": taps, "records": records, "took_back": took_back, "cards": cards, "picked": picked}
+    return {"taps": taps, "records": records, "took_back": took_back, "cards": cards, "picked": picked, "searched": searched}
 
 
 def from_row(page: Any, record: dict[str, Any], unseen: list[str]) -> int:
@@ -175,6 +177,25 @@ def from_row(page: Any, record: dict[str, Any], unseen: list[str]) -> int:
     listed = page.locator(f"#screen-{button.get_attribute('data-opens')} .taps button[data-record]")
     listed.nth(next(i for i in range(listed.count()) if json.dumps(json.loads(listed.nth(i).get_attribute("data-record")), sort_keys=True) == want)).click()
     return 2
+
+
+def search_box(page: Any) -> bool:
+    """If the first screen has a search box (a named draw's cards): a card's label typed leaves only the buttons
+    that match it, any rows of cards drawn unnamed stay whole (T-248: their headings would stand empty), and
+    the box cleared shows every button again. Whether it was tried."""
+    box = page.locator("#screen-0 .find")
+    if not box.count():
+        return False
+    buttons = page.locator("#screen-0 .taps:not(.cards) button")
+    total, rows = buttons.count(), page.locator("#screen-0 .taps.cards button:visible").count()
+    label = next(t for t in buttons.all_inner_texts() if any(suit in t for suit in "♠♥♦♣"))
+    box.fill(label.lower())
+    shown = page.locator("#screen-0 .taps:not(.cards) button:visible")
+    assert 1 <= shown.count() < total and all(label.lower() in t.lower() for t in shown.all_inner_texts()), shown.all_inner_texts()
+    assert page.locator("#screen-0 .taps.cards button:visible").count() == rows
+    box.fill("")
+    assert page.locator("#screen-0 .taps:not(.cards) button:visible").count() == total
+    return True
 
 
 def card_tapped(db: str, page: Any, seat: str) -> bool:
@@ -257,6 +278,7 @@ def test_a_few_turns_with_a_take_back_in_few_taps(browser: Any, phones: dict[str
         shot(ann.page, "ann")
         shot(bob.page, "bob")
         assert found["cards"], "a card tapped in the drawing listed the records that name it"
+        assert found["searched"], "a search box was tried"
         for phone in (ann, bob):
             assert phone.page.evaluate("window.__problems") == []
 

@@ -154,7 +154,8 @@
   document.addEventListener("input", function (event) {
     if (!event.target.classList.contains("find")) { return; }
     var words = event.target.value.trim().toLowerCase();
-    event.target.closest(".screen").querySelectorAll(".taps button").forEach(function (b) {
+    /* the rows of cards drawn unnamed are not filtered: they are short, and their headings would stand empty */
+    event.target.closest(".screen").querySelectorAll(".taps:not(.cards) button").forEach(function (b) {
       b.hidden = words !== "" && b.dataset.find.indexOf(words) < 0;
     });
   });
