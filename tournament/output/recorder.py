@@ -185,16 +185,13 @@ def _from_hand(made: list[Screen], first: Screen, unseen: list[dict[str, Any]], 
     for (kind, by), cards in kinds.items():
         label = f"{words(kind)} · {FROM_HAND}" + (f" ({names.get(by, by)})" if whose else "")
         order = sorted(cards, key=faces.card_order)
+        choices = [_choose(made, [label, faces.card_label(card)], faces.card_label(card), cards[card], names, faces, card)
+                   for card in order]
         if len(order) <= ROW and all(len(faces.card_label(card)) <= SMALL for card in order):
-            hand = Hand(label)
-            hand.choices = [_choose(made, [label, faces.card_label(card)], faces.card_label(card), cards[card], names, faces, card)
-                            for card in order]
-            first.hands.append(hand)
+            first.hands.append(Hand(label, choices))
             continue
         screen = _screen(made, [label])
-        for card in order:
-            text = faces.card_label(card)
-            screen.choices.append(_choose(made, [*screen.path, text], text, cards[card], names, faces, card))
+        screen.choices = choices
         first.choices.append(Choice(f"{label}…", opens=screen.number))
 
 
